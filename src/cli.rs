@@ -1,0 +1,124 @@
+//! The command line: every subcommand and flag (clap derive). Parsing only; each subcommand's
+//! work lives in its own module under `cli/`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Learn how data moves between host and GPU in CUDA, and measure it on your own GPU.
+#[derive(Debug, Parser)]
+#[command(name = "cuda-academy", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub tui: TuiArgs,
+}
+
+/// Options of the interactive tutorial (the default command).
+#[derive(Debug, Clone, Args)]
+pub struct TuiArgs {
+    /// Load lessons from this folder instead of the built-in ones.
+    #[arg(long, value_name = "DIR", global = true)]
+    pub lessons: Option<PathBuf>,
+    /// When to use colour (`NO_COLOR` set means never, unless `always`).
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
+    pub color: ColorChoice,
+    /// Which backend runs experiments.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto, global = true)]
+    pub backend: BackendChoice,
+    /// CUDA device ordinal.
+    #[arg(long, value_name = "N", default_value_t = 0, global = true)]
+    pub device: u32,
+    /// Do not capture the mouse (keeps the terminal's own text selection).
+    #[arg(long)]
+    pub no_mouse: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// `gpu` runs on the real GPU (through cudarc), `sim` on the calibrated simulator, `auto` on the
+/// GPU when one works, else the simulator (and says why).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum BackendChoice {
+    Auto,
+    Gpu,
+    Sim,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List the lessons.
+    List(ListArgs),
+    /// Validate a lesson folder; prints `file:line: message` per problem, exits 1 if any.
+    Check(CheckArgs),
+    /// Run one experiment and print its results.
+    Run(RunArgs),
+    /// Show the GPU, its PCIe link, and which backend runs and why.
+    Info(InfoArgs),
+    /// Measure this GPU and write a simulator profile.
+    Calibrate(CalibrateArgs),
+    /// Print a shell completion script.
+    Completions(CompletionsArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The folder to check (default: `lessons`).
+    pub dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// Experiment id: pageable-vs-pinned, pinned-alloc, async-copy, default-stream, pipeline.
+    pub experiment: String,
+    /// Print one JSON object instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// Largest transfer size in bytes (suffixes K, M, G = KiB, MiB, GiB).
+    #[arg(long, value_name = "BYTES")]
+    pub size: Option<String>,
+    /// Number of streams (pipeline: fixes the stream count instead of sweeping it).
+    #[arg(long, value_name = "N")]
+    pub streams: Option<u32>,
+    /// Number of chunks (pipeline: fixes the chunk count instead of sweeping it).
+    #[arg(long, value_name = "N")]
+    pub chunks: Option<u32>,
+    /// Write the run's timeline as Chrome trace event JSON (opens in Perfetto).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct InfoArgs {
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Where to write the profile (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    /// Profile name recorded in the file (default: derived from the device name).
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    pub shell: clap_complete::Shell,
+}

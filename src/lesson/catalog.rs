@@ -1,0 +1,157 @@
+//! The set of lessons the app teaches: the ones embedded at build time, or a folder given with
+//! `--lessons DIR`. A broken file becomes a [`LessonEntry::Broken`] with its diagnostics, so the
+//! other lessons stay usable.
+
+use std::path::Path;
+
+use super::{Diagnostic, Lesson};
+
+include!(concat!(env!("OUT_DIR"), "/embedded_lessons.rs"));
+
+/// A lesson, or a file that failed to parse.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LessonEntry {
+    Ok(Lesson),
+    Broken {
+        /// The file, as shown in diagnostics.
+        source: String,
+        problems: Vec<Diagnostic>,
+    },
+}
+
+impl LessonEntry {
+    /// Id for progress and sorting: the lesson id, or the file name of a broken one.
+    pub fn key(&self) -> &str {
+        match self {
+            LessonEntry::Ok(l) => l.id(),
+            LessonEntry::Broken { source, .. } => source,
+        }
+    }
+
+    pub fn lesson(&self) -> Option<&Lesson> {
+        match self {
+            LessonEntry::Ok(l) => Some(l),
+            LessonEntry::Broken { .. } => None,
+        }
+    }
+
+    /// Title for lists: the lesson title, or the file name of a broken one.
+    pub fn title(&self) -> String {
+        match self {
+            LessonEntry::Ok(l) => l.title().to_string(),
+            LessonEntry::Broken { source, .. } => {
+                let name = Path::new(source)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned());
+                format!("{} (broken)", name.unwrap_or_else(|| source.clone()))
+            }
+        }
+    }
+}
+
+/// Lessons in course order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Catalog {
+    pub entries: Vec<LessonEntry>,
+}
+
+/// Why a lesson folder could not be read at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read lesson folder {dir}: {source}")]
+pub struct CatalogError {
+    pub dir: String,
+    #[source]
+    pub source: std::io::Error,
+}
+
+impl Catalog {
+    /// The lessons compiled into the binary.
+    pub fn embedded() -> Catalog {
+        Catalog::from_files(
+            EMBEDDED_LESSONS
+                .iter()
+                .map(|(name, bytes)| (format!("lessons/{name}"), bytes.to_vec())),
+        )
+    }
+
+    /// Every `*.md` file in `dir` (not recursive).
+    pub fn load_dir(dir: &Path) -> Result<Catalog, CatalogError> {
+        let err = |source| CatalogError {
+            dir: dir.display().to_string(),
+            source,
+        };
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(dir).map_err(err)? {
+            let path = entry.map_err(err)?.path();
+            if path.extension().is_some_and(|e| e == "md") && path.is_file() {
+                let bytes = std::fs::read(&path).map_err(err)?;
+                files.push((path.display().to_string(), bytes));
+            }
+        }
+        Ok(Catalog::from_files(files))
+    }
+
+    /// Parse (source name, bytes) pairs; duplicate ids make every later holder broken.
+    pub fn from_files(files: impl IntoIterator<Item = (String, Vec<u8>)>) -> Catalog {
+        let mut entries: Vec<LessonEntry> = files
+            .into_iter()
+            .map(|(source, bytes)| match Lesson::parse(&source, &bytes) {
+                Ok(lesson) => LessonEntry::Ok(lesson),
+                Err(problems) => LessonEntry::Broken { source, problems },
+            })
+            .collect();
+        entries.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+        mark_duplicates(&mut entries);
+        Catalog { entries }
+    }
+
+    /// Every diagnostic in the catalog, in order.
+    pub fn problems(&self) -> Vec<Diagnostic> {
+        self.entries
+            .iter()
+            .flat_map(|e| match e {
+                LessonEntry::Broken { problems, .. } => problems.clone(),
+                LessonEntry::Ok(_) => Vec::new(),
+            })
+            .collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+fn sort_key(entry: &LessonEntry) -> (u32, String) {
+    match entry {
+        LessonEntry::Ok(l) => (l.meta.order, l.id().to_string()),
+        LessonEntry::Broken { source, .. } => (u32::MAX, source.clone()),
+    }
+}
+
+fn mark_duplicates(entries: &mut [LessonEntry]) {
+    let mut first_holder: std::collections::HashMap<String, String> = Default::default();
+    for entry in entries.iter_mut() {
+        let LessonEntry::Ok(lesson) = entry else {
+            continue;
+        };
+        let id = lesson.id().to_string();
+        match first_holder.get(&id) {
+            None => {
+                first_holder.insert(id, lesson.source.clone());
+            }
+            Some(first) => {
+                let message = format!("duplicate lesson id {id:?} (already used by {first})");
+                let source = lesson.source.clone();
+                let line = 2;
+                *entry = LessonEntry::Broken {
+                    problems: vec![Diagnostic::new(&source, line, message)],
+                    source,
+                };
+            }
+        }
+    }
+}

@@ -1,0 +1,412 @@
+//! Turns the bytes of a lesson file into a [`Lesson`] or `file:line: message` diagnostics.
+//!
+//! Every malformed input (empty, binary junk, invalid UTF-8, NUL bytes, bad or unterminated front
+//! matter, unknown keys, a quiz answer that does not exist, unterminated code fences, very deep
+//! nesting, very long lines) is a diagnostic, never a panic.
+
+use std::fmt;
+
+use pulldown_cmark::{Event, Parser};
+
+use super::{Card, FORMAT_VERSION, FrontMatter, Lesson, QuestionKind};
+use crate::experiment;
+
+/// Longest line a lesson may have: longer ones are almost certainly not prose, and would make
+/// wrapping and highlighting slow.
+pub const MAX_LINE_CHARS: usize = 4096;
+/// Deepest nesting of lists and block quotes a card may have.
+pub const MAX_NESTING: usize = 12;
+
+/// One problem in a lesson file, printed as `file:line: message`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn new(file: &str, line: usize, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: file.to_string(),
+            line: line.max(1),
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+/// Parse and validate a lesson file.
+pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic>> {
+    let text = decode(source, bytes).map_err(|d| vec![d])?;
+    let (front, front_line, body, body_line) =
+        split_front_matter(source, text).map_err(|d| vec![d])?;
+    let mut problems = Vec::new();
+    check_line_lengths(source, text, &mut problems);
+    let meta = match toml::from_str::<FrontMatter>(front) {
+        Ok(meta) => Some(meta),
+        Err(err) => {
+            let line = err
+                .span()
+                .map(|span| front_line + line_of_offset(front, span.start) - 1)
+                .unwrap_or(front_line);
+            problems.push(Diagnostic::new(source, line, toml_message(&err)));
+            None
+        }
+    };
+    if let Some(meta) = &meta {
+        check_meta(source, meta, front, front_line, &mut problems);
+    }
+    let cards = split_cards(source, body, body_line, &mut problems);
+    if cards.is_empty() && problems.is_empty() {
+        problems.push(Diagnostic::new(
+            source,
+            body_line,
+            "a lesson needs at least one card after the front matter",
+        ));
+    }
+    for card in &cards {
+        check_nesting(source, card, &mut problems);
+    }
+    match meta {
+        Some(meta) if problems.is_empty() => Ok(Lesson {
+            meta,
+            cards,
+            source: source.to_string(),
+        }),
+        _ => Err(problems),
+    }
+}
+
+fn decode<'a>(source: &str, bytes: &'a [u8]) -> Result<&'a str, Diagnostic> {
+    if bytes.iter().all(|b| b.is_ascii_whitespace()) {
+        return Err(Diagnostic::new(
+            source,
+            1,
+            "the file is empty; a lesson starts with `+++` TOML front matter",
+        ));
+    }
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = line_of_offset_bytes(bytes, e.valid_up_to());
+        Diagnostic::new(
+            source,
+            line,
+            format!(
+                "not valid UTF-8 (bad byte at offset {}); save the file as UTF-8",
+                e.valid_up_to()
+            ),
+        )
+    })?;
+    if let Some(pos) = text.find('\0') {
+        return Err(Diagnostic::new(
+            source,
+            line_of_offset(text, pos),
+            "contains a NUL byte; is this a binary file?",
+        ));
+    }
+    Ok(text.strip_prefix('\u{feff}').unwrap_or(text))
+}
+
+/// Returns (front matter text, its first line, body text, its first line).
+fn split_front_matter<'a>(
+    source: &str,
+    text: &'a str,
+) -> Result<(&'a str, usize, &'a str, usize), Diagnostic> {
+    let mut lines = text.split_inclusive('\n');
+    let first = lines.next().unwrap_or("");
+    if first.trim_end() != "+++" {
+        return Err(Diagnostic::new(
+            source,
+            1,
+            "missing front matter: the first line must be `+++`, then TOML with at least `id` and `title`, then `+++`",
+        ));
+    }
+    let front_start = first.len();
+    let mut offset = front_start;
+    let mut line_no = 2;
+    for line in lines {
+        if line.trim_end() == "+++" {
+            let front = &text[front_start..offset];
+            let body = &text[offset + line.len()..];
+            return Ok((front, 2, body, line_no + 1));
+        }
+        offset += line.len();
+        line_no += 1;
+    }
+    Err(Diagnostic::new(
+        source,
+        1,
+        "unterminated front matter: no closing `+++` line",
+    ))
+}
+
+fn toml_message(err: &toml::de::Error) -> String {
+    let msg = err.message().trim().to_string();
+    format!("front matter: {msg}")
+}
+
+fn check_meta(
+    source: &str,
+    meta: &FrontMatter,
+    front: &str,
+    front_line: usize,
+    out: &mut Vec<Diagnostic>,
+) {
+    let line_of_key = |key: &str| {
+        find_key_line(front, key)
+            .map(|l| front_line + l - 1)
+            .unwrap_or(front_line)
+    };
+    if meta.format_version > FORMAT_VERSION {
+        out.push(Diagnostic::new(source, line_of_key("format_version"), format!("format_version {} is newer than this cuda-academy understands ({FORMAT_VERSION}); upgrade cuda-academy", meta.format_version)));
+    }
+    if !is_valid_id(&meta.id) {
+        out.push(Diagnostic::new(
+            source,
+            line_of_key("id"),
+            format!(
+                "id {:?} must be non-empty lowercase letters, digits and `-`",
+                meta.id
+            ),
+        ));
+    }
+    if meta.title.trim().is_empty() {
+        out.push(Diagnostic::new(
+            source,
+            line_of_key("title"),
+            "title is empty",
+        ));
+    }
+    for exp in &meta.experiments {
+        if !experiment::IDS.contains(&exp.as_str()) {
+            out.push(Diagnostic::new(
+                source,
+                line_of_key("experiments"),
+                format!(
+                    "unknown experiment {exp:?}; known: {}",
+                    experiment::IDS.join(", ")
+                ),
+            ));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (i, q) in meta.quiz.iter().enumerate() {
+        let line = find_nth_line(front, "[[quiz]]", i)
+            .map(|l| front_line + l - 1)
+            .unwrap_or(front_line);
+        let name = format!("quiz question {} ({:?})", i + 1, q.id);
+        if !is_valid_id(&q.id) {
+            out.push(Diagnostic::new(
+                source,
+                line,
+                format!("{name}: id must be lowercase letters, digits and `-`"),
+            ));
+        } else if !seen.insert(q.id.as_str()) {
+            out.push(Diagnostic::new(
+                source,
+                line,
+                format!("{name}: duplicate question id"),
+            ));
+        }
+        if q.prompt.trim().is_empty() {
+            out.push(Diagnostic::new(
+                source,
+                line,
+                format!("{name}: prompt is empty"),
+            ));
+        }
+        match q.kind {
+            QuestionKind::Choice => {
+                if q.choices.len() < 2 {
+                    out.push(Diagnostic::new(
+                        source,
+                        line,
+                        format!("{name}: needs at least 2 choices, has {}", q.choices.len()),
+                    ));
+                }
+                match q.answer {
+                    None => out.push(Diagnostic::new(
+                        source,
+                        line,
+                        format!("{name}: `answer` is missing (index of the right choice, from 0)"),
+                    )),
+                    Some(a) if a >= q.choices.len() => out.push(Diagnostic::new(
+                        source,
+                        line,
+                        format!(
+                            "{name}: answer {a} does not exist (choices are numbered 0 to {})",
+                            q.choices.len().saturating_sub(1)
+                        ),
+                    )),
+                    Some(_) => {}
+                }
+            }
+            QuestionKind::Predict => {
+                if q.metric.as_deref().is_none_or(str::is_empty) {
+                    out.push(Diagnostic::new(
+                        source,
+                        line,
+                        format!("{name}: a predict question needs `metric`"),
+                    ));
+                }
+                if q.tolerance_pct.is_none_or(|t| !(t > 0.0 && t <= 100.0)) {
+                    out.push(Diagnostic::new(
+                        source,
+                        line,
+                        format!(
+                            "{name}: a predict question needs `tolerance_pct` between 0 and 100"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+fn is_valid_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= 64
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+}
+
+fn find_key_line(front: &str, key: &str) -> Option<usize> {
+    front
+        .lines()
+        .position(|l| {
+            let l = l.trim_start();
+            l.strip_prefix(key)
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|i| i + 1)
+}
+
+fn find_nth_line(front: &str, needle: &str, n: usize) -> Option<usize> {
+    front
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.trim() == needle)
+        .nth(n)
+        .map(|(i, _)| i + 1)
+}
+
+fn check_line_lengths(source: &str, text: &str, out: &mut Vec<Diagnostic>) {
+    if let Some((i, line)) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.len() > MAX_LINE_CHARS)
+    {
+        out.push(Diagnostic::new(
+            source,
+            i + 1,
+            format!(
+                "line is {} bytes long; keep lines under {MAX_LINE_CHARS}",
+                line.len()
+            ),
+        ));
+    }
+}
+
+/// Split the body on `---` lines outside code fences; report unterminated fences.
+fn split_cards(source: &str, body: &str, body_line: usize, out: &mut Vec<Diagnostic>) -> Vec<Card> {
+    let mut cards = Vec::new();
+    let mut current = String::new();
+    let mut current_line = body_line;
+    let mut fence: Option<(String, usize)> = None;
+    for (i, line) in body.lines().enumerate() {
+        let line_no = body_line + i;
+        let trimmed = line.trim_start();
+        let marker: String = trimmed
+            .chars()
+            .take_while(|c| *c == '`' || *c == '~')
+            .collect();
+        if marker.len() >= 3
+            && (marker.chars().all(|c| c == '`') || marker.chars().all(|c| c == '~'))
+        {
+            match &fence {
+                None => fence = Some((marker.clone(), line_no)),
+                Some((open, _))
+                    if marker.starts_with(open.as_str())
+                        && trimmed[marker.len()..].trim().is_empty() =>
+                {
+                    fence = None
+                }
+                Some(_) => {}
+            }
+        }
+        if fence.is_none() && line.trim_end() == "---" {
+            push_card(&mut cards, &mut current, current_line);
+            current_line = line_no + 1;
+            continue;
+        }
+        if current.is_empty() && line.trim().is_empty() {
+            current_line = line_no + 1;
+            continue;
+        }
+        current.push_str(line);
+        current.push('\n');
+    }
+    if let Some((_, open_line)) = fence {
+        out.push(Diagnostic::new(
+            source,
+            open_line,
+            "unterminated code fence: add a closing ``` line",
+        ));
+    }
+    push_card(&mut cards, &mut current, current_line);
+    cards
+}
+
+fn push_card(cards: &mut Vec<Card>, current: &mut String, line: usize) {
+    let text = std::mem::take(current);
+    if !text.trim().is_empty() {
+        cards.push(Card {
+            markdown: text.trim_end().to_string() + "\n",
+            line,
+        });
+    }
+}
+
+fn check_nesting(source: &str, card: &Card, out: &mut Vec<Diagnostic>) {
+    let mut depth = 0usize;
+    for (event, range) in Parser::new(&card.markdown).into_offset_iter() {
+        match event {
+            Event::Start(pulldown_cmark::Tag::List(_) | pulldown_cmark::Tag::BlockQuote(_)) => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    let line = card.line + line_of_offset(&card.markdown, range.start) - 1;
+                    out.push(Diagnostic::new(
+                        source,
+                        line,
+                        format!("lists or block quotes nested more than {MAX_NESTING} deep"),
+                    ));
+                    return;
+                }
+            }
+            Event::End(pulldown_cmark::TagEnd::List(_) | pulldown_cmark::TagEnd::BlockQuote(_)) => {
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// 1-based line of a byte offset in `text`.
+pub fn line_of_offset(text: &str, offset: usize) -> usize {
+    line_of_offset_bytes(text.as_bytes(), offset)
+}
+
+fn line_of_offset_bytes(bytes: &[u8], offset: usize) -> usize {
+    bytes[..offset.min(bytes.len())]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
+}
