@@ -5,6 +5,13 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
+pub mod calibrate;
+pub mod check;
+pub mod completions;
+pub mod info;
+pub mod list;
+pub mod run;
+
 /// Learn how data moves between host and GPU in CUDA, and measure it on your own GPU.
 #[derive(Debug, Parser)]
 #[command(name = "cuda-academy", version, about, long_about = None)]
@@ -12,12 +19,12 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
-    pub tui: TuiArgs,
+    pub global: GlobalArgs,
 }
 
-/// Options of the interactive tutorial (the default command).
+/// Options shared by the tutorial (the default command) and the subcommands.
 #[derive(Debug, Clone, Args)]
-pub struct TuiArgs {
+pub struct GlobalArgs {
     /// Load lessons from this folder instead of the built-in ones.
     #[arg(long, value_name = "DIR", global = true)]
     pub lessons: Option<PathBuf>,

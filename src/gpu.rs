@@ -174,3 +174,8 @@ pub trait Gpu {
     /// experiments add their own from [`Gpu::host_now_us`].
     fn timeline_end(&mut self) -> Result<Vec<Op>, GpuError>;
 }
+
+pub mod cuda;
+pub mod detect;
+pub mod profile;
+pub mod sim;

@@ -4,9 +4,19 @@
 //! Functional core (lessons, quiz, progress, simulator, timeline math, `App::update`), imperative
 //! shell (terminal, GPU, files) at the edges. See README "Architecture".
 
+pub mod app;
 pub mod cli;
 pub mod experiment;
 pub mod gpu;
+pub mod highlight;
+pub mod keymap;
 pub mod lesson;
+pub mod markdown;
+pub mod progress;
 pub mod report;
 pub mod theme;
+pub mod timeline;
+pub mod trace;
+pub mod tui;
+pub mod ui;
+pub mod widgets;

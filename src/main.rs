@@ -1,1 +1,3 @@
+//! The `cuda-academy` binary (interim: the CLI work replaces this).
+
 fn main() {}

@@ -100,7 +100,7 @@ impl Catalog {
                 Err(problems) => LessonEntry::Broken { source, problems },
             })
             .collect();
-        entries.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+        entries.sort_by_key(sort_key);
         mark_duplicates(&mut entries);
         Catalog { entries }
     }

@@ -129,15 +129,13 @@ fn split_front_matter<'a>(
     }
     let front_start = first.len();
     let mut offset = front_start;
-    let mut line_no = 2;
-    for line in lines {
+    for (line_no, line) in (2..).zip(lines) {
         if line.trim_end() == "+++" {
             let front = &text[front_start..offset];
             let body = &text[offset + line.len()..];
             return Ok((front, 2, body, line_no + 1));
         }
         offset += line.len();
-        line_no += 1;
     }
     Err(Diagnostic::new(
         source,

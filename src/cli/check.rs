@@ -1,0 +1,1 @@
+//! `cuda-academy check` (owned by the CLI work; not written yet).

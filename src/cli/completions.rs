@@ -1,0 +1,1 @@
+//! `cuda-academy completions` (owned by the CLI work; not written yet).

@@ -1,0 +1,1 @@
+//! `cuda-academy list` (owned by the CLI work; not written yet).
