@@ -24,7 +24,9 @@ pub fn check(args: &CheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
             dir.display()
         );
     }
-    let problems = catalog.problems();
+    let mut problems = catalog.problems();
+    // By file, then line: duplicate-id problems are found after parsing, out of file order.
+    problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     let mut out = BufWriter::new(io::stdout().lock());
     for problem in &problems {
         writeln!(out, "{problem}")?;
@@ -36,7 +38,11 @@ pub fn check(args: &CheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     if problems.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    let broken = catalog.entries.iter().filter(|e| e.lesson().is_none()).count();
+    let broken = catalog
+        .entries
+        .iter()
+        .filter(|e| e.lesson().is_none())
+        .count();
     let _ = writeln!(
         io::stderr(),
         "cuda-academy: {} in {broken} of {} lesson files",

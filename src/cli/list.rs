@@ -122,7 +122,12 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
         }
     }
     widths[1] = widths[1].min(24);
-    let others: usize = widths.iter().enumerate().filter(|(i, _)| *i != 2).map(|(_, w)| w).sum();
+    let others: usize = widths
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != 2)
+        .map(|(_, w)| w)
+        .sum();
     let gaps = 2 * (widths.len() - 1);
     widths[2] = widths[2].min(TABLE_WIDTH.saturating_sub(others + gaps).max(10));
     let mut text = String::new();
@@ -145,7 +150,9 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
         text.push('\n');
     }
     if rows.iter().any(|r| r.broken.is_some()) {
-        text.push_str("Broken lessons are unusable; `cuda-academy check DIR` lists every problem.\n");
+        text.push_str(
+            "Broken lessons are unusable; `cuda-academy check DIR` lists every problem.\n",
+        );
     }
     text
 }
@@ -172,7 +179,9 @@ fn cells(row: &Row, progress: Option<&Progress>) -> [String; 7] {
         ];
     };
     // The reason without the path prefix, which the ID column already names.
-    let reason = reason.strip_prefix(&format!("{}:", row.source)).unwrap_or(reason);
+    let reason = reason
+        .strip_prefix(&format!("{}:", row.source))
+        .unwrap_or(reason);
     let dash = || "-".to_string();
     [
         "!".to_string(),
@@ -193,4 +202,3 @@ fn truncate(text: &str, width: usize) -> String {
     let kept: String = text.chars().take(width.saturating_sub(1)).collect();
     format!("{kept}…")
 }
-
