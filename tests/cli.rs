@@ -161,6 +161,29 @@ fn list_table_fits_80_columns() {
 }
 
 #[test]
+fn list_table_marks_broken_lessons() {
+    let dir = folder(&[
+        ("good.md", lesson("good", "Good", 1).into_bytes()),
+        ("empty.md", Vec::new()),
+    ]);
+    let out = run(&["list", "--lessons", dir.path().to_str().unwrap()]);
+    assert_no_panic(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let broken = text.lines().find(|l| l.contains("empty")).unwrap();
+    assert!(
+        broken.starts_with('!') && broken.contains("BROKEN line 1: the file is empty"),
+        "{text}"
+    );
+    let good = text.lines().find(|l| l.contains("good")).unwrap();
+    assert!(
+        good.ends_with("0/2    0/1"),
+        "no progress yet should read 0/N: {good}"
+    );
+    assert!(text.contains("cuda-academy check"), "{text}");
+}
+
+#[test]
 fn list_shows_progress_without_touching_the_file() {
     let dir = good_folder();
     let state = tempfile::tempdir().unwrap();

@@ -17,7 +17,8 @@ pub const DEFAULT_DIR: &str = "lessons";
 /// Carry out `cuda-academy check`.
 pub fn check(args: &CheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let dir = folder(args, global)?;
-    let catalog = Catalog::load_dir(&dir)?;
+    // The error's own text already ends with its io cause; `{:#}` would print that twice.
+    let catalog = Catalog::load_dir(&dir).map_err(|e| anyhow::anyhow!("{e}"))?;
     if catalog.is_empty() {
         anyhow::bail!(
             "no lesson files in {}: lessons are `*.md` files directly inside the folder",

@@ -9,7 +9,6 @@ use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use serde::Serialize;
 
 use crate::cli::{GlobalArgs, ListArgs};
@@ -51,10 +50,17 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         serde_json::to_writer_pretty(&mut out, &ListJson { lessons: &rows })?;
         writeln!(out)?;
     } else if rows.is_empty() {
-        writeln!(out, "No lessons found.")?;
+        let place = global.lessons.as_ref().map_or_else(
+            || "built into this binary".to_string(),
+            |d| format!("in {}", d.display()),
+        );
+        writeln!(out, "No lessons {place}: lessons are `*.md` files.")?;
     } else {
         // Read-only: `list` must never move or rewrite the progress file.
-        let progress = progress::state_dir().ok().and_then(|d| progress::peek(&d));
+        // No file yet means nothing done (0/N); an unreadable one means unknown (-).
+        let progress = progress::state_dir().ok().and_then(|d| {
+            progress::peek(&d).or_else(|| (!progress::path(&d).exists()).then(Progress::fresh))
+        });
         out.write_all(table(&rows, progress.as_ref()).as_bytes())?;
     }
     out.flush()?;
@@ -65,8 +71,9 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
 pub fn load_catalog(dir: Option<&Path>) -> anyhow::Result<Catalog> {
     match dir {
         None => Ok(Catalog::embedded()),
+        // The error's own text already ends with its io cause; `{:#}` would print that twice.
         Some(dir) => Catalog::load_dir(dir)
-            .context("check the --lessons path: it must be a folder of lesson .md files"),
+            .map_err(|e| anyhow::anyhow!("{e} (--lessons must name a folder of lesson .md files)")),
     }
 }
 

@@ -228,3 +228,24 @@ fn many_problems_all_reported_exit_1() {
         stderr(&out)
     );
 }
+
+#[test]
+fn oversized_file() {
+    expect_problem("huge.md", vec![b'a'; 17 << 20], 1, "larger than 16 MiB");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn unreadable_file_is_that_lessons_problem() {
+    // Reading /proc/self/mem from offset 0 fails with EIO, even as root (chmod would not stop root).
+    let dir = folder(&[("good.md", lesson("good", "Good", 1).into_bytes())]);
+    std::os::unix::fs::symlink("/proc/self/mem", dir.path().join("mem.md")).unwrap();
+    let out = run(&["check", dir.path().to_str().unwrap()]);
+    assert_no_panic(&out);
+    assert_eq!(out.status.code(), Some(1));
+    let prefix = format!(
+        "{}:1: cannot read the file",
+        dir.path().join("mem.md").display()
+    );
+    assert!(stdout(&out).starts_with(&prefix), "{}", stdout(&out));
+}
