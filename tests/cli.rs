@@ -214,6 +214,26 @@ fn list_shows_progress_without_touching_the_file() {
 }
 
 #[test]
+fn empty_state_dir_override_falls_back_to_xdg_state_home() {
+    let dir = good_folder();
+    let xdg = tempfile::tempdir().unwrap();
+    let state = xdg.path().join("cuda-academy");
+    std::fs::create_dir(&state).unwrap();
+    let progress = r#"{"version": 1, "lessons": {"pageable": {"seen": [1]}}}"#;
+    std::fs::write(state.join("progress.json"), progress).unwrap();
+    let out = bin(xdg.path())
+        .env("CUDA_ACADEMY_STATE_DIR", "")
+        .env("XDG_STATE_HOME", xdg.path())
+        .args(["list", "--lessons"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let pageable = text.lines().find(|l| l.contains("pageable")).unwrap();
+    assert!(pageable.ends_with("1/2    0/1"), "{text}");
+}
+
+#[test]
 fn list_of_a_missing_folder_is_exit_1() {
     let out = run(&["list", "--lessons", "/definitely/not/here"]);
     assert_no_panic(&out);
