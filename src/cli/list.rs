@@ -120,25 +120,12 @@ fn row(entry: &LessonEntry) -> Row {
 
 /// The table for people: `#  ID  TITLE  CARDS  QUIZ  SEEN  SCORE`, at most 80 columns wide.
 pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
-    let cells: Vec<[String; 7]> = rows.iter().map(|r| cells(r, progress)).collect();
     let header = ["#", "ID", "TITLE", "CARDS", "QUIZ", "SEEN", "SCORE"].map(String::from);
-    let mut widths = [0usize; 7];
-    for line in std::iter::once(&header).chain(&cells) {
-        for (w, cell) in widths.iter_mut().zip(line) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    widths[1] = widths[1].min(24);
-    let others: usize = widths
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| *i != 2)
-        .map(|(_, w)| w)
-        .sum();
-    let gaps = 2 * (widths.len() - 1);
-    widths[2] = widths[2].min(TABLE_WIDTH.saturating_sub(others + gaps).max(10));
+    let cells: Vec<[String; 7]> = rows.iter().map(|r| cells(r, progress)).collect();
+    let lines: Vec<&[String; 7]> = std::iter::once(&header).chain(&cells).collect();
+    let widths = column_widths(&lines);
     let mut text = String::new();
-    for line in std::iter::once(&header).chain(&cells) {
+    for line in lines {
         let parts: Vec<String> = line
             .iter()
             .zip(widths)
@@ -162,6 +149,21 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
         );
     }
     text
+}
+
+/// Each column as wide as its widest cell; ids capped, the title taking what is left of 80.
+fn column_widths(lines: &[&[String; 7]]) -> [usize; 7] {
+    let mut widths = [0usize; 7];
+    for line in lines {
+        for (w, cell) in widths.iter_mut().zip(line.iter()) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    widths[1] = widths[1].min(24);
+    let others: usize = widths.iter().sum::<usize>() - widths[2];
+    let gaps = 2 * (widths.len() - 1);
+    widths[2] = widths[2].min(TABLE_WIDTH.saturating_sub(others + gaps).max(10));
+    widths
 }
 
 fn cells(row: &Row, progress: Option<&Progress>) -> [String; 7] {
