@@ -1,3 +1,67 @@
-//! The `cuda-academy` binary (interim: the CLI work replaces this).
+//! The `cuda-academy` binary: parse the command line, run the tutorial or a subcommand, and turn
+//! the result into an exit status.
+//!
+//! Exit status: 0 on success (and when stdout is closed early, e.g. `| head`), 1 on any error or
+//! when `check` finds problems, 2 for command-line usage errors (clap's own). Errors print as
+//! `cuda-academy: <what happened: why>` on stderr. The TUI installs its own panic hook; nothing
+//! here touches panic handling.
 
-fn main() {}
+use std::io::{self, IsTerminal, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use cuda_academy::cli::{self, Cli, Command, GlobalArgs};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(&cli) {
+        Ok(code) => code,
+        // The reader went away (`cuda-academy list | head -1`): nothing left to say to anyone.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
+        Err(err) => {
+            // stderr may be closed too; there is nowhere else to report that.
+            let _ = writeln!(io::stderr(), "cuda-academy: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
+    match &cli.command {
+        None => tutorial(&cli.global),
+        Some(Command::List(args)) => cli::list::list(args, &cli.global),
+        Some(Command::Check(args)) => cli::check::check(args, &cli.global),
+        Some(Command::Completions(args)) => cli::completions::completions(args),
+        Some(Command::Run(args)) => cli::run::run(args, &cli.global),
+        Some(Command::Info(args)) => cli::info::info(args, &cli.global),
+        Some(Command::Calibrate(args)) => cli::calibrate::calibrate(args, &cli.global),
+    }
+}
+
+/// The interactive tutorial, refused up front when there is no terminal to draw on or read keys
+/// from (a pipe, a file, cron): entering raw mode there would fail or leave junk behind.
+fn tutorial(global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let missing = match (io::stdin().is_terminal(), io::stdout().is_terminal()) {
+        (true, true) => None,
+        (false, true) => Some("stdin is not a terminal"),
+        (true, false) => Some("stdout is not a terminal"),
+        (false, false) => Some("stdin and stdout are not terminals"),
+    };
+    if let Some(what) = missing {
+        anyhow::bail!(
+            "the tutorial needs an interactive terminal ({what}). For scripts use \
+             `cuda-academy list`, `run` or `info`; see --help."
+        );
+    }
+    cuda_academy::tui::run(global)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the error comes from writing to a closed pipe.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}

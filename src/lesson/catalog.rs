@@ -81,14 +81,25 @@ impl Catalog {
             source,
         };
         let mut files = Vec::new();
+        let mut unreadable = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(err)? {
             let path = entry.map_err(err)?.path();
             if path.extension().is_some_and(|e| e == "md") && path.is_file() {
-                let bytes = std::fs::read(&path).map_err(err)?;
-                files.push((path.display().to_string(), bytes));
+                let source = path.display().to_string();
+                // One unreadable or oversized file is that lesson's problem, not the folder's.
+                match read_lesson_file(&path) {
+                    Ok(bytes) => files.push((source, bytes)),
+                    Err(message) => unreadable.push(LessonEntry::Broken {
+                        problems: vec![Diagnostic::new(&source, 1, message)],
+                        source,
+                    }),
+                }
             }
         }
-        Ok(Catalog::from_files(files))
+        let mut catalog = Catalog::from_files(files);
+        catalog.entries.extend(unreadable);
+        catalog.entries.sort_by_key(sort_key);
+        Ok(catalog)
     }
 
     /// Parse (source name, bytes) pairs; duplicate ids make every later holder broken.
@@ -123,6 +134,26 @@ impl Catalog {
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
+}
+
+/// Largest lesson file read: far beyond any real lesson, small enough that a stray huge file
+/// named `*.md` cannot exhaust memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+fn read_lesson_file(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the file: {e}"))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "the file is larger than {} MiB; a lesson is a few KiB of markdown",
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    Ok(bytes)
 }
 
 fn sort_key(entry: &LessonEntry) -> (u32, String) {
