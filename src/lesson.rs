@@ -109,6 +109,8 @@ pub struct Lesson {
     pub cards: Vec<Card>,
     /// Where it came from (a path, or `lessons/NAME.md` for embedded ones).
     pub source: String,
+    /// 1-based line of the `id = ...` key, for diagnostics about the id (e.g. duplicates).
+    pub id_line: usize,
 }
 
 impl Lesson {

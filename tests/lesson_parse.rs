@@ -138,7 +138,7 @@ fn cards_unterminated_fences_nesting_and_long_lines() {
 #[test]
 fn duplicate_ids_break_the_later_file_only() {
     let a = "+++\nid = \"same\"\ntitle = \"A\"\norder = 1\n+++\ncard\n";
-    let b = "+++\nid = \"same\"\ntitle = \"B\"\norder = 2\n+++\ncard\n";
+    let b = "+++\ntitle = \"B\"\norder = 2\nid = \"same\"\n+++\ncard\n";
     let catalog = Catalog::from_files([
         ("a.md".to_string(), a.into()),
         ("b.md".to_string(), b.into()),
@@ -147,7 +147,7 @@ fn duplicate_ids_break_the_later_file_only() {
     let problems: Vec<String> = catalog.problems().iter().map(ToString::to_string).collect();
     assert_eq!(problems.len(), 1);
     assert!(
-        problems[0].starts_with("b.md:") && problems[0].contains("duplicate lesson id"),
+        problems[0].starts_with("b.md:4:") && problems[0].contains("duplicate lesson id"),
         "{problems:?}"
     );
 }

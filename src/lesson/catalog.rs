@@ -177,7 +177,7 @@ fn mark_duplicates(entries: &mut [LessonEntry]) {
             Some(first) => {
                 let message = format!("duplicate lesson id {id:?} (already used by {first})");
                 let source = lesson.source.clone();
-                let line = 2;
+                let line = lesson.id_line;
                 *entry = LessonEntry::Broken {
                     problems: vec![Diagnostic::new(&source, line, message)],
                     source,

@@ -75,11 +75,15 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
         check_nesting(source, card, &mut problems);
     }
     match meta {
-        Some(meta) if problems.is_empty() => Ok(Lesson {
-            meta,
-            cards,
-            source: source.to_string(),
-        }),
+        Some(meta) if problems.is_empty() => {
+            let id_line = find_key_line(front, "id").map_or(front_line, |l| front_line + l - 1);
+            Ok(Lesson {
+                meta,
+                cards,
+                source: source.to_string(),
+                id_line,
+            })
+        }
         _ => Err(problems),
     }
 }
