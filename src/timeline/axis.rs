@@ -50,7 +50,11 @@ pub fn ticks(scale: &TimeScale, gap: u16) -> Vec<Tick> {
     let mut step = nice_step(span * f64::from(8 + gap) / f64::from(scale.columns));
     for _ in 0..8 {
         let list = ticks_with_step(scale, step, unit, per_unit);
-        let widest = list.iter().map(|t| t.label.chars().count()).max().unwrap_or(0);
+        let widest = list
+            .iter()
+            .map(|t| t.label.chars().count())
+            .max()
+            .unwrap_or(0);
         // One spare column absorbs rounding tick positions to whole columns.
         let needed = (widest + usize::from(gap) + 1) as f64 * span / f64::from(scale.columns);
         if step >= needed * (1.0 - 1e-9) {
@@ -75,11 +79,15 @@ fn ticks_with_step(scale: &TimeScale, step: f64, unit: &str, per_unit: f64) -> V
             if column < 0.0 || column >= f64::from(scale.columns) {
                 return None;
             }
-            let value = if value.abs() < step / 2.0 { 0.0 } else { value };
+            let label = if value.abs() < step / 2.0 {
+                format!("0 {unit}")
+            } else {
+                format!("{value:.decimals$} {unit}")
+            };
             Some(Tick {
                 us,
                 column: column as u16,
-                label: format!("{value:.decimals$} {unit}"),
+                label,
             })
         })
         .collect()

@@ -116,7 +116,10 @@ mod tests {
 
     #[test]
     fn bars_fill_their_cells() {
-        let ops = vec![op(OpKind::H2d, 1, 0.0, 30.0), op(OpKind::Kernel, 1, 50.0, 80.0)];
+        let ops = vec![
+            op(OpKind::H2d, 1, 0.0, 30.0),
+            op(OpKind::Kernel, 1, 50.0, 80.0),
+        ];
         let scale = TimeScale::fit_range(0.0, 100.0, 10);
         let cells = layout_lane(&ops, &[0, 1], &scale);
         assert_eq!(kinds(&cells), "HHH..KKK..");
@@ -134,7 +137,10 @@ mod tests {
     #[test]
     fn the_kind_covering_most_time_wins_a_shared_cell() {
         // Cell 0 is 0..10 µs: H2D covers 3 µs, the kernel 7 µs.
-        let ops = vec![op(OpKind::H2d, 1, 0.0, 3.0), op(OpKind::Kernel, 1, 3.0, 10.0)];
+        let ops = vec![
+            op(OpKind::H2d, 1, 0.0, 3.0),
+            op(OpKind::Kernel, 1, 3.0, 10.0),
+        ];
         let scale = TimeScale::fit_range(0.0, 100.0, 10);
         let cells = layout_lane(&ops, &[0, 1], &scale);
         assert_eq!(cells[0].kind, Some(OpKind::Kernel));
@@ -164,6 +170,10 @@ mod tests {
         let a = layout_lane(&ops, &[0, 1], &scale);
         let b = layout_lane(&ops, &[1, 0], &scale);
         assert_eq!(a, b);
-        assert_eq!(a[0].kind, Some(OpKind::H2d), "H2D comes before D2H in KIND_ORDER");
+        assert_eq!(
+            a[0].kind,
+            Some(OpKind::H2d),
+            "H2D comes before D2H in KIND_ORDER"
+        );
     }
 }

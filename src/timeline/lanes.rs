@@ -163,7 +163,10 @@ mod tests {
             op(OpKind::D2h, 1, 2.0, 3.0),
         ];
         let lanes = Lanes::build(&ops, ViewMode::Streams);
-        assert_eq!(labels(&lanes), ["host", "stream 1", "stream 3", "stream 12"]);
+        assert_eq!(
+            labels(&lanes),
+            ["host", "stream 1", "stream 3", "stream 12"]
+        );
         assert_eq!(lanes.lanes[1].ops, vec![1, 4]);
     }
 
@@ -184,7 +187,10 @@ mod tests {
         let ops = vec![a, b, c, d];
         assert!(Lanes::engines_known(&ops));
         let lanes = Lanes::build(&ops, ViewMode::Engines);
-        assert_eq!(labels(&lanes), ["copy engine 1", "copy engine 2", "copies", "compute"]);
+        assert_eq!(
+            labels(&lanes),
+            ["copy engine 1", "copy engine 2", "copies", "compute"]
+        );
         let all = Lanes::build(&ops, ViewMode::All);
         assert_eq!(all.len(), 3 + 4);
     }

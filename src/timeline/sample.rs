@@ -38,7 +38,12 @@ fn device_op(kind: OpKind, stream: u32, start_us: f64, bytes: u64, label: String
     } else {
         COPY_BYTES_PER_US
     };
-    let mut op = op(kind, stream, start_us, start_us + LATENCY_US + bytes as f64 / rate);
+    let mut op = op(
+        kind,
+        stream,
+        start_us,
+        start_us + LATENCY_US + bytes as f64 / rate,
+    );
     op.bytes = bytes;
     op.label = label;
     match kind {

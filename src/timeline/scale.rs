@@ -112,12 +112,18 @@ impl TimeScale {
 
     /// Moves the window left by [`PAN_FRACTION`] of its span, stopping at the start.
     pub fn pan_left(&mut self) {
-        self.place(self.start_us - self.span_us() * PAN_FRACTION, self.span_us());
+        self.place(
+            self.start_us - self.span_us() * PAN_FRACTION,
+            self.span_us(),
+        );
     }
 
     /// Moves the window right by [`PAN_FRACTION`] of its span, stopping at the end.
     pub fn pan_right(&mut self) {
-        self.place(self.start_us + self.span_us() * PAN_FRACTION, self.span_us());
+        self.place(
+            self.start_us + self.span_us() * PAN_FRACTION,
+            self.span_us(),
+        );
     }
 
     /// Pans (never zooms) so that `start_us..end_us` is visible: centred if it fits, else its

@@ -57,7 +57,10 @@ impl OpDetails {
     /// One line, most important first, e.g.
     /// `H2D · stream 2 · 8 MiB · 152 µs · 55.1 GB/s · pinned · engine 1 · at 1.20 ms · H2D chunk 3`.
     pub fn summary(&self) -> String {
-        let mut parts = vec![kind_name(self.kind).to_string(), format!("stream {}", self.stream)];
+        let mut parts = vec![
+            kind_name(self.kind).to_string(),
+            format!("stream {}", self.stream),
+        ];
         if self.bytes > 0 {
             parts.push(format_bytes(self.bytes));
         }

@@ -87,7 +87,10 @@ fn comparison_shares_one_scale_covering_both_runs() {
     let short_end = v.scale.end_us;
     v.set_previous("previous run", pipeline(1, 1, 64 << 20));
     assert!(v.scale.end_us > short_end);
-    assert_eq!(v.previous.as_ref().map(|p| p.name.as_str()), Some("previous run"));
+    assert_eq!(
+        v.previous.as_ref().map(|p| p.name.as_str()),
+        Some("previous run")
+    );
     v.clear_previous();
     assert_eq!(v.scale.end_us, short_end);
 }
