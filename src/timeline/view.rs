@@ -105,16 +105,24 @@ impl TimelineView {
         self.set_mode(self.mode.next());
     }
 
-    /// `+`: zoom in around the selected op if it is visible, else around the window's centre.
+    /// `+`: zoom in around the selected op if it is visible, else around the window's centre;
+    /// the selected op stays in view.
     pub fn zoom_in(&mut self) {
         let centre = self.zoom_centre();
         self.scale.zoom_in(centre);
+        self.reveal_selection();
     }
 
     /// `-`: zoom out (never past the whole run).
     pub fn zoom_out(&mut self) {
         let centre = self.zoom_centre();
         self.scale.zoom_out(centre);
+    }
+
+    fn reveal_selection(&mut self) {
+        if let Some((start, end)) = self.selected_op().map(|op| (op.start_us, op.end_us)) {
+            self.scale.reveal(start, end);
+        }
     }
 
     /// Shows the whole run again.
