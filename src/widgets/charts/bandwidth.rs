@@ -285,7 +285,7 @@ mod tests {
         let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 100);
         assert_eq!(bounds, [12.0, 28.0]);
         assert_eq!(labels, ["4K", "64K", "1M", "16M", "256M"]);
-        let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 20);
+        let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 24);
         assert_eq!(bounds, [8.0, 32.0]);
         assert_eq!(labels, ["256", "64K", "16M", "4G"]);
         let (_, labels) = x_axis(4096.0, 65536.0, 100);
