@@ -2,6 +2,9 @@
 //! at 80x24 and 160x48, checks of what must be on screen, and a sweep of sizes showing that
 //! nothing panics.
 
+// Test helpers outside #[test] functions may unwrap too (clippy.toml covers only the tests).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use cuda_academy::report::{HostMemKind, Op, OpKind, Series};
 use cuda_academy::theme::Theme;
 use cuda_academy::timeline::sample::{bandwidth_sweep, op, pipeline, sequential};
@@ -251,7 +254,7 @@ fn nothing_panics_at_any_size() {
         render(w, h, BandwidthChart::new(series.iter().collect(), COLOR));
         render(w, h, BandwidthChart::new(no_data.iter().collect(), COLOR));
         render(w, h, BandwidthChart::new(Vec::new(), COLOR));
-        render(w, h, &async_bars(NO_COLOR));
-        render(w, h, &ValueBars::new("empty", Vec::new(), COLOR));
+        render(w, h, async_bars(NO_COLOR));
+        render(w, h, ValueBars::new("empty", Vec::new(), COLOR));
     }
 }

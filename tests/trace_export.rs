@@ -1,6 +1,9 @@
 //! The Chrome trace export: it parses, every complete event has its fields, events on each track
 //! nest, every track is named, and the ops come back out of it, also for overlapping timelines.
 
+// Test helpers outside #[test] functions may unwrap too (clippy.toml covers only the tests).
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use cuda_academy::report::{

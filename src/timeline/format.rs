@@ -61,7 +61,7 @@ pub fn three_digits(value: f64) -> String {
 /// Bandwidth in GB/s (10^9 bytes per second) of `bytes` moved in `duration_us`, or `None` when
 /// there is nothing to divide (no bytes, or a zero or negative duration).
 pub fn gbps(bytes: u64, duration_us: f64) -> Option<f64> {
-    if bytes == 0 || !(duration_us > 0.0) || !duration_us.is_finite() {
+    if bytes == 0 || !duration_us.is_finite() || duration_us <= 0.0 {
         return None;
     }
     // bytes / (us * 1e-6 s) / 1e9 = bytes / (us * 1e3)

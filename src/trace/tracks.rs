@@ -53,6 +53,9 @@ pub struct Placed {
     pub track: TrackKey,
 }
 
+/// An op's index and its start and end in nanoseconds.
+type Interval = (usize, i64, i64);
+
 /// Microseconds to whole nanoseconds (non-finite values count as 0).
 pub fn to_ns(us: f64) -> i64 {
     if us.is_finite() {
@@ -77,7 +80,7 @@ fn kinds_for(op: &Op) -> Vec<TrackKind> {
 /// Places every op of `ops` on its track(s) in processes `device_pid` / `host_pid`, moving
 /// partial overlaps to overflow tracks. The result is sorted by track, then start.
 pub fn place(ops: &[Op], device_pid: u32, host_pid: u32) -> Vec<Placed> {
-    let mut by_track: BTreeMap<(u32, TrackKind), Vec<(usize, i64, i64)>> = BTreeMap::new();
+    let mut by_track: BTreeMap<(u32, TrackKind), Vec<Interval>> = BTreeMap::new();
     for (index, op) in ops.iter().enumerate() {
         let pid = if op.kind == OpKind::Host {
             host_pid

@@ -122,7 +122,7 @@ impl ValueBars {
     /// one cell for any positive value, none for zero, negative or non-finite values.
     pub fn bar_length(&self, value: f64, width: u16) -> u16 {
         let (min, max) = self.positive_range();
-        if !(value > 0.0) || !value.is_finite() || max <= 0.0 || width == 0 {
+        if !value.is_finite() || value <= 0.0 || max <= 0.0 || width == 0 {
             return 0;
         }
         let fraction = if self.is_log() {
