@@ -146,110 +146,116 @@ fn x_axis(min: f64, max: f64, width: u16) -> ([f64; 2], Vec<String>) {
 
 /// `2^exp` bytes as `4K`, `64K`, `1M`, `16M`, `256M`, `4G`.
 pub fn size_label(exp: f64) -> String {
-    let exp = exp.max(0.0) as u32;
+    // 2^59 bytes (512P) is beyond any transfer; the clamp keeps the shift in range.
+    let exp = exp.clamp(0.0, 59.0) as u32;
     let suffix = ["", "K", "M", "G", "T", "P"];
     let group = (exp / 10).min(5);
     format!("{}{}", 1u64 << (exp - group * 10), suffix[group as usize])
 }
 
-impl Widget for BandwidthChart<'_> {
-    fn render(self, area: Rect, buf: &mut Buffer) {
-        let area = area.intersection(buf.area);
-        if area.is_empty() {
-            return;
-        }
-        let points: Vec<(f64, f64)> = self.series.iter().flat_map(|s| s.points.clone()).collect();
-        let valid = |p: &&(f64, f64)| p.0 > 0.0 && p.0.is_finite() && p.1.is_finite();
-        if points.iter().filter(valid).count() == 0 {
-            let text = "no bandwidth data: run the experiment (r)";
-            buf.set_stringn(
-                area.x,
-                area.y,
-                text,
-                usize::from(area.width),
-                self.theme.muted(),
-            );
-            return;
-        }
-        if area.width < 24 || area.height < 6 {
-            self.render_summary(area, buf);
-            return;
-        }
-        let logged: Vec<Vec<(f64, f64)>> = self
+/// A point the log axis can show: positive finite size, finite bandwidth.
+fn plottable(point: &(f64, f64)) -> bool {
+    point.0 > 0.0 && point.0.is_finite() && point.1.is_finite()
+}
+
+/// What the chart draws: each series as (log2 bytes, GB/s), the axes' bounds and labels.
+struct Plot {
+    data: Vec<Vec<(f64, f64)>>,
+    x_bounds: [f64; 2],
+    x_labels: Vec<String>,
+    y_top: f64,
+}
+
+impl BandwidthChart<'_> {
+    /// The plot for a chart `width` columns wide, or `None` when no point is plottable.
+    fn plot(&self, width: u16) -> Option<Plot> {
+        let points = || {
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter())
+                .filter(|p| plottable(p))
+        };
+        let min_x = points().map(|p| p.0).reduce(f64::min)?;
+        let max_x = points().map(|p| p.0).fold(min_x, f64::max);
+        let max_y = points().map(|p| p.1).fold(0.0, f64::max);
+        let y_step = nice_step(max_y.max(1e-9) / 4.0);
+        let (x_bounds, x_labels) = x_axis(min_x, max_x, width.saturating_sub(8));
+        let data = self
             .series
             .iter()
             .map(|s| {
                 s.points
                     .iter()
-                    .filter(valid)
+                    .filter(|p| plottable(p))
                     .map(|p| (p.0.log2(), p.1))
                     .collect()
             })
             .collect();
-        let min_x = points
-            .iter()
-            .filter(valid)
-            .map(|p| p.0)
-            .fold(f64::INFINITY, f64::min);
-        let max_x = points.iter().filter(valid).map(|p| p.0).fold(0.0, f64::max);
-        let max_y = points.iter().filter(valid).map(|p| p.1).fold(0.0, f64::max);
-        let y_step = nice_step(max_y.max(1e-9) / 4.0);
-        let y_top = (max_y / y_step).ceil().max(1.0) * y_step;
-        let (x_bounds, x_labels) = x_axis(min_x, max_x, area.width.saturating_sub(8));
+        Some(Plot {
+            data,
+            x_bounds,
+            x_labels,
+            y_top: (max_y / y_step).ceil().max(1.0) * y_step,
+        })
+    }
+
+    /// Each series twice: a thin braille line for the trend, its marker at the measured sizes.
+    fn chart<'p>(&self, plot: &'p Plot) -> Chart<'p> {
         let mut datasets = Vec::new();
-        for (i, data) in logged.iter().enumerate() {
+        for (i, data) in plot.data.iter().enumerate() {
             let style = series_style(self.theme, i);
-            datasets.push(
-                Dataset::default()
-                    .data(data)
-                    .graph_type(GraphType::Line)
-                    .marker(Marker::Braille)
-                    .style(style),
-            );
-            datasets.push(
-                Dataset::default()
-                    .data(data)
-                    .graph_type(GraphType::Scatter)
-                    .marker(Marker::Custom(series_marker(i)))
-                    .style(style),
-            );
+            let line = Dataset::default().data(data).graph_type(GraphType::Line);
+            datasets.push(line.marker(Marker::Braille).style(style));
+            let points = Dataset::default().data(data).graph_type(GraphType::Scatter);
+            datasets.push(points.marker(Marker::Custom(series_marker(i))).style(style));
         }
-        let y_labels = vec![
-            "0".to_string(),
-            three_digits(y_top / 2.0),
-            three_digits(y_top),
-        ];
-        let chart = Chart::new(datasets)
+        let top = plot.y_top;
+        let y_labels = vec!["0".to_string(), three_digits(top / 2.0), three_digits(top)];
+        let muted = self.theme.muted();
+        Chart::new(datasets)
             .legend_position(None)
             .x_axis(
                 Axis::default()
                     .title("bytes")
-                    .bounds(x_bounds)
-                    .labels(x_labels)
-                    .style(self.theme.muted()),
+                    .bounds(plot.x_bounds)
+                    .labels(plot.x_labels.clone())
+                    .style(muted),
             )
             .y_axis(
                 Axis::default()
                     .title("GB/s")
-                    .bounds([0.0, y_top])
+                    .bounds([0.0, top])
                     .labels(y_labels)
-                    .style(self.theme.muted()),
-            );
-        buf.set_stringn(
-            area.x,
-            area.y,
-            &self.title,
-            usize::from(area.width),
-            self.theme.heading(3),
-        );
+                    .style(muted),
+            )
+    }
+}
+
+impl Widget for BandwidthChart<'_> {
+    /// Title, chart and legend; a one-line-per-series summary when smaller than 24x6.
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        if area.is_empty() {
+            return;
+        }
+        let width = usize::from(area.width);
+        let Some(plot) = self.plot(area.width) else {
+            let text = "no bandwidth data: run the experiment (r)";
+            buf.set_stringn(area.x, area.y, text, width, self.theme.muted());
+            return;
+        };
+        if area.width < 24 || area.height < 6 {
+            self.render_summary(area, buf);
+            return;
+        }
+        buf.set_stringn(area.x, area.y, &self.title, width, self.theme.heading(3));
         let chart_area = Rect {
             y: area.y + 1,
             height: area.height - 2,
             ..area
         };
-        chart.render(chart_area, buf);
-        let legend_y = area.bottom() - 1;
-        buf.set_line(area.x, legend_y, &self.legend(), area.width);
+        self.chart(&plot).render(chart_area, buf);
+        buf.set_line(area.x, area.bottom() - 1, &self.legend(), area.width);
     }
 }
 
