@@ -74,6 +74,21 @@ fn runs(view: &TimelineView) -> (Vec<&TimelineRun>, bool) {
     }
 }
 
+/// The width of the lane-label column for `runs` in an area `width` cells wide: the widest
+/// label plus its separator, within 6..=20 cells and at most a third of the width.
+fn label_width(runs: &[&TimelineRun], width: u16) -> u16 {
+    let widest = runs
+        .iter()
+        .map(|r| r.lanes.max_label_width())
+        .max()
+        .unwrap_or(0);
+    let widest = u16::try_from(widest).unwrap_or(u16::MAX);
+    widest
+        .saturating_add(1)
+        .clamp(6, MAX_LABEL_WIDTH)
+        .min(width / 3)
+}
+
 impl Widget for TimelineWidget<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
@@ -81,29 +96,20 @@ impl Widget for TimelineWidget<'_> {
             return;
         }
         let (runs, named) = runs(self.view);
-        let widest = runs
-            .iter()
-            .map(|r| r.lanes.max_label_width())
-            .max()
-            .unwrap_or(0);
-        let label_width = (widest as u16 + 1)
-            .clamp(6, MAX_LABEL_WIDTH)
-            .min(area.width / 3);
-        let plot_width = area.width - label_width;
-        let scale = self.view.scale.with_columns(plot_width);
-        let needed: u16 = runs
-            .iter()
-            .map(|r| r.lanes.len().max(1) as u16 + u16::from(named))
-            .sum();
-        let plan = plan_rows(area.height, needed);
-        let mut y = area.y;
+        let label_width = label_width(&runs, area.width);
         let ctx = lane_row::RowContext {
             view: self.view,
             theme: self.theme,
-            scale,
+            scale: self.view.scale.with_columns(area.width - label_width),
             x: area.x,
             label_width,
         };
+        let needed: u16 = runs
+            .iter()
+            .map(|r| (r.lanes.len().max(1) as u16).saturating_add(u16::from(named)))
+            .fold(0, u16::saturating_add);
+        let plan = plan_rows(area.height, needed);
+        let mut y = area.y;
         let mut rows_left = plan.runs;
         for (i, run) in runs.iter().enumerate() {
             let is_current = i + 1 == runs.len();
@@ -111,33 +117,25 @@ impl Widget for TimelineWidget<'_> {
             y += used;
             rows_left -= used;
         }
-        if rows_left == 0 && plan.runs < needed && plan.runs > 0 {
+        if plan.runs < needed && plan.runs > 0 {
             ctx.draw_more_rows(buf, y - 1, needed - plan.runs + 1, area.width);
         }
-        footer::draw(buf, &ctx, &plan_footer(plan), area, y);
+        let footer = footer::FooterRows {
+            ticks: plan.ticks,
+            labels: plan.labels,
+            legend: plan.legend,
+            details: plan.details,
+        };
+        footer::draw(buf, &ctx, &footer, area, y);
     }
 }
 
-fn plan_footer(plan: RowPlan) -> footer::FooterRows {
-    footer::FooterRows {
-        ticks: plan.ticks,
-        labels: plan.labels,
-        legend: plan.legend,
-        details: plan.details,
-    }
-}
-
-/// The scale the widget would draw with in an area `width` cells wide (for mapping mouse
-/// clicks to times): the view's window over the plot columns.
+/// The scale the widget draws with in an area `width` cells wide: the view's window over the
+/// plot's columns. Plot column `c` starts at `area.x + width - plot.columns + c`; use it to map
+/// a mouse click to a time with [`TimeScale::time_of`].
 pub fn plot_scale(view: &TimelineView, width: u16) -> TimeScale {
     let (runs, _) = runs(view);
-    let widest = runs
-        .iter()
-        .map(|r| r.lanes.max_label_width())
-        .max()
-        .unwrap_or(0);
-    let label_width = (widest as u16 + 1).clamp(6, MAX_LABEL_WIDTH).min(width / 3);
-    view.scale.with_columns(width - label_width)
+    view.scale.with_columns(width - label_width(&runs, width))
 }
 
 #[cfg(test)]
