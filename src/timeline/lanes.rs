@@ -108,10 +108,12 @@ impl Lanes {
         ops.iter().any(|op| op.engine.is_some())
     }
 
+    /// How many lanes (rows) there are.
     pub fn len(&self) -> usize {
         self.lanes.len()
     }
 
+    /// Whether there is no lane (no ops).
     pub fn is_empty(&self) -> bool {
         self.lanes.is_empty()
     }

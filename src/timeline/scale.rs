@@ -14,9 +14,13 @@ pub const PAN_FRACTION: f64 = 0.25;
 /// `full_start_us..full_end_us` that zooming out and panning are clamped to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimeScale {
+    /// Left edge of the visible window, µs from the timeline's origin.
     pub start_us: f64,
+    /// Right edge of the visible window.
     pub end_us: f64,
+    /// Cells the window is drawn over (the widget sets its own; see `with_columns`).
     pub columns: u16,
+    /// The whole range, which zoom-out and pan never leave.
     pub full_start_us: f64,
     pub full_end_us: f64,
 }

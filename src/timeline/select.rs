@@ -39,6 +39,7 @@ pub struct OpDetails {
 }
 
 impl OpDetails {
+    /// The details of `op`.
     pub fn of(op: &Op) -> Self {
         OpDetails {
             kind: op.kind,

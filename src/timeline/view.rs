@@ -16,6 +16,7 @@ pub struct TimelineRun {
 }
 
 impl TimelineRun {
+    /// A run named `name` with its lanes for `mode`.
     pub fn new(name: impl Into<String>, ops: Vec<Op>, mode: ViewMode) -> Self {
         let lanes = Lanes::build(&ops, mode);
         TimelineRun {
@@ -30,10 +31,13 @@ impl TimelineRun {
 /// only reads it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TimelineView {
+    /// This run (the one selection works on).
     pub run: TimelineRun,
     /// A previous run drawn above this one on the same scale.
     pub previous: Option<TimelineRun>,
+    /// The visible window, shared by both runs.
     pub scale: TimeScale,
+    /// Which lanes are shown.
     pub mode: ViewMode,
     /// `run.ops` indices in time order.
     order: Vec<usize>,
@@ -206,6 +210,7 @@ impl TimelineView {
         }
     }
 
+    /// Selects nothing (the details line shows the key hint again).
     pub fn clear_selection(&mut self) {
         self.selected = None;
     }
@@ -215,6 +220,7 @@ impl TimelineView {
         self.selected.and_then(|p| self.order.get(p).copied())
     }
 
+    /// The selected op.
     pub fn selected_op(&self) -> Option<&Op> {
         self.selected_index().and_then(|i| self.run.ops.get(i))
     }

@@ -32,6 +32,7 @@ pub struct TimelineWidget<'a> {
 }
 
 impl<'a> TimelineWidget<'a> {
+    /// A widget drawing `view` with `theme`.
     pub fn new(view: &'a TimelineView, theme: Theme) -> Self {
         TimelineWidget { view, theme }
     }

@@ -66,6 +66,7 @@ impl<'a> BandwidthChart<'a> {
         Self::new(series, theme)
     }
 
+    /// Replaces the title (default "Bandwidth vs transfer size").
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = title.into();
         self

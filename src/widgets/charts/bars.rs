@@ -36,6 +36,7 @@ pub struct ValueBar {
 }
 
 impl ValueBar {
+    /// A bar labelled `label` showing `value` `unit`.
     pub fn new(label: impl Into<String>, value: f64, unit: impl Into<String>) -> Self {
         ValueBar {
             label: label.into(),
@@ -64,6 +65,7 @@ pub struct ValueBars {
 }
 
 impl ValueBars {
+    /// Bars under `title`, on [`BarScale::Auto`].
     pub fn new(title: impl Into<String>, bars: Vec<ValueBar>, theme: Theme) -> Self {
         ValueBars {
             title: title.into(),
@@ -92,6 +94,7 @@ impl ValueBars {
         Self::new(title, bars, theme)
     }
 
+    /// Forces a linear or log scale.
     pub fn with_scale(mut self, scale: BarScale) -> Self {
         self.scale = scale;
         self
