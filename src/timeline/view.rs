@@ -230,19 +230,18 @@ impl TimelineView {
         self.selected_op().map(OpDetails::of)
     }
 
-    /// Applies a timeline key: `+`/`=` zoom in, `-` zoom out, `<`/`,` pan left, `>`/`.` pan
-    /// right, `[` previous op, `]` next op, `0` whole run, `v` next view mode. Returns whether
-    /// the key was one of these.
+    /// Applies a timeline key: `+` (or `=`, the same key unshifted) zoom in, `-` zoom out, `<`
+    /// pan left, `>` pan right, `[` previous op, `]` next op. Returns whether the key was one of
+    /// these. [`Self::reset_zoom`] and [`Self::cycle_mode`] have no key here: the app's keymap
+    /// owns the digits and letters.
     pub fn handle_key(&mut self, key: char) -> bool {
         match key {
             '+' | '=' => self.zoom_in(),
             '-' => self.zoom_out(),
-            '<' | ',' => self.pan_left(),
-            '>' | '.' => self.pan_right(),
+            '<' => self.pan_left(),
+            '>' => self.pan_right(),
             '[' => self.select_prev(),
             ']' => self.select_next(),
-            '0' => self.reset_zoom(),
-            'v' => self.cycle_mode(),
             _ => return false,
         }
         true

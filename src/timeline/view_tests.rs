@@ -78,7 +78,10 @@ fn keys_map_to_actions() {
     assert!((v.scale.span_us() - 1000.0).abs() < 1e-9);
     assert!(v.handle_key(']'));
     assert!(v.details().is_some());
+    assert!(v.handle_key('<'));
+    assert!(v.handle_key('['));
     assert!(!v.handle_key('x'));
+    assert!(!v.handle_key('0'), "digits stay with the app");
 }
 
 #[test]
