@@ -6,5 +6,7 @@
 pub mod charts;
 pub mod timeline;
 
-pub use charts::{BandwidthChart, BarScale, ValueBar, ValueBars};
+pub use charts::{
+    BandwidthChart, BarScale, ValueBar, ValueBars, async_copy_bars, host_memory_bars,
+};
 pub use timeline::TimelineWidget;

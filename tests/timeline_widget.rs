@@ -5,12 +5,16 @@
 // Test helpers outside #[test] functions may unwrap too (clippy.toml covers only the tests).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use cuda_academy::report::{HostMemKind, Op, OpKind, Series};
+use cuda_academy::report::{
+    BackendInfo, BackendKind, HostMemKind, Metric, Op, OpKind, Params, Report, Series, TimingSource,
+};
 use cuda_academy::theme::Theme;
 use cuda_academy::timeline::sample::{bandwidth_sweep, op, pipeline, sequential};
 use cuda_academy::timeline::{TimelineView, ViewMode};
 use cuda_academy::widgets::charts::series_name;
-use cuda_academy::widgets::{BandwidthChart, TimelineWidget, ValueBar, ValueBars};
+use cuda_academy::widgets::{
+    BandwidthChart, TimelineWidget, ValueBar, ValueBars, async_copy_bars, host_memory_bars,
+};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Modifier;
@@ -257,4 +261,42 @@ fn nothing_panics_at_any_size() {
         render(w, h, async_bars(NO_COLOR));
         render(w, h, ValueBars::new("empty", Vec::new(), COLOR));
     }
+}
+
+#[test]
+fn bar_presets_read_the_contract_metrics() {
+    let mut report = Report {
+        schema_version: 1,
+        experiment: "async-copy".into(),
+        backend: BackendInfo {
+            kind: BackendKind::Simulated,
+            device: "NVIDIA H200".into(),
+            profile: None,
+            reason: None,
+            timing: TimingSource::Model,
+        },
+        params: Params::default(),
+        metrics: Default::default(),
+        timeline: Vec::new(),
+        other_timelines: Vec::new(),
+        series: sweep(),
+        checks: Vec::new(),
+        notes: Vec::new(),
+    };
+    for (name, value, unit) in [
+        ("pinned_h2d_gbps", 55.3, "GB/s"),
+        ("pageable_h2d_gbps", 9.1, "GB/s"),
+        ("async_return_us_pinned", 2.2, "µs"),
+        ("copy_done_us_pageable", 6210.0, "µs"),
+    ] {
+        report.metrics.insert(name.into(), Metric::new(value, unit));
+    }
+    let memory = host_memory_bars(&report, COLOR);
+    let labels: Vec<&str> = memory.bars.iter().map(|b| b.label.as_str()).collect();
+    assert_eq!(labels, ["pageable", "pinned"]);
+    let timing = async_copy_bars(&report, COLOR);
+    assert!(timing.is_log());
+    assert_eq!(timing.bars.len(), 2);
+    let chart = text(&render(80, 24, BandwidthChart::from_report(&report, COLOR)));
+    assert!(chart.contains("* pageable D2H"), "{chart}");
 }

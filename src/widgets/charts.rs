@@ -13,6 +13,7 @@ use ratatui::style::{Color, Style};
 pub use bandwidth::{BY_SIZE_SUFFIX, BandwidthChart, parse_series_name, series_name};
 pub use bars::{BarScale, ValueBar, ValueBars};
 
+use crate::report::Report;
 use crate::theme::Theme;
 
 /// Series colours, in order, used only when the theme has colour on.
@@ -40,4 +41,35 @@ pub fn series_style(theme: Theme, index: usize) -> Style {
 /// The marker of series `index`.
 pub fn series_marker(index: usize) -> char {
     SERIES_MARKERS[index % SERIES_MARKERS.len()]
+}
+
+/// Pageable vs pinned vs write-combined (and registered) H2D bandwidth at the largest size,
+/// from the contract metrics `pageable_h2d_gbps`, `pinned_h2d_gbps`, `write_combined_h2d_gbps`
+/// and `registered_h2d_gbps` (those the report has).
+pub fn host_memory_bars(report: &Report, theme: Theme) -> ValueBars {
+    let metrics = [
+        ("pageable_h2d_gbps", "pageable"),
+        ("pinned_h2d_gbps", "pinned"),
+        ("write_combined_h2d_gbps", "write-combined"),
+        ("registered_h2d_gbps", "registered"),
+    ];
+    ValueBars::from_metrics(report, "H2D bandwidth by host memory", &metrics, theme)
+}
+
+/// How long `cuMemcpyHtoDAsync` took to return vs until the copy was done, from pinned and
+/// pageable memory (`async_return_us_*`, `copy_done_us_*`); a log scale when they differ by
+/// orders of magnitude.
+pub fn async_copy_bars(report: &Report, theme: Theme) -> ValueBars {
+    let metrics = [
+        ("async_return_us_pinned", "returned, pinned"),
+        ("copy_done_us_pinned", "done, pinned"),
+        ("async_return_us_pageable", "returned, pageable"),
+        ("copy_done_us_pageable", "done, pageable"),
+    ];
+    ValueBars::from_metrics(
+        report,
+        "Async copy: call returned vs copy done",
+        &metrics,
+        theme,
+    )
 }
