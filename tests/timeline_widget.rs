@@ -234,6 +234,8 @@ fn nothing_panics_at_any_size() {
     let odd = TimelineView::new(vec![
         op(OpKind::H2d, 7, 5.0, 5.0),
         op(OpKind::Host, 0, 9.0, 1.0),
+        op(OpKind::Kernel, 1, f64::NAN, 3.0),
+        op(OpKind::D2h, 1, 2.0, f64::INFINITY),
     ]);
     let views = [
         pipeline_view(),

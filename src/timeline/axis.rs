@@ -40,7 +40,8 @@ pub fn nice_step(raw: f64) -> f64 {
 /// Ticks for `scale`, at least `gap` columns apart counting their labels (so a label of width w
 /// needs w + gap columns).
 pub fn ticks(scale: &TimeScale, gap: u16) -> Vec<Tick> {
-    if scale.columns == 0 {
+    let span = scale.span_us();
+    if scale.columns == 0 || !span.is_finite() || span <= 0.0 {
         return Vec::new();
     }
     let (unit, per_unit) = unit_for_span(scale.span_us());

@@ -102,6 +102,10 @@ impl TimeScale {
 
     fn zoom(&mut self, centre_us: f64, span_factor: f64) {
         let full = self.full_end_us - self.full_start_us;
+        // A hand-built scale may be degenerate; clamp() below would panic on NaN bounds.
+        if !full.is_finite() || full <= 0.0 {
+            return;
+        }
         let span = self.span_us();
         let new_span = (span * span_factor).clamp(MIN_WINDOW_US.min(full), full);
         let centre = centre_us.clamp(self.start_us, self.end_us);
@@ -167,8 +171,18 @@ impl TimeScale {
     /// clipped to the window and at least one column wide; `None` when it lies outside.
     pub fn bar_extent(&self, start_us: f64, end_us: f64) -> Option<(u16, u16)> {
         let columns = f64::from(self.columns);
-        let end_us = end_us.max(start_us);
-        if self.columns == 0 || end_us < self.start_us || start_us > self.end_us {
+        // Times from a hand-made report may be NaN; clamp() below must never see one.
+        if !start_us.is_finite() {
+            return None;
+        }
+        let end_us = if end_us.is_finite() {
+            end_us.max(start_us)
+        } else {
+            start_us
+        };
+        let span = self.span_us();
+        let visible = self.columns > 0 && span.is_finite() && span > 0.0;
+        if !visible || end_us < self.start_us || start_us > self.end_us {
             return None;
         }
         let first = self.column_of(start_us).floor().clamp(0.0, columns - 1.0);

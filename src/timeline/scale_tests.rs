@@ -125,3 +125,28 @@ fn reveal_pans_to_an_op_without_zooming() {
     s.reveal(800.0, 810.0);
     assert_eq!(s, before, "an op already visible does not move the window");
 }
+
+#[test]
+fn a_degenerate_hand_built_scale_draws_nothing_and_does_not_panic() {
+    let mut s = TimeScale {
+        start_us: 5.0,
+        end_us: 5.0,
+        columns: 80,
+        full_start_us: 5.0,
+        full_end_us: 5.0,
+    };
+    assert_eq!(s.bar_extent(5.0, 5.0), None);
+    s.zoom_in(5.0);
+    s.zoom_out(5.0);
+    s.pan_left();
+    s.reveal(0.0, 10.0);
+    assert!(crate::timeline::ticks(&s, 2).is_empty());
+    let nan = TimeScale {
+        start_us: f64::NAN,
+        ..s
+    };
+    assert_eq!(nan.bar_extent(1.0, 2.0), None);
+    let ok = TimeScale::fit_range(0.0, 10.0, 10);
+    assert_eq!(ok.bar_extent(f64::NAN, 2.0), None);
+    assert_eq!(ok.bar_extent(3.0, f64::NAN), Some((3, 4)));
+}
