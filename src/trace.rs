@@ -1,1 +1,184 @@
-//! Not written yet.
+//! Chrome trace event export of a run (opens in Perfetto and chrome://tracing).
+//!
+//! The JSON object form: `{"traceEvents": [...], "displayTimeUnit": "ns", "otherData": {...}}`.
+//! Every op is a complete event (`"ph": "X"`, `ts` and `dur` in microseconds with nanosecond
+//! precision) in process 1 (the device) or 2 (the host). Each stream, each known copy engine and
+//! the host get their own thread (track), named by `thread_name` metadata events; a copy with a
+//! known engine appears both on its stream and on its engine. Events on one track nest (see
+//! [`tracks`]). Other timelines of the report (e.g. the sequential baseline) follow as processes
+//! 10, 11 (the first one's device and host), 12, 13, ..., each on its own time origin.
+
+pub mod tracks;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::report::{BackendKind, Op, OpKind, Report, TimingSource};
+use crate::timeline::format::{format_bytes, gbps, host_mem_name, kind_name};
+use tracks::{Placed, TrackKey, place};
+
+/// The device process of the headline timeline.
+pub const DEVICE_PID: u32 = 1;
+/// The host process of the headline timeline.
+pub const HOST_PID: u32 = 2;
+/// The device process of the first other timeline (its host is the next number, and so on).
+pub const OTHER_PID_BASE: u32 = 10;
+
+/// Why an export failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    #[error(
+        "could not write the trace to {}: {source}; choose a file in a folder you can write to \
+         (e.g. /tmp/trace.json)",
+        .path.display()
+    )]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("could not encode the trace as JSON: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
+/// The report as a Chrome trace event JSON object.
+pub fn chrome_trace(report: &Report) -> Value {
+    let mut events = Vec::new();
+    let device_name = format!("device: {}", report.backend.device);
+    add_timeline(
+        &mut events,
+        &report.timeline,
+        [DEVICE_PID, HOST_PID],
+        &device_name,
+        "host",
+    );
+    for (i, other) in report.other_timelines.iter().enumerate() {
+        let device_pid = OTHER_PID_BASE + 2 * i as u32;
+        let names = (
+            format!("{}: device", other.name),
+            format!("{}: host", other.name),
+        );
+        add_timeline(
+            &mut events,
+            &other.ops,
+            [device_pid, device_pid + 1],
+            &names.0,
+            &names.1,
+        );
+    }
+    json!({
+        "traceEvents": events,
+        "displayTimeUnit": "ns",
+        "otherData": {
+            "experiment": report.experiment,
+            "backend": backend_name(report.backend.kind),
+            "device": report.backend.device,
+            "timing": timing_name(report.backend.timing),
+            "profile": report.backend.profile,
+            "schema_version": report.schema_version,
+        },
+    })
+}
+
+/// Writes [`chrome_trace`] of `report` to `path` (created or replaced).
+pub fn write_chrome_trace(report: &Report, path: &Path) -> Result<(), TraceError> {
+    let text = serde_json::to_vec(&chrome_trace(report))?;
+    std::fs::write(path, text).map_err(|source| TraceError::Write {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+fn backend_name(kind: BackendKind) -> &'static str {
+    match kind {
+        BackendKind::Cuda => "cuda",
+        BackendKind::Simulated => "simulated",
+    }
+}
+
+fn timing_name(timing: TimingSource) -> &'static str {
+    match timing {
+        TimingSource::Cupti => "cupti",
+        TimingSource::Events => "events",
+        TimingSource::Model => "model",
+    }
+}
+
+/// Appends metadata and complete events for `ops` in processes `[device, host]`.
+fn add_timeline(events: &mut Vec<Value>, ops: &[Op], pids: [u32; 2], device: &str, host: &str) {
+    if ops.is_empty() {
+        return;
+    }
+    let placed = place(ops, pids[0], pids[1]);
+    // Thread ids in track order from 1, so the viewer lists tracks as sorted here.
+    let mut tids: BTreeMap<TrackKey, u32> = BTreeMap::new();
+    for p in &placed {
+        let next = tids.len() as u32 + 1;
+        tids.entry(p.track).or_insert(next);
+    }
+    for (pid, name) in [(pids[0], device), (pids[1], host)] {
+        if tids.keys().any(|k| k.pid == pid) {
+            events.push(
+                json!({"ph": "M", "name": "process_name", "pid": pid, "tid": 0,
+                "args": {"name": name}}),
+            );
+        }
+    }
+    for (key, tid) in &tids {
+        let name = key.kind.name(key.overflow);
+        events.push(
+            json!({"ph": "M", "name": "thread_name", "pid": key.pid, "tid": tid,
+            "args": {"name": name}}),
+        );
+        events.push(
+            json!({"ph": "M", "name": "thread_sort_index", "pid": key.pid, "tid": tid,
+            "args": {"sort_index": tid}}),
+        );
+    }
+    for p in &placed {
+        if let (Some(op), Some(tid)) = (ops.get(p.op), tids.get(&p.track)) {
+            events.push(complete_event(op, p, *tid));
+        }
+    }
+}
+
+/// One `"ph": "X"` event.
+fn complete_event(op: &Op, placed: &Placed, tid: u32) -> Value {
+    let mut args = serde_json::Map::new();
+    args.insert("kind".into(), json!(kind_name(op.kind)));
+    args.insert("bytes".into(), json!(op.bytes));
+    args.insert("stream".into(), json!(op.stream));
+    if let Some(mem) = op.host_mem {
+        args.insert("host_mem".into(), json!(host_mem_name(mem)));
+    }
+    if let Some(engine) = op.engine {
+        args.insert("engine".into(), json!(engine));
+    }
+    if let Some(rate) = gbps(op.bytes, op.duration_us()) {
+        args.insert("GB/s".into(), json!((rate * 1000.0).round() / 1000.0));
+    }
+    args.insert("start_inferred".into(), json!(op.start_inferred));
+    if !op.label.is_empty() {
+        args.insert("label".into(), json!(op.label));
+    }
+    json!({
+        "ph": "X",
+        "name": event_name(op),
+        "cat": kind_name(op.kind).to_lowercase(),
+        "ts": placed.start_ns as f64 / 1000.0,
+        "dur": (placed.end_ns - placed.start_ns) as f64 / 1000.0,
+        "pid": placed.track.pid,
+        "tid": tid,
+        "args": args,
+    })
+}
+
+/// `H2D 8 MiB`, `kernel 8 MiB` or the op's label (`cuMemcpyHtoDAsync`), else its kind.
+fn event_name(op: &Op) -> String {
+    match (op.kind, op.bytes, op.label.is_empty()) {
+        (OpKind::Host, _, false) | (_, 0, false) => op.label.clone(),
+        (_, 0, true) => kind_name(op.kind).to_string(),
+        (_, bytes, _) => format!("{} {}", kind_name(op.kind), format_bytes(bytes)),
+    }
+}

@@ -1,0 +1,253 @@
+//! [`TimelineView`]: the state behind the timeline widget (this run, an optional previous run on
+//! the same time scale, the visible window, the view mode and the selected op) and the key
+//! actions on it. Pure: no drawing, no I/O.
+
+use crate::report::{Op, Report};
+use crate::timeline::select::{OpDetails, time_order};
+use crate::timeline::{Lanes, TimeScale, ViewMode};
+
+/// One run's timeline with its name and its lanes for the current view mode.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelineRun {
+    /// Shown above its lanes in comparison mode, e.g. `this run`, `previous run`.
+    pub name: String,
+    pub ops: Vec<Op>,
+    pub lanes: Lanes,
+}
+
+impl TimelineRun {
+    /// A run named `name` with its lanes for `mode`.
+    pub fn new(name: impl Into<String>, ops: Vec<Op>, mode: ViewMode) -> Self {
+        let lanes = Lanes::build(&ops, mode);
+        TimelineRun {
+            name: name.into(),
+            ops,
+            lanes,
+        }
+    }
+}
+
+/// The timeline panel's state. Build it once per run; the key methods change it; the widget
+/// only reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimelineView {
+    /// This run (the one selection works on).
+    pub run: TimelineRun,
+    /// A previous run drawn above this one on the same scale.
+    pub previous: Option<TimelineRun>,
+    /// The visible window, shared by both runs.
+    pub scale: TimeScale,
+    /// Which lanes are shown.
+    pub mode: ViewMode,
+    /// `run.ops` indices in time order.
+    order: Vec<usize>,
+    /// Position in `order` of the selected op.
+    selected: Option<usize>,
+}
+
+impl TimelineView {
+    /// A view of `ops` named `this run`, fitted to show everything, nothing selected.
+    pub fn new(ops: Vec<Op>) -> Self {
+        let mode = ViewMode::Streams;
+        let scale = TimeScale::fit(&[&ops], 0);
+        let order = time_order(&ops);
+        TimelineView {
+            run: TimelineRun::new("this run", ops, mode),
+            previous: None,
+            scale,
+            mode,
+            order,
+            selected: None,
+        }
+    }
+
+    /// A view of a report's headline timeline.
+    pub fn from_report(report: &Report) -> Self {
+        Self::new(report.timeline.clone())
+    }
+
+    /// Renames this run (shown in comparison mode).
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.run.name = name.into();
+        self
+    }
+
+    /// Shows `ops` above this run, named `name`, on the same scale (refitted to both).
+    pub fn set_previous(&mut self, name: impl Into<String>, ops: Vec<Op>) {
+        self.previous = Some(TimelineRun::new(name, ops, self.mode));
+        self.refit();
+    }
+
+    /// Drops the comparison run and refits to this run.
+    pub fn clear_previous(&mut self) {
+        self.previous = None;
+        self.refit();
+    }
+
+    /// Fits the scale to every op shown (keeps the column count).
+    pub fn refit(&mut self) {
+        let columns = self.scale.columns;
+        let mut sets: Vec<&[Op]> = vec![&self.run.ops];
+        if let Some(previous) = &self.previous {
+            sets.push(&previous.ops);
+        }
+        self.scale = TimeScale::fit(&sets, columns);
+    }
+
+    /// Switches the lanes shown (streams, engines, both).
+    pub fn set_mode(&mut self, mode: ViewMode) {
+        self.mode = mode;
+        self.run.lanes = Lanes::build(&self.run.ops, mode);
+        if let Some(previous) = &mut self.previous {
+            previous.lanes = Lanes::build(&previous.ops, mode);
+        }
+    }
+
+    /// Streams -> engines -> both -> streams. Engine lanes only say something when the
+    /// backend knew the engines; see [`Lanes::engines_known`].
+    pub fn cycle_mode(&mut self) {
+        self.set_mode(self.mode.next());
+    }
+
+    /// `+`: zoom in around the selected op if it is visible, else around the window's centre;
+    /// the selected op stays in view.
+    pub fn zoom_in(&mut self) {
+        let centre = self.zoom_centre();
+        self.scale.zoom_in(centre);
+        self.reveal_selection();
+    }
+
+    /// `-`: zoom out (never past the whole run).
+    pub fn zoom_out(&mut self) {
+        let centre = self.zoom_centre();
+        self.scale.zoom_out(centre);
+    }
+
+    fn reveal_selection(&mut self) {
+        if let Some((start, end)) = self.selected_op().map(|op| (op.start_us, op.end_us)) {
+            self.scale.reveal(start, end);
+        }
+    }
+
+    /// Shows the whole run again.
+    pub fn reset_zoom(&mut self) {
+        self.scale.reset();
+    }
+
+    /// `<`: pan left by a quarter window.
+    pub fn pan_left(&mut self) {
+        self.scale.pan_left();
+    }
+
+    /// `>`: pan right by a quarter window.
+    pub fn pan_right(&mut self) {
+        self.scale.pan_right();
+    }
+
+    fn zoom_centre(&self) -> f64 {
+        match self.selected_op() {
+            Some(op) => {
+                let mid = (op.start_us + op.end_us) / 2.0;
+                if mid >= self.scale.start_us && mid <= self.scale.end_us {
+                    mid
+                } else {
+                    self.scale.centre_us()
+                }
+            }
+            None => self.scale.centre_us(),
+        }
+    }
+
+    /// `]`: select the next op in time order (across lanes); with nothing selected, the first
+    /// op starting inside the window. Pans to keep it visible.
+    pub fn select_next(&mut self) {
+        let next = match self.selected {
+            Some(position) => (position + 1).min(self.order.len().saturating_sub(1)),
+            None => {
+                let start = self.scale.start_us;
+                let ops = &self.run.ops;
+                self.order
+                    .iter()
+                    .position(|&i| ops[i].start_us >= start)
+                    .unwrap_or(0)
+            }
+        };
+        self.select_position(next);
+    }
+
+    /// `[`: select the previous op in time order; with nothing selected, the last op starting
+    /// inside the window. Pans to keep it visible.
+    pub fn select_prev(&mut self) {
+        let prev = match self.selected {
+            Some(position) => position.saturating_sub(1),
+            None => {
+                let end = self.scale.end_us;
+                let ops = &self.run.ops;
+                self.order
+                    .iter()
+                    .rposition(|&i| ops[i].start_us <= end)
+                    .unwrap_or(0)
+            }
+        };
+        self.select_position(prev);
+    }
+
+    fn select_position(&mut self, position: usize) {
+        let Some(&index) = self.order.get(position) else {
+            self.selected = None;
+            return;
+        };
+        self.selected = Some(position);
+        let op = &self.run.ops[index];
+        self.scale.reveal(op.start_us, op.end_us);
+    }
+
+    /// Selects the op at `index` in `run.ops` (e.g. from a mouse click); out of range clears.
+    pub fn select_index(&mut self, index: usize) {
+        match self.order.iter().position(|&i| i == index) {
+            Some(position) => self.select_position(position),
+            None => self.selected = None,
+        }
+    }
+
+    /// Selects nothing (the details line shows the key hint again).
+    pub fn clear_selection(&mut self) {
+        self.selected = None;
+    }
+
+    /// The selected op's index in `run.ops`.
+    pub fn selected_index(&self) -> Option<usize> {
+        self.selected.and_then(|p| self.order.get(p).copied())
+    }
+
+    /// The selected op.
+    pub fn selected_op(&self) -> Option<&Op> {
+        self.selected_index().and_then(|i| self.run.ops.get(i))
+    }
+
+    /// What the details line says about the selected op.
+    pub fn details(&self) -> Option<OpDetails> {
+        self.selected_op().map(OpDetails::of)
+    }
+
+    /// Applies a timeline key: `+` (or `=`, the same key unshifted) zoom in, `-` zoom out, `<`
+    /// pan left, `>` pan right, `[` previous op, `]` next op. Returns whether the key was one of
+    /// these. [`Self::reset_zoom`] and [`Self::cycle_mode`] have no key here: the app's keymap
+    /// owns the digits and letters.
+    pub fn handle_key(&mut self, key: char) -> bool {
+        match key {
+            '+' | '=' => self.zoom_in(),
+            '-' => self.zoom_out(),
+            '<' => self.pan_left(),
+            '>' => self.pan_right(),
+            '[' => self.select_prev(),
+            ']' => self.select_next(),
+            _ => return false,
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+#[path = "view_tests.rs"]
+mod tests;

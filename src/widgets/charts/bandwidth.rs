@@ -1,0 +1,301 @@
+//! Bandwidth against transfer size, x on a log2 axis labelled `4K, 64K, 1M, 16M, 256M`.
+//!
+//! Series naming convention (the experiments write it, this chart reads it):
+//! `<memkind>_<dir>_gbps_by_size`, where `<memkind>` is `pageable`, `pinned`, `write_combined` or
+//! `registered`, and `<dir>` is `h2d` or `d2h`; x is the transfer size in bytes (`x_unit` "B"),
+//! y the bandwidth in GB/s (`y_unit` "GB/s"), points by ascending size. Example:
+//! `pinned_h2d_gbps_by_size`.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::symbols::Marker;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Axis, Chart, Dataset, GraphType, Widget};
+
+use super::{series_marker, series_style};
+use crate::report::{HostMemKind, OpKind, Report, Series};
+use crate::theme::Theme;
+use crate::timeline::axis::nice_step;
+use crate::timeline::format::{host_mem_name, kind_name, three_digits};
+
+/// The suffix that marks a bandwidth-by-size series.
+pub const BY_SIZE_SUFFIX: &str = "_gbps_by_size";
+
+/// The series name for `mem` copies in direction `dir`, e.g. `pinned_h2d_gbps_by_size`.
+pub fn series_name(mem: HostMemKind, dir: OpKind) -> String {
+    let mem = host_mem_name(mem).replace('-', "_");
+    format!("{mem}_{}{BY_SIZE_SUFFIX}", kind_name(dir).to_lowercase())
+}
+
+/// What a series name says, for the legend: `Some("pinned H2D")` for
+/// `pinned_h2d_gbps_by_size`; `None` when the name does not follow the convention.
+pub fn parse_series_name(name: &str) -> Option<String> {
+    let stem = name.strip_suffix(BY_SIZE_SUFFIX)?;
+    let (mem, dir) = stem.rsplit_once('_')?;
+    if mem.is_empty() || dir.is_empty() {
+        return None;
+    }
+    Some(format!("{} {}", mem.replace('_', "-"), dir.to_uppercase()))
+}
+
+/// The chart. Build it per frame from a report: `BandwidthChart::from_report(&report, theme)`.
+#[derive(Debug, Clone)]
+pub struct BandwidthChart<'a> {
+    series: Vec<&'a Series>,
+    theme: Theme,
+    title: String,
+}
+
+impl<'a> BandwidthChart<'a> {
+    /// A chart of these series (any name; the legend shows the parsed name when it parses).
+    pub fn new(series: Vec<&'a Series>, theme: Theme) -> Self {
+        BandwidthChart {
+            series,
+            theme,
+            title: "Bandwidth vs transfer size".to_string(),
+        }
+    }
+
+    /// A chart of every `*_gbps_by_size` series of `report`, in report order.
+    pub fn from_report(report: &'a Report, theme: Theme) -> Self {
+        let series = report
+            .series
+            .iter()
+            .filter(|s| s.name.ends_with(BY_SIZE_SUFFIX))
+            .collect();
+        Self::new(series, theme)
+    }
+
+    /// Replaces the title (default "Bandwidth vs transfer size").
+    pub fn title(mut self, title: impl Into<String>) -> Self {
+        self.title = title.into();
+        self
+    }
+
+    fn legend_name(series: &Series) -> String {
+        parse_series_name(&series.name).unwrap_or_else(|| series.name.clone())
+    }
+
+    /// The legend line: `o pinned H2D  x pageable H2D ...`.
+    fn legend(&self) -> Line<'static> {
+        let mut spans = Vec::new();
+        for (i, series) in self.series.iter().enumerate() {
+            let style = series_style(self.theme, i);
+            spans.push(Span::styled(series_marker(i).to_string(), style));
+            spans.push(Span::styled(
+                format!(" {}  ", Self::legend_name(series)),
+                style,
+            ));
+        }
+        Line::from(spans)
+    }
+
+    /// Too small for a chart: one line per series with its peak.
+    fn render_summary(&self, area: Rect, buf: &mut Buffer) {
+        for (i, series) in self
+            .series
+            .iter()
+            .enumerate()
+            .take(usize::from(area.height))
+        {
+            let peak = series.points.iter().map(|p| p.1).fold(0.0, f64::max);
+            let text = format!(
+                "{} {}: peak {} GB/s",
+                series_marker(i),
+                Self::legend_name(series),
+                three_digits(peak)
+            );
+            let y = area.y + i as u16;
+            buf.set_stringn(
+                area.x,
+                y,
+                text,
+                usize::from(area.width),
+                series_style(self.theme, i),
+            );
+        }
+    }
+}
+
+/// The log2 x bounds and labels for sizes `min..max` bytes with room for `width` columns:
+/// multiples of a step of 2, 4, 8 or 16 powers of two, so labels are evenly spaced.
+fn x_axis(min: f64, max: f64, width: u16) -> ([f64; 2], Vec<String>) {
+    let lo_exp = min.max(1.0).log2().floor();
+    let hi_exp = max.max(1.0).log2().ceil().max(lo_exp + 1.0);
+    // Steps of 4 powers give the familiar 4K, 64K, 1M, 16M, 256M; short sweeps use 2.
+    let steps: &[f64] = if hi_exp - lo_exp <= 8.0 {
+        &[2.0, 4.0, 8.0, 16.0]
+    } else {
+        &[4.0, 8.0, 16.0]
+    };
+    for &step in steps {
+        let lo = (lo_exp / step).floor() * step;
+        let hi = ((hi_exp / step).ceil() * step).max(lo + step);
+        let count = ((hi - lo) / step) as usize + 1;
+        if count * 6 <= usize::from(width) || step >= 16.0 {
+            let labels = (0..count)
+                .map(|k| size_label(lo + k as f64 * step))
+                .collect();
+            return ([lo, hi], labels);
+        }
+    }
+    (
+        [lo_exp, hi_exp],
+        vec![size_label(lo_exp), size_label(hi_exp)],
+    )
+}
+
+/// `2^exp` bytes as `4K`, `64K`, `1M`, `16M`, `256M`, `4G`.
+pub fn size_label(exp: f64) -> String {
+    // 2^59 bytes (512P) is beyond any transfer; the clamp keeps the shift in range.
+    let exp = exp.clamp(0.0, 59.0) as u32;
+    let suffix = ["", "K", "M", "G", "T", "P"];
+    let group = (exp / 10).min(5);
+    format!("{}{}", 1u64 << (exp - group * 10), suffix[group as usize])
+}
+
+/// A point the log axis can show: positive finite size, finite bandwidth.
+fn plottable(point: &(f64, f64)) -> bool {
+    point.0 > 0.0 && point.0.is_finite() && point.1.is_finite()
+}
+
+/// What the chart draws: each series as (log2 bytes, GB/s), the axes' bounds and labels.
+struct Plot {
+    data: Vec<Vec<(f64, f64)>>,
+    x_bounds: [f64; 2],
+    x_labels: Vec<String>,
+    y_top: f64,
+}
+
+impl BandwidthChart<'_> {
+    /// The plot for a chart `width` columns wide, or `None` when no point is plottable.
+    fn plot(&self, width: u16) -> Option<Plot> {
+        let points = || {
+            self.series
+                .iter()
+                .flat_map(|s| s.points.iter())
+                .filter(|p| plottable(p))
+        };
+        let min_x = points().map(|p| p.0).reduce(f64::min)?;
+        let max_x = points().map(|p| p.0).fold(min_x, f64::max);
+        let max_y = points().map(|p| p.1).fold(0.0, f64::max);
+        let y_step = nice_step(max_y.max(1e-9) / 4.0);
+        let (x_bounds, x_labels) = x_axis(min_x, max_x, width.saturating_sub(8));
+        let data = self
+            .series
+            .iter()
+            .map(|s| {
+                s.points
+                    .iter()
+                    .filter(|p| plottable(p))
+                    .map(|p| (p.0.log2(), p.1))
+                    .collect()
+            })
+            .collect();
+        Some(Plot {
+            data,
+            x_bounds,
+            x_labels,
+            y_top: (max_y / y_step).ceil().max(1.0) * y_step,
+        })
+    }
+
+    /// Each series twice: a thin braille line for the trend, its marker at the measured sizes.
+    fn chart<'p>(&self, plot: &'p Plot) -> Chart<'p> {
+        let mut datasets = Vec::new();
+        for (i, data) in plot.data.iter().enumerate() {
+            let style = series_style(self.theme, i);
+            let line = Dataset::default().data(data).graph_type(GraphType::Line);
+            datasets.push(line.marker(Marker::Braille).style(style));
+            let points = Dataset::default().data(data).graph_type(GraphType::Scatter);
+            datasets.push(points.marker(Marker::Custom(series_marker(i))).style(style));
+        }
+        let top = plot.y_top;
+        let y_labels = vec!["0".to_string(), three_digits(top / 2.0), three_digits(top)];
+        let muted = self.theme.muted();
+        Chart::new(datasets)
+            .legend_position(None)
+            .x_axis(
+                Axis::default()
+                    .title("bytes")
+                    .bounds(plot.x_bounds)
+                    .labels(plot.x_labels.clone())
+                    .style(muted),
+            )
+            .y_axis(
+                Axis::default()
+                    .title("GB/s")
+                    .bounds([0.0, top])
+                    .labels(y_labels)
+                    .style(muted),
+            )
+    }
+}
+
+impl Widget for BandwidthChart<'_> {
+    /// Title, chart and legend; a one-line-per-series summary when smaller than 24x6.
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let area = area.intersection(buf.area);
+        if area.is_empty() {
+            return;
+        }
+        let width = usize::from(area.width);
+        let Some(plot) = self.plot(area.width) else {
+            let text = "no bandwidth data: run the experiment (r)";
+            buf.set_stringn(area.x, area.y, text, width, self.theme.muted());
+            return;
+        };
+        if area.width < 24 || area.height < 6 {
+            self.render_summary(area, buf);
+            return;
+        }
+        buf.set_stringn(area.x, area.y, &self.title, width, self.theme.heading(3));
+        let chart_area = Rect {
+            y: area.y + 1,
+            height: area.height - 2,
+            ..area
+        };
+        self.chart(&plot).render(chart_area, buf);
+        buf.set_line(area.x, area.bottom() - 1, &self.legend(), area.width);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_the_convention() {
+        let name = series_name(HostMemKind::WriteCombined, OpKind::H2d);
+        assert_eq!(name, "write_combined_h2d_gbps_by_size");
+        assert_eq!(
+            parse_series_name(&name).as_deref(),
+            Some("write-combined H2D")
+        );
+        assert_eq!(
+            parse_series_name("pinned_d2h_gbps_by_size").as_deref(),
+            Some("pinned D2H")
+        );
+        assert_eq!(parse_series_name("pinned_h2d_gbps"), None);
+    }
+
+    #[test]
+    fn size_labels_are_short() {
+        let labels: Vec<String> = [12.0, 16.0, 20.0, 24.0, 28.0, 32.0]
+            .map(size_label)
+            .to_vec();
+        assert_eq!(labels, ["4K", "64K", "1M", "16M", "256M", "4G"]);
+    }
+
+    #[test]
+    fn x_axis_spans_the_sweep_in_even_steps() {
+        let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 100);
+        assert_eq!(bounds, [12.0, 28.0]);
+        assert_eq!(labels, ["4K", "64K", "1M", "16M", "256M"]);
+        let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 24);
+        assert_eq!(bounds, [8.0, 32.0]);
+        assert_eq!(labels, ["256", "64K", "16M", "4G"]);
+        let (_, labels) = x_axis(4096.0, 65536.0, 100);
+        assert_eq!(labels, ["4K", "16K", "64K"]);
+    }
+}
