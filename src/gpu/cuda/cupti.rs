@@ -1,0 +1,235 @@
+//! CUPTI activity records: the real device start and end of every copy and kernel, and the copy
+//! channel that ran each copy.
+//!
+//! An event recorded before a copy fires when its stream reaches it, not when a copy engine starts
+//! the copy, so a copy queued behind another stream's copy would seem to overlap it. CUPTI's
+//! records carry the device's own timestamps, which is what the timeline must show.
+//!
+//! Records are read by field offset rather than through one versioned bindgen struct, because the
+//! record version follows the libcupti that is loaded at run time, not the one cudarc was built
+//! against; the leading fields we read have kept their offsets across versions (checked by a
+//! test against the bindings).
+#![allow(unsafe_code)]
+
+use std::alloc::Layout;
+use std::sync::{Mutex, OnceLock};
+
+use cudarc::cupti::result::{CuptiError, activity};
+use cudarc::cupti::sys::{self, CUpti_ActivityKind};
+use cudarc::driver::sys::CUcontext;
+
+/// What a record describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecKind {
+    H2d,
+    D2h,
+    /// Device-to-device and other copies: not issued by the backend, ignored.
+    OtherCopy,
+    Kernel,
+}
+
+/// One activity record, reduced to what the timeline needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    pub kind: RecKind,
+    pub bytes: u64,
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// The driver API call that issued it; increases in issue order.
+    pub correlation: u32,
+    /// The copy channel (copies only, where CUPTI reports one).
+    pub channel: Option<u32>,
+}
+
+const BUFFER_BYTES: usize = 4 << 20;
+static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+
+fn layout() -> Option<Layout> {
+    Layout::from_size_align(BUFFER_BYTES, 8).ok()
+}
+
+fn err(call: &str, e: CuptiError) -> String {
+    format!("{call} failed: {e}")
+}
+
+/// Whether CUPTI can be used: the library loads and the activity callbacks register. Probed once.
+pub fn available() -> Result<(), String> {
+    INIT.get_or_init(|| {
+        // SAFETY: only tries `dlopen` on candidate names; never panics.
+        if !unsafe { sys::is_culib_present() } {
+            return Err("libcupti.so could not be loaded (it ships with the CUDA toolkit, \
+                        under extras/CUPTI/lib64)"
+                .into());
+        }
+        activity::register_callbacks(Some(buffer_requested), Some(buffer_completed))
+            .map_err(|e| err("cuptiActivityRegisterCallbacks", e))
+    })
+    .clone()
+}
+
+/// CUPTI's clock in nanoseconds (the clock of the records' timestamps).
+pub fn timestamp() -> Option<u64> {
+    let mut t = 0u64;
+    // SAFETY: writes one u64 through a valid pointer; only called once `available()` is Ok.
+    unsafe { cudarc::cupti::result::get_timestamp(&mut t) }.ok()?;
+    Some(t)
+}
+
+const KINDS: [CUpti_ActivityKind; 2] = [
+    CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_MEMCPY,
+    // CONCURRENT_KERNEL, not KERNEL: the latter serialises kernels to time them.
+    CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+];
+
+/// Start collecting copy and kernel records for `ctx`; returns the origin timestamp.
+pub fn start(ctx: CUcontext) -> Result<u64, String> {
+    available()?;
+    take_records();
+    for kind in KINDS {
+        // SAFETY: `ctx` is the backend's live context. Some CUPTI versions refuse a kind per
+        // context; then it is enabled for the process instead.
+        if unsafe { activity::enable_context(ctx, kind) }.is_err() {
+            activity::enable(kind).map_err(|e| err("cuptiActivityEnable", e))?;
+        }
+    }
+    timestamp().ok_or_else(|| "cuptiGetTimestamp failed".to_string())
+}
+
+/// Stop collecting (the caller has synchronised the device) and return the records.
+pub fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
+    // Flag 1 = CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: also hand over partly filled buffers.
+    let flushed = activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e));
+    for kind in KINDS {
+        // SAFETY: `ctx` is the backend's live context.
+        let _ = unsafe { activity::disable_context(ctx, kind) };
+        let _ = activity::disable(kind);
+    }
+    flushed?;
+    Ok(take_records())
+}
+
+fn take_records() -> Vec<Record> {
+    let mut g = RECORDS.lock().unwrap_or_else(|p| p.into_inner());
+    std::mem::take(&mut *g)
+}
+
+unsafe extern "C" fn buffer_requested(buf: *mut *mut u8, size: *mut usize, max: *mut usize) {
+    let ptr = match layout() {
+        // SAFETY: the layout has a non-zero size; freed in `buffer_completed`.
+        Some(l) => unsafe { std::alloc::alloc(l) },
+        None => std::ptr::null_mut(),
+    };
+    // SAFETY: CUPTI passes valid out-pointers. A null buffer tells CUPTI to drop records.
+    unsafe {
+        *buf = ptr;
+        *size = if ptr.is_null() { 0 } else { BUFFER_BYTES };
+        *max = 0;
+    }
+}
+
+unsafe extern "C" fn buffer_completed(
+    _ctx: CUcontext,
+    _stream: u32,
+    buf: *mut u8,
+    _size: usize,
+    valid: usize,
+) {
+    if buf.is_null() {
+        return;
+    }
+    let mut parsed = Vec::new();
+    let mut rec: *mut sys::CUpti_Activity = std::ptr::null_mut();
+    // SAFETY: `buf` holds `valid` bytes of records written by CUPTI; each record pointer it
+    // returns points inside it.
+    while unsafe { activity::get_next_record(buf, valid, &mut rec) }.is_ok() {
+        if let Some(r) = unsafe { parse(rec.cast::<u8>()) } {
+            parsed.push(r);
+        }
+    }
+    RECORDS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .extend(parsed);
+    if let Some(l) = layout() {
+        // SAFETY: allocated in `buffer_requested` with this layout.
+        unsafe { std::alloc::dealloc(buf, l) };
+    }
+}
+
+/// Field offsets (bytes) shared by every CUpti_ActivityMemcpy / CUpti_ActivityKernel version
+/// we may meet (Memcpy5+, Kernel4+).
+pub mod offsets {
+    pub const MEMCPY_COPY_KIND: usize = 4;
+    pub const MEMCPY_BYTES: usize = 8;
+    pub const MEMCPY_START: usize = 16;
+    pub const MEMCPY_END: usize = 24;
+    pub const MEMCPY_CORRELATION: usize = 44;
+    pub const MEMCPY_CHANNEL_ID: usize = 76;
+    pub const MEMCPY_CHANNEL_TYPE: usize = 80;
+    pub const KERNEL_START: usize = 16;
+    pub const KERNEL_END: usize = 24;
+    pub const KERNEL_CORRELATION: usize = 92;
+}
+
+unsafe fn read<T: Copy>(p: *const u8, off: usize) -> T {
+    // SAFETY: callers read fields that lie inside the record (see `offsets`).
+    unsafe { p.add(off).cast::<T>().read_unaligned() }
+}
+
+unsafe fn parse(p: *const u8) -> Option<Record> {
+    use offsets::*;
+    // SAFETY (whole fn): `p` is a record from `cuptiActivityGetNextRecord`.
+    let kind: u32 = unsafe { read(p, 0) };
+    if kind == CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_MEMCPY as u32 {
+        let copy_kind: u8 = unsafe { read(p, MEMCPY_COPY_KIND) };
+        let channel_type: u32 = unsafe { read(p, MEMCPY_CHANNEL_TYPE) };
+        Some(Record {
+            kind: match copy_kind {
+                1 => RecKind::H2d,
+                2 => RecKind::D2h,
+                _ => RecKind::OtherCopy,
+            },
+            bytes: unsafe { read(p, MEMCPY_BYTES) },
+            start_ns: unsafe { read(p, MEMCPY_START) },
+            end_ns: unsafe { read(p, MEMCPY_END) },
+            correlation: unsafe { read(p, MEMCPY_CORRELATION) },
+            // 2 = CUPTI_CHANNEL_TYPE_ASYNC_MEMCPY: the id is a copy channel.
+            channel: (channel_type == 2).then(|| unsafe { read(p, MEMCPY_CHANNEL_ID) }),
+        })
+    } else if kind == CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL as u32
+        || kind == CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_KERNEL as u32
+    {
+        Some(Record {
+            kind: RecKind::Kernel,
+            bytes: 0,
+            start_ns: unsafe { read(p, KERNEL_START) },
+            end_ns: unsafe { read(p, KERNEL_END) },
+            correlation: unsafe { read(p, KERNEL_CORRELATION) },
+            channel: None,
+        })
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offsets::*;
+    use cudarc::cupti::sys::{CUpti_ActivityKernel10, CUpti_ActivityMemcpy6};
+    use std::mem::offset_of;
+
+    #[test]
+    fn offsets_match_the_bindings() {
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, copyKind), MEMCPY_COPY_KIND);
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, bytes), MEMCPY_BYTES);
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, start), MEMCPY_START);
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, end), MEMCPY_END);
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, correlationId), MEMCPY_CORRELATION);
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, channelID), MEMCPY_CHANNEL_ID);
+        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, channelType), MEMCPY_CHANNEL_TYPE);
+        assert_eq!(offset_of!(CUpti_ActivityKernel10, start), KERNEL_START);
+        assert_eq!(offset_of!(CUpti_ActivityKernel10, end), KERNEL_END);
+        assert_eq!(offset_of!(CUpti_ActivityKernel10, correlationId), KERNEL_CORRELATION);
+    }
+}

@@ -1,0 +1,139 @@
+//! The timed operations: async copies and kernel launches, each noted by the recorder while a
+//! timeline is open. Plain `cuMemcpy*Async` / `cuLaunchKernel` calls: no cudarc event tracking
+//! (see the module docs of `gpu::cuda`).
+#![allow(unsafe_code)]
+
+use cudarc::driver::sys;
+
+use super::CudaGpu;
+use super::error::check;
+use super::memory::check_range;
+use super::timeline::Issued;
+use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
+use crate::report::OpKind;
+
+/// The deterministic fill pattern of `host_fill`: small integers (exact in f32, and exact after
+/// `x * a + b` for small a, b), different per seed and per index.
+pub fn pattern(seed: u32, index: u64) -> f32 {
+    let h = (index as u32)
+        .wrapping_mul(2_654_435_761)
+        .wrapping_add(seed.wrapping_mul(40_503));
+    ((h >> 16) % 1024) as f32
+}
+
+impl CudaGpu {
+    /// One async copy between `dev[dev_off..]` and `host[host_off..]`, direction from `kind`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn copy(
+        &mut self,
+        kind: OpKind,
+        stream: StreamId,
+        dev: DevBuf,
+        dev_off: u64,
+        host: HostBuf,
+        host_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        let s = self.stream(stream)?;
+        let d = self.dev_buf(dev)?;
+        check_range("device", d.bytes, dev_off, bytes)?;
+        let dptr = d.ptr + dev_off;
+        let h = self.host_buf(host)?;
+        check_range("host", h.bytes, host_off, bytes)?;
+        let host_mem = Some(h.kind);
+        let off = usize::try_from(host_off).map_err(|_| GpuError::Invalid("offset".into()))?;
+        // SAFETY: `off` is inside the allocation (checked above).
+        let hptr = unsafe { h.ptr().add(off) };
+        let n = usize::try_from(bytes).map_err(|_| GpuError::Invalid("size".into()))?;
+        let issue_us = if self.recorder.recording() {
+            self.recorder.now_us()
+        } else {
+            0.0
+        };
+        // SAFETY: both ranges lie inside live allocations owned by `self`; the host buffer stays
+        // alive and unmoved until freed through `host_free`, which experiments call only after
+        // synchronising; `s` is a live stream of this context or null (legacy default stream).
+        let rc = unsafe {
+            match kind {
+                OpKind::H2d => sys::cuMemcpyHtoDAsync_v2(dptr, hptr.cast_const().cast(), n, s),
+                _ => sys::cuMemcpyDtoHAsync_v2(hptr.cast(), dptr, n, s),
+            }
+        };
+        let call = if kind == OpKind::H2d {
+            "cuMemcpyHtoDAsync"
+        } else {
+            "cuMemcpyDtoHAsync"
+        };
+        check(call, rc)?;
+        if self.recorder.recording() {
+            let label = super::op_label(kind, None);
+            let op = Issued {
+                stream: stream.0,
+                kind,
+                bytes,
+                host_mem,
+                label,
+                issue_us,
+                end_event: None,
+            };
+            self.record(s, op)?;
+        }
+        Ok(())
+    }
+
+    /// Launch `kernel` over the f32s of `buf[off .. off + bytes]`.
+    pub(super) fn launch_kernel(
+        &mut self,
+        stream: StreamId,
+        kernel: Kernel,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        let loaded = match &self.kernels {
+            Ok(k) => k,
+            Err(reason) => return Err(GpuError::KernelsUnavailable(reason.clone())),
+        };
+        if off % 4 != 0 || bytes % 4 != 0 {
+            return Err(GpuError::Invalid(format!(
+                "kernel range must be whole f32s (offset {off}, {bytes} bytes)"
+            )));
+        }
+        let s = self.stream(stream)?;
+        let d = self.dev_buf(buf)?;
+        check_range("device", d.bytes, off, bytes)?;
+        let issue_us = if self.recorder.recording() {
+            self.recorder.now_us()
+        } else {
+            0.0
+        };
+        loaded.launch(s, kernel, d.ptr + off, bytes / 4)?;
+        if self.recorder.recording() {
+            let op = Issued {
+                stream: stream.0,
+                kind: OpKind::Kernel,
+                bytes,
+                host_mem: None,
+                label: super::op_label(OpKind::Kernel, Some(kernel)),
+                issue_us,
+                end_event: None,
+            };
+            self.record(s, op)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern;
+
+    #[test]
+    fn pattern_is_deterministic_small_and_seeded() {
+        assert_eq!(pattern(7, 123), pattern(7, 123));
+        let a: Vec<f32> = (0..64).map(|i| pattern(1, i)).collect();
+        let b: Vec<f32> = (0..64).map(|i| pattern(2, i)).collect();
+        assert_ne!(a, b);
+        assert!(a.iter().all(|&x| (0.0..1024.0).contains(&x) && x.fract() == 0.0));
+    }
+}

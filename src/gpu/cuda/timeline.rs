@@ -1,0 +1,267 @@
+//! Recording the device ops issued between `timeline_begin` and `timeline_end`, and giving them
+//! device start/end times on one origin shared with the host clock.
+//!
+//! Preferred source: CUPTI activity records (see `cupti.rs`). Fallback: one CUDA event recorded
+//! after each op against an origin event; the end is measured, the start is inferred (the later
+//! of the previous op's end in the same stream and the host's issue time) and marked so.
+//! Recording costs nothing outside a begin/end pair: the copy and launch paths only check
+//! whether a recording is open.
+#![allow(unsafe_code)]
+
+use std::time::Instant;
+
+use cudarc::driver::sys::{self, CUcontext, CUevent, CUevent_flags, CUstream};
+
+use super::cupti::{self, RecKind, Record};
+use super::error::check;
+use crate::gpu::GpuError;
+use crate::report::{HostMemKind, Op, OpKind};
+
+/// One op as issued by the host.
+#[derive(Debug)]
+pub struct Issued {
+    pub stream: u32,
+    pub kind: OpKind,
+    pub bytes: u64,
+    pub host_mem: Option<HostMemKind>,
+    pub label: &'static str,
+    /// Host time just before the call, on the timeline clock.
+    pub issue_us: f64,
+    /// Events mode: recorded in the op's stream right after it.
+    pub end_event: Option<CUevent>,
+}
+
+/// Where device times come from while recording.
+#[derive(Debug)]
+enum Mode {
+    Cupti,
+    Events { origin: CUevent },
+}
+
+/// The host clock, on the same origin as the device times.
+#[derive(Debug, Clone, Copy)]
+enum Clock {
+    Instant(Instant),
+    /// CUPTI timestamp (ns) of the origin.
+    Cupti(u64),
+}
+
+/// The recorder of one backend.
+#[derive(Debug)]
+pub struct Recorder {
+    clock: Clock,
+    mode: Option<Mode>,
+    ops: Vec<Issued>,
+    /// Timing events, reused across recordings.
+    pool: Vec<CUevent>,
+    /// Why CUPTI is not used, if it is not.
+    pub cupti_unavailable: Option<String>,
+}
+
+impl Recorder {
+    /// A recorder; `cupti_unavailable` is `None` when CUPTI may be used.
+    pub fn new(cupti_unavailable: Option<String>) -> Recorder {
+        Recorder {
+            clock: Clock::Instant(Instant::now()),
+            mode: None,
+            ops: Vec::new(),
+            pool: Vec::new(),
+            cupti_unavailable,
+        }
+    }
+
+    /// Microseconds since the origin.
+    pub fn now_us(&self) -> f64 {
+        match self.clock {
+            Clock::Instant(t) => t.elapsed().as_secs_f64() * 1e6,
+            Clock::Cupti(origin) => match cupti::timestamp() {
+                Some(t) => (t as f64 - origin as f64) / 1000.0,
+                None => 0.0,
+            },
+        }
+    }
+
+    /// Whether a recording is open (the hot path checks this and nothing else).
+    pub fn recording(&self) -> bool {
+        self.mode.is_some()
+    }
+
+    /// Open a recording (the device is idle). Tries CUPTI first, unless it failed before.
+    pub fn begin(&mut self, ctx: CUcontext) -> Result<(), GpuError> {
+        self.release_pending();
+        if self.cupti_unavailable.is_none() {
+            match cupti::start(ctx) {
+                Ok(origin) => {
+                    self.clock = Clock::Cupti(origin);
+                    self.mode = Some(Mode::Cupti);
+                    return Ok(());
+                }
+                Err(reason) => self.cupti_unavailable = Some(reason),
+            }
+        }
+        let origin = self.event()?;
+        // SAFETY: `origin` is a live event; the null stream is the legacy default stream.
+        check("cuEventRecord", unsafe { sys::cuEventRecord(origin, std::ptr::null_mut()) })?;
+        // SAFETY: as above; waits until the device reaches the origin, then the host clock starts.
+        check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(origin) })?;
+        self.clock = Clock::Instant(Instant::now());
+        self.mode = Some(Mode::Events { origin });
+        Ok(())
+    }
+
+    /// Note an op issued in `stream` (called right after the issuing call succeeded).
+    pub fn push(&mut self, stream: CUstream, mut op: Issued) -> Result<(), GpuError> {
+        if let Some(Mode::Events { .. }) = self.mode {
+            let ev = self.event()?;
+            // SAFETY: `ev` is live; `stream` is a live stream of this context (or null).
+            check("cuEventRecord", unsafe { sys::cuEventRecord(ev, stream) })?;
+            op.end_event = Some(ev);
+        }
+        self.ops.push(op);
+        Ok(())
+    }
+
+    /// Close the recording (the caller has synchronised the device) and return the ops.
+    pub fn end(&mut self, ctx: CUcontext) -> Result<Vec<Op>, GpuError> {
+        let issued = std::mem::take(&mut self.ops);
+        let ops = match self.mode.take() {
+            None => return Err(GpuError::Invalid("timeline_end without timeline_begin".into())),
+            Some(Mode::Cupti) => {
+                let origin = match self.clock {
+                    Clock::Cupti(o) => o,
+                    Clock::Instant(_) => 0,
+                };
+                let records = cupti::stop(ctx).map_err(|m| GpuError::Driver {
+                    call: "CUPTI".into(),
+                    message: m,
+                })?;
+                match_records(&issued, records, origin)
+            }
+            Some(Mode::Events { origin }) => {
+                let ops = from_events(&issued, origin);
+                self.pool.push(origin);
+                ops?
+            }
+        };
+        self.pool
+            .extend(issued.iter().filter_map(|i| i.end_event));
+        let mut ops = ops;
+        ops.sort_by(|a, b| a.start_us.total_cmp(&b.start_us));
+        Ok(ops)
+    }
+
+    fn release_pending(&mut self) {
+        let evs: Vec<CUevent> = self.ops.drain(..).filter_map(|i| i.end_event).collect();
+        self.pool.extend(evs);
+        if let Some(Mode::Events { origin }) = self.mode.take() {
+            self.pool.push(origin);
+        }
+    }
+
+    fn event(&mut self) -> Result<CUevent, GpuError> {
+        if let Some(e) = self.pool.pop() {
+            return Ok(e);
+        }
+        let mut e: CUevent = std::ptr::null_mut();
+        // SAFETY: the driver writes a new event handle (timing enabled) into `e`.
+        check("cuEventCreate", unsafe {
+            sys::cuEventCreate(&mut e, CUevent_flags::CU_EVENT_DEFAULT as u32)
+        })?;
+        Ok(e)
+    }
+
+    /// Destroy every event (the context is current). Never fails.
+    pub fn destroy(&mut self) {
+        self.release_pending();
+        for e in self.pool.drain(..) {
+            // SAFETY: created by `cuEventCreate`, destroyed once.
+            let _ = unsafe { sys::cuEventDestroy_v2(e) };
+        }
+    }
+}
+
+fn base_op(i: &Issued) -> Op {
+    Op {
+        stream: i.stream,
+        kind: i.kind,
+        start_us: i.issue_us,
+        end_us: i.issue_us,
+        bytes: i.bytes,
+        host_mem: i.host_mem,
+        engine: None,
+        start_inferred: true,
+        label: i.label.to_string(),
+    }
+}
+
+fn rec_kind(k: OpKind) -> Option<RecKind> {
+    match k {
+        OpKind::H2d => Some(RecKind::H2d),
+        OpKind::D2h => Some(RecKind::D2h),
+        OpKind::Kernel => Some(RecKind::Kernel),
+        OpKind::Host => None,
+    }
+}
+
+/// Pair issued ops with CUPTI records. Both are in issue order (records by correlation id), so
+/// each op takes the next records of its kind; a copy split into several records (pageable
+/// staging) takes records until its bytes are covered.
+pub fn match_records(issued: &[Issued], mut records: Vec<Record>, origin_ns: u64) -> Vec<Op> {
+    records.retain(|r| r.kind != RecKind::OtherCopy);
+    records.sort_by_key(|r| (r.correlation, r.start_ns));
+    let us = |ns: u64| (ns as f64 - origin_ns as f64) / 1000.0;
+    let mut next = 0usize;
+    let mut out = Vec::with_capacity(issued.len());
+    for i in issued {
+        let mut op = base_op(i);
+        let Some(want) = rec_kind(i.kind) else {
+            out.push(op);
+            continue;
+        };
+        let Some(first) = (next..records.len()).find(|&j| records[j].kind == want) else {
+            op.label.push_str(" (no CUPTI record)");
+            out.push(op);
+            continue;
+        };
+        let (mut start, mut end, mut covered) = (u64::MAX, 0u64, 0u64);
+        let mut j = first;
+        while j < records.len() && records[j].kind == want {
+            let r = records[j];
+            start = start.min(r.start_ns);
+            end = end.max(r.end_ns);
+            covered += r.bytes;
+            op.engine = op.engine.or(r.channel);
+            j += 1;
+            if want == RecKind::Kernel || covered >= i.bytes {
+                break;
+            }
+        }
+        next = j;
+        op.start_us = us(start);
+        op.end_us = us(end);
+        op.start_inferred = false;
+        out.push(op);
+    }
+    out
+}
+
+fn from_events(issued: &[Issued], origin: CUevent) -> Result<Vec<Op>, GpuError> {
+    let mut last_end: std::collections::HashMap<u32, f64> = Default::default();
+    let mut out = Vec::with_capacity(issued.len());
+    for i in issued {
+        let mut op = base_op(i);
+        if let Some(ev) = i.end_event {
+            let mut ms = 0f32;
+            // SAFETY: both events were recorded and have completed (the device is synchronised).
+            check("cuEventElapsedTime", unsafe {
+                sys::cuEventElapsedTime_v2(&mut ms, origin, ev)
+            })?;
+            op.end_us = f64::from(ms) * 1000.0;
+            let prev = last_end.get(&i.stream).copied().unwrap_or(0.0);
+            op.start_us = prev.max(i.issue_us).min(op.end_us);
+            last_end.insert(i.stream, op.end_us);
+        }
+        out.push(op);
+    }
+    Ok(out)
+}
