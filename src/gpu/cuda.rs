@@ -24,6 +24,7 @@ pub mod cupti;
 pub mod error;
 pub mod kernels;
 pub mod memory;
+pub mod pcie;
 mod ops;
 pub mod timeline;
 
