@@ -22,10 +22,15 @@ fn gpu_backend_without_driver_is_a_clear_error() {
     if !no_driver() {
         return;
     }
-    let err = detect::open(BackendChoice::Gpu, 0).err().expect("must fail without a driver");
+    let err = detect::open(BackendChoice::Gpu, 0)
+        .err()
+        .expect("must fail without a driver");
     assert!(matches!(err, GpuError::NoDriver(_)), "{err:?}");
     let text = err.to_string();
-    assert!(text.contains("no CUDA driver found (libcuda.so could not be loaded)"), "{text}");
+    assert!(
+        text.contains("no CUDA driver found (libcuda.so could not be loaded)"),
+        "{text}"
+    );
     assert!(text.contains("--backend sim"), "{text}");
 }
 

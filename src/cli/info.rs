@@ -115,7 +115,11 @@ pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<GpuErr
             report.profile = sim.info().backend.profile.clone();
         }
     }
-    let failure = if choice == BackendChoice::Gpu { failure } else { None };
+    let failure = if choice == BackendChoice::Gpu {
+        failure
+    } else {
+        None
+    };
     (report, failure)
 }
 
@@ -153,7 +157,10 @@ fn fill_device(
     report.device = Some(DeviceSection {
         ordinal,
         name: info.name.clone(),
-        compute_capability: format!("{}.{}", info.compute_capability.0, info.compute_capability.1),
+        compute_capability: format!(
+            "{}.{}",
+            info.compute_capability.0, info.compute_capability.1
+        ),
         total_mem_bytes: info.total_mem,
         free_mem_bytes: info.free_mem,
         copy_engines: info.copy_engines,
@@ -185,7 +192,11 @@ pub fn render_text(r: &InfoReport) -> String {
         Some(d) => {
             s += &format!("Device {}:        {}\n", d.ordinal, d.name);
             s += &format!("Compute cap.:    {}\n", d.compute_capability);
-            s += &format!("Memory:          {} total, {} free\n", gib(d.total_mem_bytes), gib(d.free_mem_bytes));
+            s += &format!(
+                "Memory:          {} total, {} free\n",
+                gib(d.total_mem_bytes),
+                gib(d.free_mem_bytes)
+            );
             s += &format!("Copy engines:    {}\n", d.copy_engines);
             s += &format!("Multiprocessors: {}\n", d.multiprocessors);
             match (&d.pcie, &d.pcie_error) {
@@ -205,8 +216,16 @@ pub fn render_text(r: &InfoReport) -> String {
     if let Some(v) = &r.driver_version {
         s += &format!("CUDA driver:     {v}\n");
     }
-    s += &format!("NVRTC:           {} ({})\n", yes(r.nvrtc.available), r.nvrtc.detail);
-    s += &format!("CUPTI:           {} ({})\n", yes(r.cupti.available), r.cupti.detail);
+    s += &format!(
+        "NVRTC:           {} ({})\n",
+        yes(r.nvrtc.available),
+        r.nvrtc.detail
+    );
+    s += &format!(
+        "CUPTI:           {} ({})\n",
+        yes(r.cupti.available),
+        r.cupti.detail
+    );
     s
 }
 

@@ -24,8 +24,8 @@ pub mod cupti;
 pub mod error;
 pub mod kernels;
 pub mod memory;
-pub mod pcie;
 mod ops;
+pub mod pcie;
 pub mod timeline;
 
 use context::DeviceProps;
@@ -189,10 +189,7 @@ impl CudaGpu {
     }
 
     /// Run `f` with the context bound, remembering sticky errors.
-    fn with<T>(
-        &mut self,
-        f: impl FnOnce(&mut Self) -> Result<T, GpuError>,
-    ) -> Result<T, GpuError> {
+    fn with<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T, GpuError>) -> Result<T, GpuError> {
         let r = self.bind().and_then(|()| f(self));
         self.poison.track(r)
     }
@@ -285,7 +282,10 @@ impl Gpu for CudaGpu {
             .ok()
             .and_then(|i| v.get(i).copied())
             .ok_or_else(|| {
-                GpuError::Invalid(format!("f32 index {index} is outside a {}-float buffer", v.len()))
+                GpuError::Invalid(format!(
+                    "f32 index {index} is outside a {}-float buffer",
+                    v.len()
+                ))
             })
     }
 
@@ -314,7 +314,9 @@ impl Gpu for CudaGpu {
             };
             let mut s: CUstream = std::ptr::null_mut();
             // SAFETY: the driver writes a new stream handle into `s`.
-            check("cuStreamCreate", unsafe { sys::cuStreamCreate(&mut s, flags) })?;
+            check("cuStreamCreate", unsafe {
+                sys::cuStreamCreate(&mut s, flags)
+            })?;
             let id = g.new_id();
             g.streams.insert(id, s);
             Ok(StreamId(id))
@@ -324,7 +326,9 @@ impl Gpu for CudaGpu {
     fn stream_destroy(&mut self, stream: StreamId) -> Result<(), GpuError> {
         self.with(|g| {
             if stream == StreamId::LEGACY_DEFAULT {
-                return Err(GpuError::Invalid("the legacy default stream cannot be destroyed".into()));
+                return Err(GpuError::Invalid(
+                    "the legacy default stream cannot be destroyed".into(),
+                ));
             }
             let s = g.stream(stream)?;
             g.streams.remove(&stream.0);
@@ -372,7 +376,9 @@ impl Gpu for CudaGpu {
         self.with(|g| {
             let s = g.stream(stream)?;
             // SAFETY: `s` is a live stream of this context, or null (legacy default stream).
-            check("cuStreamSynchronize", unsafe { sys::cuStreamSynchronize(s) })
+            check("cuStreamSynchronize", unsafe {
+                sys::cuStreamSynchronize(s)
+            })
         })
     }
 

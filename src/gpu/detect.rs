@@ -36,10 +36,22 @@ pub fn probe() -> BackendStatus {
 /// As [`probe`], for device `ordinal`.
 pub fn probe_device(ordinal: u32) -> BackendStatus {
     let driver = context::driver_present();
-    let count = if driver { context::init_and_count() } else { Ok(0) };
+    let count = if driver {
+        context::init_and_count()
+    } else {
+        Ok(0)
+    };
     let devices = *count.as_ref().unwrap_or(&0);
-    let driver_version = if driver { context::driver_version().ok() } else { None };
-    let cupti_reason = if driver { cupti::available().err() } else { None };
+    let driver_version = if driver {
+        context::driver_version().ok()
+    } else {
+        None
+    };
+    let cupti_reason = if driver {
+        cupti::available().err()
+    } else {
+        None
+    };
     let (chosen, reason) = match (&count, driver) {
         (_, false) => (BackendKind::Simulated, no_driver_reason()),
         (Err(e), true) => (BackendKind::Simulated, e.to_string()),

@@ -68,17 +68,29 @@ fn attr(dev: CUdevice, a: CUdevice_attribute) -> Result<u32, GpuError> {
 /// Read the device's properties (no context needed).
 pub fn props(dev: CUdevice) -> Result<DeviceProps, GpuError> {
     let name = result::device::get_name(dev).map_err(|e| map("cuDeviceGetName", e))?;
-    let major = attr(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
-    let minor = attr(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+    let major = attr(
+        dev,
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+    )?;
+    let minor = attr(
+        dev,
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+    )?;
     // SAFETY: `dev` came from `cuDeviceGet`.
-    let total = unsafe { result::device::total_mem(dev) }
-        .map_err(|e| map("cuDeviceTotalMem", e))?;
+    let total =
+        unsafe { result::device::total_mem(dev) }.map_err(|e| map("cuDeviceTotalMem", e))?;
     Ok(DeviceProps {
         name,
         compute_capability: (major, minor),
         total_mem: total as u64,
-        copy_engines: attr(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT)?,
-        multiprocessors: attr(dev, CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)?,
+        copy_engines: attr(
+            dev,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+        )?,
+        multiprocessors: attr(
+            dev,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )?,
         pci_bus_id: pci_bus_id(dev),
         driver_version: driver_version()?,
     })
@@ -88,7 +100,9 @@ pub fn props(dev: CUdevice) -> Result<DeviceProps, GpuError> {
 pub fn driver_version() -> Result<i32, GpuError> {
     let mut v: std::ffi::c_int = 0;
     // SAFETY: writes one int through a valid pointer.
-    check("cuDriverGetVersion", unsafe { sys::cuDriverGetVersion(&mut v) })?;
+    check("cuDriverGetVersion", unsafe {
+        sys::cuDriverGetVersion(&mut v)
+    })?;
     Ok(v)
 }
 

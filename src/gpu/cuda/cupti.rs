@@ -54,13 +54,19 @@ fn err(call: &str, e: CuptiError) -> String {
 }
 
 /// Whether CUPTI can be used: the library loads and the activity callbacks register. Probed once.
+/// Setting `CUDA_ACADEMY_NO_CUPTI` turns it off (to use, or test, the event fallback).
 pub fn available() -> Result<(), String> {
     INIT.get_or_init(|| {
+        if std::env::var_os("CUDA_ACADEMY_NO_CUPTI").is_some() {
+            return Err("CUPTI disabled by CUDA_ACADEMY_NO_CUPTI".into());
+        }
         // SAFETY: only tries `dlopen` on candidate names; never panics.
         if !unsafe { sys::is_culib_present() } {
-            return Err("libcupti.so could not be loaded (it ships with the CUDA toolkit, \
+            return Err(
+                "libcupti.so could not be loaded (it ships with the CUDA toolkit, \
                         under extras/CUPTI/lib64)"
-                .into());
+                    .into(),
+            );
         }
         activity::register_callbacks(Some(buffer_requested), Some(buffer_completed))
             .map_err(|e| err("cuptiActivityRegisterCallbacks", e))
@@ -83,7 +89,7 @@ const KINDS: [CUpti_ActivityKind; 2] = [
 ];
 
 /// Start collecting copy and kernel records for `ctx`; returns the origin timestamp.
-pub fn start(ctx: CUcontext) -> Result<u64, String> {
+pub(crate) fn start(ctx: CUcontext) -> Result<u64, String> {
     available()?;
     take_records();
     for kind in KINDS {
@@ -97,7 +103,7 @@ pub fn start(ctx: CUcontext) -> Result<u64, String> {
 }
 
 /// Stop collecting (the caller has synchronised the device) and return the records.
-pub fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
+pub(crate) fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
     // Flag 1 = CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: also hand over partly filled buffers.
     let flushed = activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e));
     for kind in KINDS {
@@ -221,15 +227,30 @@ mod tests {
 
     #[test]
     fn offsets_match_the_bindings() {
-        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, copyKind), MEMCPY_COPY_KIND);
+        assert_eq!(
+            offset_of!(CUpti_ActivityMemcpy6, copyKind),
+            MEMCPY_COPY_KIND
+        );
         assert_eq!(offset_of!(CUpti_ActivityMemcpy6, bytes), MEMCPY_BYTES);
         assert_eq!(offset_of!(CUpti_ActivityMemcpy6, start), MEMCPY_START);
         assert_eq!(offset_of!(CUpti_ActivityMemcpy6, end), MEMCPY_END);
-        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, correlationId), MEMCPY_CORRELATION);
-        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, channelID), MEMCPY_CHANNEL_ID);
-        assert_eq!(offset_of!(CUpti_ActivityMemcpy6, channelType), MEMCPY_CHANNEL_TYPE);
+        assert_eq!(
+            offset_of!(CUpti_ActivityMemcpy6, correlationId),
+            MEMCPY_CORRELATION
+        );
+        assert_eq!(
+            offset_of!(CUpti_ActivityMemcpy6, channelID),
+            MEMCPY_CHANNEL_ID
+        );
+        assert_eq!(
+            offset_of!(CUpti_ActivityMemcpy6, channelType),
+            MEMCPY_CHANNEL_TYPE
+        );
         assert_eq!(offset_of!(CUpti_ActivityKernel10, start), KERNEL_START);
         assert_eq!(offset_of!(CUpti_ActivityKernel10, end), KERNEL_END);
-        assert_eq!(offset_of!(CUpti_ActivityKernel10, correlationId), KERNEL_CORRELATION);
+        assert_eq!(
+            offset_of!(CUpti_ActivityKernel10, correlationId),
+            KERNEL_CORRELATION
+        );
     }
 }

@@ -77,10 +77,10 @@ impl Poison {
 
     /// Pass `result` through, remembering it if it poisons the context.
     pub fn track<T>(&mut self, result: Result<T, GpuError>) -> Result<T, GpuError> {
-        if let Err(e @ GpuError::ContextPoisoned { .. }) = &result {
-            if self.0.is_none() {
-                self.0 = Some(e.clone());
-            }
+        if let Err(e @ GpuError::ContextPoisoned { .. }) = &result
+            && self.0.is_none()
+        {
+            self.0 = Some(e.clone());
         }
         result
     }

@@ -49,9 +49,11 @@ pub fn image_for(cc: (u32, u32)) -> Result<Image, String> {
 
 fn compile(cc: (u32, u32)) -> Result<Image, String> {
     if !nvrtc_present() {
-        return Err("NVRTC not found (libnvrtc.so could not be loaded); install the CUDA \
+        return Err(
+            "NVRTC not found (libnvrtc.so could not be loaded); install the CUDA \
                     toolkit's NVRTC or put it on LD_LIBRARY_PATH"
-            .into());
+                .into(),
+        );
     }
     let arch = format!("{}{}", cc.0, cc.1);
     match compile_with(&format!("--gpu-architecture=sm_{arch}"), true) {
@@ -91,7 +93,11 @@ unsafe fn compile_and_get(
     // SAFETY (whole fn): the caller keeps `prog` alive; the buffers are sized from NVRTC's answer.
     if let Err(e) = unsafe { nvrtc::compile_program(prog, &opts) } {
         let log = unsafe { nvrtc::get_program_log(prog) }.unwrap_or_default();
-        let log: Vec<u8> = log.iter().map(|&c| c as u8).take_while(|&c| c != 0).collect();
+        let log: Vec<u8> = log
+            .iter()
+            .map(|&c| c as u8)
+            .take_while(|&c| c != 0)
+            .collect();
         return Err(format!("{e:?}: {}", String::from_utf8_lossy(&log).trim()));
     }
     if !cubin {
@@ -158,7 +164,7 @@ impl Loaded {
     }
 
     /// Launch `kernel` over `n` f32s at `ptr` in `stream` (asynchronous).
-    pub fn launch(
+    pub(crate) fn launch(
         &self,
         stream: CUstream,
         kernel: Kernel,

@@ -94,7 +94,7 @@ impl CudaGpu {
             Ok(k) => k,
             Err(reason) => return Err(GpuError::KernelsUnavailable(reason.clone())),
         };
-        if off % 4 != 0 || bytes % 4 != 0 {
+        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
             return Err(GpuError::Invalid(format!(
                 "kernel range must be whole f32s (offset {off}, {bytes} bytes)"
             )));
@@ -134,6 +134,9 @@ mod tests {
         let a: Vec<f32> = (0..64).map(|i| pattern(1, i)).collect();
         let b: Vec<f32> = (0..64).map(|i| pattern(2, i)).collect();
         assert_ne!(a, b);
-        assert!(a.iter().all(|&x| (0.0..1024.0).contains(&x) && x.fract() == 0.0));
+        assert!(
+            a.iter()
+                .all(|&x| (0.0..1024.0).contains(&x) && x.fract() == 0.0)
+        );
     }
 }

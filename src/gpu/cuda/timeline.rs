@@ -87,7 +87,7 @@ impl Recorder {
     }
 
     /// Open a recording (the device is idle). Tries CUPTI first, unless it failed before.
-    pub fn begin(&mut self, ctx: CUcontext) -> Result<(), GpuError> {
+    pub(crate) fn begin(&mut self, ctx: CUcontext) -> Result<(), GpuError> {
         self.release_pending();
         if self.cupti_unavailable.is_none() {
             match cupti::start(ctx) {
@@ -101,16 +101,20 @@ impl Recorder {
         }
         let origin = self.event()?;
         // SAFETY: `origin` is a live event; the null stream is the legacy default stream.
-        check("cuEventRecord", unsafe { sys::cuEventRecord(origin, std::ptr::null_mut()) })?;
+        check("cuEventRecord", unsafe {
+            sys::cuEventRecord(origin, std::ptr::null_mut())
+        })?;
         // SAFETY: as above; waits until the device reaches the origin, then the host clock starts.
-        check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(origin) })?;
+        check("cuEventSynchronize", unsafe {
+            sys::cuEventSynchronize(origin)
+        })?;
         self.clock = Clock::Instant(Instant::now());
         self.mode = Some(Mode::Events { origin });
         Ok(())
     }
 
     /// Note an op issued in `stream` (called right after the issuing call succeeded).
-    pub fn push(&mut self, stream: CUstream, mut op: Issued) -> Result<(), GpuError> {
+    pub(crate) fn push(&mut self, stream: CUstream, mut op: Issued) -> Result<(), GpuError> {
         if let Some(Mode::Events { .. }) = self.mode {
             let ev = self.event()?;
             // SAFETY: `ev` is live; `stream` is a live stream of this context (or null).
@@ -122,10 +126,14 @@ impl Recorder {
     }
 
     /// Close the recording (the caller has synchronised the device) and return the ops.
-    pub fn end(&mut self, ctx: CUcontext) -> Result<Vec<Op>, GpuError> {
+    pub(crate) fn end(&mut self, ctx: CUcontext) -> Result<Vec<Op>, GpuError> {
         let issued = std::mem::take(&mut self.ops);
         let ops = match self.mode.take() {
-            None => return Err(GpuError::Invalid("timeline_end without timeline_begin".into())),
+            None => {
+                return Err(GpuError::Invalid(
+                    "timeline_end without timeline_begin".into(),
+                ));
+            }
             Some(Mode::Cupti) => {
                 let origin = match self.clock {
                     Clock::Cupti(o) => o,
@@ -143,8 +151,7 @@ impl Recorder {
                 ops?
             }
         };
-        self.pool
-            .extend(issued.iter().filter_map(|i| i.end_event));
+        self.pool.extend(issued.iter().filter_map(|i| i.end_event));
         let mut ops = ops;
         ops.sort_by(|a, b| a.start_us.total_cmp(&b.start_us));
         Ok(ops)
