@@ -45,6 +45,8 @@ pub struct CudaGpu {
     next_id: u32,
     kernels: Result<kernels::Loaded, String>,
     recorder: Recorder,
+    /// Tiny buffers for the ops that let CUPTI set itself up before a timeline's origin.
+    warm: Option<(HostAlloc, DevAlloc)>,
     poison: Poison,
 }
 
@@ -100,6 +102,7 @@ impl CudaGpu {
             next_id: 1,
             kernels: Err("not loaded yet".into()),
             recorder: Recorder::new(cupti_unavailable),
+            warm: None,
             poison: Poison::default(),
         };
         gpu.bind()?;
@@ -209,6 +212,7 @@ impl Drop for CudaGpu {
         }
         self.host.clear();
         self.dev.clear();
+        self.warm = None;
         for (_, s) in self.streams.drain() {
             // SAFETY: created by `cuStreamCreate`, destroyed once.
             let _ = unsafe { sys::cuStreamDestroy_v2(s) };
@@ -393,7 +397,17 @@ impl Gpu for CudaGpu {
     fn timeline_begin(&mut self) -> Result<(), GpuError> {
         self.with(|g| {
             context::synchronize()?;
-            g.recorder.begin(g.ctx)?;
+            if g.warm.is_none() && g.recorder.cupti_unavailable.is_none() {
+                g.warm = Some((
+                    HostAlloc::new(4096, HostMemKind::Pinned)?,
+                    DevAlloc::new(4096)?,
+                ));
+            }
+            let streams: Vec<CUstream> = g.streams.values().copied().collect();
+            let (warm, kernels) = (&g.warm, &g.kernels);
+            g.recorder.begin(g.ctx, || {
+                ops::warm_up(warm.as_ref(), kernels.as_ref().ok(), &streams)
+            })?;
             if g.recorder.cupti_unavailable.is_some() {
                 g.info.backend.timing = TimingSource::Events;
             }

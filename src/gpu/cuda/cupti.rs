@@ -44,6 +44,7 @@ pub struct Record {
 const BUFFER_BYTES: usize = 4 << 20;
 static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
 static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+static PRESENT: OnceLock<Result<(), String>> = OnceLock::new();
 
 fn layout() -> Option<Layout> {
     Layout::from_size_align(BUFFER_BYTES, 8).ok()
@@ -53,21 +54,32 @@ fn err(call: &str, e: CuptiError) -> String {
     format!("{call} failed: {e}")
 }
 
-/// Whether CUPTI can be used: the library loads and the activity callbacks register. Probed once.
-/// Setting `CUDA_ACADEMY_NO_CUPTI` turns it off (to use, or test, the event fallback).
+/// Whether CUPTI can be used: the library loads (probed once, without initialising CUPTI, so
+/// a backend that never records a timeline pays nothing for it). Setting
+/// `CUDA_ACADEMY_NO_CUPTI` turns it off (to use, or test, the event fallback).
 pub fn available() -> Result<(), String> {
+    PRESENT
+        .get_or_init(|| {
+            if std::env::var_os("CUDA_ACADEMY_NO_CUPTI").is_some() {
+                return Err("CUPTI disabled by CUDA_ACADEMY_NO_CUPTI".into());
+            }
+            // SAFETY: only tries `dlopen` on candidate names; never panics.
+            if !unsafe { sys::is_culib_present() } {
+                return Err(
+                    "libcupti.so could not be loaded (it ships with the CUDA toolkit; \
+                            put its folder on LD_LIBRARY_PATH)"
+                        .into(),
+                );
+            }
+            Ok(())
+        })
+        .clone()
+}
+
+/// Register the activity buffer callbacks (initialises CUPTI), once per process.
+fn registered() -> Result<(), String> {
+    available()?;
     INIT.get_or_init(|| {
-        if std::env::var_os("CUDA_ACADEMY_NO_CUPTI").is_some() {
-            return Err("CUPTI disabled by CUDA_ACADEMY_NO_CUPTI".into());
-        }
-        // SAFETY: only tries `dlopen` on candidate names; never panics.
-        if !unsafe { sys::is_culib_present() } {
-            return Err(
-                "libcupti.so could not be loaded (it ships with the CUDA toolkit, \
-                        under extras/CUPTI/lib64)"
-                    .into(),
-            );
-        }
         activity::register_callbacks(Some(buffer_requested), Some(buffer_completed))
             .map_err(|e| err("cuptiActivityRegisterCallbacks", e))
     })
@@ -77,7 +89,7 @@ pub fn available() -> Result<(), String> {
 /// CUPTI's clock in nanoseconds (the clock of the records' timestamps).
 pub fn timestamp() -> Option<u64> {
     let mut t = 0u64;
-    // SAFETY: writes one u64 through a valid pointer; only called once `available()` is Ok.
+    // SAFETY: writes one u64 through a valid pointer; only called once a recording started.
     unsafe { cudarc::cupti::result::get_timestamp(&mut t) }.ok()?;
     Some(t)
 }
@@ -88,9 +100,11 @@ const KINDS: [CUpti_ActivityKind; 2] = [
     CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
 ];
 
-/// Start collecting copy and kernel records for `ctx`; returns the origin timestamp.
-pub(crate) fn start(ctx: CUcontext) -> Result<u64, String> {
-    available()?;
+/// Start collecting copy and kernel records for `ctx`. CUPTI sets itself up lazily on the first
+/// ops after this (about 2 ms was seen on an H200), so the caller issues warm-up ops and then
+/// calls [`discard`] before taking its origin.
+pub(crate) fn start(ctx: CUcontext) -> Result<(), String> {
+    registered()?;
     take_records();
     for kind in KINDS {
         // SAFETY: `ctx` is the backend's live context. Some CUPTI versions refuse a kind per
@@ -99,6 +113,13 @@ pub(crate) fn start(ctx: CUcontext) -> Result<u64, String> {
             activity::enable(kind).map_err(|e| err("cuptiActivityEnable", e))?;
         }
     }
+    Ok(())
+}
+
+/// Hand over and drop every record so far (the device is idle); returns the new origin.
+pub(crate) fn discard() -> Result<u64, String> {
+    activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e))?;
+    take_records();
     timestamp().ok_or_else(|| "cuptiGetTimestamp failed".to_string())
 }
 

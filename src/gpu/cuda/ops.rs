@@ -7,7 +7,9 @@ use cudarc::driver::sys;
 
 use super::CudaGpu;
 use super::error::check;
+use super::kernels::Loaded;
 use super::memory::check_range;
+use super::memory::{DevAlloc, HostAlloc};
 use super::timeline::Issued;
 use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
 use crate::report::OpKind;
@@ -122,6 +124,35 @@ impl CudaGpu {
         }
         Ok(())
     }
+}
+
+/// A 4 KiB H2D copy, a kernel and a D2H copy in the legacy default stream and in each of
+/// `streams`, then a device synchronisation: CUPTI instruments streams lazily, on their first op
+/// after activity recording is enabled, which would otherwise delay the first timed ops.
+pub(super) fn warm_up(
+    bufs: Option<&(HostAlloc, DevAlloc)>,
+    kernels: Option<&Loaded>,
+    streams: &[sys::CUstream],
+) -> Result<(), GpuError> {
+    let Some((h, d)) = bufs else {
+        return Ok(());
+    };
+    let n = 4096usize;
+    for &s in std::iter::once(&std::ptr::null_mut()).chain(streams) {
+        // SAFETY: both 4 KiB buffers are owned by the backend and outlive the synchronisation
+        // below; `s` is a live stream or null.
+        check("cuMemcpyHtoDAsync", unsafe {
+            sys::cuMemcpyHtoDAsync_v2(d.ptr, h.ptr().cast_const().cast(), n, s)
+        })?;
+        if let Some(k) = kernels {
+            k.launch(s, Kernel::Transform { a: 1.0, b: 0.0 }, d.ptr, 1024)?;
+        }
+        // SAFETY: as above.
+        check("cuMemcpyDtoHAsync", unsafe {
+            sys::cuMemcpyDtoHAsync_v2(h.ptr().cast(), d.ptr, n, s)
+        })?;
+    }
+    super::context::synchronize()
 }
 
 #[cfg(test)]

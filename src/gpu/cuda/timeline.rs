@@ -86,12 +86,23 @@ impl Recorder {
         self.mode.is_some()
     }
 
-    /// Open a recording (the device is idle). Tries CUPTI first, unless it failed before.
-    pub(crate) fn begin(&mut self, ctx: CUcontext) -> Result<(), GpuError> {
+    /// Open a recording (the device is idle). Tries CUPTI first, unless it failed before;
+    /// `warm_up` issues and waits for a few tiny ops so that CUPTI's lazy set-up happens before
+    /// the origin rather than inside the first timed ops.
+    pub(crate) fn begin(
+        &mut self,
+        ctx: CUcontext,
+        warm_up: impl FnOnce() -> Result<(), GpuError>,
+    ) -> Result<(), GpuError> {
         self.release_pending();
         if self.cupti_unavailable.is_none() {
             match cupti::start(ctx) {
-                Ok(origin) => {
+                Ok(()) => {
+                    warm_up()?;
+                    let origin = cupti::discard().map_err(|m| GpuError::Driver {
+                        call: "CUPTI".into(),
+                        message: m,
+                    })?;
                     self.clock = Clock::Cupti(origin);
                     self.mode = Some(Mode::Cupti);
                     return Ok(());
