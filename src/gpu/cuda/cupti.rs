@@ -43,7 +43,7 @@ pub struct Record {
 
 const BUFFER_BYTES: usize = 4 << 20;
 static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
-static INIT: OnceLock<Result<(), String>> = OnceLock::new();
+static ATTACHED: Mutex<bool> = Mutex::new(false);
 static PRESENT: OnceLock<Result<(), String>> = OnceLock::new();
 
 fn layout() -> Option<Layout> {
@@ -76,14 +76,28 @@ pub fn available() -> Result<(), String> {
         .clone()
 }
 
-/// Register the activity buffer callbacks (initialises CUPTI), once per process.
-fn registered() -> Result<(), String> {
+/// Register the activity buffer callbacks (this attaches CUPTI to the process). Attached CUPTI
+/// slows every later driver call (a 64 MiB pinned `cuMemcpyHtoDAsync` returned after 14 µs
+/// instead of 8 µs on an H200), so [`stop`] detaches it again with `cuptiFinalize`.
+fn attach() -> Result<(), String> {
     available()?;
-    INIT.get_or_init(|| {
+    let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
+    if !*attached {
         activity::register_callbacks(Some(buffer_requested), Some(buffer_completed))
-            .map_err(|e| err("cuptiActivityRegisterCallbacks", e))
-    })
-    .clone()
+            .map_err(|e| err("cuptiActivityRegisterCallbacks", e))?;
+        *attached = true;
+    }
+    Ok(())
+}
+
+fn detach() {
+    if std::env::var_os("CUDA_ACADEMY_CUPTI_STAY").is_some() {
+        return;
+    }
+    let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
+    if *attached && cudarc::cupti::result::finalize().is_ok() {
+        *attached = false;
+    }
 }
 
 /// CUPTI's clock in nanoseconds (the clock of the records' timestamps).
@@ -100,13 +114,23 @@ const KINDS: [CUpti_ActivityKind; 2] = [
     CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
 ];
 
+/// The kinds to record; `CUDA_ACADEMY_CUPTI_KINDS=memcpy|kernel` narrows them (a diagnostic
+/// for measuring what each costs).
+fn kinds() -> Vec<CUpti_ActivityKind> {
+    match std::env::var("CUDA_ACADEMY_CUPTI_KINDS").as_deref() {
+        Ok("memcpy") => vec![KINDS[0]],
+        Ok("kernel") => vec![KINDS[1]],
+        _ => KINDS.to_vec(),
+    }
+}
+
 /// Start collecting copy and kernel records for `ctx`. CUPTI sets itself up lazily on the first
 /// ops after this (about 2 ms was seen on an H200), so the caller issues warm-up ops and then
 /// calls [`discard`] before taking its origin.
 pub(crate) fn start(ctx: CUcontext) -> Result<(), String> {
-    registered()?;
+    attach()?;
     take_records();
-    for kind in KINDS {
+    for kind in kinds() {
         // SAFETY: `ctx` is the backend's live context. Some CUPTI versions refuse a kind per
         // context; then it is enabled for the process instead.
         if unsafe { activity::enable_context(ctx, kind) }.is_err() {
@@ -123,7 +147,8 @@ pub(crate) fn discard() -> Result<u64, String> {
     timestamp().ok_or_else(|| "cuptiGetTimestamp failed".to_string())
 }
 
-/// Stop collecting (the caller has synchronised the device) and return the records.
+/// Stop collecting (the caller has synchronised the device), detach CUPTI and return the
+/// records.
 pub(crate) fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
     // Flag 1 = CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: also hand over partly filled buffers.
     let flushed = activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e));
@@ -132,6 +157,7 @@ pub(crate) fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
         let _ = unsafe { activity::disable_context(ctx, kind) };
         let _ = activity::disable(kind);
     }
+    detach();
     flushed?;
     Ok(take_records())
 }

@@ -38,12 +38,13 @@ enum Mode {
     Events { origin: CUevent },
 }
 
-/// The host clock, on the same origin as the device times.
+/// The host clock: `Instant` from the origin. With CUPTI, the origin's CUPTI timestamp is taken
+/// at the same moment, so device times (CUPTI ns) map onto this clock without calling CUPTI
+/// for every host reading (and without CUPTI attached outside recordings).
 #[derive(Debug, Clone, Copy)]
-enum Clock {
-    Instant(Instant),
-    /// CUPTI timestamp (ns) of the origin.
-    Cupti(u64),
+struct Clock {
+    origin: Instant,
+    cupti_origin_ns: u64,
 }
 
 /// The recorder of one backend.
@@ -62,7 +63,10 @@ impl Recorder {
     /// A recorder; `cupti_unavailable` is `None` when CUPTI may be used.
     pub fn new(cupti_unavailable: Option<String>) -> Recorder {
         Recorder {
-            clock: Clock::Instant(Instant::now()),
+            clock: Clock {
+                origin: Instant::now(),
+                cupti_origin_ns: 0,
+            },
             mode: None,
             ops: Vec::new(),
             pool: Vec::new(),
@@ -72,13 +76,7 @@ impl Recorder {
 
     /// Microseconds since the origin.
     pub fn now_us(&self) -> f64 {
-        match self.clock {
-            Clock::Instant(t) => t.elapsed().as_secs_f64() * 1e6,
-            Clock::Cupti(origin) => match cupti::timestamp() {
-                Some(t) => (t as f64 - origin as f64) / 1000.0,
-                None => 0.0,
-            },
-        }
+        self.clock.origin.elapsed().as_secs_f64() * 1e6
     }
 
     /// Whether a recording is open (the hot path checks this and nothing else).
@@ -103,7 +101,10 @@ impl Recorder {
                         call: "CUPTI".into(),
                         message: m,
                     })?;
-                    self.clock = Clock::Cupti(origin);
+                    self.clock = Clock {
+                        origin: Instant::now(),
+                        cupti_origin_ns: origin,
+                    };
                     self.mode = Some(Mode::Cupti);
                     return Ok(());
                 }
@@ -119,7 +120,10 @@ impl Recorder {
         check("cuEventSynchronize", unsafe {
             sys::cuEventSynchronize(origin)
         })?;
-        self.clock = Clock::Instant(Instant::now());
+        self.clock = Clock {
+            origin: Instant::now(),
+            cupti_origin_ns: 0,
+        };
         self.mode = Some(Mode::Events { origin });
         Ok(())
     }
@@ -146,10 +150,7 @@ impl Recorder {
                 ));
             }
             Some(Mode::Cupti) => {
-                let origin = match self.clock {
-                    Clock::Cupti(o) => o,
-                    Clock::Instant(_) => 0,
-                };
+                let origin = self.clock.cupti_origin_ns;
                 let records = cupti::stop(ctx).map_err(|m| GpuError::Driver {
                     call: "CUPTI".into(),
                     message: m,
