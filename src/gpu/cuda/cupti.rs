@@ -91,9 +91,6 @@ fn attach() -> Result<(), String> {
 }
 
 fn detach() {
-    if std::env::var_os("CUDA_ACADEMY_CUPTI_STAY").is_some() {
-        return;
-    }
     let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
     if *attached && cudarc::cupti::result::finalize().is_ok() {
         *attached = false;
@@ -114,23 +111,13 @@ const KINDS: [CUpti_ActivityKind; 2] = [
     CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
 ];
 
-/// The kinds to record; `CUDA_ACADEMY_CUPTI_KINDS=memcpy|kernel` narrows them (a diagnostic
-/// for measuring what each costs).
-fn kinds() -> Vec<CUpti_ActivityKind> {
-    match std::env::var("CUDA_ACADEMY_CUPTI_KINDS").as_deref() {
-        Ok("memcpy") => vec![KINDS[0]],
-        Ok("kernel") => vec![KINDS[1]],
-        _ => KINDS.to_vec(),
-    }
-}
-
 /// Start collecting copy and kernel records for `ctx`. CUPTI sets itself up lazily on the first
 /// ops after this (about 2 ms was seen on an H200), so the caller issues warm-up ops and then
 /// calls [`discard`] before taking its origin.
 pub(crate) fn start(ctx: CUcontext) -> Result<(), String> {
     attach()?;
     take_records();
-    for kind in kinds() {
+    for kind in KINDS {
         // SAFETY: `ctx` is the backend's live context. Some CUPTI versions refuse a kind per
         // context; then it is enabled for the process instead.
         if unsafe { activity::enable_context(ctx, kind) }.is_err() {
