@@ -78,10 +78,10 @@ impl SimGpu {
         };
         self.clock.spend(self.profile.async_call_us);
         let id = self.issue(stream, op_kind, label, bytes, Some(kind), work)?;
-        if kind == HostMemKind::Pageable {
-            if let Some(end) = self.device.wait_for(&[id])? {
-                self.clock.wait_until(end);
-            }
+        if kind == HostMemKind::Pageable
+            && let Some(end) = self.device.wait_for(&[id])?
+        {
+            self.clock.wait_until(end);
         }
         Ok(())
     }
@@ -95,7 +95,7 @@ impl SimGpu {
         bytes: u64,
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
-        if off % 4 != 0 || bytes % 4 != 0 {
+        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
             return Err(GpuError::Invalid(format!(
                 "kernel range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
             )));
