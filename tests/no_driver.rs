@@ -65,3 +65,20 @@ fn info_succeeds_without_a_gpu_and_says_so() {
     let (_, failure) = gather(BackendChoice::Gpu, 0);
     assert!(failure.is_some());
 }
+
+#[test]
+fn auto_falls_back_to_the_simulator_with_the_reason() {
+    if !no_driver() {
+        return;
+    }
+    let g = detect::open(BackendChoice::Auto, 0).expect("auto always opens a backend");
+    let b = &g.info().backend;
+    assert_eq!(b.kind, BackendKind::Simulated);
+    assert_eq!(b.profile.as_deref(), Some("h200"));
+    let reason = b.reason.clone().unwrap_or_default();
+    assert!(reason.contains("no CUDA driver found"), "{reason}");
+    let sim = detect::open(BackendChoice::Sim, 0).expect("sim opens");
+    assert_eq!(sim.info().backend.reason.as_deref(), Some("--backend sim"));
+    let (report, _) = gather(BackendChoice::Auto, 0);
+    assert_eq!(report.profile.as_deref(), Some("h200"));
+}

@@ -274,7 +274,7 @@ impl Gpu for CudaGpu {
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
         let h = self.host_buf(buf)?;
         for (i, x) in h.as_f32_mut().iter_mut().enumerate() {
-            *x = ops::pattern(seed, i as u64);
+            *x = crate::gpu::fill_pattern_f32(seed, i as u64);
         }
         Ok(())
     }

@@ -14,15 +14,6 @@ use super::timeline::Issued;
 use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
 use crate::report::OpKind;
 
-/// The deterministic fill pattern of `host_fill`: small integers (exact in f32, and exact after
-/// `x * a + b` for small a, b), different per seed and per index.
-pub fn pattern(seed: u32, index: u64) -> f32 {
-    let h = (index as u32)
-        .wrapping_mul(2_654_435_761)
-        .wrapping_add(seed.wrapping_mul(40_503));
-    ((h >> 16) % 1024) as f32
-}
-
 impl CudaGpu {
     /// One async copy between `dev[dev_off..]` and `host[host_off..]`, direction from `kind`.
     #[allow(clippy::too_many_arguments)]
@@ -153,21 +144,4 @@ pub(super) fn warm_up(
         })?;
     }
     super::context::synchronize()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::pattern;
-
-    #[test]
-    fn pattern_is_deterministic_small_and_seeded() {
-        assert_eq!(pattern(7, 123), pattern(7, 123));
-        let a: Vec<f32> = (0..64).map(|i| pattern(1, i)).collect();
-        let b: Vec<f32> = (0..64).map(|i| pattern(2, i)).collect();
-        assert_ne!(a, b);
-        assert!(
-            a.iter()
-                .all(|&x| (0.0..1024.0).contains(&x) && x.fract() == 0.0)
-        );
-    }
 }
