@@ -386,3 +386,43 @@ fn info_describes_the_live_gpu() {
     let (_, failure) = gather(BackendChoice::Gpu, 99);
     assert!(failure.is_some());
 }
+
+/// Every experiment on the real GPU through this backend: each returns a report whose checks
+/// (data verified, invariants) all pass. Reports go to `$GPU_TEST_OUT/<id>.json` when set.
+#[test]
+fn every_experiment_runs_live_and_verifies() {
+    use cuda_academy::experiment::{self, ExperimentOptions, RunContext};
+    let mut g = open();
+    let out = std::env::var_os("GPU_TEST_OUT").map(std::path::PathBuf::from);
+    for id in experiment::IDS {
+        let t = std::time::Instant::now();
+        let r = experiment::run(
+            id,
+            &mut g,
+            &ExperimentOptions::default(),
+            &RunContext::silent(),
+        )
+        .unwrap_or_else(|e| panic!("{id}: {e}"));
+        let metrics: Vec<String> = r
+            .metrics
+            .iter()
+            .map(|(k, m)| format!("{k}={:.3}{}", m.value, m.unit))
+            .collect();
+        println!(
+            "{id} ({:.1} s): {}; timeline {} ops ({:?}); notes {:?}",
+            t.elapsed().as_secs_f64(),
+            metrics.join(" "),
+            r.timeline.len(),
+            r.backend.timing,
+            r.notes
+        );
+        for c in &r.checks {
+            println!("  check {}: {} {}", c.name, c.passed, c.detail);
+        }
+        if let Some(dir) = &out {
+            let json = serde_json::to_string_pretty(&r).unwrap();
+            std::fs::write(dir.join(format!("{id}.json")), json).unwrap();
+        }
+        assert!(r.checks.iter().all(|c| c.passed), "{id}: a check failed");
+    }
+}
