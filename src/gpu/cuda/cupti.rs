@@ -41,7 +41,11 @@ pub struct Record {
     pub channel: Option<u32>,
 }
 
-const BUFFER_BYTES: usize = 4 << 20;
+const BUFFER_BYTES: usize = 1 << 20;
+/// Activity buffers, kept for reuse (addresses: raw pointers are not `Send`). A fresh buffer
+/// costs page faults when CUPTI first writes it: a few hundred microseconds inside the first
+/// timed call after a flush, seen on an H200. Reused buffers have their pages already.
+static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
 static ATTACHED: Mutex<bool> = Mutex::new(false);
 static PRESENT: OnceLock<Result<(), String>> = OnceLock::new();
@@ -116,6 +120,7 @@ const KINDS: [CUpti_ActivityKind; 2] = [
 /// calls [`discard`] before taking its origin.
 pub(crate) fn start(ctx: CUcontext) -> Result<(), String> {
     attach()?;
+    prefill_pool(4);
     take_records();
     for kind in KINDS {
         // SAFETY: `ctx` is the backend's live context. Some CUPTI versions refuse a kind per
@@ -154,12 +159,42 @@ fn take_records() -> Vec<Record> {
     std::mem::take(&mut *g)
 }
 
-unsafe extern "C" fn buffer_requested(buf: *mut *mut u8, size: *mut usize, max: *mut usize) {
-    let ptr = match layout() {
-        // SAFETY: the layout has a non-zero size; freed in `buffer_completed`.
-        Some(l) => unsafe { std::alloc::alloc(l) },
+/// A buffer from the pool, or a new one with every page touched.
+fn pooled_buffer() -> *mut u8 {
+    let reused = POOL.lock().unwrap_or_else(|p| p.into_inner()).pop();
+    match reused {
+        Some(addr) => addr as *mut u8,
+        None => new_buffer(),
+    }
+}
+
+fn new_buffer() -> *mut u8 {
+    match layout() {
+        // SAFETY: the layout has a non-zero size; the buffer goes back to the pool, never freed
+        // (a few MiB at most for the life of the process).
+        Some(l) => unsafe { std::alloc::alloc_zeroed(l) },
         None => std::ptr::null_mut(),
-    };
+    }
+}
+
+/// Put `n` page-touched buffers in the pool (before a recording, outside timed work).
+fn prefill_pool(n: usize) {
+    let have = POOL.lock().unwrap_or_else(|p| p.into_inner()).len();
+    for _ in have..n {
+        let p = new_buffer();
+        if p.is_null() {
+            return;
+        }
+        // SAFETY: `p` is a fresh BUFFER_BYTES allocation; writing it faults its pages in now.
+        unsafe { std::ptr::write_bytes(p, 0, BUFFER_BYTES) };
+        POOL.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(p as usize);
+    }
+}
+
+unsafe extern "C" fn buffer_requested(buf: *mut *mut u8, size: *mut usize, max: *mut usize) {
+    let ptr = pooled_buffer();
     // SAFETY: CUPTI passes valid out-pointers. A null buffer tells CUPTI to drop records.
     unsafe {
         *buf = ptr;
@@ -191,10 +226,9 @@ unsafe extern "C" fn buffer_completed(
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .extend(parsed);
-    if let Some(l) = layout() {
-        // SAFETY: allocated in `buffer_requested` with this layout.
-        unsafe { std::alloc::dealloc(buf, l) };
-    }
+    POOL.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(buf as usize);
 }
 
 /// Field offsets (bytes) shared by every CUpti_ActivityMemcpy / CUpti_ActivityKernel version
