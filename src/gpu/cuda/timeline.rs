@@ -12,10 +12,13 @@ use std::time::Instant;
 
 use cudarc::driver::sys::{self, CUcontext, CUevent, CUevent_flags, CUstream};
 
-use super::cupti::{self, RecKind, Record};
+use super::cupti;
 use super::error::check;
 use crate::gpu::GpuError;
 use crate::report::{HostMemKind, Op, OpKind};
+
+mod matching;
+use matching::{from_events, match_records};
 
 /// One op as issued by the host.
 #[derive(Debug)]
@@ -197,90 +200,4 @@ impl Recorder {
             let _ = unsafe { sys::cuEventDestroy_v2(e) };
         }
     }
-}
-
-fn base_op(i: &Issued) -> Op {
-    Op {
-        stream: i.stream,
-        kind: i.kind,
-        start_us: i.issue_us,
-        end_us: i.issue_us,
-        bytes: i.bytes,
-        host_mem: i.host_mem,
-        engine: None,
-        start_inferred: true,
-        label: i.label.to_string(),
-    }
-}
-
-fn rec_kind(k: OpKind) -> Option<RecKind> {
-    match k {
-        OpKind::H2d => Some(RecKind::H2d),
-        OpKind::D2h => Some(RecKind::D2h),
-        OpKind::Kernel => Some(RecKind::Kernel),
-        OpKind::Host => None,
-    }
-}
-
-/// Pair issued ops with CUPTI records. Both are in issue order (records by correlation id), so
-/// each op takes the next records of its kind; a copy split into several records (pageable
-/// staging) takes records until its bytes are covered.
-pub fn match_records(issued: &[Issued], mut records: Vec<Record>, origin_ns: u64) -> Vec<Op> {
-    records.retain(|r| r.kind != RecKind::OtherCopy);
-    records.sort_by_key(|r| (r.correlation, r.start_ns));
-    let us = |ns: u64| (ns as f64 - origin_ns as f64) / 1000.0;
-    let mut next = 0usize;
-    let mut out = Vec::with_capacity(issued.len());
-    for i in issued {
-        let mut op = base_op(i);
-        let Some(want) = rec_kind(i.kind) else {
-            out.push(op);
-            continue;
-        };
-        let Some(first) = (next..records.len()).find(|&j| records[j].kind == want) else {
-            op.label.push_str(" (no CUPTI record)");
-            out.push(op);
-            continue;
-        };
-        let (mut start, mut end, mut covered) = (u64::MAX, 0u64, 0u64);
-        let mut j = first;
-        while j < records.len() && records[j].kind == want {
-            let r = records[j];
-            start = start.min(r.start_ns);
-            end = end.max(r.end_ns);
-            covered += r.bytes;
-            op.engine = op.engine.or(r.channel);
-            j += 1;
-            if want == RecKind::Kernel || covered >= i.bytes {
-                break;
-            }
-        }
-        next = j;
-        op.start_us = us(start);
-        op.end_us = us(end);
-        op.start_inferred = false;
-        out.push(op);
-    }
-    out
-}
-
-fn from_events(issued: &[Issued], origin: CUevent) -> Result<Vec<Op>, GpuError> {
-    let mut last_end: std::collections::HashMap<u32, f64> = Default::default();
-    let mut out = Vec::with_capacity(issued.len());
-    for i in issued {
-        let mut op = base_op(i);
-        if let Some(ev) = i.end_event {
-            let mut ms = 0f32;
-            // SAFETY: both events were recorded and have completed (the device is synchronised).
-            check("cuEventElapsedTime", unsafe {
-                sys::cuEventElapsedTime_v2(&mut ms, origin, ev)
-            })?;
-            op.end_us = f64::from(ms) * 1000.0;
-            let prev = last_end.get(&i.stream).copied().unwrap_or(0.0);
-            op.start_us = prev.max(i.issue_us).min(op.end_us);
-            last_end.insert(i.stream, op.end_us);
-        }
-        out.push(op);
-    }
-    Ok(out)
 }
