@@ -1,6 +1,31 @@
-//! The experiments that prove each lesson's claims, written once against [`crate::gpu::Gpu`].
+//! The experiments that prove each lesson's claims, written once against [`crate::gpu::Gpu`], so
+//! they run unchanged on the real GPU and on the simulator.
 //!
-//! Ids are a contract (CLI, lesson front matter, JSON).
+//! Ids are a contract (CLI, lesson front matter, JSON), and so are the metric names in
+//! [`metrics::required`]. Each experiment lives in its own file; the shared pieces are options
+//! and validation ([`options`]), statistics ([`stats`]), size sweeps ([`sweep`]), data checks
+//! ([`verify`]), resource and host-lane bookkeeping ([`session`]) and cancellation ([`context`]).
+
+use crate::gpu::{Gpu, GpuError};
+use crate::report::{Params, Report, SCHEMA_VERSION};
+
+pub mod async_copy;
+pub mod context;
+pub mod default_stream;
+pub mod fit;
+pub mod measure;
+pub mod metrics;
+pub mod options;
+pub mod pageable_vs_pinned;
+pub mod pinned_alloc;
+pub mod pipeline;
+pub mod session;
+pub mod stats;
+pub mod sweep;
+pub mod verify;
+
+pub use context::RunContext;
+pub use options::{ExperimentOptions, IssueOrder, parse_size};
 
 /// Every experiment id, in lesson order.
 pub const IDS: [&str; 5] = [
@@ -10,3 +35,66 @@ pub const IDS: [&str; 5] = [
     "default-stream",
     "pipeline",
 ];
+
+/// Why an experiment did not produce a report.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ExperimentError {
+    #[error("unknown experiment `{id}`; valid experiments: {}", IDS.join(", "))]
+    UnknownExperiment { id: String },
+    #[error("{0}")]
+    InvalidOption(String),
+    #[error(
+        "--size {asked} needs {needed} of {what} memory, but only {free} is free; pick a smaller --size"
+    )]
+    TooLarge {
+        what: &'static str,
+        asked: String,
+        needed: String,
+        free: String,
+    },
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    #[error("the experiment was cancelled")]
+    Cancelled,
+}
+
+/// Run experiment `id` on `gpu`: validate the options, run, and return the report.
+pub fn run(
+    id: &str,
+    gpu: &mut dyn Gpu,
+    opts: &ExperimentOptions,
+    ctx: &RunContext,
+) -> Result<Report, ExperimentError> {
+    if !IDS.contains(&id) {
+        return Err(ExperimentError::UnknownExperiment { id: id.to_string() });
+    }
+    opts.validate(id)?;
+    let result = match id {
+        "pageable-vs-pinned" => pageable_vs_pinned::run(gpu, opts, ctx),
+        "pinned-alloc" => pinned_alloc::run(gpu, opts, ctx),
+        "async-copy" => async_copy::run(gpu, opts, ctx),
+        "default-stream" => default_stream::run(gpu, opts, ctx),
+        _ => pipeline::run(gpu, opts, ctx),
+    };
+    // A cancel flag seen by the backend comes back as a GPU error; report it as one thing.
+    match result {
+        Err(ExperimentError::Gpu(GpuError::Cancelled)) => Err(ExperimentError::Cancelled),
+        other => other,
+    }
+}
+
+/// An empty report for `id` on `gpu`'s backend with `params`.
+pub(crate) fn new_report(id: &str, gpu: &dyn Gpu, params: Params) -> Report {
+    Report {
+        schema_version: SCHEMA_VERSION,
+        experiment: id.to_string(),
+        backend: gpu.info().backend.clone(),
+        params,
+        metrics: Default::default(),
+        timeline: Vec::new(),
+        other_timelines: Vec::new(),
+        series: Vec::new(),
+        checks: Vec::new(),
+        notes: Vec::new(),
+    }
+}

@@ -55,6 +55,19 @@ impl Kernel {
     }
 }
 
+/// The `f32` number `index` of the pattern [`Gpu::host_fill`] writes with `seed`, on every backend.
+///
+/// Values are multiples of 1/16 in [-64, 64), so `x * a + b` with small power-of-two `a` and `b`
+/// is exact whether or not the device fuses it into an FMA.
+pub fn fill_pattern_f32(seed: u32, index: u64) -> f32 {
+    // SplitMix64 finaliser: cheap, deterministic, well mixed across neighbouring indices.
+    let mut z = ((u64::from(seed) << 32) ^ index).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    ((z % 2048) as f32 - 1024.0) / 16.0
+}
+
 /// What a backend knows about its device.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DeviceInfo {
@@ -173,6 +186,14 @@ pub trait Gpu {
     /// [`Gpu::timeline_begin`], sorted by start, on its origin. Host ops are not included:
     /// experiments add their own from [`Gpu::host_now_us`].
     fn timeline_end(&mut self) -> Result<Vec<Op>, GpuError>;
+
+    /// A hint from timing sweeps: `false` means the data of copies and kernels issued from now on
+    /// will not be read back, so a simulator may skip moving real bytes (its timing must not
+    /// change); `true` turns data movement back on before a verified run. Real GPUs always move
+    /// data, so the default ignores it.
+    fn set_move_data(&mut self, on: bool) {
+        let _ = on;
+    }
 }
 
 pub mod cuda;

@@ -1,11 +1,250 @@
-//! `cuda-academy info`.
+//! `cuda-academy info [--json]`: the GPU, its PCIe link, what is available (driver, NVRTC,
+//! CUPTI) and which backend runs and why. Succeeds without a GPU, saying so.
 
+use std::io::Write;
 use std::process::ExitCode;
 
-use crate::cli::{GlobalArgs, InfoArgs};
+use serde::Serialize;
+
+use crate::cli::{BackendChoice, GlobalArgs, InfoArgs};
+use crate::gpu::cuda::pcie::{self, PcieLink};
+use crate::gpu::detect::{self, BackendStatus};
+use crate::gpu::{Gpu, GpuError};
+use crate::report::{BackendKind, TimingSource};
+
+/// Everything `info` reports (also its JSON form).
+#[derive(Debug, Clone, Serialize)]
+pub struct InfoReport {
+    /// `cuda` or `simulated`: the backend experiments would run on.
+    pub backend: BackendKind,
+    /// Why that backend.
+    pub reason: String,
+    /// The simulator's profile, when it runs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    /// The CUDA device, when one opened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub device: Option<DeviceSection>,
+    /// e.g. `13.0`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub driver_version: Option<String>,
+    pub nvrtc: Availability,
+    pub cupti: Availability,
+    /// The raw probe.
+    pub status: BackendStatus,
+}
+
+/// A library or feature and whether it works, with the detail.
+#[derive(Debug, Clone, Serialize)]
+pub struct Availability {
+    pub available: bool,
+    pub detail: String,
+}
+
+/// The opened CUDA device.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeviceSection {
+    pub ordinal: u32,
+    pub name: String,
+    /// e.g. `9.0`.
+    pub compute_capability: String,
+    pub total_mem_bytes: u64,
+    pub free_mem_bytes: u64,
+    pub copy_engines: u32,
+    pub multiprocessors: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pci_bus_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pcie: Option<PcieLink>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pcie_error: Option<String>,
+    /// How timeline times are measured: `cupti` or `events`.
+    pub timing: TimingSource,
+}
+
+fn version_text(v: i32) -> String {
+    format!("{}.{}", v / 1000, (v % 1000) / 10)
+}
+
+/// Gather the report; `Err` only when `--backend gpu` was asked for and no GPU works (the
+/// report is still returned alongside, for printing).
+pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<GpuError>) {
+    let status = detect::probe_device(ordinal);
+    let mut report = InfoReport {
+        backend: BackendKind::Simulated,
+        reason: status.reason.clone(),
+        profile: None,
+        device: None,
+        driver_version: status.driver_version.map(version_text),
+        nvrtc: Availability {
+            available: status.nvrtc,
+            detail: if status.nvrtc {
+                "libnvrtc loads".into()
+            } else {
+                "libnvrtc.so could not be loaded: kernels cannot be compiled; copy-only \
+                 experiments still run"
+                    .into()
+            },
+        },
+        cupti: Availability {
+            available: status.cupti,
+            detail: status
+                .cupti_reason
+                .clone()
+                .unwrap_or_else(|| "libcupti loads: timelines use device timestamps".into()),
+        },
+        status,
+    };
+    let mut failure = None;
+    if choice != BackendChoice::Sim && report.status.chosen == BackendKind::Cuda {
+        match detect::open_cuda(ordinal) {
+            Ok(g) => fill_device(&mut report, &g, ordinal, choice),
+            Err(e) => {
+                report.reason = format!("no usable GPU: {e}");
+                failure = Some(e);
+            }
+        }
+    } else if choice == BackendChoice::Gpu {
+        failure = Some(GpuError::Invalid(report.reason.clone()));
+    }
+    if report.backend == BackendKind::Simulated {
+        if choice == BackendChoice::Sim {
+            report.reason = "--backend sim".into();
+        }
+        if let Ok(sim) = detect::open_sim(report.reason.clone()) {
+            report.profile = sim.info().backend.profile.clone();
+        }
+    }
+    let failure = if choice == BackendChoice::Gpu {
+        failure
+    } else {
+        None
+    };
+    (report, failure)
+}
+
+fn fill_device(
+    report: &mut InfoReport,
+    g: &crate::gpu::cuda::CudaGpu,
+    ordinal: u32,
+    choice: BackendChoice,
+) {
+    let info = g.info();
+    let props = g.props();
+    let (pcie, pcie_error) = match &props.pci_bus_id {
+        Some(id) => match pcie::read(id) {
+            Ok(l) => (Some(l), None),
+            Err(e) => (None, Some(e)),
+        },
+        None => (None, Some("the driver did not report a PCI bus id".into())),
+    };
+    report.backend = BackendKind::Cuda;
+    report.reason = match choice {
+        BackendChoice::Gpu => "--backend gpu".into(),
+        _ => format!("CUDA device {ordinal} works (--backend auto)"),
+    };
+    report.nvrtc.detail = match g.kernel_status() {
+        Ok(format) => format!("kernels compiled at run time ({format})"),
+        Err(e) => e.to_string(),
+    };
+    report.nvrtc.available = info.kernels_available;
+    if let Some(reason) = g.cupti_status() {
+        report.cupti = Availability {
+            available: false,
+            detail: format!("{reason}; timelines fall back to CUDA events (inferred starts)"),
+        };
+    }
+    report.device = Some(DeviceSection {
+        ordinal,
+        name: info.name.clone(),
+        compute_capability: format!(
+            "{}.{}",
+            info.compute_capability.0, info.compute_capability.1
+        ),
+        total_mem_bytes: info.total_mem,
+        free_mem_bytes: info.free_mem,
+        copy_engines: info.copy_engines,
+        multiprocessors: props.multiprocessors,
+        pci_bus_id: props.pci_bus_id.clone(),
+        pcie,
+        pcie_error,
+        timing: info.backend.timing,
+    });
+}
+
+fn gib(b: u64) -> String {
+    format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64)
+}
+
+/// The human-readable form.
+pub fn render_text(r: &InfoReport) -> String {
+    let mut s = String::new();
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let backend = match r.backend {
+        BackendKind::Cuda => "Live (cuda)",
+        BackendKind::Simulated => "Simulated",
+    };
+    s += &format!("Backend:         {backend}: {}\n", r.reason);
+    if let Some(p) = &r.profile {
+        s += &format!("Profile:         {p}\n");
+    }
+    match &r.device {
+        Some(d) => {
+            s += &format!("Device {}:        {}\n", d.ordinal, d.name);
+            s += &format!("Compute cap.:    {}\n", d.compute_capability);
+            s += &format!(
+                "Memory:          {} total, {} free\n",
+                gib(d.total_mem_bytes),
+                gib(d.free_mem_bytes)
+            );
+            s += &format!("Copy engines:    {}\n", d.copy_engines);
+            s += &format!("Multiprocessors: {}\n", d.multiprocessors);
+            match (&d.pcie, &d.pcie_error) {
+                (Some(l), _) => {
+                    s += &format!(
+                        "PCIe link:       Gen{} x{} ({} GT/s): {:.1} GB/s per direction (theoretical)\n",
+                        l.generation, l.width, l.gts, l.gbps_per_direction
+                    )
+                }
+                (None, Some(e)) => s += &format!("PCIe link:       unknown ({e})\n"),
+                (None, None) => {}
+            }
+            s += &format!("Timeline timing: {:?}\n", d.timing).to_lowercase();
+        }
+        None => s += "GPU:             none usable on this machine\n",
+    }
+    if let Some(v) = &r.driver_version {
+        s += &format!("CUDA driver:     {v}\n");
+    }
+    s += &format!(
+        "NVRTC:           {} ({})\n",
+        yes(r.nvrtc.available),
+        r.nvrtc.detail
+    );
+    s += &format!(
+        "CUPTI:           {} ({})\n",
+        yes(r.cupti.available),
+        r.cupti.detail
+    );
+    s
+}
 
 /// Carry out `cuda-academy info`; errors go to stderr through the caller.
 pub fn info(args: &InfoArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let _ = (args, global);
-    anyhow::bail!("`cuda-academy info` is not available in this build yet")
+    let (report, failure) = gather(global.backend, global.device);
+    let mut out = std::io::stdout().lock();
+    let text = if args.json {
+        serde_json::to_string_pretty(&report)? + "\n"
+    } else {
+        render_text(&report)
+    };
+    // A closed pipe (`| head`) is not an error worth reporting.
+    let _ = out.write_all(text.as_bytes());
+    match failure {
+        Some(e) => {
+            eprintln!("error: --backend gpu: {e}");
+            Ok(ExitCode::from(1))
+        }
+        None => Ok(ExitCode::SUCCESS),
+    }
 }

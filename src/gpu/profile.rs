@@ -1,1 +1,147 @@
-//! Not written yet.
+//! Simulator profiles: every parameter of the [`crate::gpu::sim`] model, recorded from a real GPU.
+//!
+//! A profile is a flat TOML file (`assets/profiles/<name>.toml`) whose field names carry their
+//! unit (`_gbps` = 1e9 bytes/s, `_us` = microseconds, `_ms_per_gib` = milliseconds per 2^30
+//! bytes, `_bytes`). `cuda-academy calibrate --out FILE` writes one from the GPU it runs on; the
+//! H200 profile ships inside the binary ([`Profile::builtin`]). The format is versioned by
+//! [`Profile::format_version`]: add fields with a serde default, never rename one.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+mod validate;
+
+pub use validate::ProfileError;
+
+/// The format this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Names accepted by [`Profile::builtin`].
+pub const BUILTIN_NAMES: [&str; 1] = ["h200"];
+
+const H200_TOML: &str = include_str!("../../assets/profiles/h200.toml");
+
+/// Every parameter of the simulator, with its unit in its name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    /// Always [`FORMAT_VERSION`] for files this build writes.
+    pub format_version: u32,
+    /// Short name, e.g. `h200` (what `--profile` and reports show).
+    pub name: String,
+    /// The GPU the profile was recorded on, as the driver names it.
+    pub device_name: String,
+    /// When it was recorded (ISO date, e.g. `2026-11-29`).
+    pub recorded_at: String,
+    /// How it was recorded (tool, machine, driver).
+    pub source: String,
+
+    /// Compute capability `[major, minor]`.
+    pub compute_capability: [u32; 2],
+    /// `CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT`.
+    pub copy_engines: u32,
+    /// Device memory the simulated GPU has.
+    pub device_total_bytes: u64,
+    /// Host memory the simulated host has (pageable and pinned together).
+    pub host_total_bytes: u64,
+
+    /// Copy bandwidth from/to `cudaMallocHost` memory.
+    pub pinned_h2d_gbps: f64,
+    pub pinned_d2h_gbps: f64,
+    /// Copy bandwidth from/to pageable memory (staged by the driver through a pinned buffer).
+    pub pageable_h2d_gbps: f64,
+    pub pageable_d2h_gbps: f64,
+    /// Copy bandwidth from/to `cudaHostAllocWriteCombined` memory.
+    pub write_combined_h2d_gbps: f64,
+    pub write_combined_d2h_gbps: f64,
+    /// Copy bandwidth from/to pageable memory page-locked with `cudaHostRegister`.
+    pub registered_h2d_gbps: f64,
+    pub registered_d2h_gbps: f64,
+    /// Total of both directions when an H2D and a D2H copy run at once.
+    pub bidirectional_gbps: f64,
+    /// Device-side fixed cost of every copy before bytes flow (makes small copies slow).
+    pub copy_latency_us: f64,
+    /// Extra fixed cost of a pageable copy (staging setup), on top of `copy_latency_us`.
+    pub pageable_copy_latency_us: f64,
+
+    /// Host time for `cuMemcpy*Async` to return when it does not block.
+    pub async_call_us: f64,
+    /// Host time for `cuLaunchKernel` to return.
+    pub launch_call_us: f64,
+    /// Host time of `cuStreamSynchronize`/`cuCtxSynchronize` on top of the wait.
+    pub sync_call_us: f64,
+    /// Host time of other small calls (stream create/destroy).
+    pub api_call_us: f64,
+
+    /// Device time from a kernel's start until its threads run.
+    pub kernel_launch_latency_us: f64,
+    /// Device memory bandwidth a memory-bound kernel reaches (bytes read + written).
+    pub device_mem_gbps: f64,
+    /// Duration of one iteration of the spin kernel's dependent FMA chain.
+    pub spin_ns_per_iteration: f64,
+
+    /// `cuMemHostAlloc`: fixed part and per-GiB part.
+    pub pinned_alloc_fixed_us: f64,
+    pub pinned_alloc_ms_per_gib: f64,
+    /// `cuMemFreeHost` per GiB.
+    pub pinned_free_ms_per_gib: f64,
+    /// `malloc` of any size (it only reserves address space).
+    pub pageable_alloc_us: f64,
+    /// Pageable allocation including first touch of every page, per GiB.
+    pub pageable_alloc_ms_per_gib: f64,
+    /// `cuMemHostRegister` / `cuMemHostUnregister` of touched memory, per GiB.
+    pub register_ms_per_gib: f64,
+    pub unregister_ms_per_gib: f64,
+    /// `cuMemAlloc` / `cuMemFree` of any size.
+    pub device_alloc_us: f64,
+    pub device_free_us: f64,
+}
+
+impl Profile {
+    /// A profile shipped inside the binary, by name (see [`BUILTIN_NAMES`]).
+    pub fn builtin(name: &str) -> Result<Profile, ProfileError> {
+        match name {
+            "h200" => Profile::from_toml_str(H200_TOML, "built-in profile h200"),
+            _ => Err(ProfileError::UnknownBuiltin {
+                name: name.to_string(),
+                available: BUILTIN_NAMES.join(", "),
+            }),
+        }
+    }
+
+    /// Read and validate a profile file.
+    pub fn load(path: &Path) -> Result<Profile, ProfileError> {
+        let text = std::fs::read_to_string(path).map_err(|e| ProfileError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        Profile::from_toml_str(&text, &path.display().to_string())
+    }
+
+    /// Parse and validate profile text; `origin` names it in errors (a path or "built-in ...").
+    pub fn from_toml_str(text: &str, origin: &str) -> Result<Profile, ProfileError> {
+        let profile: Profile = toml::from_str(text).map_err(|e| ProfileError::Parse {
+            origin: origin.to_string(),
+            message: e.to_string(),
+        })?;
+        profile.validate().map_err(|e| e.with_origin(origin))?;
+        Ok(profile)
+    }
+
+    /// The profile as TOML text that [`Profile::from_toml_str`] reads back unchanged.
+    pub fn to_toml(&self) -> Result<String, ProfileError> {
+        toml::to_string(self).map_err(|e| ProfileError::Serialize(e.to_string()))
+    }
+
+    /// Write the profile to `path` (after validating it).
+    pub fn save(&self, path: &Path) -> Result<(), ProfileError> {
+        self.validate()
+            .map_err(|e| e.with_origin(&path.display().to_string()))?;
+        let text = self.to_toml()?;
+        std::fs::write(path, text).map_err(|e| ProfileError::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+    }
+}

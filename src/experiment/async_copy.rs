@@ -1,0 +1,209 @@
+//! `async-copy` (lesson 3): how long `cuMemcpyHtoDAsync` takes to return to the host, and how
+//! long until the copy is done, from pinned and from pageable memory, at sizes below and above
+//! 64 KiB and large; plus a copy-kernel-copy sequence in one stream, verified, whose timeline
+//! shows that a stream runs its work in issue order.
+
+use crate::gpu::{DevBuf, Gpu, HostBuf, Kernel, StreamId, StreamKind};
+use crate::report::{Check, HostMemKind, OpKind, Params, Report, Series};
+
+use super::fit::fit_size;
+use super::measure::{CopySpec, Dir};
+use super::metrics::{US, put};
+use super::options::{KIB, MIB, format_bytes};
+use super::pageable_vs_pinned::{kind_key, kind_name};
+use super::session::{Session, device_ops};
+use super::stats::median;
+use super::{ExperimentError, ExperimentOptions, RunContext, new_report, sweep, verify};
+
+/// The experiment id.
+pub const ID: &str = "async-copy";
+/// The largest size by default.
+pub const DEFAULT_SIZE: u64 = 64 * MIB;
+/// The kernel of the copy-kernel-copy sequence (exact in `f32` for the fill pattern).
+pub const TRANSFORM: Kernel = Kernel::Transform { a: 2.0, b: 1.0 };
+const KINDS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];
+
+/// Sizes below, at and above the 64 KiB rule of thumb, the staging-buffer scale, and `largest`.
+pub fn sizes(largest: u64) -> Vec<u64> {
+    let mut v: Vec<u64> = [4 * KIB, 64 * KIB, 256 * KIB, 4 * MIB]
+        .into_iter()
+        .filter(|&b| b < largest)
+        .collect();
+    v.push(largest);
+    v
+}
+
+/// Run the experiment (see the module docs).
+pub fn run(
+    gpu: &mut dyn Gpu,
+    opts: &ExperimentOptions,
+    ctx: &RunContext,
+) -> Result<Report, ExperimentError> {
+    let (size, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let sizes = sizes(size);
+    let mut report = new_report(
+        ID,
+        gpu,
+        Params {
+            size,
+            ..Params::default()
+        },
+    );
+    report.notes.extend(note);
+    let mut s = Session::new(gpu);
+    let stream = s.stream(StreamKind::NonBlocking)?;
+    let dev = s.device(size)?;
+    let mut srcs = Vec::new();
+    for (i, kind) in KINDS.into_iter().enumerate() {
+        let src = s.host(size, kind)?;
+        s.host_fill(src, 21 + i as u32)?;
+        srcs.push((kind, src));
+        s.set_move_data(false);
+        let spec = |bytes| CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host: src,
+            dev,
+            kind,
+            bytes,
+        };
+        spec(size).issue(&mut *s)?; // warm-up
+        s.stream_sync(stream)?;
+        let (mut ret, mut done) = (Vec::new(), Vec::new());
+        for (j, &bytes) in sizes.iter().enumerate() {
+            ctx.step(&format!(
+                "{} async copy {} ({}/{})",
+                kind_name(kind),
+                format_bytes(bytes),
+                i * sizes.len() + j + 1,
+                2 * sizes.len()
+            ))?;
+            let (mut r, mut d) = (Vec::new(), Vec::new());
+            for _ in 0..sweep::repetitions(bytes, opts.repetitions) {
+                let t0 = s.host_now_us();
+                spec(bytes).issue(&mut *s)?;
+                let t1 = s.host_now_us();
+                s.stream_sync(stream)?;
+                r.push(t1 - t0);
+                d.push(s.host_now_us() - t0);
+            }
+            ret.push((bytes as f64, median(&r)));
+            done.push((bytes as f64, median(&d)));
+        }
+        let k = kind_key(kind);
+        put(
+            &mut report.metrics,
+            &format!("async_return_us_{k}"),
+            ret.last().map_or(0.0, |p| p.1),
+            US,
+        );
+        put(
+            &mut report.metrics,
+            &format!("copy_done_us_{k}"),
+            done.last().map_or(0.0, |p| p.1),
+            US,
+        );
+        for (name, points) in [("async_return_us", ret), ("copy_done_us", done)] {
+            report.series.push(Series {
+                name: format!("{name}_{k}_by_size"),
+                x_unit: "bytes".into(),
+                y_unit: US.into(),
+                points,
+            });
+        }
+    }
+    s.set_move_data(true);
+    ctx.step("copy, kernel, copy in one stream")?;
+    headline(&mut s, &mut report, (stream, dev), &srcs, size)?;
+    s.finish()?;
+    Ok(report)
+}
+
+/// The headline timeline: one large async copy from each kind of memory (host lane shows when
+/// each call returned), then H2D, kernel, D2H in one stream, verified.
+fn headline(
+    s: &mut Session,
+    report: &mut Report,
+    (stream, dev): (StreamId, DevBuf),
+    srcs: &[(HostMemKind, HostBuf)],
+    size: u64,
+) -> Result<(), ExperimentError> {
+    let kernels = s.info().kernels_available;
+    let out = s.host(size, HostMemKind::Pinned)?;
+    s.begin()?;
+    for &(kind, src) in srcs {
+        let up = CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host: src,
+            dev,
+            kind,
+            bytes: size,
+        };
+        s.call(
+            stream,
+            &format!("cuMemcpyHtoDAsync {} returns", kind_name(kind)),
+            |g| up.issue(g),
+        )?;
+        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
+    }
+    let (_, input) = srcs[0];
+    if kernels {
+        let up = CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host: input,
+            dev,
+            kind: HostMemKind::Pinned,
+            bytes: size,
+        };
+        s.call(stream, "cuMemcpyHtoDAsync", |g| up.issue(g))?;
+        s.call(stream, "cuLaunchKernel transform", |g| {
+            g.launch(stream, TRANSFORM, dev, 0, size)
+        })?;
+        s.call(stream, "cuMemcpyDtoHAsync", |g| {
+            CopySpec {
+                dir: Dir::D2h,
+                host: out,
+                ..up
+            }
+            .issue(g)
+        })?;
+        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
+    }
+    report.timeline = s.end()?;
+    if !kernels {
+        report.notes.push(
+            "kernels are unavailable (no NVRTC), so the copy-kernel-copy sequence was skipped"
+                .into(),
+        );
+        return Ok(());
+    }
+    report.checks.push(verify::transform_matches(
+        &mut **s,
+        "copy-kernel-copy output matches the host",
+        (input, out),
+        size,
+        1,
+        TRANSFORM,
+    )?);
+    report.checks.push(in_order_check(&report.timeline));
+    Ok(())
+}
+
+/// The last three device ops (H2D, kernel, D2H) must run one after another.
+fn in_order_check(ops: &[crate::report::Op]) -> Check {
+    let dev: Vec<_> = device_ops(ops).collect();
+    let tail = &dev[dev.len().saturating_sub(3)..];
+    let kinds: Vec<OpKind> = tail.iter().map(|o| o.kind).collect();
+    let ordered = tail.windows(2).all(|w| w[1].start_us + 0.5 >= w[0].end_us);
+    Check {
+        name: "copy, kernel, copy run in issue order in one stream".into(),
+        passed: kinds == [OpKind::H2d, OpKind::Kernel, OpKind::D2h] && ordered,
+        detail: tail
+            .iter()
+            .map(|o| format!("{:?} {:.1}-{:.1} us", o.kind, o.start_us, o.end_us))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}

@@ -1,0 +1,187 @@
+//! What a caller may ask of an experiment (`--size`, `--streams`, `--chunks`, ...), how sizes are
+//! written, and the checks that turn absurd requests into clear errors before any GPU call.
+
+use crate::report::HostMemKind;
+
+use super::ExperimentError;
+
+/// One KiB, MiB and GiB in bytes.
+pub const KIB: u64 = 1024;
+pub const MIB: u64 = 1024 * KIB;
+pub const GIB: u64 = 1024 * MIB;
+
+/// The largest `--size` accepted at all (free memory may allow less).
+pub const MAX_SIZE: u64 = 64 * GIB;
+/// The most streams an experiment will create.
+pub const MAX_STREAMS: u32 = 32;
+/// The most chunks a pipeline will split its buffer into.
+pub const MAX_CHUNKS: u32 = 4096;
+/// The most operations (chunks x streams) one pipeline configuration may issue per stage.
+pub const MAX_CHUNKS_TIMES_STREAMS: u64 = 32_768;
+
+/// How a chunked pipeline issues its work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IssueOrder {
+    /// `for chunk { H2D; kernel; D2H }`: each chunk's three steps together.
+    PerChunk,
+    /// All H2Ds, then all kernels, then all D2Hs.
+    BreadthFirst,
+}
+
+impl IssueOrder {
+    /// Both orders, in the order they are tried.
+    pub const ALL: [IssueOrder; 2] = [IssueOrder::PerChunk, IssueOrder::BreadthFirst];
+
+    /// The name used in params and series (`per-chunk`, `breadth-first`).
+    pub fn name(self) -> &'static str {
+        match self {
+            IssueOrder::PerChunk => "per-chunk",
+            IssueOrder::BreadthFirst => "breadth-first",
+        }
+    }
+}
+
+/// Options for one experiment run; `None` means the experiment's default.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ExperimentOptions {
+    /// The largest transfer size in bytes (pipeline: the whole buffer).
+    pub size: Option<u64>,
+    /// Pipeline: fix the stream count instead of sweeping it.
+    pub streams: Option<u32>,
+    /// Pipeline: fix the chunk count instead of sweeping it.
+    pub chunks: Option<u32>,
+    /// Pipeline: host memory of the pipeline's buffers (default pinned).
+    pub host_mem: Option<HostMemKind>,
+    /// Pipeline: fix the issue order instead of trying both.
+    pub issue_order: Option<IssueOrder>,
+    /// Repetitions per measurement (default: chosen by size).
+    pub repetitions: Option<u32>,
+}
+
+impl ExperimentOptions {
+    /// Reject zero, absurd or inconsistent options with a message that says what to change.
+    pub fn validate(&self, id: &str) -> Result<(), ExperimentError> {
+        let bad = |msg: String| Err(ExperimentError::InvalidOption(msg));
+        if let Some(size) = self.size {
+            if size == 0 {
+                return bad("--size must be at least 4 bytes, got 0".into());
+            }
+            if size > MAX_SIZE {
+                return bad(format!(
+                    "--size {} is larger than the {} limit; pick a smaller size",
+                    format_bytes(size),
+                    format_bytes(MAX_SIZE)
+                ));
+            }
+            if size % 4 != 0 {
+                return bad(format!(
+                    "--size {size} is not a multiple of 4 bytes (the kernels work on f32s)"
+                ));
+            }
+        }
+        if let Some(streams) = self.streams
+            && !(1..=MAX_STREAMS).contains(&streams)
+        {
+            return bad(format!(
+                "--streams must be 1 to {MAX_STREAMS}, got {streams}"
+            ));
+        }
+        if let Some(chunks) = self.chunks
+            && !(1..=MAX_CHUNKS).contains(&chunks)
+        {
+            return bad(format!("--chunks must be 1 to {MAX_CHUNKS}, got {chunks}"));
+        }
+        if let Some(reps) = self.repetitions
+            && !(1..=1000).contains(&reps)
+        {
+            return bad(format!("repetitions must be 1 to 1000, got {reps}"));
+        }
+        if let (Some(s), Some(c)) = (self.streams, self.chunks)
+            && u64::from(s) * u64::from(c) > MAX_CHUNKS_TIMES_STREAMS
+        {
+            return bad(format!(
+                "--streams {s} x --chunks {c} is more than {MAX_CHUNKS_TIMES_STREAMS} operations per stage"
+            ));
+        }
+        if id == "pipeline" {
+            self.validate_pipeline_chunking()?;
+        } else if self.streams.is_some() || self.chunks.is_some() {
+            return bad(format!(
+                "--streams and --chunks apply to the pipeline experiment only, not {id}"
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every chunk must hold a whole number of f32s (a multiple of 4 bytes).
+    fn validate_pipeline_chunking(&self) -> Result<(), ExperimentError> {
+        if let (Some(size), Some(chunks)) = (self.size, self.chunks) {
+            let c = u64::from(chunks);
+            if size < 4 * c || size % c != 0 || (size / c) % 4 != 0 {
+                return Err(ExperimentError::InvalidOption(format!(
+                    "--size {size} cannot be split into {chunks} chunks of a whole number of f32s \
+                     (each chunk must be a multiple of 4 bytes); pick a power-of-two size or chunk count"
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Parse a byte count: `4096`, `64K`, `64KiB`, `256M`, `1G`, `1.5G` (K/M/G are powers of 1024;
+/// a `B`, `iB` suffix and spaces are accepted).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let digits_end = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(digits_end);
+    if num.is_empty() {
+        return Err(format!(
+            "`{text}` is not a size; write bytes like 4096, 64K, 256M or 1G"
+        ));
+    }
+    let unit = unit.trim().to_ascii_lowercase();
+    let mult = match unit.trim_end_matches("ib").trim_end_matches('b') {
+        "" => 1,
+        "k" => KIB,
+        "m" => MIB,
+        "g" => GIB,
+        "t" => 1024 * GIB,
+        _ => {
+            return Err(format!(
+                "`{text}`: unknown unit `{unit}`; use K, M or G (powers of 1024)"
+            ));
+        }
+    };
+    let value: f64 = num
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size; write bytes like 4096, 64K, 256M or 1G"))?;
+    let bytes = value * mult as f64;
+    if !bytes.is_finite() || bytes > u64::MAX as f64 / 2.0 {
+        return Err(format!("`{text}` is too large"));
+    }
+    if bytes.fract() != 0.0 {
+        return Err(format!("`{text}` is not a whole number of bytes"));
+    }
+    Ok(bytes as u64)
+}
+
+/// A byte count for people: `4 KiB`, `256 MiB`, `1.5 GiB`, `100 B`.
+pub fn format_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    let (v, unit) = if bytes >= GIB {
+        (b / GIB as f64, "GiB")
+    } else if bytes >= MIB {
+        (b / MIB as f64, "MiB")
+    } else if bytes >= KIB {
+        (b / KIB as f64, "KiB")
+    } else {
+        return format!("{bytes} B");
+    };
+    if v.fract() == 0.0 {
+        format!("{v:.0} {unit}")
+    } else {
+        format!("{v:.2} {unit}")
+    }
+}

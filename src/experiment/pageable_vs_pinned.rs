@@ -1,0 +1,219 @@
+//! `pageable-vs-pinned` (lesson 1): H2D and D2H bandwidth from pageable and pinned host memory
+//! over a size sweep, with warm-up, repetitions, median and spread, and the data verified.
+
+use crate::gpu::{Gpu, StreamKind};
+use crate::report::{HostMemKind, Params, Report, Series};
+
+use super::fit::fit_size;
+use super::measure::{CopySpec, Dir};
+use super::metrics::{GBPS, US, put};
+use super::options::{MIB, format_bytes};
+use super::session::Session;
+use super::stats::{Summary, gbps};
+use super::{ExperimentError, ExperimentOptions, RunContext, new_report, sweep, verify};
+
+/// The experiment id.
+pub const ID: &str = "pageable-vs-pinned";
+/// The largest size of the default sweep.
+pub const DEFAULT_SIZE: u64 = 256 * MIB;
+const KINDS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];
+
+/// The human name of a host memory kind (`pinned`, `write-combined`, ...).
+pub fn kind_name(kind: HostMemKind) -> &'static str {
+    match kind {
+        HostMemKind::Pageable => "pageable",
+        HostMemKind::Pinned => "pinned",
+        HostMemKind::WriteCombined => "write-combined",
+        HostMemKind::Registered => "registered",
+    }
+}
+
+/// The metric-name form of a host memory kind (`pinned`, `write_combined`, ...).
+pub fn kind_key(kind: HostMemKind) -> &'static str {
+    match kind {
+        HostMemKind::WriteCombined => "write_combined",
+        other => kind_name(other),
+    }
+}
+
+/// Run the experiment (see the module docs).
+pub fn run(
+    gpu: &mut dyn Gpu,
+    opts: &ExperimentOptions,
+    ctx: &RunContext,
+) -> Result<Report, ExperimentError> {
+    let (size, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let sizes = sweep::sizes(size, 4);
+    let mut params = Params {
+        size,
+        ..Params::default()
+    };
+    params.extra.insert("sizes".into(), sizes.len().to_string());
+    let mut report = new_report(ID, gpu, params);
+    report.notes.extend(note);
+
+    let mut s = Session::new(gpu);
+    let stream = s.stream(StreamKind::NonBlocking)?;
+    let dev = s.device(size)?;
+    let total = KINDS.len() * 2 * sizes.len();
+    let mut step = 0;
+    let mut bufs = Vec::new();
+    for kind in KINDS {
+        let src = s.host(size, kind)?;
+        let dst = s.host(size, kind)?;
+        // Filling writes every page, so first-touch page faults stay out of the timings (the
+        // warm-up copy touches `dst`). Each kind gets its own data so a mix-up shows.
+        s.host_fill(src, 1 + bufs.len() as u32)?;
+        bufs.push((kind, src, dst));
+        // The sweep's data is never read back: let a simulator skip moving it.
+        s.set_move_data(false);
+        for dir in [Dir::H2d, Dir::D2h] {
+            let host = if dir == Dir::H2d { src } else { dst };
+            let at = |bytes| CopySpec {
+                dir,
+                stream,
+                host,
+                dev,
+                kind,
+                bytes,
+            };
+            ctx.step(&format!("warm-up {} {}", kind_name(kind), dir.label()))?;
+            at(size).issue(&mut *s)?;
+            s.stream_sync(stream)?;
+            let mut points = Vec::new();
+            for &bytes in &sizes {
+                step += 1;
+                let phase = format!(
+                    "{} {} {} ({step}/{total})",
+                    kind_name(kind),
+                    dir.label(),
+                    format_bytes(bytes)
+                );
+                ctx.step(&phase)?;
+                let times = at(bytes).time(&mut s, sweep::repetitions(bytes, opts.repetitions))?;
+                let rates: Vec<f64> = times.iter().map(|&t| gbps(bytes, t)).collect();
+                let (Some(rate), Some(time)) = (Summary::of(&rates), Summary::of(&times)) else {
+                    continue;
+                };
+                points.push((bytes as f64, rate.median));
+                let name = format!("{}_{}", kind_key(kind), dir.name());
+                if bytes == sizes[0] {
+                    put(
+                        &mut report.metrics,
+                        &format!("{name}_small_copy_us"),
+                        time.median,
+                        US,
+                    );
+                }
+                if bytes == size {
+                    put(
+                        &mut report.metrics,
+                        &format!("{name}_gbps"),
+                        rate.median,
+                        GBPS,
+                    );
+                    put(
+                        &mut report.metrics,
+                        &format!("{name}_gbps_iqr"),
+                        rate.iqr,
+                        GBPS,
+                    );
+                }
+            }
+            report.series.push(Series {
+                name: format!("{}_{}_gbps_by_size", kind_key(kind), dir.name()),
+                x_unit: "bytes".into(),
+                y_unit: GBPS.into(),
+                points,
+            });
+        }
+    }
+    ctx.step("round trip and verification")?;
+    headline(&mut s, &mut report, stream, dev, &bufs, size)?;
+    s.finish()?;
+    Ok(report)
+}
+
+/// The headline timeline: each kind's full-size round trip on one origin, then the data check.
+fn headline(
+    s: &mut Session,
+    report: &mut Report,
+    stream: crate::gpu::StreamId,
+    dev: crate::gpu::DevBuf,
+    bufs: &[(HostMemKind, crate::gpu::HostBuf, crate::gpu::HostBuf)],
+    size: u64,
+) -> Result<(), ExperimentError> {
+    s.set_move_data(true);
+    // Put the other kind's data in each destination first, so that a round trip that did
+    // nothing cannot pass the check.
+    for (i, &(kind, _, dst)) in bufs.iter().enumerate() {
+        let (other_kind, other, _) = bufs[(i + 1) % bufs.len()];
+        let up = CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host: other,
+            dev,
+            kind: other_kind,
+            bytes: size,
+        };
+        up.issue(&mut **s)?;
+        CopySpec {
+            dir: Dir::D2h,
+            host: dst,
+            kind,
+            ..up
+        }
+        .issue(&mut **s)?;
+    }
+    s.begin()?;
+    for &(kind, src, dst) in bufs {
+        let up = CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host: src,
+            dev,
+            kind,
+            bytes: size,
+        };
+        let down = CopySpec {
+            dir: Dir::D2h,
+            host: dst,
+            ..up
+        };
+        let k = kind_name(kind);
+        s.call(stream, &format!("cuMemcpyHtoDAsync {k}"), |g| up.issue(g))?;
+        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
+        s.call(stream, &format!("cuMemcpyDtoHAsync {k}"), |g| down.issue(g))?;
+        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
+    }
+    report.timeline = s.end()?;
+    for &(kind, src, dst) in bufs {
+        let name = format!(
+            "{} round trip of {} matches",
+            kind_name(kind),
+            format_bytes(size)
+        );
+        report
+            .checks
+            .push(verify::copy_matches(&mut **s, &name, src, dst, size)?);
+    }
+    for dir in ["h2d", "d2h"] {
+        let get = |k: &str| {
+            report
+                .metrics
+                .get(&format!("{k}_{dir}_gbps"))
+                .map(|m| m.value)
+        };
+        if let (Some(p), Some(q)) = (get("pinned"), get("pageable")) {
+            report.checks.push(crate::report::Check {
+                name: format!(
+                    "pinned {dir} faster than pageable at {}",
+                    format_bytes(size)
+                ),
+                passed: p > q,
+                detail: format!("{p:.1} vs {q:.1} GB/s"),
+            });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,260 @@
+//! `pinned-alloc` (lesson 2): what page-locked memory costs to get. Allocating pinned memory
+//! (`cuMemHostAlloc`), pageable memory including its first touch, and registering an existing
+//! buffer (`cuMemHostRegister`), each per GiB; then copy bandwidth from pinned, write-combined,
+//! registered and pageable memory, verified.
+
+use crate::gpu::{DevBuf, Gpu, HostBuf, StreamId, StreamKind};
+use crate::report::{HostMemKind, Params, Report, Series};
+
+use super::fit::fit_size;
+use super::measure::{CopySpec, Dir};
+use super::metrics::{GBPS, MS_PER_GIB, put};
+use super::options::{GIB, MIB, format_bytes};
+use super::pageable_vs_pinned::{kind_key, kind_name};
+use super::session::Session;
+use super::stats::{Summary, gbps, median};
+use super::{ExperimentError, ExperimentOptions, RunContext, new_report, verify};
+
+/// The experiment id.
+pub const ID: &str = "pinned-alloc";
+/// The default allocation size.
+pub const DEFAULT_SIZE: u64 = 256 * MIB;
+/// The largest copy of the bandwidth part.
+pub const COPY_SIZE: u64 = 64 * MIB;
+const REPS: u32 = 3;
+const BW_KINDS: [HostMemKind; 4] = [
+    HostMemKind::Pinned,
+    HostMemKind::WriteCombined,
+    HostMemKind::Registered,
+    HostMemKind::Pageable,
+];
+
+/// One allocation cycle's host times in milliseconds: (name, time).
+type Cycle = Vec<(&'static str, f64)>;
+
+/// Run the experiment (see the module docs).
+pub fn run(
+    gpu: &mut dyn Gpu,
+    opts: &ExperimentOptions,
+    ctx: &RunContext,
+) -> Result<Report, ExperimentError> {
+    let size = opts.size.unwrap_or(DEFAULT_SIZE);
+    let (copy, note) = fit_size(None, COPY_SIZE.min(size), 1, gpu.info().free_mem)?;
+    let mut params = Params {
+        size,
+        ..Params::default()
+    };
+    params.extra.insert("copy_size".into(), copy.to_string());
+    params.extra.insert("repetitions".into(), REPS.to_string());
+    let mut report = new_report(ID, gpu, params);
+    report.notes.extend(note);
+    report.notes.push(
+        "allocation metrics time the allocation only (pageable: malloc plus first touch); \
+         freeing is reported separately"
+            .into(),
+    );
+    let mut s = Session::new(gpu);
+    alloc_sweep(
+        &mut s,
+        &mut report,
+        size,
+        opts.repetitions.unwrap_or(REPS),
+        ctx,
+    )?;
+    bandwidth(&mut s, &mut report, copy, ctx)?;
+    s.finish()?;
+    Ok(report)
+}
+
+/// Laps of the host clock, in milliseconds.
+struct Laps {
+    last: f64,
+    out: Cycle,
+}
+
+impl Laps {
+    fn lap(&mut self, s: &mut Session, name: &'static str) {
+        let now = s.host_now_us();
+        self.out.push((name, (now - self.last) / 1e3));
+        self.last = now;
+    }
+}
+
+/// One allocate/touch/register/free cycle of each kind at `bytes`, timed with the host clock.
+fn cycle(s: &mut Session, bytes: u64) -> Result<Cycle, ExperimentError> {
+    let mut l = Laps {
+        last: s.host_now_us(),
+        out: Vec::new(),
+    };
+    let h = s.host(bytes, HostMemKind::Pinned)?;
+    l.lap(s, "pinned_alloc");
+    s.free_host(h)?;
+    l.lap(s, "pinned_free");
+    let h = s.host(bytes, HostMemKind::Pageable)?;
+    s.host_touch(h)?;
+    l.lap(s, "pageable_alloc");
+    s.host_register(h)?;
+    l.lap(s, "register");
+    s.host_unregister(h)?;
+    l.lap(s, "unregister");
+    s.free_host(h)?;
+    l.lap(s, "pageable_free");
+    Ok(l.out)
+}
+
+/// Allocation costs at a quarter, a sixteenth and all of `size`: series by size, and per-GiB
+/// metrics at `size`.
+fn alloc_sweep(
+    s: &mut Session,
+    report: &mut Report,
+    size: u64,
+    reps: u32,
+    ctx: &RunContext,
+) -> Result<(), ExperimentError> {
+    let sizes: Vec<u64> = [size / 16, size / 4, size]
+        .into_iter()
+        .map(|b| b.max(4096) / 4 * 4)
+        .collect();
+    let mut series: Vec<Series> = Vec::new();
+    for (i, &bytes) in sizes.iter().enumerate() {
+        let mut samples: Vec<Cycle> = Vec::new();
+        for r in 0..reps {
+            ctx.step(&format!(
+                "allocate {} ({}/{})",
+                format_bytes(bytes),
+                i as u32 * reps + r + 1,
+                reps * 3
+            ))?;
+            samples.push(cycle(s, bytes)?);
+        }
+        let names: Vec<&str> = samples[0].iter().map(|(n, _)| *n).collect();
+        for (j, name) in names.into_iter().enumerate() {
+            let ms = median(&samples.iter().map(|c| c[j].1).collect::<Vec<_>>());
+            match series
+                .iter_mut()
+                .find(|x| x.name == format!("{name}_ms_by_size"))
+            {
+                Some(x) => x.points.push((bytes as f64, ms)),
+                None => series.push(Series {
+                    name: format!("{name}_ms_by_size"),
+                    x_unit: "bytes".into(),
+                    y_unit: "ms".into(),
+                    points: vec![(bytes as f64, ms)],
+                }),
+            }
+            if bytes == size {
+                put(
+                    &mut report.metrics,
+                    &format!("{name}_ms_per_gib"),
+                    ms / (bytes as f64 / GIB as f64),
+                    MS_PER_GIB,
+                );
+            }
+        }
+    }
+    report.series.extend(series);
+    Ok(())
+}
+
+/// H2D and D2H bandwidth from each kind of host memory; the headline timeline shows one H2D of
+/// each; every kind's round trip is verified.
+fn bandwidth(
+    s: &mut Session,
+    report: &mut Report,
+    copy: u64,
+    ctx: &RunContext,
+) -> Result<(), ExperimentError> {
+    let stream = s.stream(StreamKind::NonBlocking)?;
+    let dev = s.device(copy)?;
+    let check = s.host(copy, HostMemKind::Pinned)?;
+    let mut bufs = Vec::new();
+    s.set_move_data(false); // timed copies are not read back; verification turns it on again
+    for (i, kind) in BW_KINDS.into_iter().enumerate() {
+        ctx.step(&format!(
+            "{} copies of {} ({}/{})",
+            kind_name(kind),
+            format_bytes(copy),
+            i + 1,
+            BW_KINDS.len()
+        ))?;
+        let host = s.host(copy, kind)?;
+        s.host_fill(host, 11 + i as u32)?;
+        bufs.push((kind, host));
+        for dir in [Dir::H2d, Dir::D2h] {
+            let spec = CopySpec {
+                dir,
+                stream,
+                host,
+                dev,
+                kind,
+                bytes: copy,
+            };
+            spec.issue(&mut **s)?; // warm-up
+            s.stream_sync(stream)?;
+            let times = spec.time(s, 5)?;
+            let rates: Vec<f64> = times.iter().map(|&t| gbps(copy, t)).collect();
+            if let Some(r) = Summary::of(&rates) {
+                put(
+                    &mut report.metrics,
+                    &format!("{}_{}_gbps", kind_key(kind), dir.name()),
+                    r.median,
+                    GBPS,
+                );
+            }
+        }
+    }
+    s.set_move_data(true);
+    headline(s, report, (stream, dev, check), &bufs, copy)
+}
+
+fn headline(
+    s: &mut Session,
+    report: &mut Report,
+    (stream, dev, check): (StreamId, DevBuf, HostBuf),
+    bufs: &[(HostMemKind, HostBuf)],
+    copy: u64,
+) -> Result<(), ExperimentError> {
+    s.begin()?;
+    for &(kind, host) in bufs {
+        let up = CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host,
+            dev,
+            kind,
+            bytes: copy,
+        };
+        s.call(
+            stream,
+            &format!("cuMemcpyHtoDAsync {}", kind_name(kind)),
+            |g| up.issue(g),
+        )?;
+        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
+    }
+    report.timeline = s.end()?;
+    for &(kind, host) in bufs {
+        s.host_fill(check, 99)?;
+        let up = CopySpec {
+            dir: Dir::H2d,
+            stream,
+            host,
+            dev,
+            kind,
+            bytes: copy,
+        };
+        let down = CopySpec {
+            dir: Dir::D2h,
+            host: check,
+            kind: HostMemKind::Pinned,
+            ..up
+        };
+        up.issue(&mut **s)?;
+        down.issue(&mut **s)?;
+        s.stream_sync(stream)?;
+        let name = format!("copy from {} memory matches", kind_name(kind));
+        report
+            .checks
+            .push(verify::copy_matches(&mut **s, &name, host, check, copy)?);
+    }
+    Ok(())
+}

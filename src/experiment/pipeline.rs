@@ -1,0 +1,292 @@
+//! `pipeline` (lesson 4): N bytes through H2D, a light kernel and D2H. First sequentially (one
+//! stream, the whole buffer), then chunked over several streams in both issue orders, searching
+//! chunks x streams for the fastest configuration. The lower bound comes from measured parts:
+//! the longest stage alone, or all bytes in both directions over the measured bidirectional
+//! bandwidth, whichever is larger. Sequential and best runs are verified against the host.
+
+use std::collections::HashMap;
+
+use crate::gpu::{Gpu, StreamId, StreamKind};
+use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report, Series};
+
+use super::fit::fit_size;
+use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put};
+use super::options::{MIB, format_bytes};
+use super::session::{Session, device_span_us, same_stream_overlap};
+use super::stats::median;
+use super::{ExperimentError, ExperimentOptions, RunContext, new_report, verify};
+
+pub mod schedule;
+pub mod search;
+
+use schedule::{Buffers, Config, TRANSFORM, run_once};
+use search::Space;
+
+/// The experiment id.
+pub const ID: &str = "pipeline";
+/// Bytes through the pipeline by default.
+pub const DEFAULT_SIZE: u64 = 256 * MIB;
+/// How many of the fastest configurations are re-measured, and how often.
+const FINALISTS: usize = 3;
+const FINAL_REPS: usize = 3;
+
+/// Run the experiment (see the module docs).
+pub fn run(
+    gpu: &mut dyn Gpu,
+    opts: &ExperimentOptions,
+    ctx: &RunContext,
+) -> Result<Report, ExperimentError> {
+    let (bytes, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let kind = opts.host_mem.unwrap_or(HostMemKind::Pinned);
+    let space = Space::new(
+        bytes,
+        gpu.info().copy_engines,
+        (opts.streams, opts.chunks, opts.issue_order),
+    );
+    let mut report = new_report(
+        ID,
+        gpu,
+        Params {
+            size: bytes,
+            ..Params::default()
+        },
+    );
+    report.notes.extend(note);
+    report.params.extra.insert(
+        "host_mem".into(),
+        super::pageable_vs_pinned::kind_name(kind).into(),
+    );
+    let mut s = Session::new(gpu);
+    let b = Buffers {
+        input: s.host(bytes, kind)?,
+        output: s.host(bytes, kind)?,
+        dev: s.device(bytes)?,
+        bytes,
+    };
+    s.host_fill(b.input, 41)?;
+    s.host_fill(b.output, 42)?;
+    let max_streams = space.streams.iter().copied().max().unwrap_or(1);
+    let streams: Vec<StreamId> = (0..max_streams)
+        .map(|_| s.stream(StreamKind::NonBlocking))
+        .collect::<Result<_, _>>()?;
+
+    ctx.step(&format!("sequential, {}", format_bytes(bytes)))?;
+    run_once(&mut s, &b, Config::SEQUENTIAL, &streams)?; // warm-up: modules load lazily
+    let seq_ops = run_once(&mut s, &b, Config::SEQUENTIAL, &streams)?;
+    report.checks.push(verify::transform_matches(
+        &mut *s,
+        "sequential output matches the host",
+        (b.input, b.output),
+        bytes,
+        1,
+        TRANSFORM,
+    )?);
+    let sequential_ms = device_span_us(&seq_ops) / 1e3;
+    let longest_stage_ms = stage_times(&mut report, &seq_ops);
+
+    ctx.step("both directions at once")?;
+    s.set_move_data(false); // nothing until the final run is read back
+    let (bidir_gbps, bidir_ops) = bidirectional(&mut s, &b, &streams)?;
+    let bound_ms = longest_stage_ms.max(2.0 * bytes as f64 / bidir_gbps.max(1e-9) / 1e6);
+
+    let (best, best_ms, times) = search(&mut s, &b, &space, &streams, ctx)?;
+    ctx.step(&format!("best: {}, verified", best.describe()))?;
+    s.set_move_data(true);
+    s.host_fill(b.output, 43)?; // so that a chunk the best run skipped cannot pass
+    let best_ops = run_once(&mut s, &b, best, &streams)?;
+    report.checks.push(verify::transform_matches(
+        &mut *s,
+        "best configuration's output matches the host",
+        (b.input, b.output),
+        bytes,
+        u64::from(best.chunks),
+        TRANSFORM,
+    )?);
+    s.finish()?;
+
+    let m = &mut report.metrics;
+    put(m, "sequential_ms", sequential_ms, MS);
+    put(m, "best_ms", best_ms, MS);
+    put(m, "best_streams", f64::from(best.streams), STREAMS);
+    put(m, "best_chunks", f64::from(best.chunks), CHUNKS);
+    put(m, "speedup", sequential_ms / best_ms, TIMES);
+    put(m, "bidirectional_gbps", bidir_gbps, GBPS);
+    put(m, "bound_ms", bound_ms, MS);
+    put(m, "efficiency", bound_ms / best_ms, RATIO);
+    report.params.streams = Some(best.streams);
+    report.params.chunks = Some(best.chunks);
+    report
+        .params
+        .extra
+        .insert("best_order".into(), best.order.name().into());
+    report
+        .params
+        .extra
+        .insert("configurations".into(), times.len().to_string());
+    report.series.extend(series(&times));
+    report
+        .checks
+        .extend(invariants(&best_ops, best_ms, bound_ms, sequential_ms));
+    report.timeline = best_ops;
+    report.other_timelines.push(NamedTimeline {
+        name: "sequential".into(),
+        ops: seq_ops,
+    });
+    report.other_timelines.push(NamedTimeline {
+        name: "both directions at once".into(),
+        ops: bidir_ops,
+    });
+    Ok(report)
+}
+
+/// Each stage's time alone (from the sequential run) as metrics; returns the longest, in ms.
+fn stage_times(report: &mut Report, ops: &[Op]) -> f64 {
+    let mut longest: f64 = 0.0;
+    for (kind, name) in [
+        (OpKind::H2d, "h2d_alone_ms"),
+        (OpKind::Kernel, "kernel_alone_ms"),
+        (OpKind::D2h, "d2h_alone_ms"),
+    ] {
+        let ms: f64 = ops
+            .iter()
+            .filter(|o| o.kind == kind)
+            .map(Op::duration_us)
+            .sum::<f64>()
+            / 1e3;
+        put(&mut report.metrics, name, ms, MS);
+        longest = longest.max(ms);
+    }
+    longest
+}
+
+/// Half the buffer up and the other half down at once, on two streams: total GB/s (median of 3)
+/// and the last run's timeline.
+fn bidirectional(
+    s: &mut Session,
+    b: &Buffers,
+    streams: &[StreamId],
+) -> Result<(f64, Vec<Op>), ExperimentError> {
+    let (up, down) = (streams[0], *streams.get(1).unwrap_or(&streams[0]));
+    let half = b.bytes / 8 * 4;
+    let mut rates = Vec::new();
+    let mut ops = Vec::new();
+    for _ in 0..3 {
+        s.begin()?;
+        s.call(up, "cuMemcpyHtoDAsync", |g| {
+            g.copy_h2d_async(up, b.dev, 0, b.input, 0, half)
+        })?;
+        s.call(down, "cuMemcpyDtoHAsync", |g| {
+            g.copy_d2h_async(down, b.output, half, b.dev, half, half)
+        })?;
+        s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
+            g.device_sync()
+        })?;
+        ops = s.end()?;
+        rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
+    }
+    Ok((median(&rates), ops))
+}
+
+/// Coarse grid, then neighbours of the best, then the fastest few re-measured. Returns the best
+/// configuration, its median time in ms, and every configuration's single-run time.
+fn search(
+    s: &mut Session,
+    b: &Buffers,
+    space: &Space,
+    streams: &[StreamId],
+    ctx: &RunContext,
+) -> Result<(Config, f64, HashMap<Config, f64>), ExperimentError> {
+    let mut times: HashMap<Config, f64> = HashMap::new();
+    let measure = |s: &mut Session,
+                   list: Vec<Config>,
+                   times: &mut HashMap<Config, f64>|
+     -> Result<(), ExperimentError> {
+        let todo: Vec<Config> = list
+            .into_iter()
+            .filter(|c| !times.contains_key(c))
+            .collect();
+        for (i, cfg) in todo.iter().enumerate() {
+            ctx.step(&format!("{} ({}/{})", cfg.describe(), i + 1, todo.len()))?;
+            times.insert(*cfg, device_span_us(&run_once(s, b, *cfg, streams)?) / 1e3);
+        }
+        Ok(())
+    };
+    measure(s, space.coarse(), &mut times)?;
+    let first = fastest(&times, 1);
+    for cfg in first {
+        measure(s, space.around(cfg), &mut times)?;
+    }
+    let mut best = (Config::SEQUENTIAL, f64::INFINITY);
+    for cfg in fastest(&times, FINALISTS) {
+        ctx.step(&format!("re-measure {}", cfg.describe()))?;
+        let mut t = Vec::new();
+        for _ in 0..FINAL_REPS {
+            t.push(device_span_us(&run_once(s, b, cfg, streams)?) / 1e3);
+        }
+        let ms = median(&t);
+        if ms < best.1 {
+            best = (cfg, ms);
+        }
+    }
+    Ok((best.0, best.1, times))
+}
+
+/// The `n` fastest configurations, fastest first (ties broken by fewer streams, then chunks).
+fn fastest(times: &HashMap<Config, f64>, n: usize) -> Vec<Config> {
+    let mut v: Vec<(&Config, &f64)> = times.iter().collect();
+    v.sort_by(|a, b| {
+        a.1.total_cmp(b.1)
+            .then((a.0.streams, a.0.chunks, a.0.order.name()).cmp(&(
+                b.0.streams,
+                b.0.chunks,
+                b.0.order.name(),
+            )))
+    });
+    v.into_iter().take(n).map(|(c, _)| *c).collect()
+}
+
+/// One series per (streams, order): time against chunk count.
+fn series(times: &HashMap<Config, f64>) -> Vec<Series> {
+    let mut keys: Vec<(u32, &'static str)> =
+        times.keys().map(|c| (c.streams, c.order.name())).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .map(|(st, order)| {
+            let mut points: Vec<(f64, f64)> = times
+                .iter()
+                .filter(|(c, _)| c.streams == st && c.order.name() == order)
+                .map(|(c, t)| (f64::from(c.chunks), *t))
+                .collect();
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            Series {
+                name: format!("ms_by_chunks_{st}_streams_{order}"),
+                x_unit: CHUNKS.into(),
+                y_unit: MS.into(),
+                points,
+            }
+        })
+        .collect()
+}
+
+/// Physics the result must obey (with 2% for measurement noise on real hardware).
+fn invariants(best_ops: &[Op], best_ms: f64, bound_ms: f64, sequential_ms: f64) -> Vec<Check> {
+    let overlap = same_stream_overlap(best_ops);
+    vec![
+        Check {
+            name: "ops on one stream never overlap".into(),
+            passed: overlap.is_none(),
+            detail: overlap.unwrap_or_default(),
+        },
+        Check {
+            name: "best is not faster than the bound".into(),
+            passed: best_ms >= bound_ms * 0.98,
+            detail: format!("best {best_ms:.3} ms, bound {bound_ms:.3} ms"),
+        },
+        Check {
+            name: "best is not slower than sequential".into(),
+            passed: best_ms <= sequential_ms * 1.02,
+            detail: format!("best {best_ms:.3} ms, sequential {sequential_ms:.3} ms"),
+        },
+    ]
+}

@@ -1,0 +1,128 @@
+//! Finding the driver and the device, and reading what the device is.
+//!
+//! cudarc loads libcuda lazily and **panics** if it is missing, so [`driver_present`] must be the
+//! first thing anyone asks. After that every call returns a `Result`.
+#![allow(unsafe_code)]
+
+use cudarc::driver::result;
+use cudarc::driver::sys::{self, CUdevice, CUdevice_attribute};
+
+use super::error::{check, map};
+use crate::gpu::GpuError;
+
+/// The reason used when libcuda cannot be loaded.
+pub const NO_DRIVER_REASON: &str = "libcuda.so could not be loaded";
+
+/// Whether libcuda can be loaded. Safe to call anywhere, never panics.
+pub fn driver_present() -> bool {
+    // SAFETY: `is_culib_present` only tries `dlopen` on candidate names and drops what it opened;
+    // it does not touch cudarc's loader state (cudarc PR #430).
+    unsafe { sys::is_culib_present() }
+}
+
+/// `cuInit` and the device count, with errors a user can act on.
+pub fn init_and_count() -> Result<u32, GpuError> {
+    if !driver_present() {
+        return Err(GpuError::NoDriver(NO_DRIVER_REASON.to_string()));
+    }
+    match result::init() {
+        Ok(()) => {}
+        Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NO_DEVICE => return Ok(0),
+        Err(e) => return Err(map("cuInit", e)),
+    }
+    let count = result::device::get_count().map_err(|e| map("cuDeviceGetCount", e))?;
+    Ok(u32::try_from(count).unwrap_or(0))
+}
+
+/// The device handle for `ordinal`, or [`GpuError::NoDevice`].
+pub fn device(ordinal: u32) -> Result<CUdevice, GpuError> {
+    let count = init_and_count()?;
+    if ordinal >= count {
+        return Err(GpuError::NoDevice { ordinal, count });
+    }
+    let ord = i32::try_from(ordinal).map_err(|_| GpuError::NoDevice { ordinal, count })?;
+    result::device::get(ord).map_err(|e| map("cuDeviceGet", e))
+}
+
+/// What `info` shows about a device.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceProps {
+    pub name: String,
+    pub compute_capability: (u32, u32),
+    pub total_mem: u64,
+    pub copy_engines: u32,
+    pub multiprocessors: u32,
+    /// `dddd:bb:dd.f`, lowercase, as in `/sys/bus/pci/devices/`.
+    pub pci_bus_id: Option<String>,
+    /// e.g. 13000 for CUDA 13.0.
+    pub driver_version: i32,
+}
+
+fn attr(dev: CUdevice, a: CUdevice_attribute) -> Result<u32, GpuError> {
+    // SAFETY: `dev` came from `cuDeviceGet`; the attribute is a plain integer query.
+    let v = unsafe { result::device::get_attribute(dev, a) }
+        .map_err(|e| map("cuDeviceGetAttribute", e))?;
+    Ok(u32::try_from(v).unwrap_or(0))
+}
+
+/// Read the device's properties (no context needed).
+pub fn props(dev: CUdevice) -> Result<DeviceProps, GpuError> {
+    let name = result::device::get_name(dev).map_err(|e| map("cuDeviceGetName", e))?;
+    let major = attr(
+        dev,
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+    )?;
+    let minor = attr(
+        dev,
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+    )?;
+    // SAFETY: `dev` came from `cuDeviceGet`.
+    let total =
+        unsafe { result::device::total_mem(dev) }.map_err(|e| map("cuDeviceTotalMem", e))?;
+    Ok(DeviceProps {
+        name,
+        compute_capability: (major, minor),
+        total_mem: total as u64,
+        copy_engines: attr(
+            dev,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+        )?,
+        multiprocessors: attr(
+            dev,
+            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        )?,
+        pci_bus_id: pci_bus_id(dev),
+        driver_version: driver_version()?,
+    })
+}
+
+/// `cuDriverGetVersion`: 1000 * major + 10 * minor.
+pub fn driver_version() -> Result<i32, GpuError> {
+    let mut v: std::ffi::c_int = 0;
+    // SAFETY: writes one int through a valid pointer.
+    check("cuDriverGetVersion", unsafe {
+        sys::cuDriverGetVersion(&mut v)
+    })?;
+    Ok(v)
+}
+
+fn pci_bus_id(dev: CUdevice) -> Option<String> {
+    let mut buf = [0u8; 32];
+    // SAFETY: the driver writes at most `len` bytes, NUL-terminated, into `buf`.
+    let rc = unsafe { sys::cuDeviceGetPCIBusId(buf.as_mut_ptr().cast(), buf.len() as _, dev) };
+    rc.result().ok()?;
+    let s = std::ffi::CStr::from_bytes_until_nul(&buf).ok()?;
+    Some(s.to_string_lossy().to_lowercase())
+}
+
+/// Free and total device memory of the current context (`cuMemGetInfo`).
+pub fn mem_info() -> Result<(u64, u64), GpuError> {
+    let (free, total) = result::mem_get_info().map_err(|e| map("cuMemGetInfo", e))?;
+    Ok((free as u64, total as u64))
+}
+
+/// `cuCtxSynchronize` on the current context.
+pub fn synchronize() -> Result<(), GpuError> {
+    // SAFETY: no arguments; acts on the current context.
+    check("cuCtxSynchronize", unsafe { sys::cuCtxSynchronize() })
+}

@@ -1,0 +1,236 @@
+//! CUPTI activity records: the real device start and end of every copy and kernel, and the copy
+//! channel that ran each copy.
+//!
+//! An event recorded before a copy fires when its stream reaches it, not when a copy engine starts
+//! the copy, so a copy queued behind another stream's copy would seem to overlap it. CUPTI's
+//! records carry the device's own timestamps, which is what the timeline must show.
+//!
+//! Records are read by field offset rather than through one versioned bindgen struct, because the
+//! record version follows the libcupti that is loaded at run time, not the one cudarc was built
+//! against; the leading fields we read have kept their offsets across versions (checked by a
+//! test against the bindings).
+#![allow(unsafe_code)]
+
+use std::alloc::Layout;
+use std::sync::{Mutex, OnceLock};
+
+use cudarc::cupti::result::{CuptiError, activity};
+use cudarc::cupti::sys::{self, CUpti_ActivityKind};
+use cudarc::driver::sys::CUcontext;
+
+/// What a record describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RecKind {
+    H2d,
+    D2h,
+    /// Device-to-device and other copies: not issued by the backend, ignored.
+    OtherCopy,
+    Kernel,
+}
+
+/// One activity record, reduced to what the timeline needs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Record {
+    pub kind: RecKind,
+    pub bytes: u64,
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// The driver API call that issued it; increases in issue order.
+    pub correlation: u32,
+    /// The copy channel (copies only, where CUPTI reports one).
+    pub channel: Option<u32>,
+}
+
+const BUFFER_BYTES: usize = 1 << 20;
+/// Activity buffers, kept for reuse (addresses: raw pointers are not `Send`). A fresh buffer
+/// costs page faults when CUPTI first writes it: a few hundred microseconds inside the first
+/// timed call after a flush, seen on an H200. Reused buffers have their pages already.
+static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+static ATTACHED: Mutex<bool> = Mutex::new(false);
+
+mod parse;
+pub use parse::offsets;
+use parse::parse;
+static PRESENT: OnceLock<Result<(), String>> = OnceLock::new();
+
+fn layout() -> Option<Layout> {
+    Layout::from_size_align(BUFFER_BYTES, 8).ok()
+}
+
+fn err(call: &str, e: CuptiError) -> String {
+    format!("{call} failed: {e}")
+}
+
+/// Whether CUPTI can be used: the library loads (probed once, without initialising CUPTI, so
+/// a backend that never records a timeline pays nothing for it). Setting
+/// `CUDA_ACADEMY_NO_CUPTI` turns it off (to use, or test, the event fallback).
+pub fn available() -> Result<(), String> {
+    PRESENT
+        .get_or_init(|| {
+            if std::env::var_os("CUDA_ACADEMY_NO_CUPTI").is_some() {
+                return Err("CUPTI disabled by CUDA_ACADEMY_NO_CUPTI".into());
+            }
+            // SAFETY: only tries `dlopen` on candidate names; never panics.
+            if !unsafe { sys::is_culib_present() } {
+                return Err(
+                    "libcupti.so could not be loaded (it ships with the CUDA toolkit; \
+                            put its folder on LD_LIBRARY_PATH)"
+                        .into(),
+                );
+            }
+            Ok(())
+        })
+        .clone()
+}
+
+/// Register the activity buffer callbacks (this attaches CUPTI to the process). Attached CUPTI
+/// slows every later driver call (a 64 MiB pinned `cuMemcpyHtoDAsync` returned after 14 µs
+/// instead of 8 µs on an H200), so [`stop`] detaches it again with `cuptiFinalize`.
+fn attach() -> Result<(), String> {
+    available()?;
+    let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
+    if !*attached {
+        activity::register_callbacks(Some(buffer_requested), Some(buffer_completed))
+            .map_err(|e| err("cuptiActivityRegisterCallbacks", e))?;
+        *attached = true;
+    }
+    Ok(())
+}
+
+fn detach() {
+    let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
+    if *attached && cudarc::cupti::result::finalize().is_ok() {
+        *attached = false;
+    }
+}
+
+/// CUPTI's clock in nanoseconds (the clock of the records' timestamps).
+pub fn timestamp() -> Option<u64> {
+    let mut t = 0u64;
+    // SAFETY: writes one u64 through a valid pointer; only called once a recording started.
+    unsafe { cudarc::cupti::result::get_timestamp(&mut t) }.ok()?;
+    Some(t)
+}
+
+const KINDS: [CUpti_ActivityKind; 2] = [
+    CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_MEMCPY,
+    // CONCURRENT_KERNEL, not KERNEL: the latter serialises kernels to time them.
+    CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
+];
+
+/// Start collecting copy and kernel records for `ctx`. CUPTI sets itself up lazily on the first
+/// ops after this (about 2 ms was seen on an H200), so the caller issues warm-up ops and then
+/// calls [`discard`] before taking its origin.
+pub(crate) fn start(ctx: CUcontext) -> Result<(), String> {
+    attach()?;
+    prefill_pool(4);
+    take_records();
+    for kind in KINDS {
+        // SAFETY: `ctx` is the backend's live context. Some CUPTI versions refuse a kind per
+        // context; then it is enabled for the process instead.
+        if unsafe { activity::enable_context(ctx, kind) }.is_err() {
+            activity::enable(kind).map_err(|e| err("cuptiActivityEnable", e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Hand over and drop every record so far (the device is idle); returns the new origin.
+pub(crate) fn discard() -> Result<u64, String> {
+    activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e))?;
+    take_records();
+    timestamp().ok_or_else(|| "cuptiGetTimestamp failed".to_string())
+}
+
+/// Stop collecting (the caller has synchronised the device), detach CUPTI and return the
+/// records.
+pub(crate) fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
+    // Flag 1 = CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: also hand over partly filled buffers.
+    let flushed = activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e));
+    for kind in KINDS {
+        // SAFETY: `ctx` is the backend's live context.
+        let _ = unsafe { activity::disable_context(ctx, kind) };
+        let _ = activity::disable(kind);
+    }
+    detach();
+    flushed?;
+    Ok(take_records())
+}
+
+fn take_records() -> Vec<Record> {
+    let mut g = RECORDS.lock().unwrap_or_else(|p| p.into_inner());
+    std::mem::take(&mut *g)
+}
+
+/// A buffer from the pool, or a new one with every page touched.
+fn pooled_buffer() -> *mut u8 {
+    let reused = POOL.lock().unwrap_or_else(|p| p.into_inner()).pop();
+    match reused {
+        Some(addr) => addr as *mut u8,
+        None => new_buffer(),
+    }
+}
+
+fn new_buffer() -> *mut u8 {
+    match layout() {
+        // SAFETY: the layout has a non-zero size; the buffer goes back to the pool, never freed
+        // (a few MiB at most for the life of the process).
+        Some(l) => unsafe { std::alloc::alloc_zeroed(l) },
+        None => std::ptr::null_mut(),
+    }
+}
+
+/// Put `n` page-touched buffers in the pool (before a recording, outside timed work).
+fn prefill_pool(n: usize) {
+    let have = POOL.lock().unwrap_or_else(|p| p.into_inner()).len();
+    for _ in have..n {
+        let p = new_buffer();
+        if p.is_null() {
+            return;
+        }
+        // SAFETY: `p` is a fresh BUFFER_BYTES allocation; writing it faults its pages in now.
+        unsafe { std::ptr::write_bytes(p, 0, BUFFER_BYTES) };
+        POOL.lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(p as usize);
+    }
+}
+
+unsafe extern "C" fn buffer_requested(buf: *mut *mut u8, size: *mut usize, max: *mut usize) {
+    let ptr = pooled_buffer();
+    // SAFETY: CUPTI passes valid out-pointers. A null buffer tells CUPTI to drop records.
+    unsafe {
+        *buf = ptr;
+        *size = if ptr.is_null() { 0 } else { BUFFER_BYTES };
+        *max = 0;
+    }
+}
+
+unsafe extern "C" fn buffer_completed(
+    _ctx: CUcontext,
+    _stream: u32,
+    buf: *mut u8,
+    _size: usize,
+    valid: usize,
+) {
+    if buf.is_null() {
+        return;
+    }
+    let mut parsed = Vec::new();
+    let mut rec: *mut sys::CUpti_Activity = std::ptr::null_mut();
+    // SAFETY: `buf` holds `valid` bytes of records written by CUPTI; each record pointer it
+    // returns points inside it.
+    while unsafe { activity::get_next_record(buf, valid, &mut rec) }.is_ok() {
+        if let Some(r) = unsafe { parse(rec.cast::<u8>()) } {
+            parsed.push(r);
+        }
+    }
+    RECORDS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .extend(parsed);
+    POOL.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(buf as usize);
+}

@@ -1,0 +1,200 @@
+//! [`Gpu`] for [`CudaGpu`]: each call binds the context, checks for a poisoned context, and
+//! issues the plain driver call (see the module docs of `gpu::cuda` for why raw calls).
+#![allow(unsafe_code)]
+
+use cudarc::driver::sys::{self, CUstream};
+
+use super::error::check;
+use super::memory::{DevAlloc, HostAlloc};
+use super::{CudaGpu, context, ops};
+use crate::gpu::{DevBuf, DeviceInfo, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
+use crate::report::{HostMemKind, Op, OpKind, TimingSource};
+
+impl Gpu for CudaGpu {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> Result<HostBuf, GpuError> {
+        self.with(|g| {
+            let a = HostAlloc::new(bytes, kind)?;
+            let id = g.new_id();
+            g.host.insert(id, a);
+            Ok(HostBuf(id))
+        })
+    }
+
+    fn host_free(&mut self, buf: HostBuf) -> Result<(), GpuError> {
+        self.with(|g| {
+            g.host_buf(buf)?;
+            g.host.remove(&buf.0);
+            Ok(())
+        })
+    }
+
+    fn host_touch(&mut self, buf: HostBuf) -> Result<(), GpuError> {
+        self.with(|g| {
+            g.host_buf(buf)?.touch();
+            Ok(())
+        })
+    }
+
+    fn host_register(&mut self, buf: HostBuf) -> Result<(), GpuError> {
+        self.with(|g| g.host_buf(buf)?.register())
+    }
+
+    fn host_unregister(&mut self, buf: HostBuf) -> Result<(), GpuError> {
+        self.with(|g| g.host_buf(buf)?.unregister())
+    }
+
+    fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
+        let h = self.host_buf(buf)?;
+        for (i, x) in h.as_f32_mut().iter_mut().enumerate() {
+            *x = crate::gpu::fill_pattern_f32(seed, i as u64);
+        }
+        Ok(())
+    }
+
+    fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
+        let h = self.host_buf(buf)?;
+        let v = h.as_f32_mut();
+        usize::try_from(index)
+            .ok()
+            .and_then(|i| v.get(i).copied())
+            .ok_or_else(|| {
+                GpuError::Invalid(format!(
+                    "f32 index {index} is outside a {}-float buffer",
+                    v.len()
+                ))
+            })
+    }
+
+    fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError> {
+        self.with(|g| {
+            let a = DevAlloc::new(bytes)?;
+            let id = g.new_id();
+            g.dev.insert(id, a);
+            Ok(DevBuf(id))
+        })
+    }
+
+    fn device_free(&mut self, buf: DevBuf) -> Result<(), GpuError> {
+        self.with(|g| {
+            g.dev_buf(buf)?;
+            g.dev.remove(&buf.0);
+            Ok(())
+        })
+    }
+
+    fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError> {
+        self.with(|g| {
+            let flags = match kind {
+                StreamKind::Blocking => 0, // CU_STREAM_DEFAULT
+                StreamKind::NonBlocking => sys::CUstream_flags::CU_STREAM_NON_BLOCKING as u32,
+            };
+            let mut s: CUstream = std::ptr::null_mut();
+            // SAFETY: the driver writes a new stream handle into `s`.
+            check("cuStreamCreate", unsafe {
+                sys::cuStreamCreate(&mut s, flags)
+            })?;
+            let id = g.new_id();
+            g.streams.insert(id, s);
+            Ok(StreamId(id))
+        })
+    }
+
+    fn stream_destroy(&mut self, stream: StreamId) -> Result<(), GpuError> {
+        self.with(|g| {
+            if stream == StreamId::LEGACY_DEFAULT {
+                return Err(GpuError::Invalid(
+                    "the legacy default stream cannot be destroyed".into(),
+                ));
+            }
+            let s = g.stream(stream)?;
+            g.streams.remove(&stream.0);
+            // SAFETY: created by `cuStreamCreate`; removed from the table so destroyed once.
+            check("cuStreamDestroy", unsafe { sys::cuStreamDestroy_v2(s) })
+        })
+    }
+
+    fn copy_h2d_async(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.copy(OpKind::H2d, stream, dst, dst_off, src, src_off, bytes))
+    }
+
+    fn copy_d2h_async(
+        &mut self,
+        stream: StreamId,
+        dst: HostBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.copy(OpKind::D2h, stream, src, src_off, dst, dst_off, bytes))
+    }
+
+    fn launch(
+        &mut self,
+        stream: StreamId,
+        kernel: Kernel,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.launch_kernel(stream, kernel, buf, off, bytes))
+    }
+
+    fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError> {
+        self.with(|g| {
+            let s = g.stream(stream)?;
+            // SAFETY: `s` is a live stream of this context, or null (legacy default stream).
+            check("cuStreamSynchronize", unsafe {
+                sys::cuStreamSynchronize(s)
+            })
+        })
+    }
+
+    fn device_sync(&mut self) -> Result<(), GpuError> {
+        self.with(|_| context::synchronize())
+    }
+
+    fn host_now_us(&mut self) -> f64 {
+        self.recorder.now_us()
+    }
+
+    fn timeline_begin(&mut self) -> Result<(), GpuError> {
+        self.with(|g| {
+            context::synchronize()?;
+            if g.warm.is_none() && g.recorder.cupti_unavailable.is_none() {
+                g.warm = Some((
+                    HostAlloc::new(4096, HostMemKind::Pinned)?,
+                    DevAlloc::new(4096)?,
+                ));
+            }
+            let streams: Vec<CUstream> = g.streams.values().copied().collect();
+            let (warm, kernels) = (&g.warm, &g.kernels);
+            g.recorder.begin(g.ctx, || {
+                ops::warm_up(warm.as_ref(), kernels.as_ref().ok(), &streams)
+            })?;
+            if g.recorder.cupti_unavailable.is_some() {
+                g.info.backend.timing = TimingSource::Events;
+            }
+            Ok(())
+        })
+    }
+
+    fn timeline_end(&mut self) -> Result<Vec<Op>, GpuError> {
+        self.with(|g| {
+            context::synchronize()?;
+            g.recorder.end(g.ctx)
+        })
+    }
+}

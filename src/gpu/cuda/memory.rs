@@ -1,0 +1,223 @@
+//! Host and device allocations, owned by the backend and freed on drop.
+//!
+//! Raw driver calls (`cuMemHostAlloc`, `cuMemHostRegister`, `cuMemAlloc`) rather than cudarc's
+//! `PinnedHostSlice`/`CudaSlice`: those carry events that make streams wait on each other per
+//! buffer, which would hide the very overlap the lessons measure.
+#![allow(unsafe_code)]
+
+use std::alloc::Layout;
+use std::ffi::c_void;
+
+use cudarc::driver::sys::{self, CUresult};
+
+use super::error::{check, map};
+use crate::gpu::GpuError;
+use crate::report::HostMemKind;
+
+/// Where a host buffer's bytes live.
+#[derive(Debug)]
+enum Storage {
+    /// Ordinary heap memory (`alloc_zeroed`: the OS maps zero pages lazily, so first touch still
+    /// costs what it costs), 4-byte aligned for `f32` access.
+    Heap { ptr: *mut u8, layout: Layout },
+    /// `cuMemHostAlloc` memory.
+    Driver { ptr: *mut c_void },
+}
+
+/// One host buffer.
+#[derive(Debug)]
+pub struct HostAlloc {
+    storage: Storage,
+    pub bytes: u64,
+    pub kind: HostMemKind,
+}
+
+fn host_free_bytes() -> u64 {
+    std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("MemAvailable:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+fn host_oom(requested: u64) -> GpuError {
+    GpuError::OutOfMemory {
+        what: "host",
+        requested,
+        free: host_free_bytes(),
+    }
+}
+
+impl HostAlloc {
+    /// Allocate `bytes` of host memory of `kind` (`Registered` = heap + `cuMemHostRegister`).
+    pub fn new(bytes: u64, kind: HostMemKind) -> Result<HostAlloc, GpuError> {
+        let size = usize::try_from(bytes.max(4)).map_err(|_| host_oom(bytes))?;
+        let storage = match kind {
+            HostMemKind::Pageable | HostMemKind::Registered => {
+                let layout = Layout::from_size_align(size, 4096).map_err(|_| host_oom(bytes))?;
+                // SAFETY: `layout` has a non-zero size.
+                let ptr = unsafe { std::alloc::alloc_zeroed(layout) };
+                if ptr.is_null() {
+                    return Err(host_oom(bytes));
+                }
+                Storage::Heap { ptr, layout }
+            }
+            HostMemKind::Pinned | HostMemKind::WriteCombined => {
+                let flags = if kind == HostMemKind::Pinned {
+                    0 // cudaMallocHost: ordinary page-locked memory
+                } else {
+                    sys::CU_MEMHOSTALLOC_WRITECOMBINED
+                };
+                let mut ptr: *mut c_void = std::ptr::null_mut();
+                // SAFETY: the driver writes the new pointer into `ptr`.
+                let rc = unsafe { sys::cuMemHostAlloc(&mut ptr, size, flags) };
+                if rc == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+                    return Err(host_oom(bytes));
+                }
+                check("cuMemHostAlloc", rc)?;
+                Storage::Driver { ptr }
+            }
+        };
+        let mut alloc = HostAlloc {
+            storage,
+            bytes,
+            kind: HostMemKind::Pageable,
+        };
+        if kind == HostMemKind::Registered {
+            alloc.register()?;
+        } else {
+            alloc.kind = kind;
+        }
+        Ok(alloc)
+    }
+
+    /// The first byte.
+    pub fn ptr(&self) -> *mut u8 {
+        match self.storage {
+            Storage::Heap { ptr, .. } => ptr,
+            Storage::Driver { ptr } => ptr.cast(),
+        }
+    }
+
+    /// Page-lock a pageable buffer (`cuMemHostRegister`, flags 0).
+    pub fn register(&mut self) -> Result<(), GpuError> {
+        if self.kind != HostMemKind::Pageable {
+            return Err(GpuError::Invalid(format!(
+                "only pageable buffers can be registered (this one is {:?})",
+                self.kind
+            )));
+        }
+        let len = self.len_usize();
+        // SAFETY: `ptr .. ptr + len` is a live heap allocation owned by `self`.
+        let rc = unsafe { sys::cuMemHostRegister_v2(self.ptr().cast(), len, 0) };
+        if rc == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            return Err(host_oom(self.bytes));
+        }
+        check("cuMemHostRegister", rc)?;
+        self.kind = HostMemKind::Registered;
+        Ok(())
+    }
+
+    /// Undo [`HostAlloc::register`].
+    pub fn unregister(&mut self) -> Result<(), GpuError> {
+        if self.kind != HostMemKind::Registered {
+            return Err(GpuError::Invalid("the buffer is not registered".into()));
+        }
+        // SAFETY: the pointer was registered by `register`.
+        check("cuMemHostUnregister", unsafe {
+            sys::cuMemHostUnregister(self.ptr().cast())
+        })?;
+        self.kind = HostMemKind::Pageable;
+        Ok(())
+    }
+
+    fn len_usize(&self) -> usize {
+        usize::try_from(self.bytes.max(4)).unwrap_or(usize::MAX)
+    }
+
+    /// The buffer as `f32`s (the allocation is 4-byte aligned and at least 4 bytes long).
+    pub fn as_f32_mut(&mut self) -> &mut [f32] {
+        let n = self.len_usize() / 4;
+        // SAFETY: aligned (page or driver allocation), `n * 4` bytes are owned by `self`, every bit
+        // pattern is a valid f32, and `&mut self` guarantees no other Rust reference exists.
+        unsafe { std::slice::from_raw_parts_mut(self.ptr().cast::<f32>(), n) }
+    }
+
+    /// Write one byte in every 4 KiB page (first touch).
+    pub fn touch(&mut self) {
+        let len = self.len_usize();
+        let p = self.ptr();
+        for off in (0..len).step_by(4096) {
+            // SAFETY: `off < len`, inside the allocation; volatile so it is not optimised away.
+            unsafe { p.add(off).write_volatile(0) };
+        }
+    }
+}
+
+impl Drop for HostAlloc {
+    fn drop(&mut self) {
+        if self.kind == HostMemKind::Registered {
+            let _ = self.unregister();
+        }
+        match self.storage {
+            // SAFETY: allocated with exactly this layout in `new`, freed once.
+            Storage::Heap { ptr, layout } => unsafe { std::alloc::dealloc(ptr, layout) },
+            Storage::Driver { ptr } => {
+                // SAFETY: allocated by `cuMemHostAlloc`, freed once; errors are ignored in Drop.
+                let _ = unsafe { sys::cuMemFreeHost(ptr) };
+            }
+        }
+    }
+}
+
+/// One device buffer (`cuMemAlloc`).
+#[derive(Debug)]
+pub struct DevAlloc {
+    pub ptr: sys::CUdeviceptr,
+    pub bytes: u64,
+}
+
+impl DevAlloc {
+    /// `cuMemAlloc`; out of memory becomes [`GpuError::OutOfMemory`] with the free amount.
+    pub fn new(bytes: u64) -> Result<DevAlloc, GpuError> {
+        let size = usize::try_from(bytes.max(4)).map_err(|_| GpuError::OutOfMemory {
+            what: "device",
+            requested: bytes,
+            free: 0,
+        })?;
+        let mut ptr: sys::CUdeviceptr = 0;
+        // SAFETY: the driver writes the new device pointer into `ptr`.
+        let rc = unsafe { sys::cuMemAlloc_v2(&mut ptr, size) };
+        if rc == CUresult::CUDA_ERROR_OUT_OF_MEMORY {
+            let free = super::context::mem_info().map_or(0, |(f, _)| f);
+            return Err(GpuError::OutOfMemory {
+                what: "device",
+                requested: bytes,
+                free,
+            });
+        }
+        rc.result().map_err(|e| map("cuMemAlloc", e))?;
+        Ok(DevAlloc { ptr, bytes })
+    }
+}
+
+impl Drop for DevAlloc {
+    fn drop(&mut self) {
+        // SAFETY: allocated by `cuMemAlloc`, freed once; errors are ignored in Drop.
+        let _ = unsafe { sys::cuMemFree_v2(self.ptr) };
+    }
+}
+
+/// Check that `off .. off + bytes` lies inside a buffer of `len` bytes.
+pub fn check_range(what: &str, len: u64, off: u64, bytes: u64) -> Result<(), GpuError> {
+    match off.checked_add(bytes) {
+        Some(end) if end <= len => Ok(()),
+        _ => Err(GpuError::Invalid(format!(
+            "{what} range {off}..{off}+{bytes} is outside the {len}-byte buffer"
+        ))),
+    }
+}

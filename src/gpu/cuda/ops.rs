@@ -1,0 +1,147 @@
+//! The timed operations: async copies and kernel launches, each noted by the recorder while a
+//! timeline is open. Plain `cuMemcpy*Async` / `cuLaunchKernel` calls: no cudarc event tracking
+//! (see the module docs of `gpu::cuda`).
+#![allow(unsafe_code)]
+
+use cudarc::driver::sys;
+
+use super::CudaGpu;
+use super::error::check;
+use super::kernels::Loaded;
+use super::memory::check_range;
+use super::memory::{DevAlloc, HostAlloc};
+use super::timeline::Issued;
+use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
+use crate::report::OpKind;
+
+impl CudaGpu {
+    /// One async copy between `dev[dev_off..]` and `host[host_off..]`, direction from `kind`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn copy(
+        &mut self,
+        kind: OpKind,
+        stream: StreamId,
+        dev: DevBuf,
+        dev_off: u64,
+        host: HostBuf,
+        host_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        let s = self.stream(stream)?;
+        let d = self.dev_buf(dev)?;
+        check_range("device", d.bytes, dev_off, bytes)?;
+        let dptr = d.ptr + dev_off;
+        let h = self.host_buf(host)?;
+        check_range("host", h.bytes, host_off, bytes)?;
+        let host_mem = Some(h.kind);
+        let off = usize::try_from(host_off).map_err(|_| GpuError::Invalid("offset".into()))?;
+        // SAFETY: `off` is inside the allocation (checked above).
+        let hptr = unsafe { h.ptr().add(off) };
+        let n = usize::try_from(bytes).map_err(|_| GpuError::Invalid("size".into()))?;
+        let issue_us = if self.recorder.recording() {
+            self.recorder.now_us()
+        } else {
+            0.0
+        };
+        // SAFETY: both ranges lie inside live allocations owned by `self`; the host buffer stays
+        // alive and unmoved until freed through `host_free`, which experiments call only after
+        // synchronising; `s` is a live stream of this context or null (legacy default stream).
+        let rc = unsafe {
+            match kind {
+                OpKind::H2d => sys::cuMemcpyHtoDAsync_v2(dptr, hptr.cast_const().cast(), n, s),
+                _ => sys::cuMemcpyDtoHAsync_v2(hptr.cast(), dptr, n, s),
+            }
+        };
+        let call = if kind == OpKind::H2d {
+            "cuMemcpyHtoDAsync"
+        } else {
+            "cuMemcpyDtoHAsync"
+        };
+        check(call, rc)?;
+        if self.recorder.recording() {
+            let label = super::op_label(kind, None);
+            let op = Issued {
+                stream: stream.0,
+                kind,
+                bytes,
+                host_mem,
+                label,
+                issue_us,
+                end_event: None,
+            };
+            self.record(s, op)?;
+        }
+        Ok(())
+    }
+
+    /// Launch `kernel` over the f32s of `buf[off .. off + bytes]`.
+    pub(super) fn launch_kernel(
+        &mut self,
+        stream: StreamId,
+        kernel: Kernel,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        let loaded = match &self.kernels {
+            Ok(k) => k,
+            Err(reason) => return Err(GpuError::KernelsUnavailable(reason.clone())),
+        };
+        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
+            return Err(GpuError::Invalid(format!(
+                "kernel range must be whole f32s (offset {off}, {bytes} bytes)"
+            )));
+        }
+        let s = self.stream(stream)?;
+        let d = self.dev_buf(buf)?;
+        check_range("device", d.bytes, off, bytes)?;
+        let issue_us = if self.recorder.recording() {
+            self.recorder.now_us()
+        } else {
+            0.0
+        };
+        loaded.launch(s, kernel, d.ptr + off, bytes / 4)?;
+        if self.recorder.recording() {
+            let op = Issued {
+                stream: stream.0,
+                kind: OpKind::Kernel,
+                bytes,
+                host_mem: None,
+                label: super::op_label(OpKind::Kernel, Some(kernel)),
+                issue_us,
+                end_event: None,
+            };
+            self.record(s, op)?;
+        }
+        Ok(())
+    }
+}
+
+/// A 4 KiB H2D copy, a kernel and a D2H copy in the legacy default stream and in each of
+/// `streams`, then a device synchronisation: CUPTI instruments streams lazily, on their first op
+/// after activity recording is enabled, which would otherwise delay the first timed ops.
+pub(super) fn warm_up(
+    bufs: Option<&(HostAlloc, DevAlloc)>,
+    kernels: Option<&Loaded>,
+    streams: &[sys::CUstream],
+) -> Result<(), GpuError> {
+    let Some((h, d)) = bufs else {
+        return Ok(());
+    };
+    let n = 4096usize;
+    for &s in std::iter::once(&std::ptr::null_mut()).chain(streams) {
+        // SAFETY: both 4 KiB buffers are owned by the backend and outlive the synchronisation
+        // below; `s` is a live stream or null.
+        check("cuMemcpyHtoDAsync", unsafe {
+            sys::cuMemcpyHtoDAsync_v2(d.ptr, h.ptr().cast_const().cast(), n, s)
+        })?;
+        if let Some(k) = kernels {
+            k.launch(s, Kernel::Transform { a: 1.0, b: 0.0 }, d.ptr, 1024)?;
+        }
+        // SAFETY: as above.
+        check("cuMemcpyDtoHAsync", unsafe {
+            sys::cuMemcpyDtoHAsync_v2(h.ptr().cast(), d.ptr, n, s)
+        })?;
+    }
+    super::context::synchronize()
+}

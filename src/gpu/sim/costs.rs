@@ -1,0 +1,96 @@
+//! What each operation costs in the model, read from the [`Profile`].
+//!
+//! Bandwidths become bytes per microsecond (1 GB/s = 1e3 B/µs); per-GiB costs scale linearly
+//! with size. Small copies are slow only through the fixed latency, as on the real GPU.
+
+use crate::gpu::Kernel;
+use crate::gpu::profile::Profile;
+use crate::report::HostMemKind;
+
+/// A copy's direction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Dir {
+    H2d,
+    D2h,
+}
+
+const GIB: f64 = 1024.0 * 1024.0 * 1024.0;
+
+/// `bytes` in GiB.
+pub(super) fn gib(bytes: u64) -> f64 {
+    bytes as f64 / GIB
+}
+
+/// Bytes per microsecond of one copy running alone.
+pub(super) fn copy_bytes_per_us(p: &Profile, kind: HostMemKind, dir: Dir) -> f64 {
+    let gbps = match (kind, dir) {
+        (HostMemKind::Pinned, Dir::H2d) => p.pinned_h2d_gbps,
+        (HostMemKind::Pinned, Dir::D2h) => p.pinned_d2h_gbps,
+        (HostMemKind::Pageable, Dir::H2d) => p.pageable_h2d_gbps,
+        (HostMemKind::Pageable, Dir::D2h) => p.pageable_d2h_gbps,
+        (HostMemKind::WriteCombined, Dir::H2d) => p.write_combined_h2d_gbps,
+        (HostMemKind::WriteCombined, Dir::D2h) => p.write_combined_d2h_gbps,
+        (HostMemKind::Registered, Dir::H2d) => p.registered_h2d_gbps,
+        (HostMemKind::Registered, Dir::D2h) => p.registered_d2h_gbps,
+    };
+    gbps * 1e3
+}
+
+/// Device time before a copy's bytes start to flow.
+pub(super) fn copy_latency_us(p: &Profile, kind: HostMemKind) -> f64 {
+    match kind {
+        HostMemKind::Pageable => p.copy_latency_us + p.pageable_copy_latency_us,
+        _ => p.copy_latency_us,
+    }
+}
+
+/// Both directions together, bytes per microsecond.
+pub(super) fn bidirectional_bytes_per_us(p: &Profile) -> f64 {
+    p.bidirectional_gbps * 1e3
+}
+
+/// Device time of a kernel over `bytes` of `f32`s. Both kernels pay the launch latency;
+/// Transform then streams every byte in and out of device memory, Spin runs its FMA chain.
+pub(super) fn kernel_us(p: &Profile, kernel: Kernel, bytes: u64) -> f64 {
+    let body = match kernel {
+        Kernel::Transform { .. } => 2.0 * bytes as f64 / (p.device_mem_gbps * 1e3),
+        Kernel::Spin { iterations } => f64::from(iterations) * p.spin_ns_per_iteration / 1e3,
+    };
+    p.kernel_launch_latency_us + body
+}
+
+/// Host time of allocating `bytes` of host memory of `kind` (first touch not included).
+pub(super) fn host_alloc_us(p: &Profile, kind: HostMemKind, bytes: u64) -> f64 {
+    match kind {
+        HostMemKind::Pinned | HostMemKind::WriteCombined => {
+            p.pinned_alloc_fixed_us + p.pinned_alloc_ms_per_gib * 1e3 * gib(bytes)
+        }
+        HostMemKind::Pageable | HostMemKind::Registered => p.pageable_alloc_us,
+    }
+}
+
+/// Host time of freeing `bytes` of host memory of `kind` (unregistering first if needed).
+pub(super) fn host_free_us(p: &Profile, kind: HostMemKind, bytes: u64) -> f64 {
+    match kind {
+        HostMemKind::Pinned | HostMemKind::WriteCombined => {
+            p.pinned_free_ms_per_gib * 1e3 * gib(bytes)
+        }
+        HostMemKind::Pageable => p.pageable_alloc_us,
+        HostMemKind::Registered => p.pageable_alloc_us + unregister_us(p, bytes),
+    }
+}
+
+/// Host time of the first touch of every page of `bytes` of pageable memory.
+pub(super) fn first_touch_us(p: &Profile, bytes: u64) -> f64 {
+    p.pageable_alloc_ms_per_gib * 1e3 * gib(bytes)
+}
+
+/// Host time of `cuMemHostRegister` of `bytes` of touched memory.
+pub(super) fn register_us(p: &Profile, bytes: u64) -> f64 {
+    p.register_ms_per_gib * 1e3 * gib(bytes)
+}
+
+/// Host time of `cuMemHostUnregister` of `bytes`.
+pub(super) fn unregister_us(p: &Profile, bytes: u64) -> f64 {
+    p.unregister_ms_per_gib * 1e3 * gib(bytes)
+}

@@ -1,0 +1,221 @@
+//! The device: copy engines and a compute engine on the device clock, with a fluid model of
+//! the PCIe link.
+//!
+//! Each engine runs one op at a time; when idle it starts the earliest-issued op of its queue
+//! whose dependencies are done. (Ready ops may pass an earlier-issued op that still waits on its
+//! stream: Hopper feeds each engine from many hardware queues, so issue order across streams
+//! does not stall an engine, as it did on Fermi.) A copy first waits its fixed latency, then its
+//! bytes flow at its bandwidth; while an H2D and a D2H copy flow together their rates are scaled
+//! so the total stays within the bidirectional limit, and the rates are recomputed whenever the
+//! set of flowing copies changes. Time moves only from event to event, so results are exact and
+//! deterministic.
+
+use super::costs::Dir;
+use crate::gpu::GpuError;
+use crate::report::{HostMemKind, Op, OpKind};
+
+/// An op's number, in issue order.
+pub(super) type OpId = u64;
+
+/// What an op does to the engine that runs it.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Work {
+    Copy {
+        dir: Dir,
+        latency_us: f64,
+        bytes_per_us: f64,
+    },
+    Kernel {
+        duration_us: f64,
+    },
+}
+
+/// A copy or kernel as issued by the host.
+#[derive(Debug, Clone)]
+pub(super) struct DevOp {
+    pub(super) stream: u32,
+    pub(super) kind: OpKind,
+    pub(super) bytes: u64,
+    pub(super) host_mem: Option<HostMemKind>,
+    pub(super) label: &'static str,
+    pub(super) work: Work,
+    /// Ops that must end before this one starts (its stream, the legacy default stream).
+    pub(super) deps: Vec<OpId>,
+    /// Whether it goes on the timeline being recorded.
+    pub(super) record: bool,
+}
+
+#[derive(Debug)]
+struct Slot {
+    op: DevOp,
+    start_us: Option<f64>,
+    end_us: Option<f64>,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Phase {
+    Latency { until: f64 },
+    Transfer { remaining: f64 },
+    Busy { until: f64 },
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Running {
+    id: OpId,
+    phase: Phase,
+}
+
+#[derive(Debug, Default)]
+struct Engine {
+    queue: Vec<OpId>,
+    running: Option<Running>,
+}
+
+/// Two events closer than this (µs) happen together.
+const EPS_US: f64 = 1e-6;
+
+/// The simulated device.
+#[derive(Debug)]
+pub(super) struct Device {
+    now: f64,
+    /// Id of `slots[0]`; every op below it has ended.
+    base: OpId,
+    slots: Vec<Slot>,
+    /// H2D copy engine, D2H copy engine (the same one if the GPU has one), compute.
+    engines: [Engine; 3],
+    d2h_engine: usize,
+    bidir_bytes_per_us: f64,
+    recorded: Vec<(OpId, Op)>,
+}
+
+const COMPUTE: usize = 2;
+
+impl Device {
+    pub(super) fn new(copy_engines: u32, bidir_bytes_per_us: f64) -> Device {
+        Device {
+            now: 0.0,
+            base: 0,
+            slots: Vec::new(),
+            engines: Default::default(),
+            d2h_engine: if copy_engines >= 2 { 1 } else { 0 },
+            bidir_bytes_per_us,
+            recorded: Vec::new(),
+        }
+    }
+
+    fn engine_of(&self, work: &Work) -> usize {
+        match work {
+            Work::Copy { dir: Dir::H2d, .. } => 0,
+            Work::Copy { dir: Dir::D2h, .. } => self.d2h_engine,
+            Work::Kernel { .. } => COMPUTE,
+        }
+    }
+
+    /// Queue `op` at the current device time; returns its id.
+    pub(super) fn issue(&mut self, op: DevOp) -> OpId {
+        let id = self.base + self.slots.len() as OpId;
+        let engine = self.engine_of(&op.work);
+        self.engines[engine].queue.push(id);
+        self.slots.push(Slot {
+            op,
+            start_us: None,
+            end_us: None,
+        });
+        id
+    }
+
+    fn slot(&self, id: OpId) -> Option<&Slot> {
+        id.checked_sub(self.base)
+            .and_then(|i| self.slots.get(i as usize))
+    }
+
+    /// Whether op `id` has ended (ops before the last pruning all have).
+    pub(super) fn is_done(&self, id: OpId) -> bool {
+        self.slot(id).is_none_or(|s| s.end_us.is_some())
+    }
+
+    /// Run the device until `t` (µs); the clock never goes back.
+    pub(super) fn advance_to(&mut self, t: f64) -> Result<(), GpuError> {
+        while self.step(Some(t))? {}
+        self.now = self.now.max(t);
+        Ok(())
+    }
+
+    /// Run until every op in `ids` has ended; returns the latest end (or `None` if all had
+    /// ended long ago).
+    pub(super) fn wait_for(&mut self, ids: &[OpId]) -> Result<Option<f64>, GpuError> {
+        while !ids.iter().all(|&id| self.is_done(id)) {
+            if !self.step(None)? {
+                return Err(stuck());
+            }
+        }
+        let end = ids
+            .iter()
+            .filter_map(|&id| self.slot(id).and_then(|s| s.end_us))
+            .reduce(f64::max);
+        self.prune();
+        Ok(end)
+    }
+
+    /// Run until every op has ended; returns the device time then.
+    pub(super) fn wait_idle(&mut self) -> Result<f64, GpuError> {
+        while self.slots.iter().any(|s| s.end_us.is_none()) {
+            if !self.step(None)? {
+                return Err(stuck());
+            }
+        }
+        let end = self
+            .slots
+            .iter()
+            .filter_map(|s| s.end_us)
+            .fold(0.0, f64::max);
+        self.prune();
+        Ok(end)
+    }
+
+    /// Recorded ops (absolute times) since the last call, with their ids.
+    pub(super) fn take_recorded(&mut self) -> Vec<(OpId, Op)> {
+        std::mem::take(&mut self.recorded)
+    }
+
+    /// Forget ended ops once nothing is pending, so long sweeps stay small.
+    fn prune(&mut self) {
+        if self.slots.iter().all(|s| s.end_us.is_some()) {
+            self.base += self.slots.len() as OpId;
+            self.slots.clear();
+        }
+    }
+
+    /// Start what can start, then move to the next event if it is not after `limit`.
+    /// Returns false when nothing runs or the next event is after `limit`.
+    fn step(&mut self, limit: Option<f64>) -> Result<bool, GpuError> {
+        self.start_ready()?;
+        let rates = self.rates();
+        let times: Vec<Option<f64>> = (0..3).map(|e| self.event_time(e, &rates)).collect();
+        let Some(next) = times.iter().flatten().copied().reduce(f64::min) else {
+            return Ok(false);
+        };
+        if let Some(limit) = limit.filter(|&l| next > l) {
+            self.flow(limit - self.now, &rates);
+            self.now = limit;
+            return Ok(false);
+        }
+        self.flow(next - self.now, &rates);
+        self.now = next;
+        for (e, t) in times.iter().enumerate() {
+            if t.is_some_and(|t| t <= next + EPS_US) {
+                self.fire(e)?;
+            }
+        }
+        Ok(true)
+    }
+}
+
+fn stuck() -> GpuError {
+    GpuError::Invalid(
+        "the simulator has ops that can never start (an internal error); please report it"
+            .to_string(),
+    )
+}
+
+mod flow;

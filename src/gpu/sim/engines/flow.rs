@@ -1,0 +1,136 @@
+//! The engines' mechanics: starting ready ops, sharing the link, firing events.
+
+use super::{COMPUTE, Device, Phase, Running, Work, stuck};
+use crate::gpu::GpuError;
+use crate::gpu::sim::costs::Dir;
+use crate::report::Op;
+
+impl Device {
+    /// On every idle engine, start the earliest-issued queued op whose dependencies have ended.
+    pub(super) fn start_ready(&mut self) -> Result<(), GpuError> {
+        for e in 0..self.engines.len() {
+            if self.engines[e].running.is_some() {
+                continue;
+            }
+            let ready = self.engines[e].queue.iter().position(|&id| {
+                self.slot(id)
+                    .is_some_and(|s| s.op.deps.iter().all(|&d| self.is_done(d)))
+            });
+            let Some(pos) = ready else { continue };
+            let id = self.engines[e].queue.remove(pos);
+            let now = self.now;
+            let slot = self.slot_mut(id).ok_or_else(stuck)?;
+            slot.start_us = Some(now);
+            let phase = match slot.op.work {
+                Work::Copy { latency_us, .. } if latency_us > 0.0 => Phase::Latency {
+                    until: now + latency_us,
+                },
+                Work::Copy { .. } => Phase::Transfer {
+                    remaining: slot.op.bytes as f64,
+                },
+                Work::Kernel { duration_us } => Phase::Busy {
+                    until: now + duration_us,
+                },
+            };
+            self.engines[e].running = Some(Running { id, phase });
+        }
+        Ok(())
+    }
+
+    fn slot_mut(&mut self, id: super::OpId) -> Option<&mut super::Slot> {
+        id.checked_sub(self.base)
+            .and_then(|i| self.slots.get_mut(i as usize))
+    }
+
+    /// Bytes per µs of each engine's flowing copy (0 when none). When both directions flow and
+    /// their sum exceeds the bidirectional limit, both are scaled by the same factor.
+    pub(super) fn rates(&self) -> [f64; 3] {
+        let mut rates = [0.0; 3];
+        let mut by_dir = [0.0; 2];
+        for (e, engine) in self.engines.iter().enumerate() {
+            let Some(Running {
+                id,
+                phase: Phase::Transfer { .. },
+            }) = engine.running
+            else {
+                continue;
+            };
+            if let Some(Work::Copy {
+                dir, bytes_per_us, ..
+            }) = self.slot(id).map(|s| s.op.work)
+            {
+                rates[e] = bytes_per_us;
+                by_dir[usize::from(dir == Dir::D2h)] += bytes_per_us;
+            }
+        }
+        let total = by_dir[0] + by_dir[1];
+        if by_dir[0] > 0.0 && by_dir[1] > 0.0 && total > self.bidir_bytes_per_us {
+            let scale = self.bidir_bytes_per_us / total;
+            for r in &mut rates {
+                *r *= scale;
+            }
+        }
+        rates
+    }
+
+    /// When engine `e`'s running op next changes phase, at the given rates.
+    pub(super) fn event_time(&self, e: usize, rates: &[f64; 3]) -> Option<f64> {
+        let running = self.engines[e].running?;
+        Some(match running.phase {
+            Phase::Latency { until } | Phase::Busy { until } => until,
+            Phase::Transfer { remaining } if remaining <= 0.0 => self.now,
+            Phase::Transfer { remaining } => self.now + remaining / rates[e],
+        })
+    }
+
+    /// Let bytes flow for `dt` µs.
+    pub(super) fn flow(&mut self, dt: f64, rates: &[f64; 3]) {
+        for (engine, rate) in self.engines.iter_mut().zip(rates) {
+            if let Some(Running {
+                phase: Phase::Transfer { remaining },
+                ..
+            }) = &mut engine.running
+            {
+                *remaining = (*remaining - rate * dt).max(0.0);
+            }
+        }
+    }
+
+    /// Engine `e`'s event is due now: end a latency phase or end the op.
+    pub(super) fn fire(&mut self, e: usize) -> Result<(), GpuError> {
+        let Some(running) = self.engines[e].running else {
+            return Ok(());
+        };
+        if let Phase::Latency { .. } = running.phase {
+            let bytes = self.slot(running.id).ok_or_else(stuck)?.op.bytes;
+            if bytes > 0 {
+                self.engines[e].running = Some(Running {
+                    id: running.id,
+                    phase: Phase::Transfer {
+                        remaining: bytes as f64,
+                    },
+                });
+                return Ok(());
+            }
+        }
+        self.engines[e].running = None;
+        let now = self.now;
+        let slot = self.slot_mut(running.id).ok_or_else(stuck)?;
+        slot.end_us = Some(now);
+        if slot.op.record {
+            let op = Op {
+                stream: slot.op.stream,
+                kind: slot.op.kind,
+                start_us: slot.start_us.unwrap_or(now),
+                end_us: now,
+                bytes: slot.op.bytes,
+                host_mem: slot.op.host_mem,
+                engine: (e != COMPUTE).then_some(e as u32),
+                start_inferred: false,
+                label: slot.op.label.to_string(),
+            };
+            self.recorded.push((running.id, op));
+        }
+        Ok(())
+    }
+}

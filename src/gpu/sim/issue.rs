@@ -1,0 +1,171 @@
+//! Copies, kernel launches and synchronisation: the host side of issuing device work.
+//!
+//! Each call spends its API cost on the host clock, brings the device up to the host's time,
+//! and queues an op behind the ops its stream must wait for. Data moves at issue (see the
+//! module documentation of [`super`]).
+
+use super::SimGpu;
+use super::costs::{self, Dir};
+use super::engines::{DevOp, Work};
+use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
+use crate::report::{HostMemKind, OpKind};
+
+impl SimGpu {
+    pub(super) fn h2d(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.streams.check(stream)?;
+        let host = self.host.get(src.0)?;
+        host.bytes.check_range("H2D source", src_off, bytes)?;
+        let dev = self.dev.get_mut(dst.0)?;
+        dev.check_range("H2D destination", dst_off, bytes)?;
+        if self.move_data {
+            dev.copy_from(dst_off, &host.bytes, src_off, bytes)?;
+        } else {
+            dev.mark_stale(dst_off, bytes);
+        }
+        let kind = host.kind;
+        self.touch_host(src)?;
+        self.issue_copy(stream, Dir::H2d, kind, bytes)
+    }
+
+    pub(super) fn d2h(
+        &mut self,
+        stream: StreamId,
+        dst: HostBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.streams.check(stream)?;
+        let dev = self.dev.get(src.0)?;
+        dev.check_range("D2H source", src_off, bytes)?;
+        let host = self.host.get_mut(dst.0)?;
+        host.bytes.check_range("D2H destination", dst_off, bytes)?;
+        if self.move_data {
+            host.bytes.copy_from(dst_off, dev, src_off, bytes)?;
+        } else {
+            host.bytes.mark_stale(dst_off, bytes);
+        }
+        let kind = host.kind;
+        self.touch_host(dst)?;
+        self.issue_copy(stream, Dir::D2h, kind, bytes)
+    }
+
+    /// Queue a copy; a pageable one also blocks the host until it has ended.
+    fn issue_copy(
+        &mut self,
+        stream: StreamId,
+        dir: Dir,
+        kind: HostMemKind,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        let work = Work::Copy {
+            dir,
+            latency_us: costs::copy_latency_us(&self.profile, kind),
+            bytes_per_us: costs::copy_bytes_per_us(&self.profile, kind, dir),
+        };
+        let (op_kind, label) = match dir {
+            Dir::H2d => (OpKind::H2d, "h2d"),
+            Dir::D2h => (OpKind::D2h, "d2h"),
+        };
+        self.clock.spend(self.profile.async_call_us);
+        let id = self.issue(stream, op_kind, label, bytes, Some(kind), work)?;
+        if kind == HostMemKind::Pageable
+            && let Some(end) = self.device.wait_for(&[id])?
+        {
+            self.clock.wait_until(end);
+        }
+        Ok(())
+    }
+
+    pub(super) fn launch_kernel(
+        &mut self,
+        stream: StreamId,
+        kernel: Kernel,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.streams.check(stream)?;
+        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
+            return Err(GpuError::Invalid(format!(
+                "kernel range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
+            )));
+        }
+        let dev = self.dev.get_mut(buf.0)?;
+        dev.check_range("kernel", off, bytes)?;
+        let label = match kernel {
+            Kernel::Transform { a, b } if self.move_data => {
+                dev.transform(off, bytes, a, b)?;
+                "transform"
+            }
+            Kernel::Transform { .. } => {
+                dev.mark_stale(off, bytes);
+                "transform"
+            }
+            // The spin kernel's values are not modelled: flag them rather than invent them.
+            Kernel::Spin { .. } => {
+                dev.mark_stale(off, bytes);
+                "spin"
+            }
+        };
+        let work = Work::Kernel {
+            duration_us: costs::kernel_us(&self.profile, kernel, bytes),
+        };
+        self.clock.spend(self.profile.launch_call_us);
+        self.issue(stream, OpKind::Kernel, label, bytes, None, work)?;
+        Ok(())
+    }
+
+    /// Bring the device to the host's time and queue an op on `stream`.
+    fn issue(
+        &mut self,
+        stream: StreamId,
+        kind: OpKind,
+        label: &'static str,
+        bytes: u64,
+        host_mem: Option<HostMemKind>,
+        work: Work,
+    ) -> Result<super::engines::OpId, GpuError> {
+        self.device.advance_to(self.clock.now())?;
+        let deps = self.streams.deps(stream)?;
+        let id = self.device.issue(DevOp {
+            stream: stream.0,
+            kind,
+            bytes,
+            host_mem,
+            label,
+            work,
+            deps,
+            record: self.recording,
+        });
+        self.streams.issued(stream, id)?;
+        Ok(id)
+    }
+
+    pub(super) fn sync_stream(&mut self, stream: StreamId) -> Result<(), GpuError> {
+        let deps = self.streams.deps(stream)?;
+        if let Some(end) = self.device.wait_for(&deps)? {
+            self.clock.wait_until(end);
+        }
+        self.clock.spend(self.profile.sync_call_us);
+        Ok(())
+    }
+
+    pub(super) fn sync_device(&mut self) -> Result<(), GpuError> {
+        let end = self.device.wait_idle()?;
+        self.clock.wait_until(end);
+        self.clock.spend(self.profile.sync_call_us);
+        let device = &self.device;
+        self.streams.forget_dead(|id| device.is_done(id));
+        Ok(())
+    }
+}
