@@ -1,0 +1,2 @@
+//! Placeholder, written below.
+fn main() {}
