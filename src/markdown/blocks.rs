@@ -103,6 +103,8 @@ impl<'r, 'a> Renderer<'r, 'a> {
         }
         match tag {
             Tag::BlockQuote(_) => {
+                // The blank line before a quote belongs outside it.
+                self.start_block();
                 self.margin.push_quote(self.opts.theme.muted());
                 self.quotes += 1;
             }
@@ -114,7 +116,10 @@ impl<'r, 'a> Renderer<'r, 'a> {
                 self.code = Some((lang, String::new()));
             }
             Tag::HtmlBlock => self.html = Some(String::new()),
-            Tag::List(start) => self.lists.push(start),
+            Tag::List(start) => {
+                self.start_block();
+                self.lists.push(start);
+            }
             Tag::Item => self.item(),
             Tag::Table(aligns) => self.table = Some(Table::new(aligns)),
             Tag::TableHead => {
@@ -221,6 +226,9 @@ impl<'r, 'a> Renderer<'r, 'a> {
     /// Push one line after the margin.
     fn emit(&mut self, line: Vec<Piece>) {
         let mut full = self.margin.next_line(self.width);
+        if line.is_empty() {
+            trim_end(&mut full);
+        }
         full.extend(line);
         self.out.push(fit(full, self.width));
     }
@@ -287,6 +295,17 @@ impl<'r, 'a> Renderer<'r, 'a> {
             self.emit_wrapped(&pieces);
             self.needs_gap = true;
         }
+    }
+}
+
+/// Drop trailing spaces (the hanging indent of an otherwise empty line).
+pub(super) fn trim_end(run: &mut Vec<Piece>) {
+    while let Some(last) = run.last_mut() {
+        last.text.truncate(last.text.trim_end().len());
+        if !last.text.is_empty() {
+            break;
+        }
+        run.pop();
     }
 }
 

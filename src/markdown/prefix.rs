@@ -93,14 +93,7 @@ impl Margin {
         for c in self.stack.iter().take(self.shown(width)) {
             push(&mut out, &c.rest, c.style);
         }
-        while let Some(last) = out.last_mut() {
-            let trimmed = last.text.trim_end().len();
-            last.text.truncate(trimmed);
-            if !last.text.is_empty() {
-                break;
-            }
-            out.pop();
-        }
+        super::blocks::trim_end(&mut out);
         out
     }
 }

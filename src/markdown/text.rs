@@ -76,9 +76,10 @@ pub(super) fn push_with_metrics(out: &mut Vec<Piece>, text: &str, style: Style, 
             push(out, &rest[..placeholder_end], style);
         } else {
             push(out, before, style);
+            // No-break spaces keep "55.1 GB/s" (and the invitation) whole when the line wraps.
             match (m.lookup)(name) {
-                Some(value) => push(out, &clean_inline(&value), style.patch(m.value)),
-                None => push(out, METRIC_INVITATION, style.patch(m.missing)),
+                Some(value) => push(out, &unbreakable(&clean_inline(&value)), style.patch(m.value)),
+                None => push(out, &unbreakable(METRIC_INVITATION), style.patch(m.missing)),
             }
         }
         rest = &rest[placeholder_end..];
@@ -86,6 +87,10 @@ pub(super) fn push_with_metrics(out: &mut Vec<Piece>, text: &str, style: Style, 
     if !rest.is_empty() {
         push(out, rest, style);
     }
+}
+
+fn unbreakable(text: &str) -> String {
+    text.replace(' ', "\u{a0}")
 }
 
 #[cfg(test)]
@@ -116,8 +121,9 @@ mod tests {
     #[test]
     fn placeholders_become_values_or_an_invitation() {
         let out = filled("pinned: {{metric:h2d_gbps}}, pageable: {{metric: other }}.");
-        let text: String = out.iter().map(|p| p.text.as_str()).collect();
+        let text: String = out.iter().map(|p| p.text.replace('\u{a0}', " ")).collect();
         assert_eq!(text, format!("pinned: 55.1 GB/s, pageable: {METRIC_INVITATION}."));
+        assert_eq!(out[1].text, "55.1\u{a0}GB/s", "a value never wraps inside");
         assert!(out[1].style.add_modifier.contains(Modifier::BOLD));
         assert!(out[3].style.add_modifier.contains(Modifier::DIM));
     }
