@@ -151,6 +151,10 @@ impl Wrapper {
 /// Always returns at least one chunk.
 pub(super) fn hard_wrap(pieces: Vec<Piece>, first: usize, rest: usize) -> Vec<Vec<Piece>> {
     let mut width = first.max(1);
+    // Most code lines fit: skip the grapheme walk (the costly part) for them.
+    if width_of(&pieces) <= width {
+        return vec![pieces];
+    }
     let mut lines = Vec::new();
     let mut line = Vec::new();
     let mut line_w = 0;
