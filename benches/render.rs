@@ -53,11 +53,22 @@ fn metric(name: &str) -> Option<String> {
 fn bench_render(c: &mut Criterion) {
     highlight::warm_up();
     let md = card();
-    for (name, width, highlight) in [("render_200", 200, true), ("render_76", 76, true), ("render_200_plain", 200, false)] {
-        let opts = RenderOptions { width, theme: Theme::new(true), highlight, metric: &metric };
+    for (name, width, highlight) in [
+        ("render_200", 200, true),
+        ("render_76", 76, true),
+        ("render_200_plain", 200, false),
+    ] {
+        let opts = RenderOptions {
+            width,
+            theme: Theme::new(true),
+            highlight,
+            metric: &metric,
+        };
         let lines = render(&md, &opts); // fills the highlight cache
         assert!(lines.len() > 20);
-        c.bench_function(name, |b| b.iter(|| render(black_box(&md), black_box(&opts))));
+        c.bench_function(name, |b| {
+            b.iter(|| render(black_box(&md), black_box(&opts)))
+        });
     }
     // A block syntect has not seen: a counter in a comment defeats the cache.
     let counter = AtomicU64::new(0);

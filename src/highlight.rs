@@ -46,7 +46,10 @@ fn load() -> Result<Assets, String> {
         format!("the built-in CUDA syntax does not parse ({e}); code is shown without colours")
     })?;
     builder.add(cuda);
-    Ok(Assets { syntaxes: builder.build(), theme: palette::theme() })
+    Ok(Assets {
+        syntaxes: builder.build(),
+        theme: palette::theme(),
+    })
 }
 
 /// Load the syntaxes and highlight a CUDA and a shell snippet once, so that the regexes are
@@ -54,7 +57,12 @@ fn load() -> Result<Assets, String> {
 pub fn warm_up() {
     if let Ok(assets) = ASSETS.get_or_init(load) {
         let _ = highlight_with(assets, "cuda", WARM_CUDA, true);
-        let _ = highlight_with(assets, "sh", "nvcc -O2 -o app app.cu && ./app --size 64\n", true);
+        let _ = highlight_with(
+            assets,
+            "sh",
+            "nvcc -O2 -o app app.cu && ./app --size 64\n",
+            true,
+        );
         WARM.store(true, Ordering::Release);
     }
 }
@@ -105,7 +113,12 @@ fn syntax_for<'s>(syntaxes: &'s SyntaxSet, lang: &str) -> Option<&'s SyntaxRefer
     }
 }
 
-fn highlight_with(assets: &Assets, lang: &str, code: &str, color: bool) -> Option<Vec<Line<'static>>> {
+fn highlight_with(
+    assets: &Assets,
+    lang: &str,
+    code: &str,
+    color: bool,
+) -> Option<Vec<Line<'static>>> {
     if code.len() > MAX_CODE_BYTES {
         return None;
     }

@@ -50,6 +50,6 @@ pub fn render(md: &str, opts: &RenderOptions) -> Vec<Line<'static>> {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod props;
+#[cfg(test)]
+mod tests;

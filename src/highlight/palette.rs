@@ -14,10 +14,20 @@ use syntect::highlighting::{
 
 /// Alpha 0 marks "no colour": plain text keeps the terminal's own foreground, so it also reads
 /// on light terminals.
-const DEFAULT_FG: SynColor = SynColor { r: 0, g: 0, b: 0, a: 0 };
+const DEFAULT_FG: SynColor = SynColor {
+    r: 0,
+    g: 0,
+    b: 0,
+    a: 0,
+};
 
 const fn rgb(hex: u32) -> SynColor {
-    SynColor { r: (hex >> 16) as u8, g: (hex >> 8) as u8, b: hex as u8, a: 0xff }
+    SynColor {
+        r: (hex >> 16) as u8,
+        g: (hex >> 8) as u8,
+        b: hex as u8,
+        a: 0xff,
+    }
 }
 
 // base16-ocean-dark (Chris Kempson): base03 comment, 08 red, 09 orange, 0A yellow, 0B green,
@@ -34,15 +44,43 @@ const PURPLE: SynColor = rgb(0xb48ead);
 /// Scope selectors and their colour; the more specific CUDA scopes come after the general ones
 /// so they win (syntect ranks by selector specificity, then order).
 const RULES: &[(&str, SynColor, FontStyle)] = &[
-    ("comment, punctuation.definition.comment", COMMENT, FontStyle::ITALIC),
-    ("string, constant.character, punctuation.definition.string", GREEN, FontStyle::empty()),
-    ("constant.numeric, constant.language, constant.other", ORANGE, FontStyle::empty()),
+    (
+        "comment, punctuation.definition.comment",
+        COMMENT,
+        FontStyle::ITALIC,
+    ),
+    (
+        "string, constant.character, punctuation.definition.string",
+        GREEN,
+        FontStyle::empty(),
+    ),
+    (
+        "constant.numeric, constant.language, constant.other",
+        ORANGE,
+        FontStyle::empty(),
+    ),
     ("keyword, storage.modifier", PURPLE, FontStyle::empty()),
     ("keyword.operator", CYAN, FontStyle::empty()),
-    ("storage.type, support.type, entity.name.type, entity.name.class", YELLOW, FontStyle::empty()),
-    ("entity.name.function, variable.function, support.function, support.macro", BLUE, FontStyle::empty()),
-    ("variable.language, variable.parameter, support.constant", RED, FontStyle::empty()),
-    ("entity.name.tag, meta.preprocessor, keyword.control.import", PURPLE, FontStyle::empty()),
+    (
+        "storage.type, support.type, entity.name.type, entity.name.class",
+        YELLOW,
+        FontStyle::empty(),
+    ),
+    (
+        "entity.name.function, variable.function, support.function, support.macro",
+        BLUE,
+        FontStyle::empty(),
+    ),
+    (
+        "variable.language, variable.parameter, support.constant",
+        RED,
+        FontStyle::empty(),
+    ),
+    (
+        "entity.name.tag, meta.preprocessor, keyword.control.import",
+        PURPLE,
+        FontStyle::empty(),
+    ),
     ("storage.modifier.cuda", RED, FontStyle::BOLD),
     ("keyword.operator.launch.cuda", CYAN, FontStyle::BOLD),
     ("support.function.builtin.cuda", CYAN, FontStyle::empty()),
@@ -68,7 +106,10 @@ pub(crate) fn theme() -> SynTheme {
     SynTheme {
         name: Some("cuda-academy (base16-ocean-dark)".to_string()),
         author: None,
-        settings: ThemeSettings { foreground: Some(DEFAULT_FG), ..ThemeSettings::default() },
+        settings: ThemeSettings {
+            foreground: Some(DEFAULT_FG),
+            ..ThemeSettings::default()
+        },
         scopes,
     }
 }
@@ -111,8 +152,15 @@ mod tests {
             font_style: FontStyle::empty(),
         };
         assert_eq!(to_ratatui(plain, true), Style::new());
-        let red_bold = syntect::highlighting::Style { foreground: RED, font_style: FontStyle::BOLD, ..plain };
-        assert_eq!(to_ratatui(red_bold, true).fg, Some(Color::Rgb(0xbf, 0x61, 0x6a)));
+        let red_bold = syntect::highlighting::Style {
+            foreground: RED,
+            font_style: FontStyle::BOLD,
+            ..plain
+        };
+        assert_eq!(
+            to_ratatui(red_bold, true).fg,
+            Some(Color::Rgb(0xbf, 0x61, 0x6a))
+        );
         let no_colour = to_ratatui(red_bold, false);
         assert_eq!(no_colour.fg, None);
         assert!(no_colour.add_modifier.contains(Modifier::BOLD));

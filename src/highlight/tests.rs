@@ -31,18 +31,43 @@ fn text_of(lines: &[Line<'_>]) -> String {
 fn cuda_words_are_coloured_even_inside_nested_blocks() {
     ready();
     let lines = highlight("cuda", KERNEL, Theme::new(true)).unwrap();
-    assert_eq!(text_of(&lines), KERNEL, "highlighting must not change the text");
+    assert_eq!(
+        text_of(&lines),
+        KERNEL,
+        "highlighting must not change the text"
+    );
     let global = style_of(&lines, "__global__");
     assert_eq!(global.fg, Some(Color::Rgb(0xbf, 0x61, 0x6a)));
     assert!(global.add_modifier.contains(Modifier::BOLD));
     // threadIdx sits three braces deep: a top-level-only overlay would miss it.
-    assert_eq!(style_of(&lines, "threadIdx").fg, Some(Color::Rgb(0xbf, 0x61, 0x6a)));
-    assert_eq!(style_of(&lines, "__syncthreads").fg, Some(Color::Rgb(0x96, 0xb5, 0xb4)));
-    assert_eq!(style_of(&lines, "<<<").fg, Some(Color::Rgb(0x96, 0xb5, 0xb4)));
-    assert_eq!(style_of(&lines, ">>>").fg, Some(Color::Rgb(0x96, 0xb5, 0xb4)));
-    assert_eq!(style_of(&lines, "cudaMemcpyAsync").fg, Some(Color::Rgb(0x8f, 0xa1, 0xb3)));
-    assert_eq!(style_of(&lines, "cudaStream_t").fg, Some(Color::Rgb(0xeb, 0xcb, 0x8b)));
-    assert_eq!(style_of(&lines, "cudaMemcpyHostToDevice").fg, Some(Color::Rgb(0xd0, 0x87, 0x70)));
+    assert_eq!(
+        style_of(&lines, "threadIdx").fg,
+        Some(Color::Rgb(0xbf, 0x61, 0x6a))
+    );
+    assert_eq!(
+        style_of(&lines, "__syncthreads").fg,
+        Some(Color::Rgb(0x96, 0xb5, 0xb4))
+    );
+    assert_eq!(
+        style_of(&lines, "<<<").fg,
+        Some(Color::Rgb(0x96, 0xb5, 0xb4))
+    );
+    assert_eq!(
+        style_of(&lines, ">>>").fg,
+        Some(Color::Rgb(0x96, 0xb5, 0xb4))
+    );
+    assert_eq!(
+        style_of(&lines, "cudaMemcpyAsync").fg,
+        Some(Color::Rgb(0x8f, 0xa1, 0xb3))
+    );
+    assert_eq!(
+        style_of(&lines, "cudaStream_t").fg,
+        Some(Color::Rgb(0xeb, 0xcb, 0x8b))
+    );
+    assert_eq!(
+        style_of(&lines, "cudaMemcpyHostToDevice").fg,
+        Some(Color::Rgb(0xd0, 0x87, 0x70))
+    );
     // Plain identifiers keep the terminal's colour.
     assert_eq!(style_of(&lines, "stream;").fg, None);
 }
@@ -62,7 +87,13 @@ fn other_languages_use_syntect_defaults_and_unknown_ones_are_none() {
     for lang in ["cpp", "c", "rust", "sh", "bash", "python", "c++"] {
         let lines = highlight(lang, "int main() { return 0; }\n", Theme::new(true));
         let lines = lines.unwrap_or_else(|| panic!("{lang} should highlight"));
-        assert!(lines.iter().flat_map(|l| &l.spans).any(|s| s.style.fg.is_some()), "{lang}");
+        assert!(
+            lines
+                .iter()
+                .flat_map(|l| &l.spans)
+                .any(|s| s.style.fg.is_some()),
+            "{lang}"
+        );
     }
     assert_eq!(highlight("klingon", "qapla'\n", Theme::new(true)), None);
     assert_eq!(highlight("", "x\n", Theme::new(true)), None);
@@ -72,8 +103,17 @@ fn other_languages_use_syntect_defaults_and_unknown_ones_are_none() {
 fn colour_off_keeps_only_modifiers() {
     ready();
     let lines = highlight("cuda", KERNEL, Theme::new(false)).unwrap();
-    assert!(lines.iter().flat_map(|l| &l.spans).all(|s| s.style.fg.is_none() && s.style.bg.is_none()));
-    assert!(style_of(&lines, "__global__").add_modifier.contains(Modifier::BOLD));
+    assert!(
+        lines
+            .iter()
+            .flat_map(|l| &l.spans)
+            .all(|s| s.style.fg.is_none() && s.style.bg.is_none())
+    );
+    assert!(
+        style_of(&lines, "__global__")
+            .add_modifier
+            .contains(Modifier::BOLD)
+    );
 }
 
 #[test]
@@ -88,6 +128,11 @@ fn oversized_code_is_left_plain() {
 #[test]
 fn unterminated_comment_and_string_do_not_fail() {
     ready();
-    let lines = highlight("cuda", "/* never closed\n\"also open\nint x;\n", Theme::new(true)).unwrap();
+    let lines = highlight(
+        "cuda",
+        "/* never closed\n\"also open\nint x;\n",
+        Theme::new(true),
+    )
+    .unwrap();
     assert_eq!(lines.len(), 3);
 }

@@ -40,7 +40,11 @@ impl<'r, 'a> Renderer<'r, 'a> {
         let theme = opts.theme;
         Renderer {
             opts,
-            metrics: MetricStyles { lookup: opts.metric, value: theme.strong(), missing: theme.muted() },
+            metrics: MetricStyles {
+                lookup: opts.metric,
+                value: theme.strong(),
+                missing: theme.muted(),
+            },
             width: usize::from(opts.width.max(1)),
             out: Vec::new(),
             margin: Margin::default(),
@@ -89,11 +93,17 @@ impl<'r, 'a> Renderer<'r, 'a> {
     }
 
     fn base(&self) -> Style {
-        if self.quotes > 0 { self.opts.theme.quote() } else { self.opts.theme.text() }
+        if self.quotes > 0 {
+            self.opts.theme.quote()
+        } else {
+            self.opts.theme.text()
+        }
     }
 
     fn content_width(&self) -> usize {
-        self.width.saturating_sub(self.margin.indent(self.width)).max(1)
+        self.width
+            .saturating_sub(self.margin.indent(self.width))
+            .max(1)
     }
 
     fn start(&mut self, tag: Tag) {
@@ -149,7 +159,11 @@ impl<'r, 'a> Renderer<'r, 'a> {
     fn end(&mut self, tag: TagEnd) {
         match tag {
             TagEnd::TableCell => {
-                let base = if self.in_table_head { self.base().patch(self.opts.theme.strong()) } else { self.base() };
+                let base = if self.in_table_head {
+                    self.base().patch(self.opts.theme.strong())
+                } else {
+                    self.base()
+                };
                 let cell = self.inline.take(base, &self.metrics);
                 self.table.get_or_insert_default().push_cell(cell);
                 return;
@@ -256,7 +270,10 @@ impl<'r, 'a> Renderer<'r, 'a> {
             2 => "─",
             _ => return,
         };
-        self.emit(vec![Piece::new(fill.repeat(underline), style.remove_modifier(Modifier::UNDERLINED))]);
+        self.emit(vec![Piece::new(
+            fill.repeat(underline),
+            style.remove_modifier(Modifier::UNDERLINED),
+        )]);
     }
 
     fn rule(&mut self) {
@@ -274,7 +291,9 @@ impl<'r, 'a> Renderer<'r, 'a> {
     }
 
     fn table_lines(&mut self) {
-        let Some(table) = self.table.take() else { return };
+        let Some(table) = self.table.take() else {
+            return;
+        };
         self.start_block();
         for line in table.render(self.content_width(), self.opts.theme.muted()) {
             self.emit(line);

@@ -35,7 +35,12 @@ pub(super) struct Inline {
 
 impl Inline {
     pub fn new(theme: Theme) -> Self {
-        Inline { theme, runs: Vec::new(), styles: Vec::new(), links: Vec::new() }
+        Inline {
+            theme,
+            runs: Vec::new(),
+            styles: Vec::new(),
+            links: Vec::new(),
+        }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -49,8 +54,14 @@ impl Inline {
     fn add(&mut self, text: &str, style: Style, literal: bool) {
         match self.runs.last_mut() {
             // Merging keeps a placeholder that the parser split (at `_`, say) in one run.
-            Some(last) if last.style == style && last.literal == literal => last.text.push_str(text),
-            _ => self.runs.push(Run { text: text.to_string(), style, literal }),
+            Some(last) if last.style == style && last.literal == literal => {
+                last.text.push_str(text)
+            }
+            _ => self.runs.push(Run {
+                text: text.to_string(),
+                style,
+                literal,
+            }),
         }
     }
 
@@ -67,8 +78,12 @@ impl Inline {
             Event::SoftBreak => self.add(" ", self.style(), false),
             Event::HardBreak => self.add("\n", self.style(), true),
             Event::InlineHtml(html) => self.html(html),
-            Event::FootnoteReference(name) => self.add(&format!("[^{}]", clean_inline(name)), self.style(), true),
-            Event::TaskListMarker(done) => self.add(if *done { "[x] " } else { "[ ] " }, self.style(), true),
+            Event::FootnoteReference(name) => {
+                self.add(&format!("[^{}]", clean_inline(name)), self.style(), true)
+            }
+            Event::TaskListMarker(done) => {
+                self.add(if *done { "[x] " } else { "[ ] " }, self.style(), true)
+            }
             Event::Start(tag) => return self.start(tag),
             Event::End(tag) => return self.end(*tag),
             _ => return false,
@@ -79,7 +94,11 @@ impl Inline {
     fn code(&mut self, text: &str) {
         let text = clean_inline(text);
         // Without colour inline code would look like prose: keep its backticks.
-        let text = if self.theme.color { text } else { format!("`{text}`") };
+        let text = if self.theme.color {
+            text
+        } else {
+            format!("`{text}`")
+        };
         self.add(&text, self.style().patch(self.theme.inline_code()), true);
     }
 
@@ -97,7 +116,11 @@ impl Inline {
             Tag::Strong => self.open(self.theme.strong()),
             Tag::Strikethrough => self.open(Style::new().add_modifier(Modifier::CROSSED_OUT)),
             Tag::Superscript | Tag::Subscript => self.open(Style::new()),
-            Tag::Link { link_type, dest_url, .. } => {
+            Tag::Link {
+                link_type,
+                dest_url,
+                ..
+            } => {
                 let autolink = matches!(link_type, LinkType::Autolink | LinkType::Email);
                 self.link(dest_url, autolink, self.theme.link());
             }
@@ -112,7 +135,11 @@ impl Inline {
 
     fn link(&mut self, url: &str, autolink: bool, style: Style) {
         let url = clean_inline(url);
-        self.links.push(OpenLink { url, first_run: self.runs.len(), autolink });
+        self.links.push(OpenLink {
+            url,
+            first_run: self.runs.len(),
+            autolink,
+        });
         self.open(style);
     }
 
@@ -144,7 +171,9 @@ impl Inline {
             return;
         }
         let base = self.styles.first().copied().unwrap_or_default();
-        let style = base.patch(self.theme.muted()).remove_modifier(Modifier::UNDERLINED);
+        let style = base
+            .patch(self.theme.muted())
+            .remove_modifier(Modifier::UNDERLINED);
         self.add(&format!(" ({})", link.url), style, true);
     }
 

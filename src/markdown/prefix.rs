@@ -40,7 +40,13 @@ impl Margin {
 
     fn push(&mut self, first: String, rest: String, style: Style) {
         let width = first.width();
-        self.stack.push(Container { first, rest, style, first_used: false, width });
+        self.stack.push(Container {
+            first,
+            rest,
+            style,
+            first_used: false,
+            width,
+        });
     }
 
     pub fn pop(&mut self) {
@@ -68,7 +74,11 @@ impl Margin {
 
     /// Columns the margin takes, for a line `width` columns wide.
     pub fn indent(&self, width: usize) -> usize {
-        self.stack.iter().take(self.shown(width)).map(|c| c.width).sum()
+        self.stack
+            .iter()
+            .take(self.shown(width))
+            .map(|c| c.width)
+            .sum()
     }
 
     /// The margin for the next line; the first call after a container opens draws its marker.

@@ -20,7 +20,10 @@ pub(super) struct Table {
 
 impl Table {
     pub fn new(aligns: Vec<Alignment>) -> Self {
-        Table { aligns, ..Table::default() }
+        Table {
+            aligns,
+            ..Table::default()
+        }
     }
 
     pub fn start_row(&mut self) {
@@ -40,7 +43,13 @@ impl Table {
 
     /// The table's lines, at most `width` columns wide, borders in `border`.
     pub fn render(self, width: usize, border: Style) -> Vec<Vec<Piece>> {
-        let cols = self.rows.iter().map(Vec::len).max().unwrap_or(0).max(self.aligns.len());
+        let cols = self
+            .rows
+            .iter()
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0)
+            .max(self.aligns.len());
         if cols == 0 {
             return Vec::new();
         }
@@ -66,7 +75,13 @@ impl Table {
         out
     }
 
-    fn row_lines(&self, row: &[Vec<Piece>], widths: &[usize], border: Style, out: &mut Vec<Vec<Piece>>) {
+    fn row_lines(
+        &self,
+        row: &[Vec<Piece>],
+        widths: &[usize],
+        border: Style,
+        out: &mut Vec<Vec<Piece>>,
+    ) {
         let cells: Vec<Vec<Vec<Piece>>> = widths
             .iter()
             .enumerate()
@@ -100,7 +115,8 @@ impl Table {
         for row in body {
             out.push(vec![Piece::new("─".repeat(width.min(3)), border)]);
             for (c, cell) in row.iter().enumerate() {
-                let mut pieces: Vec<Piece> = header.and_then(|h| h.get(c)).cloned().unwrap_or_default();
+                let mut pieces: Vec<Piece> =
+                    header.and_then(|h| h.get(c)).cloned().unwrap_or_default();
                 if !pieces.is_empty() {
                     push(&mut pieces, ": ", Style::new());
                 }
@@ -112,7 +128,14 @@ impl Table {
     }
 }
 
-fn rule(left: char, fill: char, cross: char, right: char, widths: &[usize], style: Style) -> Vec<Piece> {
+fn rule(
+    left: char,
+    fill: char,
+    cross: char,
+    right: char,
+    widths: &[usize],
+    style: Style,
+) -> Vec<Piece> {
     let mut text = String::new();
     text.push(left);
     for (i, &w) in widths.iter().enumerate() {
@@ -135,7 +158,11 @@ fn fit_columns(natural: &[usize], room: usize) -> Vec<usize> {
     let (mut lo, mut hi) = (1, natural.iter().copied().max().unwrap_or(1));
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if total(mid) <= room { lo = mid } else { hi = mid - 1 }
+        if total(mid) <= room {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
     }
     let mut widths: Vec<usize> = natural.iter().map(|&n| n.min(lo).max(1)).collect();
     let mut left = room.saturating_sub(widths.iter().sum());
@@ -175,10 +202,16 @@ mod tests {
         t.push_cell(vec![Piece::new("GB/s", Style::new())]);
         t.end_head();
         t.start_row();
-        t.push_cell(vec![Piece::new("pinned host to device copy of 256 MiB", Style::new())]);
+        t.push_cell(vec![Piece::new(
+            "pinned host to device copy of 256 MiB",
+            Style::new(),
+        )]);
         t.push_cell(vec![Piece::new("55.3", Style::new())]);
         let lines = t.render(24, Style::new());
-        let texts: Vec<String> = lines.iter().map(|l| l.iter().map(|p| p.text.as_str()).collect()).collect();
+        let texts: Vec<String> = lines
+            .iter()
+            .map(|l| l.iter().map(|p| p.text.as_str()).collect())
+            .collect();
         assert!(texts.iter().all(|t| t.width() <= 24), "{texts:#?}");
         assert!(texts.len() > 5, "the long cell wraps: {texts:#?}");
         assert!(texts[1].contains("GB/s │"), "right-aligned: {texts:#?}");
@@ -196,7 +229,11 @@ mod tests {
         for v in ["1", "2", "3", "4", "5", "6"] {
             t.push_cell(vec![Piece::new(v, Style::new())]);
         }
-        let texts: Vec<String> = t.render(12, Style::new()).iter().map(|l| l.iter().map(|p| p.text.as_str()).collect()).collect();
+        let texts: Vec<String> = t
+            .render(12, Style::new())
+            .iter()
+            .map(|l| l.iter().map(|p| p.text.as_str()).collect())
+            .collect();
         assert!(texts.contains(&"c: 3".to_string()), "{texts:#?}");
     }
 }

@@ -44,7 +44,12 @@ fn metric(name: &str) -> Option<String> {
 }
 
 fn opts(width: u16, color: bool, highlight: bool) -> RenderOptions<'static> {
-    RenderOptions { width, theme: Theme::new(color), highlight, metric: &metric }
+    RenderOptions {
+        width,
+        theme: Theme::new(color),
+        highlight,
+        metric: &metric,
+    }
 }
 
 fn lines(md: &str, width: u16, color: bool) -> Vec<Line<'static>> {
@@ -53,13 +58,20 @@ fn lines(md: &str, width: u16, color: bool) -> Vec<Line<'static>> {
 
 /// The rendered text, with no-break spaces shown as spaces.
 fn text(md: &str, width: u16) -> String {
-    let out: String = lines(md, width, true).iter().map(|l| l.to_string() + "\n").collect();
+    let out: String = lines(md, width, true)
+        .iter()
+        .map(|l| l.to_string() + "\n")
+        .collect();
     out.replace('\u{a0}', " ")
 }
 
 fn assert_fits(lines: &[Line], width: usize) {
     for line in lines {
-        assert!(line.width() <= width, "{} > {width}: {line:?}", line.width());
+        assert!(
+            line.width() <= width,
+            "{} > {width}: {line:?}",
+            line.width()
+        );
     }
 }
 
@@ -83,9 +95,17 @@ fn headings_differ_by_level_without_colour() {
     let t: Vec<String> = out.iter().map(|l| l.to_string()).collect();
     assert_eq!(t, ["One", "═══", "", "Two", "───", "", "Three", "", "Four"]);
     let style = |i: usize| out[i].spans[0].style;
-    assert!(style(0).add_modifier.contains(Modifier::BOLD | Modifier::UNDERLINED));
+    assert!(
+        style(0)
+            .add_modifier
+            .contains(Modifier::BOLD | Modifier::UNDERLINED)
+    );
     assert!(style(6).add_modifier.contains(Modifier::BOLD));
-    assert!(style(8).add_modifier.contains(Modifier::BOLD | Modifier::ITALIC));
+    assert!(
+        style(8)
+            .add_modifier
+            .contains(Modifier::BOLD | Modifier::ITALIC)
+    );
     assert_ne!(style(6), style(8));
 }
 
@@ -97,8 +117,14 @@ fn nested_quotes_draw_one_bar_per_level_and_blank_lines_keep_them() {
 
 #[test]
 fn list_items_hang_their_wrapped_lines_under_the_text() {
-    let t = text("- alpha beta gamma delta\n  - one two three four\n3. x\n4. y", 16);
-    assert_eq!(t, "• alpha beta\n  gamma delta\n  ◦ one two\n    three four\n\n3. x\n4. y\n");
+    let t = text(
+        "- alpha beta gamma delta\n  - one two three four\n3. x\n4. y",
+        16,
+    );
+    assert_eq!(
+        t,
+        "• alpha beta\n  gamma delta\n  ◦ one two\n    three four\n\n3. x\n4. y\n"
+    );
 }
 
 #[test]
@@ -111,13 +137,24 @@ fn links_show_their_url_after_the_text_once() {
     let t = text("[guide](https://x.org/g) and <https://y.org>", 80);
     assert_eq!(t, "guide (https://x.org/g) and https://y.org\n");
     let out = lines("[guide](https://x.org/g)", 80, false);
-    assert!(out[0].spans[0].style.add_modifier.contains(Modifier::UNDERLINED));
+    assert!(
+        out[0].spans[0]
+            .style
+            .add_modifier
+            .contains(Modifier::UNDERLINED)
+    );
 }
 
 #[test]
 fn html_comments_are_hidden_and_other_html_shows() {
-    assert_eq!(text("<!-- source: guide -->\ntext <!-- inline --> here", 80), "text here\n");
-    assert_eq!(text("<!-- a\nmulti-line\ncomment -->\n\npara", 80), "para\n");
+    assert_eq!(
+        text("<!-- source: guide -->\ntext <!-- inline --> here", 80),
+        "text here\n"
+    );
+    assert_eq!(
+        text("<!-- a\nmulti-line\ncomment -->\n\npara", 80),
+        "para\n"
+    );
     assert_eq!(text("<div>\nraw\n</div>", 80), "<div>\nraw\n</div>\n");
 }
 
@@ -131,8 +168,14 @@ fn metrics_show_their_value_or_an_invitation() {
 
 #[test]
 fn inline_code_keeps_backticks_without_colour() {
-    assert_eq!(lines("use `cudaMallocHost`", 80, false)[0].to_string(), "use `cudaMallocHost`");
-    assert_eq!(lines("use `cudaMallocHost`", 80, true)[0].to_string(), "use cudaMallocHost");
+    assert_eq!(
+        lines("use `cudaMallocHost`", 80, false)[0].to_string(),
+        "use `cudaMallocHost`"
+    );
+    assert_eq!(
+        lines("use `cudaMallocHost`", 80, true)[0].to_string(),
+        "use cudaMallocHost"
+    );
 }
 
 #[test]
@@ -140,7 +183,10 @@ fn without_colour_no_span_has_a_colour() {
     crate::highlight::warm_up();
     let out = render(CARD, &opts(76, false, true));
     for span in out.iter().flat_map(|l| &l.spans) {
-        assert!(span.style.fg.is_none() && span.style.bg.is_none(), "{span:?}");
+        assert!(
+            span.style.fg.is_none() && span.style.bg.is_none(),
+            "{span:?}"
+        );
     }
 }
 
@@ -148,7 +194,10 @@ fn without_colour_no_span_has_a_colour() {
 fn code_blocks_have_a_gutter_and_continuation_marker() {
     let md = "```cuda\nkernel<<<grid, block, 0, stream>>>(d_in, d_out, n);\n```";
     let t = text(md, 24);
-    assert_eq!(t, "▎ kernel<<<grid, block, \n▎ ↪ 0, stream>>>(d_in, d\n▎ ↪ _out, n);\n");
+    assert_eq!(
+        t,
+        "▎ kernel<<<grid, block, \n▎ ↪ 0, stream>>>(d_in, d\n▎ ↪ _out, n);\n"
+    );
 }
 
 #[test]
@@ -156,10 +205,19 @@ fn code_is_highlighted_only_when_asked_and_ready() {
     crate::highlight::warm_up();
     let md = "```cu\n__global__ void k() {}\n```";
     let coloured = render(md, &opts(40, true, true));
-    let global = coloured[0].spans.iter().find(|s| s.content == "__global__").unwrap();
+    let global = coloured[0]
+        .spans
+        .iter()
+        .find(|s| s.content == "__global__")
+        .unwrap();
     assert!(matches!(global.style.fg, Some(Color::Rgb(..))));
     let plain = render(md, &opts(40, true, false));
-    assert!(plain[0].spans.iter().all(|s| !matches!(s.style.fg, Some(Color::Rgb(..)))));
+    assert!(
+        plain[0]
+            .spans
+            .iter()
+            .all(|s| !matches!(s.style.fg, Some(Color::Rgb(..))))
+    );
     let unknown = render("```klingon\n__global__\n```", &opts(40, true, true));
     assert_eq!(unknown[0].to_string(), "▎ __global__");
 }
@@ -183,17 +241,26 @@ fn survives(md: &str) {
         let start = Instant::now();
         let out = render(md, &opts(width, true, true));
         assert_fits(&out, usize::from(width));
-        assert!(start.elapsed() < Duration::from_secs(10), "{:?} at width {width}", start.elapsed());
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{:?} at width {width}",
+            start.elapsed()
+        );
     }
 }
 
 #[test]
 fn deep_nesting_renders_with_a_capped_margin() {
     survives(&format!("{}deep", "> ".repeat(1000)));
-    let list: String = (0..1000).map(|i| format!("{}- item {i}\n", "  ".repeat(i))).collect();
+    let list: String = (0..1000)
+        .map(|i| format!("{}- item {i}\n", "  ".repeat(i)))
+        .collect();
     survives(&list);
     let out = lines(&format!("{}deep", "> ".repeat(1000)), 80, true);
-    assert_eq!(out.last().unwrap().to_string(), format!("{}deep", "│ ".repeat(prefix::MAX_DEPTH)));
+    assert_eq!(
+        out.last().unwrap().to_string(),
+        format!("{}deep", "│ ".repeat(prefix::MAX_DEPTH))
+    );
 }
 
 #[test]

@@ -70,7 +70,9 @@ pub(super) fn push_with_metrics(out: &mut Vec<Piece>, text: &str, style: Style, 
         let Some(len) = after.find(CLOSE) else { break };
         let name = after[..len].trim();
         let valid = !name.is_empty()
-            && name.chars().all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.:".contains(c));
         let (before, placeholder_end) = (&rest[..start], start + OPEN.len() + len + CLOSE.len());
         if !valid {
             push(out, &rest[..placeholder_end], style);
@@ -78,7 +80,11 @@ pub(super) fn push_with_metrics(out: &mut Vec<Piece>, text: &str, style: Style, 
             push(out, before, style);
             // No-break spaces keep "55.1 GB/s" (and the invitation) whole when the line wraps.
             match (m.lookup)(name) {
-                Some(value) => push(out, &unbreakable(&clean_inline(&value)), style.patch(m.value)),
+                Some(value) => push(
+                    out,
+                    &unbreakable(&clean_inline(&value)),
+                    style.patch(m.value),
+                ),
                 None => push(out, &unbreakable(METRIC_INVITATION), style.patch(m.missing)),
             }
         }
@@ -101,7 +107,10 @@ mod tests {
 
     #[test]
     fn control_characters_never_reach_the_terminal() {
-        assert_eq!(clean_inline("a\u{1b}[2Jb\tc\nd\0"), "a\u{FFFD}[2Jb c d\u{FFFD}");
+        assert_eq!(
+            clean_inline("a\u{1b}[2Jb\tc\nd\0"),
+            "a\u{FFFD}[2Jb c d\u{FFFD}"
+        );
         assert_eq!(clean_code_line("\tx\u{7}\r"), "    x\u{FFFD}");
         assert_eq!(clean_code_line("ab\tc"), "ab  c");
     }
@@ -122,7 +131,10 @@ mod tests {
     fn placeholders_become_values_or_an_invitation() {
         let out = filled("pinned: {{metric:h2d_gbps}}, pageable: {{metric: other }}.");
         let text: String = out.iter().map(|p| p.text.replace('\u{a0}', " ")).collect();
-        assert_eq!(text, format!("pinned: 55.1 GB/s, pageable: {METRIC_INVITATION}."));
+        assert_eq!(
+            text,
+            format!("pinned: 55.1 GB/s, pageable: {METRIC_INVITATION}.")
+        );
         assert_eq!(out[1].text, "55.1\u{a0}GB/s", "a value never wraps inside");
         assert!(out[1].style.add_modifier.contains(Modifier::BOLD));
         assert!(out[3].style.add_modifier.contains(Modifier::DIM));
@@ -130,9 +142,17 @@ mod tests {
 
     #[test]
     fn malformed_placeholders_stay_as_written() {
-        for text in ["{{metric:h2d_gbps", "{{metric:}}", "{{metric:a b}} x", "{{metric"] {
+        for text in [
+            "{{metric:h2d_gbps",
+            "{{metric:}}",
+            "{{metric:a b}} x",
+            "{{metric",
+        ] {
             let out = filled(text);
-            assert_eq!(out.iter().map(|p| p.text.as_str()).collect::<String>(), text);
+            assert_eq!(
+                out.iter().map(|p| p.text.as_str()).collect::<String>(),
+                text
+            );
         }
     }
 }

@@ -20,7 +20,10 @@ pub(super) struct Piece {
 
 impl Piece {
     pub fn new(text: impl Into<String>, style: Style) -> Self {
-        Piece { text: text.into(), style }
+        Piece {
+            text: text.into(),
+            style,
+        }
     }
 }
 
@@ -40,7 +43,10 @@ pub(super) fn width_of(run: &[Piece]) -> usize {
 /// Wrap `pieces` into lines of at most `width` columns. A `'\n'` in the text is a hard break;
 /// runs of spaces collapse to one, and spaces at a line's start or end are dropped.
 pub(super) fn wrap(pieces: &[Piece], width: usize) -> Vec<Vec<Piece>> {
-    let mut w = Wrapper { width: width.max(1), ..Wrapper::default() };
+    let mut w = Wrapper {
+        width: width.max(1),
+        ..Wrapper::default()
+    };
     for piece in pieces {
         let mut rest = piece.text.as_str();
         while let Some(first) = rest.chars().next() {
@@ -192,17 +198,29 @@ pub(super) fn fit(mut run: Vec<Piece>, width: usize) -> Line<'static> {
         }
         run = kept;
     }
-    Line::from(run.into_iter().map(|p| Span::styled(p.text, p.style)).collect::<Vec<_>>())
+    Line::from(
+        run.into_iter()
+            .map(|p| Span::styled(p.text, p.style))
+            .collect::<Vec<_>>(),
+    )
 }
 
 /// The byte length of the longest prefix of `text` (at a char boundary) at most `room` wide;
 /// a binary search, since width is not additive over arbitrary cuts.
 fn longest_prefix(text: &str, room: usize) -> usize {
-    let bounds: Vec<usize> = text.char_indices().map(|(i, _)| i).chain([text.len()]).collect();
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
     let (mut lo, mut hi) = (0, bounds.len() - 1);
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
-        if text[..bounds[mid]].width() <= room { lo = mid } else { hi = mid - 1 }
+        if text[..bounds[mid]].width() <= room {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
     }
     bounds[lo]
 }

@@ -10,7 +10,10 @@ fn plain(text: &str) -> Vec<Piece> {
 }
 
 fn texts(lines: &[Vec<Piece>]) -> Vec<String> {
-    lines.iter().map(|l| l.iter().map(|p| p.text.as_str()).collect()).collect()
+    lines
+        .iter()
+        .map(|l| l.iter().map(|p| p.text.as_str()).collect())
+        .collect()
 }
 
 #[test]
@@ -22,7 +25,10 @@ fn words_wrap_at_spaces_and_spaces_collapse() {
 #[test]
 fn a_word_longer_than_the_line_is_cut() {
     let lines = wrap(&plain("ab cudaMemcpyAsyncWithAVeryLongName x"), 8);
-    assert_eq!(texts(&lines), ["ab", "cudaMemc", "pyAsyncW", "ithAVery", "LongName", "x"]);
+    assert_eq!(
+        texts(&lines),
+        ["ab", "cudaMemc", "pyAsyncW", "ithAVery", "LongName", "x"]
+    );
 }
 
 #[test]
@@ -30,13 +36,21 @@ fn wide_characters_count_two_columns() {
     let lines = wrap(&plain("日本語 日本語"), 7);
     assert_eq!(texts(&lines), ["日本語", "日本語"]);
     let lines = wrap(&plain("日本語日本語"), 5);
-    assert!(lines.iter().all(|l| width_of(l) <= 5), "{:?}", texts(&lines));
+    assert!(
+        lines.iter().all(|l| width_of(l) <= 5),
+        "{:?}",
+        texts(&lines)
+    );
 }
 
 #[test]
 fn styles_survive_and_a_word_may_span_styles() {
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    let pieces = vec![Piece::new("see ", Style::new()), Piece::new("pinned", bold), Piece::new("memory now", Style::new())];
+    let pieces = vec![
+        Piece::new("see ", Style::new()),
+        Piece::new("pinned", bold),
+        Piece::new("memory now", Style::new()),
+    ];
     let lines = wrap(&pieces, 12);
     assert_eq!(texts(&lines), ["see", "pinnedmemory", "now"]);
     assert_eq!(lines[1][0], Piece::new("pinned", bold));
