@@ -196,7 +196,7 @@ fn code_blocks_have_a_gutter_and_continuation_marker() {
     let t = text(md, 24);
     assert_eq!(
         t,
-        "▎ kernel<<<grid, block, \n▎ ↪ 0, stream>>>(d_in, d\n▎ ↪ _out, n);\n"
+        "▎ kernel<<<grid, block, \n▎ ↪ 0, stream>>>(d_in, \n▎ ↪ d_out, n);\n"
     );
 }
 

@@ -152,9 +152,10 @@ impl Wrapper {
     }
 }
 
-/// Cut pieces into chunks at grapheme boundaries (for code, where every character matters and
-/// words do not): the first chunk at most `first` columns wide, the others at most `rest`.
-/// Always returns at least one chunk.
+/// Cut a code line into chunks: the first at most `first` columns wide, the others at most
+/// `rest`. A chunk ends after its last space when that space is in its second half (so
+/// `f(a, b)` breaks between arguments), else at the width, at a grapheme boundary: every
+/// character of code is kept. Always returns at least one chunk.
 pub(super) fn hard_wrap(pieces: Vec<Piece>, first: usize, rest: usize) -> Vec<Vec<Piece>> {
     let mut width = first.max(1);
     // Most code lines fit: skip the grapheme walk (the costly part) for them.
@@ -162,22 +163,47 @@ pub(super) fn hard_wrap(pieces: Vec<Piece>, first: usize, rest: usize) -> Vec<Ve
         return vec![pieces];
     }
     let mut lines = Vec::new();
-    let mut line = Vec::new();
+    // The graphemes of the chunk being filled: never more than one chunk's worth.
+    let mut cells: Vec<(&str, Style, usize)> = Vec::new();
     let mut line_w = 0;
-    for piece in pieces {
+    for piece in &pieces {
         for g in piece.text.graphemes(true) {
             let gw = g.width();
-            if line_w + gw > width && line_w > 0 {
-                lines.push(take(&mut line));
-                line_w = 0;
+            if line_w + gw > width && !cells.is_empty() {
                 width = rest.max(1);
+                let cut = break_point(&cells, width.saturating_sub(gw));
+                lines.push(to_pieces(&cells[..cut]));
+                cells.drain(..cut);
+                line_w = cells.iter().map(|c| c.2).sum();
             }
-            push(&mut line, g, piece.style);
+            cells.push((g, piece.style, gw));
             line_w += gw;
         }
     }
-    lines.push(line);
+    lines.push(to_pieces(&cells));
     lines
+}
+
+/// Where to end a full chunk: after its last space if that lies in the second half and what
+/// follows fits in `room` on the next line; else the whole chunk.
+fn break_point(cells: &[(&str, Style, usize)], room: usize) -> usize {
+    match cells.iter().rposition(|c| c.0 == " ") {
+        Some(k)
+            if k >= cells.len() / 2
+                && cells[k + 1..].iter().map(|c| c.2).sum::<usize>() <= room =>
+        {
+            k + 1
+        }
+        _ => cells.len(),
+    }
+}
+
+fn to_pieces(cells: &[(&str, Style, usize)]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for (g, style, _) in cells {
+        push(&mut out, g, *style);
+    }
+    out
 }
 
 /// Turn pieces into a ratatui line no wider than `width`, cutting the end if some sequence

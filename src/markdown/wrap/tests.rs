@@ -65,6 +65,14 @@ fn newline_is_a_hard_break() {
 fn hard_wrap_uses_a_narrower_width_after_the_first_chunk() {
     let chunks = hard_wrap(plain("0123456789"), 4, 3);
     assert_eq!(texts(&chunks), ["0123", "456", "789"]);
+    let chunks = hard_wrap(plain("copy(dst, src, bytes);"), 16, 14);
+    assert_eq!(
+        texts(&chunks),
+        ["copy(dst, src, ", "bytes);"],
+        "breaks after a space"
+    );
+    let long = "x".repeat(3_000_000);
+    assert_eq!(hard_wrap(plain(&long), 100, 98).len(), 30_613);
     assert_eq!(texts(&hard_wrap(plain(""), 4, 3)), [""]);
 }
 
