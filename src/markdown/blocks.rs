@@ -2,17 +2,15 @@
 //! items), the blank lines between blocks, and handing inline content, code and tables to their
 //! modules.
 
-use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Tag, TagEnd};
-use ratatui::style::{Modifier, Style};
+use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
+use ratatui::style::Style;
 use ratatui::text::Line;
 
 use super::RenderOptions;
-use super::code::code_block;
 use super::inline::Inline;
 use super::prefix::Margin;
 use super::table::Table;
-use super::text::{MetricStyles, clean_inline};
-use super::wrap::{Piece, fit, width_of, wrap};
+use super::text::MetricStyles;
 
 const BULLETS: [&str; 4] = ["• ", "◦ ", "▪ ", "‣ "];
 
@@ -156,7 +154,8 @@ impl<'r, 'a> Renderer<'r, 'a> {
         self.margin.push_item(marker, self.opts.theme.muted());
     }
 
-    fn end(&mut self, tag: TagEnd) {
+    /// Table cells, heads and rows: collected, not emitted. True when `tag` was one of them.
+    fn end_table_part(&mut self, tag: TagEnd) -> bool {
         match tag {
             TagEnd::TableCell => {
                 let base = if self.in_table_head {
@@ -166,15 +165,20 @@ impl<'r, 'a> Renderer<'r, 'a> {
                 };
                 let cell = self.inline.take(base, &self.metrics);
                 self.table.get_or_insert_default().push_cell(cell);
-                return;
             }
             TagEnd::TableHead => {
                 self.in_table_head = false;
                 self.table.get_or_insert_default().end_head();
-                return;
             }
-            TagEnd::TableRow => return,
-            _ => {}
+            TagEnd::TableRow => {}
+            _ => return false,
+        }
+        true
+    }
+
+    fn end(&mut self, tag: TagEnd) {
+        if self.end_table_part(tag) {
+            return;
         }
         match tag {
             TagEnd::Heading(level) => self.heading_lines(level),
@@ -212,133 +216,7 @@ impl<'r, 'a> Renderer<'r, 'a> {
         }
         self.needs_gap = true;
     }
-
-    /// Emit the inline content collected so far as a wrapped paragraph.
-    fn flush(&mut self) {
-        if self.inline.is_empty() {
-            return;
-        }
-        let pieces = self.inline.take(self.base(), &self.metrics);
-        self.emit_wrapped(&pieces);
-    }
-
-    fn emit_wrapped(&mut self, pieces: &[Piece]) {
-        self.start_block();
-        for line in wrap(pieces, self.content_width()) {
-            self.emit(line);
-        }
-    }
-
-    fn start_block(&mut self) {
-        if self.needs_gap && !self.out.is_empty() {
-            let blank = self.margin.blank_line(self.width);
-            self.out.push(fit(blank, self.width));
-        }
-        self.needs_gap = false;
-    }
-
-    /// Push one line after the margin.
-    fn emit(&mut self, line: Vec<Piece>) {
-        let mut full = self.margin.next_line(self.width);
-        if line.is_empty() {
-            trim_end(&mut full);
-        }
-        full.extend(line);
-        self.out.push(fit(full, self.width));
-    }
-
-    fn heading_lines(&mut self, level: HeadingLevel) {
-        let theme = self.opts.theme;
-        let n = level as u8;
-        let mut style = theme.heading(n);
-        if n >= 4 {
-            style = style.add_modifier(Modifier::ITALIC);
-        }
-        let pieces = self.inline.take(self.base().patch(style), &self.metrics);
-        if pieces.is_empty() {
-            return;
-        }
-        self.start_block();
-        let lines = wrap(&pieces, self.content_width());
-        let underline = lines.iter().map(|l| width_of(l)).max().unwrap_or(0);
-        for line in lines {
-            self.emit(line);
-        }
-        // Levels 1 and 2 get a rule beneath, so levels differ without colour.
-        let fill = match n {
-            1 => "═",
-            2 => "─",
-            _ => return,
-        };
-        self.emit(vec![Piece::new(
-            fill.repeat(underline),
-            style.remove_modifier(Modifier::UNDERLINED),
-        )]);
-    }
-
-    fn rule(&mut self) {
-        self.start_block();
-        let width = self.content_width();
-        self.emit(vec![Piece::new("─".repeat(width), self.opts.theme.muted())]);
-        self.needs_gap = true;
-    }
-
-    fn code_block(&mut self, lang: &str, code: &str) {
-        self.start_block();
-        for line in code_block(lang, code, self.opts, self.content_width()) {
-            self.emit(line);
-        }
-    }
-
-    fn table_lines(&mut self) {
-        let Some(table) = self.table.take() else {
-            return;
-        };
-        self.start_block();
-        for line in table.render(self.content_width(), self.opts.theme.muted()) {
-            self.emit(line);
-        }
-    }
-
-    /// HTML blocks: comments (`<!-- source: ... -->`) vanish; anything else shows as muted text.
-    fn html_block(&mut self, html: &str) {
-        let shown = strip_comments(html);
-        let muted = self.base().patch(self.opts.theme.muted());
-        let pieces: Vec<Piece> = shown
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .map(|l| Piece::new(clean_inline(l) + "\n", muted))
-            .collect();
-        if !pieces.is_empty() {
-            self.emit_wrapped(&pieces);
-            self.needs_gap = true;
-        }
-    }
 }
 
-/// Drop trailing spaces (the hanging indent of an otherwise empty line).
-pub(super) fn trim_end(run: &mut Vec<Piece>) {
-    while let Some(last) = run.last_mut() {
-        last.text.truncate(last.text.trim_end().len());
-        if !last.text.is_empty() {
-            break;
-        }
-        run.pop();
-    }
-}
-
-/// `html` without its `<!-- ... -->` comments; an unterminated comment runs to the end.
-fn strip_comments(html: &str) -> String {
-    let mut out = String::new();
-    let mut rest = html;
-    while let Some(start) = rest.find("<!--") {
-        out.push_str(&rest[..start]);
-        match rest[start + 4..].find("-->") {
-            Some(end) => rest = &rest[start + 4 + end + 3..],
-            None => rest = "",
-        }
-    }
-    out.push_str(rest);
-    out
-}
+mod leaf;
+pub(super) use leaf::trim_end;
