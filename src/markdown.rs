@@ -30,6 +30,8 @@ pub use text::METRIC_INVITATION;
 pub struct RenderOptions<'a> {
     /// Columns available; text wraps to it.
     pub width: u16,
+    /// The palette; with `theme.color == false` only modifiers (bold, italic, ...) and glyphs
+    /// (bars, bullets, gutters, URLs) set things apart.
     pub theme: Theme,
     /// Highlight code blocks with syntect when it is ready (see `crate::highlight::is_ready`);
     /// otherwise code is shown plain.

@@ -39,6 +39,8 @@ proptest! {
         let opts = RenderOptions { width, theme: Theme::new(color), highlight: true, metric: &no_metric };
         for line in render(&md, &opts) {
             prop_assert!(line.width() <= usize::from(width), "{} > {width}: {line:?}", line.width());
+            // An ESC or other control character would reach the terminal as a command.
+            prop_assert!(!line.spans.iter().any(|s| s.content.contains(char::is_control)), "{line:?}");
         }
     }
 

@@ -90,6 +90,12 @@ fn sample_card_at_40_columns() {
 }
 
 #[test]
+fn styles_without_colour() {
+    let md = "## Pinned\n\n*queued*, **done**, ~~gone~~, `code`, [doc](u)\n\n> quoted\n\n- item";
+    insta::assert_debug_snapshot!(lines(md, 40, false));
+}
+
+#[test]
 fn headings_differ_by_level_without_colour() {
     let out = lines("# One\n\n## Two\n\n### Three\n\n#### Four", 40, false);
     let t: Vec<String> = out.iter().map(|l| l.to_string()).collect();
