@@ -61,6 +61,9 @@ fn load() -> Result<Assets, String> {
 /// Load the syntaxes and highlight a CUDA and a shell snippet once, so that the regexes are
 /// compiled. Slow (tens of ms): call it on a background thread. Calling it again is cheap.
 pub fn warm_up() {
+    if is_ready() {
+        return;
+    }
     if let Ok(assets) = ASSETS.get_or_init(load) {
         let _ = highlight_with(assets, "cuda", WARM_CUDA, true);
         let _ = highlight_with(
