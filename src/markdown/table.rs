@@ -4,6 +4,7 @@
 
 use pulldown_cmark::Alignment;
 use ratatui::style::Style;
+use unicode_width::UnicodeWidthStr;
 
 use super::wrap::{Piece, push, width_of, wrap};
 
@@ -58,12 +59,14 @@ impl Table {
             return self.listed(width, border);
         }
         let mut natural = vec![1; cols];
+        let mut longest_word = vec![1; cols];
         for row in &self.rows {
             for (c, cell) in row.iter().enumerate() {
                 natural[c] = natural[c].max(width_of(cell));
+                longest_word[c] = longest_word[c].max(longest_word_of(cell));
             }
         }
-        let widths = fit_columns(&natural, width - frame);
+        let widths = fit_columns(&natural, &longest_word, width - frame);
         let mut out = vec![rule('┌', '─', '┬', '┐', &widths, border)];
         for (r, row) in self.rows.iter().enumerate() {
             if r > 0 && r == self.head_rows {
@@ -148,13 +151,29 @@ fn rule(
     vec![Piece::new(text, style)]
 }
 
-/// Column widths summing to at most `room`: natural widths when they fit, else every column
-/// is capped at the largest `cap` that fits, and the columns that were cut share what is left.
-fn fit_columns(natural: &[usize], room: usize) -> Vec<usize> {
+/// The widest word of a cell (a word split across styles counts in parts: close enough).
+fn longest_word_of(cell: &[Piece]) -> usize {
+    cell.iter()
+        .flat_map(|p| p.text.split(' '))
+        .map(UnicodeWidthStr::width)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Column widths summing to at most `room`: natural widths when they fit; else every column is
+/// capped at the largest `cap` that fits, though never below its longest word when all the
+/// longest words fit (so cells wrap between words); the columns that were cut share the rest.
+fn fit_columns(natural: &[usize], words: &[usize], room: usize) -> Vec<usize> {
     if natural.iter().sum::<usize>() <= room {
         return natural.to_vec();
     }
-    let total = |cap: usize| natural.iter().map(|&n| n.min(cap)).sum::<usize>();
+    let floors: Vec<usize> = if words.iter().sum::<usize>() <= room {
+        words.iter().zip(natural).map(|(&w, &n)| w.min(n)).collect()
+    } else {
+        vec![1; natural.len()]
+    };
+    let width = |c: usize, cap: usize| natural[c].min(cap).max(floors[c]).max(1);
+    let total = |cap: usize| (0..natural.len()).map(|c| width(c, cap)).sum::<usize>();
     let (mut lo, mut hi) = (1, natural.iter().copied().max().unwrap_or(1));
     while lo < hi {
         let mid = (lo + hi).div_ceil(2);
@@ -164,7 +183,7 @@ fn fit_columns(natural: &[usize], room: usize) -> Vec<usize> {
             hi = mid - 1
         }
     }
-    let mut widths: Vec<usize> = natural.iter().map(|&n| n.min(lo).max(1)).collect();
+    let mut widths: Vec<usize> = (0..natural.len()).map(|c| width(c, lo)).collect();
     let mut left = room.saturating_sub(widths.iter().sum());
     for (w, &n) in widths.iter_mut().zip(natural) {
         if left > 0 && n > *w {
@@ -177,21 +196,33 @@ fn fit_columns(natural: &[usize], room: usize) -> Vec<usize> {
 
 #[cfg(test)]
 mod tests {
-    use unicode_width::UnicodeWidthStr;
-
     use super::*;
 
     #[test]
     fn columns_keep_natural_widths_when_they_fit() {
-        assert_eq!(fit_columns(&[3, 10, 4], 20), vec![3, 10, 4]);
+        assert_eq!(fit_columns(&[3, 10, 4], &[3, 5, 4], 20), vec![3, 10, 4]);
     }
 
     #[test]
     fn the_widest_columns_shrink_first() {
-        let w = fit_columns(&[4, 40, 30], 30);
+        let w = fit_columns(&[4, 40, 30], &[4, 30, 30], 30);
         assert_eq!(w.iter().sum::<usize>(), 30);
         assert_eq!(w[0], 4, "a narrow column keeps its width");
         assert!(w[1] >= w[2] && w[1] - w[2] <= 1);
+    }
+
+    #[test]
+    fn words_are_kept_whole_when_the_longest_ones_fit() {
+        // "cudaHostRegister" (16) must not be cut while the short columns could give way.
+        assert_eq!(fit_columns(&[16, 7, 6], &[16, 3, 2], 21), [16, 3, 2]);
+        assert_eq!(fit_columns(&[16, 7, 6], &[16, 3, 2], 24), [16, 4, 4]);
+        // When even the longest words do not fit, every column shrinks.
+        assert_eq!(
+            fit_columns(&[16, 7, 6], &[16, 3, 2], 20)
+                .iter()
+                .sum::<usize>(),
+            20
+        );
     }
 
     #[test]
