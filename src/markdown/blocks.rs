@@ -34,6 +34,7 @@ pub(super) struct Renderer<'r, 'a> {
 }
 
 impl<'r, 'a> Renderer<'r, 'a> {
+    /// A renderer for one card with these options.
     pub fn new(opts: &'r RenderOptions<'a>) -> Self {
         let theme = opts.theme;
         Renderer {

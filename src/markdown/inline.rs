@@ -34,6 +34,7 @@ pub(super) struct Inline {
 }
 
 impl Inline {
+    /// Nothing collected yet.
     pub fn new(theme: Theme) -> Self {
         Inline {
             theme,
@@ -43,6 +44,7 @@ impl Inline {
         }
     }
 
+    /// Whether nothing has been collected since the last [`Inline::take`].
     pub fn is_empty(&self) -> bool {
         self.runs.is_empty()
     }

@@ -29,10 +29,12 @@ pub(super) struct Margin {
 }
 
 impl Margin {
+    /// Open a block quote: a `│ ` bar on every line.
     pub fn push_quote(&mut self, bar_style: Style) {
         self.push("│ ".to_string(), "│ ".to_string(), bar_style);
     }
 
+    /// Open a list item: `marker` on its first line, as many spaces on the others.
     pub fn push_item(&mut self, marker: String, style: Style) {
         let rest = " ".repeat(marker.width());
         self.push(marker, rest, style);
@@ -49,6 +51,7 @@ impl Margin {
         });
     }
 
+    /// Close the innermost container.
     pub fn pop(&mut self) {
         self.stack.pop();
     }

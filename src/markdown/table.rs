@@ -20,6 +20,7 @@ pub(super) struct Table {
 }
 
 impl Table {
+    /// An empty table with the column alignments of its delimiter row.
     pub fn new(aligns: Vec<Alignment>) -> Self {
         Table {
             aligns,
@@ -27,14 +28,17 @@ impl Table {
         }
     }
 
+    /// Begin a row (the head counts as one).
     pub fn start_row(&mut self) {
         self.rows.push(Vec::new());
     }
 
+    /// The rows so far are the head: a double rule follows them.
     pub fn end_head(&mut self) {
         self.head_rows = self.rows.len();
     }
 
+    /// Add a cell to the current row.
     pub fn push_cell(&mut self, cell: Vec<Piece>) {
         match self.rows.last_mut() {
             Some(row) => row.push(cell),

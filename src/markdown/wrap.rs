@@ -19,6 +19,7 @@ pub(super) struct Piece {
 }
 
 impl Piece {
+    /// A piece of `text` in `style`.
     pub fn new(text: impl Into<String>, style: Style) -> Self {
         Piece {
             text: text.into(),

@@ -19,6 +19,7 @@ impl Renderer<'_, '_> {
         self.emit_wrapped(&pieces);
     }
 
+    /// Start a block and emit `pieces` word-wrapped to the width left by the margin.
     pub(super) fn emit_wrapped(&mut self, pieces: &[Piece]) {
         self.start_block();
         for line in wrap(pieces, self.content_width()) {
@@ -26,6 +27,7 @@ impl Renderer<'_, '_> {
         }
     }
 
+    /// Called before a block's first line: the blank line owed by the block before, if any.
     pub(super) fn start_block(&mut self) {
         if self.needs_gap && !self.out.is_empty() {
             let blank = self.margin.blank_line(self.width);
@@ -44,6 +46,7 @@ impl Renderer<'_, '_> {
         self.out.push(fit(full, self.width));
     }
 
+    /// A heading in its level's style; levels 1 and 2 get a rule beneath, 4+ are italic too.
     pub(super) fn heading_lines(&mut self, level: HeadingLevel) {
         let theme = self.opts.theme;
         let n = level as u8;
