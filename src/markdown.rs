@@ -1,16 +1,37 @@
 //! Markdown card text to ratatui lines, wrapped to a width.
 //!
-//! INTERIM: a plain-text placeholder with the final API, so other modules can build against it.
-//! The real renderer (headings, emphasis, lists, quotes, tables, links, syntect code) replaces it.
+//! pulldown-cmark parses (tables and strikethrough on); [`blocks`] walks the events. Headings,
+//! emphasis, strong, strikethrough, inline code, nested block quotes (`│ ` bars) and lists
+//! (bullet glyphs, numbers, hanging indent), tables with box borders, links (text, then the URL
+//! muted), rules, code blocks (syntect, see [`crate::highlight`]) and `{{metric:NAME}}`
+//! placeholders. HTML comments are hidden.
+//!
+//! Every line fits `width` (for widths of a few columns and up), nothing depends on colour alone,
+//! and any input renders in time linear in its size: control characters are replaced, deep
+//! nesting stops indenting after [`prefix::MAX_DEPTH`] levels, over-long words and code lines are
+//! cut.
 
+mod blocks;
+mod code;
+mod inline;
+mod prefix;
+mod table;
+mod text;
+mod wrap;
+
+use pulldown_cmark::{Options, Parser};
 use ratatui::text::Line;
 
 use crate::theme::Theme;
+
+pub use text::METRIC_INVITATION;
 
 /// How to render a card.
 pub struct RenderOptions<'a> {
     /// Columns available; text wraps to it.
     pub width: u16,
+    /// The palette; with `theme.color == false` only modifiers (bold, italic, ...) and glyphs
+    /// (bars, bullets, gutters, URLs) set things apart.
     pub theme: Theme,
     /// Highlight code blocks with syntect when it is ready (see `crate::highlight::is_ready`);
     /// otherwise code is shown plain.
@@ -20,19 +41,17 @@ pub struct RenderOptions<'a> {
     pub metric: &'a dyn Fn(&str) -> Option<String>,
 }
 
+/// The pulldown-cmark extensions lessons use.
+pub fn parser_options() -> Options {
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH
+}
+
 /// Render `md` into lines no wider than `opts.width`.
 pub fn render(md: &str, opts: &RenderOptions) -> Vec<Line<'static>> {
-    let width = usize::from(opts.width.max(1));
-    md.lines()
-        .flat_map(|l| {
-            let chars: Vec<char> = l.chars().collect();
-            if chars.is_empty() {
-                return vec![Line::default()];
-            }
-            chars
-                .chunks(width)
-                .map(|c| Line::from(c.iter().collect::<String>()))
-                .collect()
-        })
-        .collect()
+    blocks::Renderer::new(opts).run(Parser::new_ext(md, parser_options()))
 }
+
+#[cfg(test)]
+mod props;
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,256 @@
+//! Word wrapping of styled text to a column width, in one linear pass.
+//!
+//! Widths are display widths (unicode-width, as ratatui measures them). Words break at spaces;
+//! a word wider than the line is cut at grapheme boundaries. [`fit`] is the last guard that
+//! keeps every emitted line within the width, whatever odd sequences the input holds.
+
+use std::mem::take;
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+use unicode_segmentation::UnicodeSegmentation;
+use unicode_width::UnicodeWidthStr;
+
+/// A run of text in one style: what the renderer builds lines from.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Piece {
+    pub text: String,
+    pub style: Style,
+}
+
+impl Piece {
+    /// A piece of `text` in `style`.
+    pub fn new(text: impl Into<String>, style: Style) -> Self {
+        Piece {
+            text: text.into(),
+            style,
+        }
+    }
+}
+
+/// Append `text` to a line, merging with the last run when the style is the same.
+pub(super) fn push(run: &mut Vec<Piece>, text: &str, style: Style) {
+    match run.last_mut() {
+        Some(last) if last.style == style => last.text.push_str(text),
+        _ => run.push(Piece::new(text, style)),
+    }
+}
+
+/// Display width of a run of pieces.
+pub(super) fn width_of(run: &[Piece]) -> usize {
+    run.iter().map(|p| p.text.width()).sum()
+}
+
+/// Wrap `pieces` into lines of at most `width` columns. A `'\n'` in the text is a hard break;
+/// runs of spaces collapse to one, and spaces at a line's start or end are dropped.
+pub(super) fn wrap(pieces: &[Piece], width: usize) -> Vec<Vec<Piece>> {
+    let mut w = Wrapper {
+        width: width.max(1),
+        ..Wrapper::default()
+    };
+    for piece in pieces {
+        let mut rest = piece.text.as_str();
+        while let Some(first) = rest.chars().next() {
+            let end = match first {
+                '\n' => {
+                    w.flush_word();
+                    w.new_line();
+                    1
+                }
+                ' ' => {
+                    w.space(piece.style);
+                    rest.find(|c| c != ' ').unwrap_or(rest.len())
+                }
+                _ => {
+                    let end = rest.find([' ', '\n']).unwrap_or(rest.len());
+                    w.word_part(&rest[..end], piece.style);
+                    end
+                }
+            };
+            rest = &rest[end..];
+        }
+    }
+    w.flush_word();
+    if !w.line.is_empty() || w.lines.is_empty() {
+        w.new_line();
+    }
+    w.lines
+}
+
+#[derive(Default)]
+struct Wrapper {
+    width: usize,
+    lines: Vec<Vec<Piece>>,
+    line: Vec<Piece>,
+    line_w: usize,
+    word: Vec<Piece>,
+    word_w: usize,
+    /// The style of a space seen since the last word, if any.
+    space: Option<Style>,
+}
+
+impl Wrapper {
+    fn new_line(&mut self) {
+        self.lines.push(take(&mut self.line));
+        self.line_w = 0;
+        self.space = None;
+    }
+
+    fn space(&mut self, style: Style) {
+        self.flush_word();
+        self.space = Some(style);
+    }
+
+    fn word_part(&mut self, text: &str, style: Style) {
+        push(&mut self.word, text, style);
+        self.word_w += text.width();
+    }
+
+    fn flush_word(&mut self) {
+        if self.word.is_empty() {
+            return;
+        }
+        let gap = usize::from(self.space.is_some() && self.line_w > 0);
+        if self.line_w + gap + self.word_w <= self.width {
+            if let (1, Some(style)) = (gap, self.space) {
+                push(&mut self.line, " ", style);
+                self.line_w += 1;
+            }
+            self.append_word();
+        } else {
+            if self.line_w > 0 {
+                self.new_line();
+            }
+            if self.word_w <= self.width {
+                self.append_word();
+            } else {
+                self.break_word();
+            }
+        }
+        self.word_w = 0;
+        self.space = None;
+    }
+
+    fn append_word(&mut self) {
+        for piece in take(&mut self.word) {
+            push(&mut self.line, &piece.text, piece.style);
+        }
+        self.line_w += self.word_w;
+    }
+
+    /// Cut an over-long word at grapheme boundaries, filling lines as it goes.
+    fn break_word(&mut self) {
+        for piece in take(&mut self.word) {
+            for g in piece.text.graphemes(true) {
+                let gw = g.width();
+                if self.line_w + gw > self.width && self.line_w > 0 {
+                    self.new_line();
+                }
+                push(&mut self.line, g, piece.style);
+                self.line_w += gw;
+            }
+        }
+    }
+}
+
+/// Cut a code line into chunks: the first at most `first` columns wide, the others at most
+/// `rest`. A chunk ends after its last space when that space is in its second half (so
+/// `f(a, b)` breaks between arguments), else at the width, at a grapheme boundary: every
+/// character of code is kept. Always returns at least one chunk.
+pub(super) fn hard_wrap(pieces: Vec<Piece>, first: usize, rest: usize) -> Vec<Vec<Piece>> {
+    let mut width = first.max(1);
+    // Most code lines fit: skip the grapheme walk (the costly part) for them.
+    if width_of(&pieces) <= width {
+        return vec![pieces];
+    }
+    let mut lines = Vec::new();
+    // The graphemes of the chunk being filled: never more than one chunk's worth.
+    let mut cells: Vec<(&str, Style, usize)> = Vec::new();
+    let mut line_w = 0;
+    for piece in &pieces {
+        for g in piece.text.graphemes(true) {
+            let gw = g.width();
+            if line_w + gw > width && !cells.is_empty() {
+                width = rest.max(1);
+                let cut = break_point(&cells, width.saturating_sub(gw));
+                lines.push(to_pieces(&cells[..cut]));
+                cells.drain(..cut);
+                line_w = cells.iter().map(|c| c.2).sum();
+            }
+            cells.push((g, piece.style, gw));
+            line_w += gw;
+        }
+    }
+    lines.push(to_pieces(&cells));
+    lines
+}
+
+/// Where to end a full chunk: after its last space if that lies in the second half and what
+/// follows fits in `room` on the next line; else the whole chunk.
+fn break_point(cells: &[(&str, Style, usize)], room: usize) -> usize {
+    match cells.iter().rposition(|c| c.0 == " ") {
+        Some(k)
+            if k >= cells.len() / 2
+                && cells[k + 1..].iter().map(|c| c.2).sum::<usize>() <= room =>
+        {
+            k + 1
+        }
+        _ => cells.len(),
+    }
+}
+
+fn to_pieces(cells: &[(&str, Style, usize)]) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for (g, style, _) in cells {
+        push(&mut out, g, *style);
+    }
+    out
+}
+
+/// Turn pieces into a ratatui line no wider than `width`, cutting the end if some sequence
+/// measured wider as a whole than in parts (emoji variation selectors and the like).
+pub(super) fn fit(mut run: Vec<Piece>, width: usize) -> Line<'static> {
+    if width_of(&run) > width {
+        let mut room = width;
+        let mut kept = Vec::with_capacity(run.len());
+        for mut piece in run {
+            let w = piece.text.width();
+            if w > room {
+                piece.text.truncate(longest_prefix(&piece.text, room));
+                kept.push(piece);
+                break;
+            }
+            room -= w;
+            kept.push(piece);
+        }
+        run = kept;
+    }
+    Line::from(
+        run.into_iter()
+            .map(|p| Span::styled(p.text, p.style))
+            .collect::<Vec<_>>(),
+    )
+}
+
+/// The byte length of the longest prefix of `text` (at a char boundary) at most `room` wide;
+/// a binary search, since width is not additive over arbitrary cuts.
+fn longest_prefix(text: &str, room: usize) -> usize {
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    let (mut lo, mut hi) = (0, bounds.len() - 1);
+    while lo < hi {
+        let mid = (lo + hi).div_ceil(2);
+        if text[..bounds[mid]].width() <= room {
+            lo = mid
+        } else {
+            hi = mid - 1
+        }
+    }
+    bounds[lo]
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,99 @@
+//! Tests of word wrapping, hard wrapping and the final width guard.
+
+use ratatui::style::{Modifier, Style};
+use unicode_width::UnicodeWidthStr;
+
+use super::*;
+
+fn plain(text: &str) -> Vec<Piece> {
+    vec![Piece::new(text, Style::new())]
+}
+
+fn texts(lines: &[Vec<Piece>]) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| l.iter().map(|p| p.text.as_str()).collect())
+        .collect()
+}
+
+#[test]
+fn words_wrap_at_spaces_and_spaces_collapse() {
+    let lines = wrap(&plain("the quick  brown fox jumps over"), 10);
+    assert_eq!(texts(&lines), ["the quick", "brown fox", "jumps over"]);
+}
+
+#[test]
+fn a_word_longer_than_the_line_is_cut() {
+    let lines = wrap(&plain("ab cudaMemcpyAsyncWithAVeryLongName x"), 8);
+    assert_eq!(
+        texts(&lines),
+        ["ab", "cudaMemc", "pyAsyncW", "ithAVery", "LongName", "x"]
+    );
+}
+
+#[test]
+fn wide_characters_count_two_columns() {
+    let lines = wrap(&plain("日本語 日本語"), 7);
+    assert_eq!(texts(&lines), ["日本語", "日本語"]);
+    let lines = wrap(&plain("日本語日本語"), 5);
+    assert!(
+        lines.iter().all(|l| width_of(l) <= 5),
+        "{:?}",
+        texts(&lines)
+    );
+}
+
+#[test]
+fn styles_survive_and_a_word_may_span_styles() {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let pieces = vec![
+        Piece::new("see ", Style::new()),
+        Piece::new("pinned", bold),
+        Piece::new("memory now", Style::new()),
+    ];
+    let lines = wrap(&pieces, 12);
+    assert_eq!(texts(&lines), ["see", "pinnedmemory", "now"]);
+    assert_eq!(lines[1][0], Piece::new("pinned", bold));
+}
+
+#[test]
+fn newline_is_a_hard_break() {
+    assert_eq!(texts(&wrap(&plain("a\nb c"), 80)), ["a", "b c"]);
+}
+
+#[test]
+fn hard_wrap_uses_a_narrower_width_after_the_first_chunk() {
+    let chunks = hard_wrap(plain("0123456789"), 4, 3);
+    assert_eq!(texts(&chunks), ["0123", "456", "789"]);
+    let chunks = hard_wrap(plain("copy(dst, src, bytes);"), 16, 14);
+    assert_eq!(
+        texts(&chunks),
+        ["copy(dst, src, ", "bytes);"],
+        "breaks after a space"
+    );
+    let long = "x".repeat(3_000_000);
+    assert_eq!(hard_wrap(plain(&long), 100, 98).len(), 30_613);
+    assert_eq!(texts(&hard_wrap(plain(""), 4, 3)), [""]);
+}
+
+#[test]
+fn fit_cuts_what_measures_wider_as_a_whole() {
+    let line = fit(plain("abcdef"), 4);
+    assert_eq!(line.to_string(), "abcd");
+    // VS16 makes the heart two columns wide in unicode-width's eyes.
+    let line = fit(plain("x\u{2764}\u{FE0F}"), 2);
+    assert!(line.width() <= 2);
+}
+
+#[test]
+fn wrapping_is_linear_on_a_huge_line() {
+    let text = "word ".repeat(400_000);
+    let start = std::time::Instant::now();
+    let lines = wrap(&plain(&text), 80);
+    assert!(lines.len() > 20_000);
+    let long_word = "x".repeat(2_000_000);
+    let lines = wrap(&plain(&long_word), 80);
+    assert_eq!(lines.len(), 25_000);
+    assert!(start.elapsed().as_secs() < 5, "took {:?}", start.elapsed());
+    assert_eq!("x".repeat(80).width(), width_of(&lines[0]));
+}
