@@ -87,21 +87,22 @@ order = 3
 
 const BROKEN: &str = "+++\nid = \"overlap\"\ntitle = \"The Double-Buffering Pipeline\"\ncolour = \"blue\"\n+++\n# Card\n";
 
-/// The fixed catalog: three good lessons, then a broken one (an unknown front matter key).
-pub fn sample_catalog() -> Catalog {
-    Catalog::from_files([
-        (
-            "lessons/01-pageable.md".to_string(),
-            PAGEABLE.as_bytes().to_vec(),
-        ),
-        (
-            "lessons/02-pinned.md".to_string(),
-            PINNED.as_bytes().to_vec(),
-        ),
-        ("lessons/03-async.md".to_string(), ASYNC.as_bytes().to_vec()),
-        (
-            "lessons/04-pipeline.md".to_string(),
-            BROKEN.as_bytes().to_vec(),
-        ),
+/// The fixed lesson files as (file name, contents): three good lessons, then a broken one (an
+/// unknown front matter key). End-to-end tests write them to a folder for `--lessons`.
+pub fn sample_files() -> Vec<(&'static str, &'static str)> {
+    Vec::from([
+        ("01-pageable.md", PAGEABLE),
+        ("02-pinned.md", PINNED),
+        ("03-async.md", ASYNC),
+        ("04-pipeline.md", BROKEN),
     ])
+}
+
+/// The fixed catalog, parsed from [`sample_files`].
+pub fn sample_catalog() -> Catalog {
+    Catalog::from_files(
+        sample_files()
+            .into_iter()
+            .map(|(name, text)| (format!("lessons/{name}"), text.as_bytes().to_vec())),
+    )
 }

@@ -41,7 +41,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         return;
     }
     let mut right = format!("{}/{} cards seen", stats.seen, stats.cards);
-    if stats.questions > 0 {
+    if stats.answered > 0 {
         right.push_str(&format!(" · quiz {}/{}", stats.right, stats.answered));
     }
     let right = format!("{right} ");

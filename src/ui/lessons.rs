@@ -105,7 +105,8 @@ fn stats_line(app: &App, idx: usize, style: Style) -> Line<'static> {
     if s.answered > 0 {
         text.push_str(&format!(" · quiz {}/{}", s.right, s.answered));
     } else if s.questions > 0 {
-        text.push_str(&format!(" · {} questions", s.questions));
+        let plural = if s.questions == 1 { "" } else { "s" };
+        text.push_str(&format!(" · {} question{plural}", s.questions));
     }
     Line::styled(text, style)
 }

@@ -22,7 +22,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let stats = app.stats(app.lesson);
     let mut block = pane_block(theme, app.focus == Focus::Quiz).title(title);
-    if stats.questions > 0 {
+    if stats.answered > 0 {
         let score = format!(" score {}/{} ", stats.right, stats.answered);
         block = block.title(Line::from(score).right_aligned());
     }
@@ -30,7 +30,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let height = usize::from(text_area.height);
     let scroll = usize::from(app.quiz.scroll);
     if lines.len() > scroll + height {
-        block = block.title_bottom(Line::from(" ↓ more: PgDn ").right_aligned());
+        block = block.title_bottom(Line::from(" ↓ more ").right_aligned());
     }
     block.render(area, buf);
     let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();

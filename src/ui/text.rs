@@ -43,7 +43,9 @@ pub fn wrap(
             new_line(&mut line, &mut used, &mut start);
         }
         if used > start {
-            line.push(Span::raw(" "));
+            // The space takes the previous word's style, so a reversed selection has no holes.
+            let style = line.last().map_or_else(Style::new, |s| s.style);
+            line.push(Span::styled(" ", style));
             used += 1;
         }
         if used + w <= width {
