@@ -219,11 +219,11 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// The help overlay's sections, in order: a title and `(keys, name, description)` rows.
-pub fn help_sections() -> Vec<(
-    &'static str,
-    Vec<(&'static str, &'static str, &'static str)>,
-)> {
+/// One row of the help overlay: keys, action name, description.
+pub type HelpRow = (&'static str, &'static str, &'static str);
+
+/// The help overlay's sections, in order: a title and its rows.
+pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
     let order = [
         Ctx::Main,
         Ctx::Cards,

@@ -2,6 +2,9 @@
 //! (vt100): launch, move through cards, answer a question, quit, relaunch and see it resume; and
 //! check that a signal restores the terminal.
 
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;

@@ -1,6 +1,9 @@
 //! Every screen of the tutorial, rendered on a `TestBackend` at 80x24 and 120x40 (and the wide
 //! layout at 160x48), from the fixed test catalog, compared with insta snapshots.
 
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use cuda_academy::app::{App, Msg, fixture};
 use cuda_academy::progress::Progress;
 use cuda_academy::theme::Theme;
