@@ -74,15 +74,10 @@ fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
         title_style = theme.selected();
     }
     let marker = if open { "▸" } else { " " };
-    let head = format!("{marker}{glyph} {} ", idx + 1);
-    let title = truncate(
-        &entry.title(),
-        usize::from(width).saturating_sub(head.chars().count()),
-    );
-    let mut lines = vec![Line::from(vec![
-        Span::styled(head, title_style),
-        Span::styled(title, title_style),
-    ])];
+    let head = Span::styled(format!("{marker}{glyph} {} ", idx + 1), title_style);
+    // Long titles wrap under themselves rather than being cut.
+    let title = [Span::styled(entry.title(), title_style)];
+    let mut lines = text::wrap(&title, width, head, Span::raw("     "));
     match entry {
         LessonEntry::Broken { problems, .. } => {
             let reason = problems
@@ -90,7 +85,7 @@ fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
                 .map(ToString::to_string)
                 .unwrap_or_default();
             let spans = [Span::styled(reason, theme.error())];
-            let mut wrapped = text::wrap(&spans, width, Span::raw("    "), Span::raw("    "));
+            let mut wrapped = text::wrap(&spans, width, Span::raw("     "), Span::raw("     "));
             wrapped.truncate(3);
             lines.extend(wrapped);
         }
@@ -101,7 +96,7 @@ fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
 
 fn stats_line(app: &App, idx: usize, style: Style) -> Line<'static> {
     let s = app.stats(idx);
-    let mut text = format!("    {}/{} cards", s.seen, s.cards);
+    let mut text = format!("     {}/{} cards", s.seen, s.cards);
     if s.answered > 0 {
         text.push_str(&format!(" · quiz {}/{}", s.right, s.answered));
     } else if s.questions > 0 {
@@ -109,12 +104,4 @@ fn stats_line(app: &App, idx: usize, style: Style) -> Line<'static> {
         text.push_str(&format!(" · {} question{plural}", s.questions));
     }
     Line::styled(text, style)
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
 }

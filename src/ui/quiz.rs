@@ -84,8 +84,9 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
         let cursor = if at_cursor { "›" } else { " " };
         let right = q.answer == Some(i);
         let mark = match (revealed, right, chosen == Some(i)) {
-            (true, true, _) => " ✓",
-            (true, false, true) => " ✗",
+            // A no-break space keeps the mark on the line of the option's last word.
+            (true, true, _) => "\u{a0}✓",
+            (true, false, true) => "\u{a0}✗",
             _ => "",
         };
         let mut style = theme.text();

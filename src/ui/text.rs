@@ -1,19 +1,64 @@
 //! Word wrapping of styled text, and `inline code` styling for short strings (quiz prompts and
 //! options), without pulling the whole markdown renderer into one-line texts.
 
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-/// Split `text` on backticks: plain parts in `base`, code parts in `code`.
+/// Style the little markdown that short texts use: `code` in `code`, **strong** bold and
+/// *emphasis* italic (added to `base`); everything else in `base`.
 pub fn inline(text: &str, base: Style, code: Style) -> Vec<Span<'static>> {
-    text.split('`')
-        .enumerate()
-        .filter(|(_, part)| !part.is_empty())
-        .map(|(i, part)| {
-            let style = if i % 2 == 1 { code } else { base };
-            Span::styled(part.to_string(), style)
-        })
-        .collect()
+    let mut spans = Vec::new();
+    let mut current = String::new();
+    let (mut in_code, mut bold, mut italic) = (false, false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let toggle = match c {
+            '`' => Some(0),
+            '*' if !in_code && chars.peek() == Some(&'*') => Some(1),
+            '*' if !in_code => Some(2),
+            _ => None,
+        };
+        let Some(which) = toggle else {
+            current.push(c);
+            continue;
+        };
+        flush(
+            &mut spans,
+            &mut current,
+            style_of(base, code, in_code, bold, italic),
+        );
+        match which {
+            0 => in_code = !in_code,
+            1 => {
+                chars.next();
+                bold = !bold;
+            }
+            _ => italic = !italic,
+        }
+    }
+    flush(
+        &mut spans,
+        &mut current,
+        style_of(base, code, in_code, bold, italic),
+    );
+    spans
+}
+
+fn style_of(base: Style, code: Style, in_code: bool, bold: bool, italic: bool) -> Style {
+    let mut style = if in_code { code } else { base };
+    if bold {
+        style = style.add_modifier(Modifier::BOLD);
+    }
+    if italic {
+        style = style.add_modifier(Modifier::ITALIC);
+    }
+    style
+}
+
+fn flush(spans: &mut Vec<Span<'static>>, text: &mut String, style: Style) {
+    if !text.is_empty() {
+        spans.push(Span::styled(std::mem::take(text), style));
+    }
 }
 
 /// A word: pieces of text with their styles, with no space between them.
@@ -99,6 +144,17 @@ mod tests {
 
     fn plain(lines: &[Line]) -> Vec<String> {
         lines.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn inline_markup_becomes_styles() {
+        let code = Style::new().underlined();
+        let spans = inline("a `b*c*` **d** *e*", Style::new(), code);
+        let texts: Vec<&str> = spans.iter().map(|s| s.content.as_ref()).collect();
+        assert_eq!(texts, ["a ", "b*c*", " ", "d", " ", "e"]);
+        assert_eq!(spans[1].style, code);
+        assert!(spans[3].style.add_modifier.contains(Modifier::BOLD));
+        assert!(spans[5].style.add_modifier.contains(Modifier::ITALIC));
     }
 
     #[test]
