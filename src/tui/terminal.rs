@@ -2,6 +2,7 @@
 //! Leaving is idempotent and also runs on drop, so an early `?` cannot leave the terminal raw.
 
 use std::io::{self, Stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
@@ -12,6 +13,11 @@ use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;
 
 use crate::app::App;
+
+/// Whether the terminal is in the tutorial's modes. One flag for the whole process, so the panic
+/// hook and the drop of [`Terminal`] restore once: a second "leave alternate screen" would move
+/// the cursor back over whatever was printed since.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// The terminal while the tutorial owns it.
 pub struct Terminal {
@@ -24,6 +30,7 @@ impl Terminal {
     pub fn enter(mouse: bool) -> anyhow::Result<Terminal> {
         enable_raw_mode()
             .map_err(|e| anyhow::anyhow!("cannot switch the terminal to raw mode: {e}"))?;
+        ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout();
         let entered = if mouse {
             execute!(out, EnterAlternateScreen, EnableMouseCapture)
@@ -69,9 +76,12 @@ impl Drop for Terminal {
     }
 }
 
-/// Undo everything `enter` may have done; errors are ignored (there is nowhere to report them,
-/// and each step is worth trying on its own).
+/// Undo everything `enter` may have done, once; errors are ignored (there is nowhere to report
+/// them, and each step is worth trying on its own).
 pub fn restore_terminal() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
     let _ = disable_raw_mode();
     let _ = execute!(
         io::stdout(),
