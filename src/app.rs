@@ -25,8 +25,11 @@ pub use stats::LessonStats;
 /// Something that happened: a key, the mouse, a resize, or a worker's reply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
+    /// A key press (releases and repeats of other kinds are ignored).
     Key(KeyEvent),
+    /// Wheel or click.
     Mouse(MouseEvent),
+    /// The terminal's new width and height.
     Resize(u16, u16),
     /// Code highlighting is ready: re-render cards with colours.
     HighlightReady,
@@ -50,15 +53,20 @@ pub enum Cmd {
 /// Which pane takes the keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Focus {
+    /// The card pane (Up/Down scroll).
     Cards,
+    /// The quiz pane (Up/Down move among options).
     Quiz,
+    /// The lesson list (a sidebar, or an overlay on narrow terminals).
     Lessons,
 }
 
 /// A dialog drawn over the screen; it takes the keys while open.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Overlay {
+    /// The `?` list of keys.
     Help,
+    /// "Reset ...?" y/n.
     Confirm(Reset),
 }
 
@@ -67,28 +75,38 @@ pub enum Overlay {
 pub enum Reset {
     /// One lesson, by catalog index.
     Lesson(usize),
+    /// Every lesson.
     All,
 }
 
 /// A one-line message under the header.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Banner {
+    /// How serious it is (shown with a glyph).
     pub kind: BannerKind,
+    /// The message.
     pub text: String,
 }
 
+/// How serious a banner is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BannerKind {
+    /// For information (`i`).
     Info,
+    /// Something is off but the app works (`!`).
     Warning,
+    /// Something failed (`✗`).
     Error,
 }
 
 /// The whole state of the tutorial.
 #[derive(Debug)]
 pub struct App {
+    /// The lessons, broken ones included.
     pub catalog: Catalog,
+    /// Colours on or off.
     pub theme: Theme,
+    /// What the learner has seen and answered; saved by the shell on [`Cmd::SaveProgress`].
     pub progress: Progress,
     /// Open lesson (index into `catalog.entries`).
     pub lesson: usize,
@@ -96,12 +114,17 @@ pub struct App {
     pub card: usize,
     /// First visible line of the card.
     pub card_scroll: u16,
+    /// The pane that takes the keys.
     pub focus: Focus,
+    /// The dialog on top, if any.
     pub overlay: Option<Overlay>,
+    /// The quiz pane's cursor, question and input field.
     pub quiz: QuizState,
     /// Selected row of the lesson list.
     pub list_selected: usize,
+    /// First visible line of the help overlay.
     pub help_scroll: u16,
+    /// Messages under the header, oldest first.
     pub banners: Vec<Banner>,
     /// Terminal size, from the last resize.
     pub size: Size,

@@ -12,10 +12,15 @@ pub enum Ctx {
     Always,
     /// Every pane of the main screen (not dialogs).
     Main,
+    /// The card pane has the focus.
     Cards,
+    /// The quiz pane has the focus.
     Quiz,
+    /// The lesson list has the focus.
     Lessons,
+    /// The help overlay is open.
     Help,
+    /// A y/n confirmation is open.
     Confirm,
 }
 
@@ -39,7 +44,9 @@ impl Ctx {
     }
 }
 
-/// Everything a key can ask for.
+/// Everything a key can ask for. Each variant's [`Action::name`] and [`Action::description`]
+/// say what it does (they are what the help overlay shows).
+#[allow(missing_docs)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Quit,
@@ -161,10 +168,13 @@ impl Key {
 /// One row of the table.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
+    /// Where it applies.
     pub ctx: Ctx,
+    /// The keys that trigger it.
     pub keys: &'static [Key],
     /// How the keys are written on screen.
     pub label: &'static str,
+    /// What it does.
     pub action: Action,
     /// `(keys, text)` for the footer; `None` keeps it out of the footer (a pair of actions such
     /// as previous/next card shows once, on one of them).

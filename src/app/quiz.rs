@@ -20,6 +20,7 @@ pub struct QuizState {
     pub cursor: usize,
     /// The learner chose to try an answered question again: hide the verdict until they answer.
     pub retrying: bool,
+    /// First visible line of the quiz pane.
     pub scroll: u16,
     /// The prediction being typed, while the input field is open.
     pub input: Option<String>,

@@ -6,7 +6,9 @@ use crate::lesson::QuestionKind;
 /// How far the learner is in one lesson.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct LessonStats {
+    /// Distinct cards seen.
     pub seen: usize,
+    /// Cards in the lesson.
     pub cards: usize,
     /// Choice questions answered right (latest answer).
     pub right: usize,

@@ -13,6 +13,7 @@ use crate::app::Msg;
 /// What arrives on the loop's channel.
 #[derive(Debug)]
 pub enum Event {
+    /// For [`crate::app::App::update`].
     App(Msg),
     /// SIGTERM, SIGHUP or SIGINT: save, restore, leave.
     Signal(i32),

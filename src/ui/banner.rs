@@ -9,6 +9,7 @@ use ratatui::widgets::Widget;
 use crate::app::{App, BannerKind};
 use crate::ui::layout::MAX_BANNERS;
 
+/// Draw the banners, newest last, into `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let skip = app.banners.len().saturating_sub(MAX_BANNERS);

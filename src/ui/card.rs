@@ -10,6 +10,7 @@ use crate::app::{App, Focus};
 use crate::lesson::{Diagnostic, LessonEntry};
 use crate::ui::{layout, pane_block, text};
 
+/// Draw the card pane into `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let text_area = layout::text_area(area);

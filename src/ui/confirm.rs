@@ -8,6 +8,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 use crate::app::{App, Reset};
 use crate::ui::{layout, text};
 
+/// Draw the confirmation for `what`, centred on `area`.
 pub fn render(app: &App, what: Reset, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let (title, question, detail) = match what {

@@ -21,6 +21,7 @@ const INPUT_KEYS: &[(&str, &str)] = &[
 /// Keys shown at the right end.
 const PINNED: &[&str] = &["?", "q"];
 
+/// Draw the footer line.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let keys = if app.quiz.input.is_some() {
         INPUT_KEYS.to_vec()

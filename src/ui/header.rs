@@ -24,6 +24,7 @@ pub fn breadcrumb(app: &App) -> String {
     }
 }
 
+/// Draw the header line.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let title = app.entry().map(LessonEntry::title).unwrap_or_default();

@@ -70,6 +70,7 @@ pub fn max_scroll(area: Rect) -> u16 {
     u16::try_from(n.saturating_sub(usize::from(inner.height))).unwrap_or(u16::MAX)
 }
 
+/// Draw the help overlay, centred on `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let outer = box_area(area);

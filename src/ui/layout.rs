@@ -11,6 +11,7 @@ use crate::app::Focus;
 
 /// Smallest terminal the layout works in; below it a "too small" message shows instead.
 pub const MIN_WIDTH: u16 = 60;
+/// See [`MIN_WIDTH`].
 pub const MIN_HEIGHT: u16 = 16;
 /// From this width on the lesson list is a sidebar.
 pub const SIDEBAR_FROM: u16 = 140;
@@ -23,13 +24,17 @@ pub const MAX_BANNERS: usize = 2;
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Panes {
+    /// The breadcrumb line.
     pub header: Rect,
     /// Zero height when there is no banner.
     pub banners: Rect,
     /// The lesson list, when there is room for it beside the card.
     pub sidebar: Option<Rect>,
+    /// The card pane.
     pub card: Rect,
+    /// The quiz pane.
     pub quiz: Rect,
+    /// The keys line.
     pub footer: Rect,
 }
 

@@ -15,6 +15,7 @@ use crate::ui::{layout, pane_block, text};
 /// The glyphs, so completion reads without colour.
 pub const LEGEND: &str = "✓ done ◐ started ○ new ✗ broken";
 
+/// Draw the lesson list into `area` (a sidebar, or the inside of the overlay).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let focused = app.focus == Focus::Lessons;
     let mut block = pane_block(&app.theme, focused).title(" Lessons ");

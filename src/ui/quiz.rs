@@ -11,6 +11,7 @@ use crate::app::{App, Focus};
 use crate::lesson::{Question, QuestionKind};
 use crate::ui::{layout, pane_block, text};
 
+/// Draw the quiz pane into `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let text_area = layout::text_area(area);

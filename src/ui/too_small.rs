@@ -16,6 +16,7 @@ pub fn message(area: Rect) -> String {
     )
 }
 
+/// Draw the "too small" message in the middle of `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let lines = vec![
         Line::styled(message(area), app.theme.warning()),
