@@ -199,8 +199,10 @@ impl App {
             }
             _ => return,
         };
+        let list_overlay = self.focus == Focus::Lessons && panes.sidebar.is_none();
         match (self.overlay, target) {
             (Some(Overlay::Help), _) => self.scroll(lines),
+            (None, _) if list_overlay => self.move_selection(lines.signum()),
             (None, Some(Focus::Cards)) => {
                 self.card_scroll = add(self.card_scroll, lines, self.card_max_scroll());
             }

@@ -363,3 +363,25 @@ fn resizing_to_nothing_and_back_keeps_state() {
     assert_eq!(at(&app), (0, 1));
     assert_eq!(app.card_scroll, 0, "everything fits at 200x60");
 }
+
+#[test]
+fn enter_confirms_a_reset_like_y() {
+    let mut app = app();
+    press(&mut app, "Tab Down Enter L x");
+    assert_eq!(press(&mut app, "Enter"), [Cmd::SaveProgress]);
+    assert_eq!((app.overlay, app.stats(0).answered), (None, 0));
+}
+
+#[test]
+fn the_wheel_moves_the_selection_of_the_list_overlay() {
+    let mut app = app();
+    press(&mut app, "L");
+    let wheel = MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: 40,
+        row: 10,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.update(Msg::Mouse(wheel));
+    assert_eq!((app.list_selected, app.card_scroll), (1, 0));
+}

@@ -195,8 +195,8 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(
         C::Confirm,
-        &[Key::Char('y'), Key::Char('Y')],
-        "y",
+        &[Key::Char('y'), Key::Char('Y'), Key::Code(K::Enter)],
+        "y Enter",
         A::ConfirmYes,
         Some(("y", "yes")),
     ),
