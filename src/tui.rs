@@ -37,23 +37,7 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let theme = Theme::new(color_enabled(args.color));
     let state_dir = progress::state_dir();
     panic::install(state_dir.as_ref().ok().cloned());
-    let (progress, mut banners) = match &state_dir {
-        Ok(dir) => {
-            let loaded = progress::load(dir);
-            let banner = loaded.banner.map(|text| Banner {
-                kind: BannerKind::Warning,
-                text,
-            });
-            (loaded.progress, banner.into_iter().collect::<Vec<_>>())
-        }
-        Err(err) => (
-            progress::Progress::default(),
-            vec![Banner {
-                kind: BannerKind::Warning,
-                text: format!("progress will not be saved: {err:#}"),
-            }],
-        ),
-    };
+    let (progress, mut banners) = load_progress(state_dir.as_ref());
     let mut term = terminal::Terminal::enter(!args.no_mouse)?;
     let size = term.size().unwrap_or(Size::new(80, 24));
     let mut app = App::new(catalog, theme, progress, size);
@@ -66,12 +50,37 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
         dir: state_dir.ok(),
     };
     let outcome = event_loop(&mut term, &mut app, &rx, &saver);
-    // Progress first, then the terminal: a failing save must not leave the screen raw.
-    saver.save(&mut app);
+    // Save on the way out, whatever ended the loop; a failure is said after the terminal is
+    // back, since no banner would be seen any more.
+    let saved = saver.save(&mut app);
     term.restore();
+    if let Err(why) = saved {
+        eprintln!("cuda-academy: progress not saved: {why}");
+    }
     match outcome? {
         Exit::Quit => Ok(()),
         Exit::Signal(sig) => std::process::exit(128 + sig),
+    }
+}
+
+/// The saved progress and what to tell the learner about it (moved aside, or not saved at all).
+fn load_progress(state_dir: Result<&PathBuf, &anyhow::Error>) -> (progress::Progress, Vec<Banner>) {
+    match state_dir {
+        Ok(dir) => {
+            let loaded = progress::load(dir);
+            let banner = loaded.banner.map(|text| Banner {
+                kind: BannerKind::Warning,
+                text,
+            });
+            (loaded.progress, banner.into_iter().collect())
+        }
+        Err(err) => (
+            progress::Progress::default(),
+            vec![Banner {
+                kind: BannerKind::Warning,
+                text: format!("progress will not be saved: {err:#}"),
+            }],
+        ),
     }
 }
 
@@ -95,7 +104,10 @@ fn event_loop(
             };
             for cmd in app.update(msg) {
                 match cmd {
-                    Cmd::SaveProgress => saver.save(app),
+                    // A failure shows as a banner (set by `save`); the tutorial goes on.
+                    Cmd::SaveProgress => {
+                        saver.save(app).ok();
+                    }
                     Cmd::Quit => return Ok(Exit::Quit),
                 }
             }
@@ -110,15 +122,17 @@ struct Saver {
 }
 
 impl Saver {
-    fn save(&self, app: &mut App) {
+    /// Save `app.progress`, and tell the app how it went.
+    fn save(&self, app: &mut App) -> Result<(), String> {
         let Some(dir) = &self.dir else {
-            return;
+            return Ok(());
         };
-        let msg = match progress::save(dir, &app.progress) {
+        let result = progress::save(dir, &app.progress).map_err(|err| format!("{err:#}"));
+        app.update(match &result {
             Ok(()) => Msg::Saved,
-            Err(err) => Msg::SaveFailed(format!("{err:#}")),
-        };
-        app.update(msg);
+            Err(why) => Msg::SaveFailed(why.clone()),
+        });
+        result
     }
 }
 
