@@ -27,7 +27,7 @@ impl Widget for &App {
             too_small::render(self, area, buf);
             return;
         }
-        let panes = layout::panes(area, self.banners.len(), self.focus);
+        let panes = layout::panes(area, banner::lines(self, area.width).len(), self.focus);
         header::render(self, panes.header, buf);
         banner::render(self, panes.banners, buf);
         card::render(self, panes.card, buf);

@@ -4,7 +4,7 @@
 // Test helpers: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use cuda_academy::app::{App, Msg, fixture};
+use cuda_academy::app::{App, Banner, BannerKind, Msg, fixture};
 use cuda_academy::progress::Progress;
 use cuda_academy::theme::Theme;
 use ratatui::Terminal;
@@ -140,6 +140,10 @@ fn too_small() {
 #[test]
 fn a_save_failure_banner() {
     let mut app = app(80, 24, true);
+    app.update(Msg::Banner(Banner {
+        kind: BannerKind::Warning,
+        text: "Your progress file could not be read (not valid JSON at line 1 column 2). It was kept as /home/learner/.local/state/cuda-academy/progress.json.corrupt-20261129T180417Z; starting fresh.".into(),
+    }));
     app.update(Msg::SaveFailed(
         "cannot write /nowhere/progress.json: read-only file system".into(),
     ));

@@ -126,7 +126,8 @@ impl App {
     /// The current layout.
     pub fn panes(&self) -> Panes {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
-        layout::panes(area, self.banners.len(), self.focus)
+        let banners = crate::ui::banner::lines(self, area.width).len();
+        layout::panes(area, banners, self.focus)
     }
 
     /// A page: the height of the scrolled pane's text, less one line of context.

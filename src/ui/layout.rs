@@ -18,8 +18,6 @@ pub const SIDEBAR_FROM: u16 = 140;
 /// From this body width on the quiz sits beside the card.
 pub const SIDE_BY_SIDE_FROM: u16 = 100;
 const SIDEBAR_WIDTH: u16 = 36;
-/// Banners shown at most (the newest win).
-pub const MAX_BANNERS: usize = 2;
 
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,10 +41,11 @@ pub fn too_small(size: Size) -> bool {
     size.width < MIN_WIDTH || size.height < MIN_HEIGHT
 }
 
-/// The panes for a screen of `area`, with `banners` banner lines, `focus` taking the larger share
+/// The panes for a screen of `area`, with `banners` lines of banners (at most a quarter of the
+/// screen), `focus` taking the larger share
 /// when card and quiz are stacked.
 pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
-    let banner_rows = u16::try_from(banners.min(MAX_BANNERS)).unwrap_or(0);
+    let banner_rows = u16::try_from(banners).unwrap_or(0).min(area.height / 4);
     let [header, banners, body, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(banner_rows),
