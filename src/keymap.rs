@@ -232,16 +232,10 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
 /// One row of the help overlay: keys, action name, description.
 pub type HelpRow = (&'static str, &'static str, &'static str);
 
-/// The help overlay's sections, in order: a title and its rows.
+/// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
+/// out: its frame says them, and every one of its actions is listed under another section.
 pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
-    let order = [
-        Ctx::Main,
-        Ctx::Cards,
-        Ctx::Quiz,
-        Ctx::Lessons,
-        Ctx::Confirm,
-        Ctx::Help,
-    ];
+    let order = [Ctx::Main, Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Confirm];
     order
         .iter()
         .map(|&ctx| {
