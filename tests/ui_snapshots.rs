@@ -123,6 +123,24 @@ fn wide_layout_with_the_lesson_sidebar() {
 }
 
 #[test]
+fn help_overlay_in_two_columns_on_a_wide_screen() {
+    let mut app = app(160, 48, true);
+    press(&mut app, "?");
+    let terminal = draw(&app, 160, 48);
+    let screen = text(terminal.backend().buffer());
+    for name in [
+        "quit",
+        "next card",
+        "reset everything",
+        "Reserved for the experiment panel",
+    ] {
+        assert!(screen.contains(name), "{name} missing");
+    }
+    assert!(!screen.contains("↓ more"), "everything fits at 160x48");
+    insta::assert_snapshot!("help_160x48", terminal.backend());
+}
+
+#[test]
 fn too_small() {
     let app = app(59, 15, true);
     let terminal = draw(&app, 59, 15);
