@@ -22,6 +22,9 @@ use crate::theme::Theme;
 pub use quiz::QuizState;
 pub use stats::LessonStats;
 
+/// How a save failure banner starts (a later success or failure replaces it).
+const SAVE_FAILED: &str = "progress not saved";
+
 /// Something that happened: a key, the mouse, a resize, or a worker's reply.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Msg {
@@ -178,12 +181,16 @@ impl App {
                 Vec::new()
             }
             Msg::SaveFailed(why) => {
-                self.set_banner(BannerKind::Error, format!("progress not saved: {why}"));
+                // One save banner at a time: the latest reason replaces the last one.
+                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
+                self.banners.push(Banner {
+                    kind: BannerKind::Error,
+                    text: format!("{SAVE_FAILED}: {why}"),
+                });
                 Vec::new()
             }
             Msg::Saved => {
-                self.banners
-                    .retain(|b| !b.text.starts_with("progress not saved"));
+                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
                 Vec::new()
             }
             Msg::Banner(banner) => {
@@ -265,13 +272,6 @@ impl App {
             Some(LessonEntry::Broken { .. }) => 1,
             None => 0,
         }
-    }
-
-    /// Show `text` under the header, replacing an earlier banner that starts the same way.
-    pub fn set_banner(&mut self, kind: BannerKind, text: String) {
-        let head: String = text.chars().take(12).collect();
-        self.banners.retain(|b| !b.text.starts_with(&head));
-        self.banners.push(Banner { kind, text });
     }
 
     fn toggle_help(&mut self) {
