@@ -1,1 +1,287 @@
-//! Not written yet.
+//! The tutorial's state and the one place it changes: [`App::update`] takes a [`Msg`] and returns
+//! the side effects it wants as [`Cmd`]s. No drawing and no I/O here, so every behaviour can be
+//! tested with a key sequence and no terminal (the view in `crate::ui` only reads an `&App`).
+
+mod cache;
+pub mod fixture;
+mod list;
+mod nav;
+mod quiz;
+mod stats;
+
+use std::cell::RefCell;
+
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
+use ratatui::layout::Size;
+
+use crate::keymap::{self, Action, Ctx};
+use crate::lesson::{Catalog, LessonEntry};
+use crate::progress::Progress;
+use crate::theme::Theme;
+
+pub use quiz::QuizState;
+pub use stats::LessonStats;
+
+/// How a save failure banner starts (a later success or failure replaces it).
+const SAVE_FAILED: &str = "progress not saved";
+
+/// Something that happened: a key, the mouse, a resize, or a worker's reply.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Msg {
+    /// A key press (releases and repeats of other kinds are ignored).
+    Key(KeyEvent),
+    /// Wheel or click.
+    Mouse(MouseEvent),
+    /// The terminal's new width and height.
+    Resize(u16, u16),
+    /// Code highlighting is ready: re-render cards with colours.
+    HighlightReady,
+    /// Saving progress failed; say why, keep going.
+    SaveFailed(String),
+    /// Progress was saved (clears an earlier save failure banner).
+    Saved,
+    /// A message for the learner from the shell (e.g. progress cannot be saved at all).
+    Banner(Banner),
+}
+
+/// A side effect `update` asks the shell to carry out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cmd {
+    /// Write `App::progress` to disk.
+    SaveProgress,
+    /// Leave the tutorial (the shell saves progress first).
+    Quit,
+}
+
+/// Which pane takes the keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    /// The card pane (Up/Down scroll).
+    Cards,
+    /// The quiz pane (Up/Down move among options).
+    Quiz,
+    /// The lesson list (a sidebar, or an overlay on narrow terminals).
+    Lessons,
+}
+
+/// A dialog drawn over the screen; it takes the keys while open.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Overlay {
+    /// The `?` list of keys.
+    Help,
+    /// "Reset ...?" y/n.
+    Confirm(Reset),
+}
+
+/// What a confirmed reset clears.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reset {
+    /// One lesson, by catalog index.
+    Lesson(usize),
+    /// Every lesson.
+    All,
+}
+
+/// A one-line message under the header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Banner {
+    /// How serious it is (shown with a glyph).
+    pub kind: BannerKind,
+    /// The message.
+    pub text: String,
+}
+
+/// How serious a banner is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BannerKind {
+    /// For information (`i`).
+    Info,
+    /// Something is off but the app works (`!`).
+    Warning,
+    /// Something failed (`✗`).
+    Error,
+}
+
+/// The whole state of the tutorial.
+#[derive(Debug)]
+pub struct App {
+    /// The lessons, broken ones included.
+    pub catalog: Catalog,
+    /// Colours on or off.
+    pub theme: Theme,
+    /// What the learner has seen and answered; saved by the shell on [`Cmd::SaveProgress`].
+    pub progress: Progress,
+    /// Open lesson (index into `catalog.entries`).
+    pub lesson: usize,
+    /// Open card within the lesson (0-based).
+    pub card: usize,
+    /// First visible line of the card.
+    pub card_scroll: u16,
+    /// The pane that takes the keys.
+    pub focus: Focus,
+    /// The dialog on top, if any.
+    pub overlay: Option<Overlay>,
+    /// The quiz pane's cursor, question and input field.
+    pub quiz: QuizState,
+    /// Selected row of the lesson list.
+    pub list_selected: usize,
+    /// First visible line of the help overlay.
+    pub help_scroll: u16,
+    /// Messages under the header, oldest first.
+    pub banners: Vec<Banner>,
+    /// Terminal size, from the last resize.
+    pub size: Size,
+    /// Whether code highlighting is ready (cards render plain until then).
+    pub highlight_ready: bool,
+    /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
+    /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
+    cache: RefCell<cache::CardCache>,
+}
+
+impl App {
+    /// A new session on `catalog`, resuming where `progress` says the learner left (a first
+    /// launch opens lesson 1 at card 1).
+    pub fn new(catalog: Catalog, theme: Theme, progress: Progress, size: Size) -> App {
+        let mut app = App {
+            catalog,
+            theme,
+            progress,
+            lesson: 0,
+            card: 0,
+            card_scroll: 0,
+            focus: Focus::Cards,
+            overlay: None,
+            quiz: QuizState::default(),
+            list_selected: 0,
+            help_scroll: 0,
+            banners: Vec::new(),
+            size,
+            highlight_ready: false,
+            cache: RefCell::new(cache::CardCache::default()),
+        };
+        app.resume();
+        app
+    }
+
+    /// Apply one message; returns the side effects to carry out, in order.
+    pub fn update(&mut self, msg: Msg) -> Vec<Cmd> {
+        match msg {
+            Msg::Key(key) => self.on_key(key),
+            Msg::Mouse(mouse) => {
+                self.on_mouse(mouse);
+                Vec::new()
+            }
+            Msg::Resize(w, h) => {
+                self.size = Size::new(w, h);
+                self.clamp_scrolls();
+                Vec::new()
+            }
+            Msg::HighlightReady => {
+                self.highlight_ready = true;
+                Vec::new()
+            }
+            Msg::SaveFailed(why) => {
+                // One save banner at a time: the latest reason replaces the last one.
+                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
+                self.banners.push(Banner {
+                    kind: BannerKind::Error,
+                    text: format!("{SAVE_FAILED}: {why}"),
+                });
+                Vec::new()
+            }
+            Msg::Saved => {
+                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
+                Vec::new()
+            }
+            Msg::Banner(banner) => {
+                self.banners.push(banner);
+                Vec::new()
+            }
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
+        if key.kind != KeyEventKind::Press {
+            return Vec::new();
+        }
+        if self.quiz.input.is_some() && keymap::lookup(Ctx::Always, &key) != Some(Action::Quit) {
+            return self.on_input_key(key);
+        }
+        match keymap::lookup(self.key_context(), &key) {
+            Some(action) => self.perform(action),
+            None => Vec::new(),
+        }
+    }
+
+    /// Which part of the key table applies now.
+    pub fn key_context(&self) -> Ctx {
+        match self.overlay {
+            Some(Overlay::Help) => Ctx::Help,
+            Some(Overlay::Confirm(_)) => Ctx::Confirm,
+            None => match self.focus {
+                Focus::Cards => Ctx::Cards,
+                Focus::Quiz => Ctx::Quiz,
+                Focus::Lessons => Ctx::Lessons,
+            },
+        }
+    }
+
+    /// Carry out a named action (what a key is bound to).
+    pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
+        match action {
+            Action::Quit => return vec![Cmd::Quit],
+            Action::ToggleHelp => self.toggle_help(),
+            Action::Close => self.close(),
+            Action::NextCard => self.next_card(),
+            Action::PrevCard => self.prev_card(),
+            Action::FocusNext => self.cycle_focus(true),
+            Action::FocusPrev => self.cycle_focus(false),
+            Action::ToggleLessons => self.toggle_lessons(),
+            Action::JumpLesson(n) => self.jump_to_lesson(usize::from(n).saturating_sub(1)),
+            Action::ScrollUp => self.scroll(-1),
+            Action::ScrollDown => self.scroll(1),
+            Action::PageUp => self.scroll(-self.page()),
+            Action::PageDown => self.scroll(self.page()),
+            Action::Top => self.scroll(-i32::from(u16::MAX)),
+            Action::Bottom => self.scroll(i32::from(u16::MAX)),
+            Action::OptionUp => self.move_option(-1),
+            Action::OptionDown => self.move_option(1),
+            Action::Answer => return self.answer(),
+            Action::NextQuestion => self.move_question(1),
+            Action::PrevQuestion => self.move_question(-1),
+            Action::ListUp => self.move_selection(-1),
+            Action::ListDown => self.move_selection(1),
+            Action::OpenLesson => self.open_selected(),
+            Action::ResetLesson => self.ask_reset(Reset::Lesson(self.list_selected)),
+            Action::ResetAll => self.ask_reset(Reset::All),
+            Action::ConfirmYes => return self.confirm(),
+            Action::ConfirmNo => self.overlay = None,
+        }
+        Vec::new()
+    }
+
+    /// The open lesson's entry.
+    pub fn entry(&self) -> Option<&LessonEntry> {
+        self.catalog.entries.get(self.lesson)
+    }
+
+    /// Cards in lesson `idx` (a broken lesson shows one page: its diagnostics).
+    pub fn card_count(&self, idx: usize) -> usize {
+        match self.catalog.entries.get(idx) {
+            Some(LessonEntry::Ok(lesson)) => lesson.cards.len().max(1),
+            Some(LessonEntry::Broken { .. }) => 1,
+            None => 0,
+        }
+    }
+
+    fn toggle_help(&mut self) {
+        self.help_scroll = 0;
+        self.overlay = match self.overlay {
+            Some(Overlay::Help) => None,
+            _ => Some(Overlay::Help),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,1 +1,258 @@
-//! Not written yet.
+//! The one key table: `(context, key) -> Action`, with each action's name and description.
+//!
+//! The same table dispatches keys ([`lookup`]), writes the footer ([`footer`]) and the `?` help
+//! overlay ([`help_sections`]), so what the screen says is always what the keys do.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Where a key is pressed. The focused pane, or an open dialog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ctx {
+    /// Every context, dialogs included (only Ctrl-C lives here).
+    Always,
+    /// Every pane of the main screen (not dialogs).
+    Main,
+    /// The card pane has the focus.
+    Cards,
+    /// The quiz pane has the focus.
+    Quiz,
+    /// The lesson list has the focus.
+    Lessons,
+    /// The help overlay is open.
+    Help,
+    /// A y/n confirmation is open.
+    Confirm,
+}
+
+impl Ctx {
+    /// Heading of this context's section in the help overlay.
+    pub fn title(self) -> &'static str {
+        match self {
+            Ctx::Always | Ctx::Main => "Everywhere",
+            Ctx::Cards => "Card pane",
+            Ctx::Quiz => "Quiz pane",
+            Ctx::Lessons => "Lesson list",
+            Ctx::Help => "Help",
+            Ctx::Confirm => "Confirmation",
+        }
+    }
+
+    /// Dialogs take only their own keys (and Ctrl-C), not the main screen's; `Always` alone is
+    /// just Ctrl-C.
+    fn is_modal(self) -> bool {
+        matches!(self, Ctx::Help | Ctx::Confirm | Ctx::Always)
+    }
+}
+
+/// Everything a key can ask for. Each variant's [`Action::name`] and [`Action::description`]
+/// say what it does (they are what the help overlay shows).
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    ToggleHelp,
+    Close,
+    NextCard,
+    PrevCard,
+    FocusNext,
+    FocusPrev,
+    ToggleLessons,
+    /// Jump to lesson N (1-based; the digit pressed).
+    JumpLesson(u8),
+    ScrollUp,
+    ScrollDown,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    OptionUp,
+    OptionDown,
+    Answer,
+    NextQuestion,
+    PrevQuestion,
+    ListUp,
+    ListDown,
+    OpenLesson,
+    ResetLesson,
+    ResetAll,
+    ConfirmYes,
+    ConfirmNo,
+}
+
+impl Action {
+    /// The action's name, as the help overlay lists it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Quit => "quit",
+            Action::ToggleHelp => "help",
+            Action::Close => "close",
+            Action::NextCard => "next card",
+            Action::PrevCard => "previous card",
+            Action::FocusNext => "next pane",
+            Action::FocusPrev => "previous pane",
+            Action::ToggleLessons => "lesson list",
+            Action::JumpLesson(_) => "jump to lesson N",
+            Action::ScrollUp => "scroll up",
+            Action::ScrollDown => "scroll down",
+            Action::PageUp => "page up",
+            Action::PageDown => "page down",
+            Action::Top => "top",
+            Action::Bottom => "bottom",
+            Action::OptionUp => "previous option",
+            Action::OptionDown => "next option",
+            Action::Answer => "answer",
+            Action::NextQuestion => "next question",
+            Action::PrevQuestion => "previous question",
+            Action::ListUp => "select previous",
+            Action::ListDown => "select next",
+            Action::OpenLesson => "open lesson",
+            Action::ResetLesson => "reset lesson",
+            Action::ResetAll => "reset everything",
+            Action::ConfirmYes => "yes",
+            Action::ConfirmNo => "no",
+        }
+    }
+
+    /// One line on what it does, for the help overlay.
+    pub fn description(self) -> &'static str {
+        match self {
+            Action::Quit => "save progress and leave",
+            Action::ToggleHelp => "show or hide this list of keys",
+            Action::Close => "close the lesson list or a message",
+            Action::NextCard => "on, into the next lesson at the end",
+            Action::PrevCard => "back, into the previous lesson",
+            Action::FocusNext => "cards → quiz → lesson list",
+            Action::FocusPrev => "the other way round",
+            Action::ToggleLessons => "lessons with completion and scores",
+            Action::JumpLesson(_) => "open lesson N where you left it",
+            Action::ScrollUp | Action::ScrollDown => "scroll the pane a line",
+            Action::PageUp | Action::PageDown => "scroll the pane a page",
+            Action::Top | Action::Bottom => "scroll to the start or end",
+            Action::OptionUp | Action::OptionDown => "move the › cursor",
+            Action::Answer => "answer; again on an answer: retry",
+            Action::NextQuestion | Action::PrevQuestion => "move among the lesson's questions",
+            Action::ListUp | Action::ListDown => "move the selection",
+            Action::OpenLesson => "open the selected lesson",
+            Action::ResetLesson => "clear this lesson's progress (asks)",
+            Action::ResetAll => "clear all progress (asks first)",
+            Action::ConfirmYes => "do it",
+            Action::ConfirmNo => "keep things as they are",
+        }
+    }
+}
+
+/// A key as written in the table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// A character, with or without Shift.
+    Char(char),
+    /// Ctrl plus a character.
+    Ctrl(char),
+    /// A named key without Ctrl or Alt.
+    Code(KeyCode),
+}
+
+impl Key {
+    fn matches(self, ev: &KeyEvent) -> bool {
+        let ctrl_alt = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+        match self {
+            Key::Char(c) => ev.code == KeyCode::Char(c) && ctrl_alt.is_empty(),
+            Key::Ctrl(c) => {
+                ev.code == KeyCode::Char(c) && ev.modifiers.contains(KeyModifiers::CONTROL)
+            }
+            Key::Code(code) => ev.code == code && ctrl_alt.is_empty(),
+        }
+    }
+}
+
+/// One row of the table.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    /// Where it applies.
+    pub ctx: Ctx,
+    /// The keys that trigger it.
+    pub keys: &'static [Key],
+    /// How the keys are written on screen.
+    pub label: &'static str,
+    /// What it does.
+    pub action: Action,
+    /// `(keys, text)` for the footer; `None` keeps it out of the footer (a pair of actions such
+    /// as previous/next card shows once, on one of them).
+    pub footer: Option<(&'static str, &'static str)>,
+}
+
+mod table;
+pub use table::BINDINGS;
+
+/// Keys reserved for the experiment panel; unbound for now, documented in the help overlay.
+pub const RESERVED: &str = "r e + - [ ] < >";
+
+/// The action for `key` in `ctx`: the context's own bindings first, then the main screen's (for
+/// panes), then Ctrl-C.
+pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Action> {
+    let layers: &[Ctx] = if ctx.is_modal() {
+        &[ctx, Ctx::Always]
+    } else {
+        &[ctx, Ctx::Main, Ctx::Always]
+    };
+    layers.iter().find_map(|layer| {
+        BINDINGS
+            .iter()
+            .filter(|b| b.ctx == *layer)
+            .find(|b| b.keys.iter().any(|k| k.matches(key)))
+            .map(|b| resolve(b.action, key))
+    })
+}
+
+/// Fill in the digit of a lesson jump.
+fn resolve(action: Action, key: &KeyEvent) -> Action {
+    match (action, key.code) {
+        (Action::JumpLesson(_), KeyCode::Char(c)) => c
+            .to_digit(10)
+            .and_then(|d| u8::try_from(d).ok())
+            .map_or(action, Action::JumpLesson),
+        _ => action,
+    }
+}
+
+/// `(keys, text)` pairs for the footer in `ctx`: the context's own first, then the main ones.
+pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
+    let layers: &[Ctx] = if ctx.is_modal() {
+        &[ctx]
+    } else {
+        &[ctx, Ctx::Main]
+    };
+    layers
+        .iter()
+        .flat_map(|layer| BINDINGS.iter().filter(move |b| b.ctx == *layer))
+        .filter_map(|b| b.footer)
+        .collect()
+}
+
+/// One row of the help overlay: keys, action name, description.
+pub type HelpRow = (&'static str, &'static str, &'static str);
+
+/// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
+/// out: its frame says them, and every one of its actions is listed under another section.
+pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
+    let order = [Ctx::Main, Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Confirm];
+    order
+        .iter()
+        .map(|&ctx| {
+            // The main section also lists Ctrl-C (the one binding of every context), last.
+            let always = BINDINGS
+                .iter()
+                .filter(|b| ctx == Ctx::Main && b.ctx == Ctx::Always);
+            let rows = BINDINGS
+                .iter()
+                .filter(|b| b.ctx == ctx)
+                .chain(always)
+                .map(|b| (b.label, b.action.name(), b.action.description()))
+                .collect();
+            (ctx.title(), rows)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

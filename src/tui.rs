@@ -1,12 +1,166 @@
-//! The interactive tutorial: terminal setup and restore, the event loop.
+//! The interactive tutorial's shell: terminal setup and restore, the event loop, and carrying out
+//! the [`Cmd`]s that [`App::update`] returns (saving progress, quitting).
 //!
-//! INTERIM: entry point only; the TUI work fills it in.
+//! The loop blocks on one channel fed by the input thread, the signal thread and workers; it
+//! redraws after each batch of messages and never ticks while idle.
 
-use crate::cli::GlobalArgs;
+mod events;
+mod panic;
+mod terminal;
+mod warmup;
+
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver};
+
+use anyhow::Context as _;
+use ratatui::layout::Size;
+
+use crate::app::{App, Banner, BannerKind, Cmd, Msg};
+use crate::cli::{ColorChoice, GlobalArgs};
+use crate::lesson::Catalog;
+use crate::progress;
+use crate::theme::Theme;
+
+pub use events::Event;
+
+/// Why the loop ended.
+enum Exit {
+    Quit,
+    /// A signal asked us to stop: exit with 128 + its number once the terminal is restored.
+    Signal(i32),
+}
 
 /// Run the tutorial until the learner quits. The caller has checked that stdin and stdout are
 /// terminals.
 pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
-    let _ = args;
-    anyhow::bail!("the tutorial is not available in this build yet")
+    let catalog = load_catalog(args)?;
+    let theme = Theme::new(color_enabled(args.color));
+    let state_dir = progress::state_dir();
+    panic::install(state_dir.as_ref().ok().cloned());
+    let (progress, mut banners) = load_progress(state_dir.as_ref());
+    let mut term = terminal::Terminal::enter(!args.no_mouse)?;
+    let size = term.size().unwrap_or(Size::new(80, 24));
+    let mut app = App::new(catalog, theme, progress, size);
+    app.banners.append(&mut banners);
+    let (tx, rx) = mpsc::channel();
+    events::spawn_input(tx.clone());
+    events::spawn_signals(tx.clone())?;
+    warmup::spawn_highlight_warmup(tx);
+    let saver = Saver {
+        dir: state_dir.ok(),
+    };
+    let outcome = event_loop(&mut term, &mut app, &rx, &saver);
+    // Save on the way out, whatever ended the loop; a failure is said after the terminal is
+    // back, since no banner would be seen any more.
+    let saved = saver.save(&mut app);
+    term.restore();
+    if let Err(why) = saved {
+        eprintln!("cuda-academy: progress not saved: {why}");
+    }
+    match outcome? {
+        Exit::Quit => Ok(()),
+        Exit::Signal(sig) => std::process::exit(128 + sig),
+    }
+}
+
+/// The saved progress and what to tell the learner about it (moved aside, or not saved at all).
+fn load_progress(state_dir: Result<&PathBuf, &anyhow::Error>) -> (progress::Progress, Vec<Banner>) {
+    match state_dir {
+        Ok(dir) => {
+            let loaded = progress::load(dir);
+            let banner = loaded.banner.map(|text| Banner {
+                kind: BannerKind::Warning,
+                text,
+            });
+            (loaded.progress, banner.into_iter().collect())
+        }
+        Err(err) => (
+            progress::Progress::default(),
+            vec![Banner {
+                kind: BannerKind::Warning,
+                text: format!("progress will not be saved: {err:#}"),
+            }],
+        ),
+    }
+}
+
+fn event_loop(
+    term: &mut terminal::Terminal,
+    app: &mut App,
+    rx: &Receiver<Event>,
+    saver: &Saver,
+) -> anyhow::Result<Exit> {
+    term.draw(app)?;
+    loop {
+        let first = rx
+            .recv()
+            .context("the input thread stopped; the terminal may have closed")?;
+        // Handle everything already queued before drawing once (e.g. a burst of wheel events).
+        for event in std::iter::once(first).chain(rx.try_iter()) {
+            let msg = match event {
+                Event::Signal(sig) => return Ok(Exit::Signal(sig)),
+                Event::InputFailed(why) => anyhow::bail!("cannot read the terminal: {why}"),
+                Event::App(msg) => msg,
+            };
+            for cmd in app.update(msg) {
+                match cmd {
+                    // A failure shows as a banner (set by `save`); the tutorial goes on.
+                    Cmd::SaveProgress => {
+                        saver.save(app).ok();
+                    }
+                    Cmd::Quit => return Ok(Exit::Quit),
+                }
+            }
+        }
+        term.draw(app)?;
+    }
+}
+
+/// Writes progress where it belongs; failures become a banner, never a crash.
+struct Saver {
+    dir: Option<PathBuf>,
+}
+
+impl Saver {
+    /// Save `app.progress`, and tell the app how it went.
+    fn save(&self, app: &mut App) -> Result<(), String> {
+        let Some(dir) = &self.dir else {
+            return Ok(());
+        };
+        let result = progress::save(dir, &app.progress).map_err(|err| format!("{err:#}"));
+        app.update(match &result {
+            Ok(()) => Msg::Saved,
+            Err(why) => Msg::SaveFailed(why.clone()),
+        });
+        result
+    }
+}
+
+fn load_catalog(args: &GlobalArgs) -> anyhow::Result<Catalog> {
+    let catalog = match &args.lessons {
+        Some(dir) => Catalog::load_dir(dir)?,
+        None => Catalog::embedded(),
+    };
+    if catalog.is_empty() {
+        let place = args
+            .lessons
+            .as_ref()
+            .map_or("this build".to_string(), |d| d.display().to_string());
+        anyhow::bail!(
+            "no lessons found in {place}: a lesson is a `*.md` file with `+++` TOML front matter (see README, \"Writing lessons\")"
+        );
+    }
+    Ok(catalog)
+}
+
+/// `--color never`, or `NO_COLOR` set (unless `--color always`), turns colour off.
+fn color_enabled(choice: ColorChoice) -> bool {
+    match choice {
+        ColorChoice::Always => {
+            ratatui::crossterm::style::force_color_output(true);
+            true
+        }
+        ColorChoice::Never => false,
+        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
 }

@@ -1,1 +1,60 @@
-//! Not written yet.
+//! The view: `impl Widget for &App`. It only reads the state; every area is drawn by a small
+//! function in `ui/`, and the layout comes from [`layout::panes`], which the app shares.
+
+pub mod banner;
+pub mod card;
+pub mod confirm;
+pub mod footer;
+pub mod header;
+pub mod help;
+pub mod layout;
+pub mod lessons;
+pub mod quiz;
+pub mod text;
+pub mod too_small;
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::widgets::{Block, BorderType, Widget};
+
+use crate::app::{App, Focus, Overlay};
+use crate::theme::Theme;
+
+impl Widget for &App {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        if layout::too_small(area.as_size()) {
+            too_small::render(self, area, buf);
+            return;
+        }
+        let panes = layout::panes(area, banner::lines(self, area.width).len(), self.focus);
+        header::render(self, panes.header, buf);
+        banner::render(self, panes.banners, buf);
+        card::render(self, panes.card, buf);
+        quiz::render(self, panes.quiz, buf);
+        if let Some(sidebar) = panes.sidebar {
+            lessons::render(self, sidebar, buf);
+        } else if self.focus == Focus::Lessons {
+            lessons::render_overlay(self, panes.card.union(panes.quiz), buf);
+        }
+        footer::render(self, panes.footer, buf);
+        match self.overlay {
+            Some(Overlay::Help) => help::render(self, area, buf),
+            Some(Overlay::Confirm(what)) => confirm::render(self, what, area, buf),
+            None => {}
+        }
+    }
+}
+
+/// A pane's frame: thick and highlighted when it has the focus, so focus shows without colour.
+pub fn pane_block(theme: &Theme, focused: bool) -> Block<'static> {
+    let (kind, style) = if focused {
+        (BorderType::Thick, theme.focus())
+    } else {
+        (BorderType::Rounded, theme.muted())
+    };
+    Block::bordered()
+        .border_type(kind)
+        .border_style(style)
+        .title_style(if focused { theme.focus() } else { Style::new() })
+}

@@ -1,0 +1,55 @@
+//! Rendered card lines, kept per (lesson, card) for one width and highlight state, so a frame
+//! only copies lines and markdown is rendered again only when the width or highlighting changes.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use ratatui::text::Line;
+
+use super::App;
+use crate::lesson::LessonEntry;
+use crate::markdown::{self, RenderOptions};
+
+/// See the module docs.
+#[derive(Debug, Default)]
+pub(super) struct CardCache {
+    /// (width, highlight) the lines below were rendered for.
+    stamp: Option<(u16, bool)>,
+    lines: HashMap<(usize, usize), Rc<Vec<Line<'static>>>>,
+}
+
+impl App {
+    /// The open card rendered to `width` columns (cached).
+    pub fn card_lines(&self, width: u16) -> Rc<Vec<Line<'static>>> {
+        let key = (self.lesson, self.card);
+        let stamp = Some((width, self.highlight_ready));
+        if let Ok(mut cache) = self.cache.try_borrow_mut() {
+            if cache.stamp != stamp {
+                cache.lines.clear();
+                cache.stamp = stamp;
+            }
+            let lines = cache
+                .lines
+                .entry(key)
+                .or_insert_with(|| Rc::new(self.render_card(width)));
+            return Rc::clone(lines);
+        }
+        Rc::new(self.render_card(width))
+    }
+
+    fn render_card(&self, width: u16) -> Vec<Line<'static>> {
+        let Some(LessonEntry::Ok(lesson)) = self.entry() else {
+            return Vec::new();
+        };
+        let Some(card) = lesson.cards.get(self.card) else {
+            return Vec::new();
+        };
+        let opts = RenderOptions {
+            width: width.max(1),
+            theme: self.theme,
+            highlight: self.highlight_ready,
+            metric: &|_| None,
+        };
+        markdown::render(&card.markdown, &opts)
+    }
+}

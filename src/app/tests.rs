@@ -1,0 +1,387 @@
+//! `update` driven by key sequences, with no terminal.
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Size;
+
+use super::*;
+use crate::progress::{AnswerRecord, LessonProgress};
+
+fn app_sized(w: u16, h: u16) -> App {
+    App::new(
+        fixture::sample_catalog(),
+        Theme::new(false),
+        Progress::default(),
+        Size::new(w, h),
+    )
+}
+
+fn app() -> App {
+    app_sized(80, 24)
+}
+
+fn key(token: &str) -> KeyEvent {
+    let code = match token {
+        "Left" => KeyCode::Left,
+        "Right" => KeyCode::Right,
+        "Up" => KeyCode::Up,
+        "Down" => KeyCode::Down,
+        "Tab" => KeyCode::Tab,
+        "Enter" => KeyCode::Enter,
+        "Esc" => KeyCode::Esc,
+        "Backspace" => KeyCode::Backspace,
+        "C-c" => return KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL),
+        t if t.chars().count() == 1 => KeyCode::Char(t.chars().next().unwrap()),
+        t => panic!("unknown key {t}"),
+    };
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+/// Press space-separated keys; returns every command they produced.
+#[track_caller]
+fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
+    keys.split_whitespace()
+        .flat_map(|k| app.update(Msg::Key(key(k))))
+        .collect()
+}
+
+fn at(app: &App) -> (usize, usize) {
+    (app.lesson, app.card)
+}
+
+#[test]
+fn first_launch_opens_lesson_one_card_one_and_marks_it_seen() {
+    let app = app();
+    assert_eq!(at(&app), (0, 0));
+    assert_eq!(app.progress.lessons["pageable"].seen, [0]);
+    assert_eq!(app.progress.current_lesson.as_deref(), Some("pageable"));
+}
+
+#[test]
+fn cards_cross_lesson_boundaries_both_ways() {
+    let mut app = app();
+    press(&mut app, "Right l Right");
+    assert_eq!(at(&app), (1, 0), "three cards in lesson 1, then lesson 2");
+    press(&mut app, "h");
+    assert_eq!(at(&app), (0, 2), "back onto the last card of lesson 1");
+    press(&mut app, "Left Left Left Left");
+    assert_eq!(at(&app), (0, 0), "stops at the first card");
+    press(&mut app, "4 Right Right");
+    assert_eq!(at(&app), (3, 0), "stops at the last lesson");
+    assert_eq!(app.stats(0).seen, 3);
+}
+
+#[test]
+fn digits_jump_to_lessons_where_they_were_left() {
+    let mut app = app();
+    press(&mut app, "2 l 3");
+    assert_eq!(at(&app), (2, 0));
+    press(&mut app, "2");
+    assert_eq!(at(&app), (1, 1), "lesson 2 resumes at its second card");
+    press(&mut app, "9");
+    assert_eq!(at(&app), (1, 1), "no lesson 9: nothing happens");
+    press(&mut app, "4");
+    assert!(matches!(app.entry(), Some(LessonEntry::Broken { .. })));
+}
+
+#[test]
+fn answering_right_scores_and_asks_for_a_save() {
+    let mut app = app();
+    let cmds = press(&mut app, "Tab Down Enter");
+    assert_eq!(cmds, [Cmd::SaveProgress]);
+    let record = &app.progress.lessons["pageable"].answers["staging"];
+    assert_eq!(
+        (record.choice, record.correct, record.attempts),
+        (Some(1), Some(true), 1)
+    );
+    assert!(app.revealed());
+    assert_eq!((app.stats(0).right, app.stats(0).answered), (1, 1));
+}
+
+#[test]
+fn a_wrong_answer_can_be_retried_and_attempts_count() {
+    let mut app = app();
+    press(&mut app, "Tab Enter");
+    assert_eq!(app.record().and_then(|r| r.correct), Some(false));
+    assert_eq!(
+        press(&mut app, "Enter"),
+        [],
+        "Enter on an answer starts a retry, no save"
+    );
+    assert!(!app.revealed());
+    assert_eq!(press(&mut app, "j Enter"), [Cmd::SaveProgress]);
+    let record = app.record().unwrap();
+    assert_eq!((record.correct, record.attempts), (Some(true), 2));
+    assert_eq!((app.stats(0).right, app.stats(0).answered), (1, 1));
+}
+
+#[test]
+fn questions_move_with_n_and_p_and_keep_their_answers() {
+    let mut app = app();
+    press(&mut app, "Tab Down Enter n");
+    assert_eq!(app.quiz.question, 1);
+    assert!(!app.revealed());
+    press(&mut app, "Down Down Down Enter");
+    assert_eq!(
+        app.record().and_then(|r| r.choice),
+        Some(1),
+        "two options: cursor clamps"
+    );
+    press(&mut app, "n p");
+    assert_eq!(app.quiz.question, 0);
+    assert_eq!(app.quiz.cursor, 1, "cursor back on the saved choice");
+    assert_eq!((app.stats(0).right, app.stats(0).answered), (2, 2));
+}
+
+#[test]
+fn up_and_down_scroll_the_card_unless_the_quiz_has_focus() {
+    let mut app = app_sized(60, 16);
+    press(&mut app, "j j");
+    assert_eq!(app.card_scroll, 2);
+    assert_eq!(app.quiz.cursor, 0);
+    press(&mut app, "G");
+    let bottom = app.card_scroll;
+    press(&mut app, "j");
+    assert_eq!(app.card_scroll, bottom, "clamped at the bottom");
+    press(&mut app, "g Tab j");
+    assert_eq!((app.card_scroll, app.quiz.cursor), (0, 1));
+}
+
+#[test]
+fn help_opens_takes_the_keys_and_closes_with_esc() {
+    let mut app = app();
+    press(&mut app, "?");
+    assert_eq!(app.overlay, Some(Overlay::Help));
+    press(&mut app, "Right 2");
+    assert_eq!(at(&app), (0, 0), "keys go to the help overlay");
+    press(&mut app, "Esc");
+    assert_eq!(app.overlay, None);
+    press(&mut app, "? ?");
+    assert_eq!(app.overlay, None, "? toggles");
+}
+
+#[test]
+fn resetting_a_lesson_asks_first_and_no_keeps_everything() {
+    let mut app = app();
+    press(&mut app, "Tab Down Enter l L");
+    assert_eq!(app.focus, Focus::Lessons);
+    press(&mut app, "x");
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Reset::Lesson(0))));
+    press(&mut app, "n");
+    assert_eq!(app.overlay, None);
+    assert_eq!(app.stats(0).answered, 1);
+    let cmds = press(&mut app, "x y");
+    assert_eq!(cmds, [Cmd::SaveProgress]);
+    assert_eq!(app.stats(0).answered, 0);
+    assert_eq!(at(&app), (0, 0));
+    assert_eq!(app.stats(0).seen, 1, "the open card is seen again");
+}
+
+#[test]
+fn resetting_everything_clears_all_lessons_after_yes() {
+    let mut app = app();
+    press(&mut app, "Tab Down Enter 2 l L X");
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Reset::All)));
+    press(&mut app, "Esc");
+    assert_eq!(app.stats(0).answered, 1, "Esc cancels");
+    press(&mut app, "X y");
+    assert_eq!(
+        app.stats(0),
+        LessonStats {
+            cards: 3,
+            questions: 2,
+            ..LessonStats::default()
+        }
+    );
+    assert_eq!(
+        app.progress.lessons.len(),
+        1,
+        "only the open card remains, as seen"
+    );
+}
+
+#[test]
+fn the_lesson_list_selects_and_opens() {
+    let mut app = app();
+    press(&mut app, "Tab Tab");
+    assert_eq!(app.focus, Focus::Lessons);
+    press(&mut app, "j j Enter");
+    assert_eq!((at(&app), app.focus), ((2, 0), Focus::Cards));
+    press(&mut app, "L k Esc");
+    assert_eq!(
+        (at(&app), app.focus),
+        ((2, 0), Focus::Cards),
+        "Esc leaves the list"
+    );
+}
+
+#[test]
+fn the_prediction_field_swallows_digits_and_saves_a_number() {
+    let mut app = app();
+    press(&mut app, "2 Tab n Enter");
+    assert_eq!(app.quiz.input.as_deref(), Some(""));
+    let cmds = press(&mut app, "5 . 5 x 3 q Backspace");
+    assert!(cmds.is_empty(), "q types nothing and does not quit");
+    assert_eq!(app.quiz.input.as_deref(), Some("5.5"));
+    assert_eq!(at(&app), (1, 0), "digits did not jump to lessons");
+    assert_eq!(press(&mut app, "Enter"), [Cmd::SaveProgress]);
+    let record = app.record().unwrap();
+    assert_eq!(
+        (record.predicted, record.correct, record.choice),
+        (Some(5.5), None, None)
+    );
+    assert_eq!(app.quiz.input, None);
+    assert_eq!(app.stats(1).predicted, 1);
+}
+
+#[test]
+fn the_prediction_field_refuses_junk_and_esc_leaves_it() {
+    let mut app = app();
+    press(&mut app, "2 Tab n Enter - Enter");
+    assert!(app.quiz.input_error.is_some());
+    assert!(app.record().is_none());
+    press(&mut app, "Esc");
+    assert_eq!((app.quiz.input.as_ref(), app.record()), (None, None));
+    press(&mut app, "1");
+    assert_eq!(
+        at(&app),
+        (0, 0),
+        "digits jump again once the field is closed"
+    );
+}
+
+#[test]
+fn ctrl_c_and_q_quit_from_anywhere() {
+    let mut app = app();
+    assert_eq!(press(&mut app, "q"), [Cmd::Quit]);
+    press(&mut app, "?");
+    assert_eq!(press(&mut app, "C-c"), [Cmd::Quit]);
+    let mut app2 = self::app();
+    press(&mut app2, "2 Tab n Enter");
+    assert_eq!(
+        press(&mut app2, "C-c"),
+        [Cmd::Quit],
+        "even while typing a prediction"
+    );
+}
+
+#[test]
+fn key_releases_are_ignored() {
+    let mut app = app();
+    let mut release = key("Right");
+    release.kind = KeyEventKind::Release;
+    app.update(Msg::Key(release));
+    assert_eq!(at(&app), (0, 0));
+}
+
+#[test]
+fn resumes_at_the_saved_lesson_and_card_with_answers() {
+    let mut progress = Progress {
+        current_lesson: Some("pinned".into()),
+        ..Progress::default()
+    };
+    let mut pinned = LessonProgress {
+        card: 1,
+        seen: vec![0, 1],
+        ..LessonProgress::default()
+    };
+    let record = AnswerRecord {
+        choice: Some(2),
+        predicted: None,
+        correct: Some(true),
+        attempts: 3,
+    };
+    pinned.answers.insert("alloc".into(), record);
+    progress.lessons.insert("pinned".into(), pinned);
+    let app = App::new(
+        fixture::sample_catalog(),
+        Theme::new(false),
+        progress,
+        Size::new(80, 24),
+    );
+    assert_eq!(at(&app), (1, 1));
+    assert!(app.revealed());
+    assert_eq!(app.quiz.cursor, 2);
+    assert_eq!(app.stats(1).right, 1);
+}
+
+#[test]
+fn a_saved_card_beyond_the_lesson_is_clamped() {
+    let mut progress = Progress {
+        current_lesson: Some("async".into()),
+        ..Progress::default()
+    };
+    progress.lessons.insert(
+        "async".into(),
+        LessonProgress {
+            card: 40,
+            ..LessonProgress::default()
+        },
+    );
+    let app = App::new(
+        fixture::sample_catalog(),
+        Theme::new(false),
+        progress,
+        Size::new(80, 24),
+    );
+    assert_eq!(at(&app), (2, 0));
+}
+
+#[test]
+fn save_failures_show_a_banner_until_a_save_works() {
+    let mut app = app();
+    app.update(Msg::SaveFailed("disk full".into()));
+    app.update(Msg::SaveFailed("disk still full".into()));
+    assert_eq!(app.banners.len(), 1, "one banner, the latest reason");
+    assert!(app.banners[0].text.contains("disk still full"));
+    app.update(Msg::Saved);
+    assert!(app.banners.is_empty());
+}
+
+#[test]
+fn the_wheel_scrolls_the_pane_under_the_pointer() {
+    let mut app = app_sized(60, 16);
+    let card = app.panes().card;
+    let wheel = |row| MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: card.x + 3,
+        row,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.update(Msg::Mouse(wheel(card.y + 1)));
+    assert!(app.card_scroll > 0);
+    assert_eq!(app.focus, Focus::Cards);
+}
+
+#[test]
+fn resizing_to_nothing_and_back_keeps_state() {
+    let mut app = app();
+    press(&mut app, "l G");
+    app.update(Msg::Resize(0, 0));
+    app.update(Msg::Resize(200, 60));
+    assert_eq!(at(&app), (0, 1));
+    assert_eq!(app.card_scroll, 0, "everything fits at 200x60");
+}
+
+#[test]
+fn enter_confirms_a_reset_like_y() {
+    let mut app = app();
+    press(&mut app, "Tab Down Enter L x");
+    assert_eq!(press(&mut app, "Enter"), [Cmd::SaveProgress]);
+    assert_eq!((app.overlay, app.stats(0).answered), (None, 0));
+}
+
+#[test]
+fn the_wheel_moves_the_selection_of_the_list_overlay() {
+    let mut app = app();
+    press(&mut app, "L");
+    let wheel = MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: 40,
+        row: 10,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.update(Msg::Mouse(wheel));
+    assert_eq!((app.list_selected, app.card_scroll), (1, 0));
+}

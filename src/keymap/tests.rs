@@ -1,0 +1,108 @@
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::*;
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+#[test]
+fn up_means_option_in_quiz_and_scroll_in_cards() {
+    assert_eq!(lookup(Ctx::Quiz, &key(KeyCode::Up)), Some(Action::OptionUp));
+    assert_eq!(
+        lookup(Ctx::Cards, &key(KeyCode::Up)),
+        Some(Action::ScrollUp)
+    );
+    assert_eq!(
+        lookup(Ctx::Lessons, &key(KeyCode::Char('j'))),
+        Some(Action::ListDown)
+    );
+}
+
+#[test]
+fn main_keys_reach_every_pane_but_not_dialogs() {
+    for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons] {
+        assert_eq!(lookup(ctx, &key(KeyCode::Right)), Some(Action::NextCard));
+        assert_eq!(lookup(ctx, &key(KeyCode::Char('q'))), Some(Action::Quit));
+    }
+    assert_eq!(lookup(Ctx::Confirm, &key(KeyCode::Right)), None);
+    assert_eq!(lookup(Ctx::Confirm, &key(KeyCode::Char('q'))), None);
+}
+
+#[test]
+fn ctrl_c_quits_everywhere_and_plain_c_does_nothing() {
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Help, Ctx::Confirm] {
+        assert_eq!(lookup(ctx, &ctrl_c), Some(Action::Quit), "{ctx:?}");
+    }
+    assert_eq!(lookup(Ctx::Cards, &key(KeyCode::Char('c'))), None);
+}
+
+#[test]
+fn digits_carry_their_lesson_number() {
+    assert_eq!(
+        lookup(Ctx::Cards, &key(KeyCode::Char('3'))),
+        Some(Action::JumpLesson(3))
+    );
+    assert_eq!(
+        lookup(Ctx::Quiz, &key(KeyCode::Char('1'))),
+        Some(Action::JumpLesson(1))
+    );
+    assert_eq!(lookup(Ctx::Cards, &key(KeyCode::Char('0'))), None);
+}
+
+#[test]
+fn shifted_letters_match_with_shift_held() {
+    let big_x = KeyEvent::new(KeyCode::Char('X'), KeyModifiers::SHIFT);
+    assert_eq!(lookup(Ctx::Lessons, &big_x), Some(Action::ResetAll));
+    let question = KeyEvent::new(KeyCode::Char('?'), KeyModifiers::SHIFT);
+    assert_eq!(lookup(Ctx::Cards, &question), Some(Action::ToggleHelp));
+}
+
+#[test]
+fn reserved_experiment_keys_are_unbound() {
+    for c in RESERVED.split(' ').filter_map(|s| s.chars().next()) {
+        for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons] {
+            assert_eq!(lookup(ctx, &key(KeyCode::Char(c))), None, "{c} in {ctx:?}");
+        }
+    }
+}
+
+#[test]
+fn no_key_is_bound_twice_in_one_context() {
+    for a in BINDINGS {
+        for b in BINDINGS {
+            if std::ptr::eq(a, b) || a.ctx != b.ctx {
+                continue;
+            }
+            for k in a.keys {
+                assert!(!b.keys.contains(k), "{k:?} bound twice in {:?}", a.ctx);
+            }
+        }
+    }
+}
+
+#[test]
+fn help_lists_every_action_of_the_table() {
+    let listed: Vec<&str> = help_sections()
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|(_, name, _)| *name))
+        .collect();
+    for binding in BINDINGS {
+        assert!(
+            listed.contains(&binding.action.name()),
+            "{:?}",
+            binding.action
+        );
+    }
+    assert!(listed.contains(&"quit") && listed.contains(&"next card"));
+}
+
+#[test]
+fn footer_shows_the_pane_keys_then_the_main_keys() {
+    let quiz = footer(Ctx::Quiz);
+    let pos = |k: &str| quiz.iter().position(|(key, _)| *key == k);
+    assert!(pos("Enter").is_some());
+    assert!(pos("Enter") < pos("q"));
+    assert!(footer(Ctx::Confirm).iter().all(|(k, _)| *k != "q"));
+}

@@ -1,0 +1,61 @@
+//! The sources of the loop's one channel: terminal input (a thread blocked in
+//! `crossterm::event::read`) and signals (SIGTERM, SIGHUP, SIGINT through signal-hook).
+
+use std::sync::mpsc::Sender;
+use std::thread;
+
+use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+use crate::app::Msg;
+
+/// What arrives on the loop's channel.
+#[derive(Debug)]
+pub enum Event {
+    /// For [`crate::app::App::update`].
+    App(Msg),
+    /// SIGTERM, SIGHUP or SIGINT: save, restore, leave.
+    Signal(i32),
+    /// Reading the terminal failed (it went away).
+    InputFailed(String),
+}
+
+/// Forward terminal events until the receiver is gone. Mouse motion is dropped here: with
+/// capture on, every pointer move is an event, and none of them changes the screen.
+pub fn spawn_input(tx: Sender<Event>) {
+    thread::spawn(move || {
+        loop {
+            let msg = match event::read() {
+                Ok(TermEvent::Key(key)) => Msg::Key(key),
+                Ok(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved) => {
+                    Msg::Mouse(m)
+                }
+                Ok(TermEvent::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(_) => continue,
+                Err(err) => {
+                    let _ = tx.send(Event::InputFailed(err.to_string()));
+                    return;
+                }
+            };
+            if tx.send(Event::App(msg)).is_err() {
+                return;
+            }
+        }
+    });
+}
+
+/// Forward SIGTERM, SIGHUP and SIGINT (from `kill`; Ctrl-C in raw mode is a key) to the loop,
+/// which wakes, saves progress and restores the terminal.
+pub fn spawn_signals(tx: Sender<Event>) -> anyhow::Result<()> {
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT])
+        .map_err(|e| anyhow::anyhow!("cannot install signal handlers: {e}"))?;
+    thread::spawn(move || {
+        for sig in signals.forever() {
+            if tx.send(Event::Signal(sig)).is_err() {
+                return;
+            }
+        }
+    });
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! Entering and leaving the full-screen terminal: raw mode, the alternate screen, mouse capture.
+//! Leaving is idempotent and also runs on drop, so an early `?` cannot leave the terminal raw.
+
+use std::io::{self, Stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::crossterm::{cursor, execute};
+use ratatui::layout::Size;
+
+use crate::app::App;
+
+/// Whether the terminal is in the tutorial's modes. One flag for the whole process, so the panic
+/// hook and the drop of [`Terminal`] restore once: a second "leave alternate screen" would move
+/// the cursor back over whatever was printed since.
+static ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// The terminal while the tutorial owns it.
+pub struct Terminal {
+    inner: ratatui::Terminal<CrosstermBackend<Stdout>>,
+    active: bool,
+}
+
+impl Terminal {
+    /// Raw mode, alternate screen, and mouse capture when `mouse`.
+    pub fn enter(mouse: bool) -> anyhow::Result<Terminal> {
+        enable_raw_mode()
+            .map_err(|e| anyhow::anyhow!("cannot switch the terminal to raw mode: {e}"))?;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let mut out = io::stdout();
+        let entered = if mouse {
+            execute!(out, EnterAlternateScreen, EnableMouseCapture)
+        } else {
+            execute!(out, EnterAlternateScreen)
+        };
+        let inner = entered.and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(out)));
+        match inner {
+            Ok(inner) => Ok(Terminal {
+                inner,
+                active: true,
+            }),
+            Err(e) => {
+                restore_terminal();
+                anyhow::bail!("cannot set up the terminal: {e}")
+            }
+        }
+    }
+
+    pub fn size(&self) -> io::Result<Size> {
+        self.inner.size()
+    }
+
+    /// Draw one frame of `app`.
+    pub fn draw(&mut self, app: &App) -> anyhow::Result<()> {
+        self.inner
+            .draw(|frame| frame.render_widget(app, frame.area()))
+            .map_err(|e| anyhow::anyhow!("cannot draw to the terminal: {e}"))?;
+        Ok(())
+    }
+
+    /// Give the terminal back as it was; nothing of the tutorial stays on screen.
+    pub fn restore(&mut self) {
+        if std::mem::take(&mut self.active) {
+            restore_terminal();
+        }
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        self.restore();
+    }
+}
+
+/// Undo everything `enter` may have done, once; errors are ignored (there is nowhere to report
+/// them, and each step is worth trying on its own).
+pub fn restore_terminal() {
+    if !ACTIVE.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+}

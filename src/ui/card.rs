@@ -1,0 +1,65 @@
+//! The card pane: the open card's rendered markdown, scrolled, with where-am-I hints in the
+//! border; or, for a broken lesson, its diagnostics.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::app::{App, Focus};
+use crate::lesson::{Diagnostic, LessonEntry};
+use crate::ui::{layout, pane_block, text};
+
+/// Draw the card pane into `area`.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let text_area = layout::text_area(area);
+    let (lines, scroll) = match app.entry() {
+        Some(LessonEntry::Broken { problems, .. }) => {
+            (broken_lines(app, problems, text_area.width), 0)
+        }
+        _ => (
+            app.card_lines(text_area.width).to_vec(),
+            usize::from(app.card_scroll),
+        ),
+    };
+    let mut block = pane_block(theme, app.focus == Focus::Cards).title(" Card ");
+    let height = usize::from(text_area.height);
+    if lines.len() > height {
+        let last = (scroll + height).min(lines.len());
+        let more = if last < lines.len() { " ↓" } else { "" };
+        let hint = format!(" lines {}-{last} of {}{more} ", scroll + 1, lines.len());
+        block = block.title_bottom(Line::from(hint).right_aligned());
+    }
+    if let Some(next) = next_lesson_hint(app) {
+        block = block.title_bottom(Line::styled(next, theme.muted()).left_aligned());
+    }
+    block.render(area, buf);
+    let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
+    Paragraph::new(visible).render(text_area, buf);
+}
+
+/// On a lesson's last card, where → leads.
+fn next_lesson_hint(app: &App) -> Option<String> {
+    let last = app.card + 1 >= app.card_count(app.lesson);
+    let next = app.catalog.entries.get(app.lesson + 1)?;
+    last.then(|| format!(" → Lesson {}: {} ", app.lesson + 2, next.title()))
+}
+
+fn broken_lines(app: &App, problems: &[Diagnostic], width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let mut lines = vec![
+        Line::styled("✗ This lesson could not be loaded", theme.error()),
+        Line::default(),
+    ];
+    for problem in problems {
+        let spans = [Span::styled(problem.to_string(), theme.text())];
+        lines.extend(text::wrap(&spans, width, Span::raw("• "), Span::raw("  ")));
+    }
+    lines.push(Line::default());
+    let advice = "Fix the file, then check it with `cuda-academy check DIR`. \
+                  The other lessons work as usual: ← → or 1-9 move on.";
+    let spans = text::inline(advice, theme.muted(), theme.inline_code());
+    lines.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
+    lines
+}

@@ -1,0 +1,55 @@
+//! The top line: the breadcrumb `Lesson 3/4 · card 5/12` (a contract), the lesson title, and the
+//! lesson's figures on the right.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Widget;
+
+use crate::app::App;
+use crate::lesson::LessonEntry;
+
+/// The breadcrumb for the open lesson and card.
+pub fn breadcrumb(app: &App) -> String {
+    let lessons = app.catalog.len();
+    let n = app.lesson + 1;
+    match app.entry() {
+        Some(LessonEntry::Ok(_)) => format!(
+            "Lesson {n}/{lessons} · card {}/{}",
+            app.card + 1,
+            app.card_count(app.lesson)
+        ),
+        Some(LessonEntry::Broken { .. }) => format!("Lesson {n}/{lessons} · broken"),
+        None => "No lessons".to_string(),
+    }
+}
+
+/// Draw the header line.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let title = app.entry().map(LessonEntry::title).unwrap_or_default();
+    let left = Line::from(vec![
+        Span::styled(" cuda-academy ", theme.selected()),
+        Span::raw(" "),
+        Span::styled(breadcrumb(app), theme.focus()),
+        Span::styled(" │ ", theme.muted()),
+        Span::styled(title, theme.strong()),
+    ]);
+    let left_width = left.width();
+    left.render(area, buf);
+    let stats = app.stats(app.lesson);
+    if stats.cards == 0 {
+        return;
+    }
+    let mut right = format!("{}/{} cards seen", stats.seen, stats.cards);
+    if stats.answered > 0 {
+        right.push_str(&format!(" · quiz {}/{}", stats.right, stats.answered));
+    }
+    let right = format!("{right} ");
+    let width = u16::try_from(right.chars().count()).unwrap_or(u16::MAX);
+    // Only when it fits beside the title; the title matters more.
+    if usize::from(width) + left_width + 2 <= usize::from(area.width) {
+        let at = Rect::new(area.right() - width, area.y, width, 1);
+        Span::styled(right, theme.muted()).render(at, buf);
+    }
+}

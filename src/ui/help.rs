@@ -1,0 +1,152 @@
+//! The `?` overlay: every action by name with its keys, generated from the key table, plus the
+//! keys reserved for the experiment panel. Two columns when the screen is wide enough, one
+//! otherwise; it scrolls when it does not fit.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
+
+use crate::app::App;
+use crate::keymap::{self, HelpRow};
+use crate::theme::Theme;
+use crate::ui::{layout, text};
+
+const NOTES: &[&str] = &[
+    "The lesson list is a sidebar on wide terminals; L or Tab opens it on narrow ones.",
+    "Predict questions: Enter opens a field; type a number, Enter saves it, Esc leaves.",
+    "The mouse wheel scrolls the pane under the pointer (off with --no-mouse).",
+];
+
+/// From this text width on, the overlay has two columns.
+const TWO_COLUMNS_FROM: u16 = 120;
+/// Sections in the left column when there are two.
+const LEFT_SECTIONS: usize = 2;
+
+/// The box on a screen of `area`, and its columns of lines: as wide as useful, as tall as its
+/// text (or the screen).
+fn layout_box(theme: &Theme, area: Rect) -> (Rect, Vec<Vec<Line<'static>>>) {
+    let widest = if area.width >= TWO_COLUMNS_FROM + 8 {
+        150
+    } else {
+        90
+    };
+    let width = area.width.saturating_sub(4).min(widest);
+    let columns = columns(theme, width.saturating_sub(4));
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0) + 2;
+    let height = u16::try_from(rows).unwrap_or(u16::MAX);
+    let outer = layout::centered(area, width, height.min(area.height.saturating_sub(2)));
+    (outer, columns)
+}
+
+/// The overlay's columns of lines for a text area `width` wide.
+pub fn columns(theme: &Theme, width: u16) -> Vec<Vec<Line<'static>>> {
+    let sections = keymap::help_sections();
+    if width < TWO_COLUMNS_FROM {
+        let mut lines = section_lines(theme, &sections, width);
+        lines.extend(note_lines(theme, width));
+        return vec![lines];
+    }
+    let column = column_width(width);
+    let (left, right) = sections.split_at(LEFT_SECTIONS.min(sections.len()));
+    let mut right_lines = section_lines(theme, right, column);
+    right_lines.extend(note_lines(theme, column));
+    vec![section_lines(theme, left, column), right_lines]
+}
+
+fn column_width(width: u16) -> u16 {
+    width.saturating_sub(3) / 2
+}
+
+fn section_lines(
+    theme: &Theme,
+    sections: &[(&str, Vec<HelpRow>)],
+    width: u16,
+) -> Vec<Line<'static>> {
+    let describe = width >= 56;
+    let mut out = Vec::new();
+    for (title, rows) in sections {
+        if !out.is_empty() {
+            out.push(Line::default());
+        }
+        out.push(Line::styled(title.to_string(), theme.heading(2)));
+        for (keys, name, description) in rows {
+            let mut spans = vec![
+                Span::styled(format!("  {keys:<11}"), theme.strong()),
+                Span::raw(format!("{name:<19}")),
+            ];
+            if describe {
+                let room = usize::from(width).saturating_sub(32);
+                spans.push(Span::styled(truncate(description, room), theme.muted()));
+            }
+            out.push(Line::from(spans));
+        }
+    }
+    out
+}
+
+fn note_lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let mut out = vec![Line::default(), Line::styled("Notes", theme.heading(2))];
+    for note in NOTES {
+        let spans = [Span::raw(*note)];
+        out.extend(text::wrap(&spans, width, Span::raw("  "), Span::raw("  ")));
+    }
+    let reserved = format!("Reserved for the experiment panel: {}", keymap::RESERVED);
+    let spans = [Span::styled(reserved, theme.muted())];
+    out.extend(text::wrap(&spans, width, Span::raw("  "), Span::raw("  ")));
+    out
+}
+
+/// How far the overlay can scroll on a screen of `area`.
+pub fn max_scroll(area: Rect) -> u16 {
+    let (outer, columns) = layout_box(&Theme::new(false), area);
+    let inner = layout::text_area(outer);
+    let longest = columns.iter().map(Vec::len).max();
+    let over = longest
+        .unwrap_or(0)
+        .saturating_sub(usize::from(inner.height));
+    u16::try_from(over).unwrap_or(u16::MAX)
+}
+
+/// Draw the help overlay, centred on `area`.
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let theme = &app.theme;
+    let (outer, columns) = layout_box(theme, area);
+    let inner = layout::text_area(outer);
+    let scroll = usize::from(app.help_scroll);
+    let height = usize::from(inner.height);
+    let mut block = Block::bordered()
+        .border_type(BorderType::Thick)
+        .border_style(theme.focus())
+        .title(" Keys ")
+        .title(Line::from(" Esc closes ").right_aligned());
+    if columns.iter().any(|c| c.len() > scroll + height) {
+        block = block.title_bottom(Line::from(" ↓ more: j/PgDn ").right_aligned());
+    }
+    Clear.render(outer, buf);
+    block.render(outer, buf);
+    let areas: Vec<Rect> = if columns.len() == 2 {
+        let w = column_width(inner.width);
+        let [left, _, right] = Layout::horizontal([
+            Constraint::Length(w),
+            Constraint::Fill(1),
+            Constraint::Length(w),
+        ])
+        .areas(inner);
+        vec![left, right]
+    } else {
+        vec![inner]
+    };
+    for (lines, column) in columns.into_iter().zip(areas) {
+        let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
+        Paragraph::new(visible).render(column, buf);
+    }
+}
+
+fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
+    format!("{kept}…")
+}

@@ -1,0 +1,134 @@
+//! Where each pane goes, as a pure function of the terminal size and the focus. The app uses it
+//! too (to clamp scrolling and route mouse wheels), so the view and the state agree on sizes.
+//!
+//! Wide (140+ columns): lesson list | card | quiz. Medium (100+): card | quiz, the list as an
+//! overlay. Narrow: card above quiz, the focused one taller. The experiment panel of the next
+//! issue goes in the right-hand column above the quiz (or between card and quiz when stacked).
+
+use ratatui::layout::{Constraint, Layout, Rect, Size};
+
+use crate::app::Focus;
+
+/// Smallest terminal the layout works in; below it a "too small" message shows instead.
+pub const MIN_WIDTH: u16 = 60;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 16;
+/// From this width on the lesson list is a sidebar.
+pub const SIDEBAR_FROM: u16 = 140;
+/// From this body width on the quiz sits beside the card.
+pub const SIDE_BY_SIDE_FROM: u16 = 100;
+const SIDEBAR_WIDTH: u16 = 36;
+
+/// The screen's areas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Panes {
+    /// The breadcrumb line.
+    pub header: Rect,
+    /// Zero height when there is no banner.
+    pub banners: Rect,
+    /// The lesson list, when there is room for it beside the card.
+    pub sidebar: Option<Rect>,
+    /// The card pane.
+    pub card: Rect,
+    /// The quiz pane.
+    pub quiz: Rect,
+    /// The keys line.
+    pub footer: Rect,
+}
+
+/// Whether `size` is below the minimum.
+pub fn too_small(size: Size) -> bool {
+    size.width < MIN_WIDTH || size.height < MIN_HEIGHT
+}
+
+/// The panes for a screen of `area`, with `banners` lines of banners (at most a quarter of the
+/// screen), `focus` taking the larger share
+/// when card and quiz are stacked.
+pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
+    let banner_rows = u16::try_from(banners).unwrap_or(0).min(area.height / 4);
+    let [header, banners, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(banner_rows),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let (sidebar, main) = if area.width >= SIDEBAR_FROM {
+        let [side, main] =
+            Layout::horizontal([Constraint::Length(SIDEBAR_WIDTH), Constraint::Fill(1)])
+                .areas(body);
+        (Some(side), main)
+    } else {
+        (None, body)
+    };
+    let [card, quiz] = if main.width >= SIDE_BY_SIDE_FROM {
+        let quiz_width = (main.width * 2 / 5).clamp(40, 64);
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(quiz_width)]).areas(main)
+    } else {
+        let quiz_share = if focus == Focus::Quiz { 60 } else { 42 };
+        Layout::vertical([
+            Constraint::Percentage(100 - quiz_share),
+            Constraint::Percentage(quiz_share),
+        ])
+        .areas(main)
+    };
+    Panes {
+        header,
+        banners,
+        sidebar,
+        card,
+        quiz,
+        footer,
+    }
+}
+
+/// The text area inside a bordered pane: one cell of border, one column of padding each side.
+pub fn text_area(pane: Rect) -> Rect {
+    Rect {
+        x: pane.x.saturating_add(2),
+        y: pane.y.saturating_add(1),
+        width: pane.width.saturating_sub(4),
+        height: pane.height.saturating_sub(2),
+    }
+}
+
+/// A box of at most `width` x `height` centred in `area`.
+pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - width) / 2,
+        y: area.y + (area.height - height) / 2,
+        width,
+        height,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_gives_panes_inside_the_screen() {
+        for w in 0..220u16 {
+            for h in [0u16, 1, 5, 16, 24, 60] {
+                let area = Rect::new(0, 0, w, h);
+                let p = panes(area, 3, Focus::Quiz);
+                for r in [p.header, p.banners, p.card, p.quiz, p.footer] {
+                    assert!(area.contains(r.as_position()) || r.area() == 0, "{w}x{h}");
+                    assert!(r.right() <= w && r.bottom() <= h, "{w}x{h}: {r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn layout_adapts_to_width() {
+        let wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards);
+        assert!(wide.sidebar.is_some() && wide.quiz.x > wide.card.x);
+        let medium = panes(Rect::new(0, 0, 120, 40), 0, Focus::Cards);
+        assert!(medium.sidebar.is_none() && medium.quiz.y == medium.card.y);
+        let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz);
+        assert!(narrow.quiz.y > narrow.card.y && narrow.quiz.height > narrow.card.height);
+    }
+}

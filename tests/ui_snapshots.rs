@@ -1,0 +1,233 @@
+//! Every screen of the tutorial, rendered on a `TestBackend` at 80x24 and 120x40 (and the wide
+//! layout at 160x48), from the fixed test catalog, compared with insta snapshots.
+
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use cuda_academy::app::{App, Banner, BannerKind, Msg, fixture};
+use cuda_academy::progress::Progress;
+use cuda_academy::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Size;
+use ratatui::style::{Color, Modifier};
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn app(w: u16, h: u16, color: bool) -> App {
+    App::new(
+        fixture::sample_catalog(),
+        Theme::new(color),
+        Progress::default(),
+        Size::new(w, h),
+    )
+}
+
+/// Press space-separated keys (single characters, or Tab/Enter/Down/Esc/Right).
+fn press(app: &mut App, keys: &str) {
+    for k in keys.split_whitespace() {
+        let code = match k {
+            "Tab" => KeyCode::Tab,
+            "Enter" => KeyCode::Enter,
+            "Down" => KeyCode::Down,
+            "Esc" => KeyCode::Esc,
+            "Right" => KeyCode::Right,
+            c => KeyCode::Char(c.chars().next().unwrap()),
+        };
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+}
+
+fn draw(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+    terminal
+}
+
+/// Snapshot the screen after `keys` at both sizes, as `{name}_{w}x{h}`.
+#[track_caller]
+fn screen(name: &str, keys: &str) {
+    for (w, h) in SIZES {
+        let mut app = app(w, h, true);
+        press(&mut app, keys);
+        insta::assert_snapshot!(format!("{name}_{w}x{h}"), draw(&app, w, h).backend());
+    }
+}
+
+fn text(buf: &Buffer) -> String {
+    buf.content().iter().map(|c| c.symbol()).collect()
+}
+
+#[test]
+fn card() {
+    screen("card", "");
+}
+
+#[test]
+fn card_scrolled_on_the_last_card_of_a_lesson() {
+    screen("card_last", "Right Right j");
+}
+
+#[test]
+fn quiz_before_answering() {
+    screen("quiz_before", "Tab Down");
+}
+
+#[test]
+fn quiz_answered_right() {
+    screen("quiz_right", "Tab Down Enter");
+}
+
+#[test]
+fn quiz_answered_wrong() {
+    screen("quiz_wrong", "Tab Enter");
+}
+
+#[test]
+fn quiz_prediction_field() {
+    screen("quiz_predict_input", "2 Tab n Enter 5 . 5");
+}
+
+#[test]
+fn quiz_prediction_saved() {
+    screen("quiz_predict_saved", "2 Tab n Enter 5 . 5 Enter");
+}
+
+#[test]
+fn lesson_list() {
+    screen("lessons", "Tab Down Enter L j");
+}
+
+#[test]
+fn help_overlay() {
+    screen("help", "?");
+}
+
+#[test]
+fn broken_lesson() {
+    screen("broken", "4");
+}
+
+#[test]
+fn confirmation_dialog() {
+    screen("confirm", "L x");
+}
+
+#[test]
+fn wide_layout_with_the_lesson_sidebar() {
+    let mut app = app(160, 48, true);
+    press(&mut app, "Tab Down Enter Tab");
+    insta::assert_snapshot!("wide_160x48", draw(&app, 160, 48).backend());
+}
+
+#[test]
+fn help_overlay_in_two_columns_on_a_wide_screen() {
+    let mut app = app(160, 48, true);
+    press(&mut app, "?");
+    let terminal = draw(&app, 160, 48);
+    let screen = text(terminal.backend().buffer());
+    for name in [
+        "quit",
+        "next card",
+        "reset everything",
+        "Reserved for the experiment panel",
+    ] {
+        assert!(screen.contains(name), "{name} missing");
+    }
+    assert!(!screen.contains("↓ more"), "everything fits at 160x48");
+    insta::assert_snapshot!("help_160x48", terminal.backend());
+}
+
+#[test]
+fn too_small() {
+    let app = app(59, 15, true);
+    let terminal = draw(&app, 59, 15);
+    let screen = text(terminal.backend().buffer());
+    assert!(
+        screen.contains("terminal too small: need at least 60x16, have 59x15"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("too_small_59x15", terminal.backend());
+    // One column more and one row more: the lesson is back.
+    let terminal = draw(&app, 60, 16);
+    assert!(text(terminal.backend().buffer()).contains("Lesson 1/4 · card 1/3"));
+}
+
+#[test]
+fn a_save_failure_banner() {
+    let mut app = app(80, 24, true);
+    app.update(Msg::Banner(Banner {
+        kind: BannerKind::Warning,
+        text: "Your progress file could not be read (not valid JSON at line 1 column 2). It was kept as /home/learner/.local/state/cuda-academy/progress.json.corrupt-20261129T180417Z; starting fresh.".into(),
+    }));
+    app.update(Msg::SaveFailed(
+        "cannot write /nowhere/progress.json: read-only file system".into(),
+    ));
+    insta::assert_snapshot!("banner_80x24", draw(&app, 80, 24).backend());
+}
+
+#[test]
+fn colour_off_uses_no_colour_and_still_shows_the_selection() {
+    let mut app = app(80, 24, false);
+    press(&mut app, "Tab Down");
+    let terminal = draw(&app, 80, 24);
+    let buf = terminal.backend().buffer();
+    for cell in buf.content() {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{cell:?}");
+    }
+    let reversed = buf
+        .content()
+        .iter()
+        .filter(|c| c.modifier.contains(Modifier::REVERSED))
+        .map(|c| c.symbol())
+        .collect::<String>();
+    assert!(
+        reversed.contains("B. In a pinned staging buffer"),
+        "{reversed:?}"
+    );
+    insta::assert_snapshot!("no_color_quiz_80x24", terminal.backend());
+
+    let coloured = draw(&self::app(80, 24, true), 80, 24);
+    assert!(
+        coloured
+            .backend()
+            .buffer()
+            .content()
+            .iter()
+            .any(|c| c.fg != Color::Reset)
+    );
+}
+
+#[test]
+fn the_breadcrumb_follows_the_contract() {
+    let mut app = app(80, 24, true);
+    press(&mut app, "Right Right Right");
+    let screen = text(draw(&app, 80, 24).backend().buffer());
+    assert!(screen.contains("Lesson 2/4 · card 1/2"), "{screen}");
+    assert!(screen.contains("Pinned Memory with cudaMallocHost"));
+}
+
+#[test]
+fn any_size_renders_without_panicking() {
+    let states = [
+        "",
+        "Tab Down Enter",
+        "L",
+        "?",
+        "4",
+        "L x",
+        "2 Tab n Enter 5",
+    ];
+    for keys in states {
+        let mut app = app(80, 24, true);
+        press(&mut app, keys);
+        for w in (0..=130).step_by(7) {
+            for h in (0..=45).step_by(5) {
+                app.update(Msg::Resize(w, h));
+                draw(&app, w, h);
+            }
+        }
+    }
+}
