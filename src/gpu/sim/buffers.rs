@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::ranges::RangeSet;
-use crate::gpu::{GpuError, fill_pattern_f32};
+use crate::gpu::{FILL_PATTERN_PERIOD, GpuError, fill_pattern_f32};
 
 /// The contents of one host or device buffer.
 #[derive(Debug, Default)]
@@ -102,13 +102,19 @@ impl Bytes {
     /// Write [`fill_pattern_f32`] over every whole `f32`, zero the tail, clear staleness.
     pub(super) fn fill(&mut self, seed: u32) -> Result<(), GpuError> {
         let data = self.storage()?;
-        for (i, word) in data.chunks_mut(4).enumerate() {
-            if word.len() == 4 {
-                word.copy_from_slice(&fill_pattern_f32(seed, i as u64).to_le_bytes());
-            } else {
-                word.fill(0);
-            }
+        let words = data.len() / 4;
+        // Compute one period, then double it with memcpy: fast even in a debug build.
+        let head = words.min(FILL_PATTERN_PERIOD as usize);
+        for (i, word) in data[..head * 4].chunks_exact_mut(4).enumerate() {
+            word.copy_from_slice(&fill_pattern_f32(seed, i as u64).to_le_bytes());
         }
+        let mut done = head * 4;
+        while done < words * 4 {
+            let n = (words * 4 - done).min(done);
+            data.copy_within(0..n, done);
+            done += n;
+        }
+        data[words * 4..].fill(0);
         self.stale.clear();
         Ok(())
     }
@@ -204,5 +210,66 @@ impl<T> Pool<T> {
             "no {} buffer {id} (freed or never allocated)",
             self.what
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bytes;
+    use crate::gpu::{FILL_PATTERN_PERIOD, fill_pattern_f32};
+
+    #[test]
+    fn fill_matches_the_pattern_across_periods() {
+        let words = FILL_PATTERN_PERIOD * 2 + 1001;
+        let mut b = Bytes::new(words * 4 + 3);
+        b.fill(5).unwrap();
+        let p = FILL_PATTERN_PERIOD;
+        for i in [
+            0,
+            1,
+            65_520,
+            65_521,
+            p - 1,
+            p,
+            p + 7,
+            2 * p + 1000,
+            words - 1,
+        ] {
+            assert_eq!(b.read_f32(i).unwrap(), fill_pattern_f32(5, i), "f32 {i}");
+        }
+        assert_ne!(
+            fill_pattern_f32(5, 7),
+            fill_pattern_f32(6, 7),
+            "the seed must matter"
+        );
+        assert!(b.read_f32(words).is_err(), "the 3-byte tail is not an f32");
+    }
+
+    #[test]
+    fn stale_bytes_follow_copies() {
+        let mut src = Bytes::new(64);
+        src.fill(1).unwrap();
+        src.mark_stale(8, 8);
+        let mut dst = Bytes::new(64);
+        dst.copy_from(32, &src, 0, 32).unwrap();
+        assert!(
+            dst.read_f32(8).is_ok(),
+            "byte 32.. came from valid bytes 0.."
+        );
+        assert!(
+            dst.read_f32(10).is_err(),
+            "bytes 40..48 came from stale bytes 8..16"
+        );
+        assert_eq!(dst.read_f32(12).unwrap(), fill_pattern_f32(1, 4));
+        dst.fill(2).unwrap();
+        assert!(dst.read_f32(10).is_ok(), "a fill writes real data");
+    }
+
+    #[test]
+    fn ranges_are_checked() {
+        let b = Bytes::new(16);
+        assert!(b.check_range("x", 8, 8).is_ok());
+        assert!(b.check_range("x", 9, 8).is_err());
+        assert!(b.check_range("x", u64::MAX, 2).is_err());
     }
 }

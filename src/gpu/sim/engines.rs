@@ -219,3 +219,6 @@ fn stuck() -> GpuError {
 }
 
 mod flow;
+
+#[cfg(test)]
+mod tests;
