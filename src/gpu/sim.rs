@@ -22,6 +22,7 @@ use crate::gpu::profile::Profile;
 use crate::gpu::{DevBuf, DeviceInfo, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
 use crate::report::{BackendInfo, BackendKind, HostMemKind, Op, TimingSource};
 
+mod affine;
 mod buffers;
 mod costs;
 mod engines;
