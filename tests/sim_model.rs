@@ -396,6 +396,16 @@ fn without_data_movement_reads_fail_then_recover() {
 }
 
 #[test]
+fn the_trait_switch_reaches_the_simulator() {
+    let mut gpu = sim();
+    let dyn_gpu: &mut dyn Gpu = &mut gpu;
+    dyn_gpu.set_move_data(false);
+    assert!(!gpu.move_data());
+    let (_, dst) = roundtrip(&mut gpu, 4096, None);
+    assert!(gpu.host_read_f32(dst, 0).is_err());
+}
+
+#[test]
 fn data_movement_does_not_change_timing() {
     let run = |on: bool| {
         let mut gpu = sim();

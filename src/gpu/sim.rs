@@ -116,9 +116,16 @@ impl SimGpu {
     }
 }
 
+/// The simulator's side of the contract. Every call costs host time from the profile; calls
+/// naming a stream queue device work. [`Gpu::set_move_data`] is honoured (see
+/// [`SimGpu::set_move_data`]): with it off, timing is unchanged, nothing is copied, and reading
+/// a value that was not really written is a [`GpuError::Invalid`], never a wrong number.
 impl Gpu for SimGpu {
     fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+    fn set_move_data(&mut self, on: bool) {
+        SimGpu::set_move_data(self, on);
     }
     fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> Result<HostBuf, GpuError> {
         self.alloc_host(bytes, kind)
