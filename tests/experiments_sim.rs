@@ -1,0 +1,371 @@
+//! Every experiment on the simulator with the H200 profile: the metric contract, the JSON
+//! contract, determinism, the physics the lessons teach, verification, and option errors.
+
+// Test helpers outside `#[test]` functions may fail loudly too.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Mutex, OnceLock};
+use std::time::Instant;
+
+use cuda_academy::experiment::{
+    self, ExperimentError, ExperimentOptions, IDS, RunContext, metrics, parse_size,
+};
+use cuda_academy::gpu::profile::Profile;
+use cuda_academy::gpu::sim::SimGpu;
+use cuda_academy::report::{OpKind, Report};
+
+fn sim() -> SimGpu {
+    SimGpu::new(Profile::builtin("h200").unwrap(), "test".into())
+}
+
+fn run(id: &str, opts: &ExperimentOptions) -> Result<Report, ExperimentError> {
+    experiment::run(id, &mut sim(), opts, &RunContext::silent())
+}
+
+/// Each experiment's default run, once per test binary (they are the slow part).
+fn report(id: &str) -> Report {
+    static CACHE: OnceLock<Mutex<BTreeMap<String, Report>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(r) = cache.lock().unwrap().get(id) {
+        return r.clone();
+    }
+    let start = Instant::now();
+    let r = run(id, &ExperimentOptions::default()).unwrap();
+    eprintln!(
+        "{id}: simulated run took {:.2} s",
+        start.elapsed().as_secs_f64()
+    );
+    cache.lock().unwrap().insert(id.to_string(), r.clone());
+    r
+}
+
+fn metric(r: &Report, name: &str) -> f64 {
+    r.metrics
+        .get(name)
+        .unwrap_or_else(|| panic!("{} lacks {name}", r.experiment))
+        .value
+}
+
+#[test]
+fn every_experiment_reports_its_contract_metrics_with_units() {
+    for id in IDS {
+        let r = report(id);
+        assert_eq!(r.experiment, id);
+        let required = metrics::required(id);
+        assert!(!required.is_empty());
+        for (name, unit) in required {
+            let m = r
+                .metrics
+                .get(*name)
+                .unwrap_or_else(|| panic!("{id} lacks {name}"));
+            assert_eq!(m.unit, *unit, "{id}: unit of {name}");
+            assert!(
+                m.value.is_finite() && m.value > 0.0,
+                "{id}: {name} = {}",
+                m.value
+            );
+        }
+        assert!(!r.timeline.is_empty(), "{id}: empty timeline");
+        assert!(
+            r.timeline.iter().any(|o| o.kind == OpKind::Host),
+            "{id}: no host lane"
+        );
+    }
+}
+
+#[test]
+fn json_has_the_contract_keys_and_types() {
+    for id in IDS {
+        let v = serde_json::to_value(report(id)).unwrap();
+        assert!(v["schema_version"].is_u64());
+        assert_eq!(v["experiment"], id);
+        assert_eq!(v["backend"]["kind"], "simulated");
+        assert_eq!(v["backend"]["profile"], "h200");
+        assert!(v["backend"]["device"].as_str().unwrap().contains("H200"));
+        assert!(v["params"]["size"].is_u64());
+        for (name, m) in v["metrics"].as_object().unwrap() {
+            assert!(m["value"].is_f64() || m["value"].is_u64(), "{id}: {name}");
+            assert!(m["unit"].is_string(), "{id}: {name}");
+        }
+        for op in v["timeline"].as_array().unwrap() {
+            assert!(op["stream"].is_u64());
+            assert!(["h2d", "d2h", "kernel", "host"].contains(&op["kind"].as_str().unwrap()));
+            assert!(op["start_us"].is_number() && op["end_us"].is_number());
+            assert!(op["bytes"].is_u64());
+            assert!(op["end_us"].as_f64().unwrap() >= op["start_us"].as_f64().unwrap());
+        }
+    }
+}
+
+#[test]
+fn runs_are_deterministic() {
+    for id in ["async-copy", "pipeline"] {
+        let opts = ExperimentOptions {
+            size: Some(16 << 20),
+            ..Default::default()
+        };
+        assert_eq!(run(id, &opts).unwrap(), run(id, &opts).unwrap(), "{id}");
+    }
+}
+
+#[test]
+fn every_check_passes() {
+    for id in IDS {
+        let r = report(id);
+        assert!(!r.checks.is_empty(), "{id}: no checks");
+        for c in &r.checks {
+            assert!(c.passed, "{id}: check `{}` failed: {}", c.name, c.detail);
+        }
+    }
+}
+
+#[test]
+fn ops_on_one_stream_never_overlap() {
+    for id in IDS {
+        let r = report(id);
+        let timelines =
+            std::iter::once(&r.timeline).chain(r.other_timelines.iter().map(|t| &t.ops));
+        for ops in timelines {
+            let mut dev: Vec<_> = ops.iter().filter(|o| o.kind != OpKind::Host).collect();
+            dev.sort_by(|a, b| {
+                (a.stream, a.start_us)
+                    .partial_cmp(&(b.stream, b.start_us))
+                    .unwrap()
+            });
+            for w in dev.windows(2) {
+                if w[0].stream == w[1].stream {
+                    assert!(
+                        w[1].start_us >= w[0].end_us - 1e-6,
+                        "{id}: {:?} overlaps {:?}",
+                        w[0],
+                        w[1]
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pinned_beats_pageable() {
+    let r = report("pageable-vs-pinned");
+    for dir in ["h2d", "d2h"] {
+        let (p, q) = (
+            metric(&r, &format!("pinned_{dir}_gbps")),
+            metric(&r, &format!("pageable_{dir}_gbps")),
+        );
+        assert!(p > q, "{dir}: pinned {p} vs pageable {q}");
+    }
+    // Bandwidth grows with size: the small end pays the per-copy latency.
+    let s = r
+        .series
+        .iter()
+        .find(|s| s.name == "pinned_h2d_gbps_by_size")
+        .unwrap();
+    assert!(s.points.first().unwrap().1 < s.points.last().unwrap().1);
+}
+
+#[test]
+fn pinned_async_copies_return_early_and_pageable_ones_do_not() {
+    let r = report("async-copy");
+    let (ret_pinned, done_pinned) = (
+        metric(&r, "async_return_us_pinned"),
+        metric(&r, "copy_done_us_pinned"),
+    );
+    let ret_pageable = metric(&r, "async_return_us_pageable");
+    assert!(
+        ret_pinned < 0.01 * done_pinned,
+        "{ret_pinned} vs {done_pinned}"
+    );
+    assert!(ret_pageable > 0.5 * metric(&r, "copy_done_us_pageable"));
+}
+
+#[test]
+fn legacy_default_stream_serialises() {
+    let r = report("default-stream");
+    assert!(metric(&r, "legacy_default_ms") > 1.5 * metric(&r, "nonblocking_ms"));
+}
+
+#[test]
+fn pipeline_sits_between_its_bound_and_sequential() {
+    let r = report("pipeline");
+    let (best, bound, seq) = (
+        metric(&r, "best_ms"),
+        metric(&r, "bound_ms"),
+        metric(&r, "sequential_ms"),
+    );
+    assert!(best >= bound * 0.999, "best {best} below bound {bound}");
+    assert!(best <= seq, "best {best} above sequential {seq}");
+    assert!(
+        metric(&r, "speedup") > 1.5,
+        "speedup {}",
+        metric(&r, "speedup")
+    );
+    assert!((metric(&r, "efficiency") - bound / best).abs() < 1e-9);
+    assert!(r.series.len() >= 2, "series per streams and order");
+}
+
+#[test]
+fn pinned_memory_costs_more_to_allocate() {
+    let r = report("pinned-alloc");
+    assert!(metric(&r, "pinned_alloc_ms_per_gib") > metric(&r, "pageable_alloc_ms_per_gib"));
+}
+
+#[test]
+fn bad_options_are_clear_errors() {
+    let err = |id: &str, opts: ExperimentOptions| run(id, &opts).unwrap_err().to_string();
+    let o = ExperimentOptions::default;
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                size: Some(0),
+                ..o()
+            }
+        )
+        .contains("--size")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                size: Some(65 << 30),
+                ..o()
+            }
+        )
+        .contains("64 GiB")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                size: Some(1001),
+                ..o()
+            }
+        )
+        .contains("multiple of 4")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                streams: Some(0),
+                ..o()
+            }
+        )
+        .contains("--streams")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                streams: Some(33),
+                ..o()
+            }
+        )
+        .contains("--streams")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                chunks: Some(0),
+                ..o()
+            }
+        )
+        .contains("--chunks")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                chunks: Some(5000),
+                ..o()
+            }
+        )
+        .contains("--chunks")
+    );
+    assert!(
+        err(
+            "pipeline",
+            ExperimentOptions {
+                size: Some(16),
+                chunks: Some(8),
+                ..o()
+            }
+        )
+        .contains("chunks")
+    );
+    assert!(
+        err(
+            "async-copy",
+            ExperimentOptions {
+                streams: Some(2),
+                ..o()
+            }
+        )
+        .contains("pipeline")
+    );
+    let unknown = err("nope", o());
+    for id in IDS {
+        assert!(unknown.contains(id), "{unknown}");
+    }
+}
+
+#[test]
+fn a_size_that_does_not_fit_names_what_is_free() {
+    let mut profile = Profile::builtin("h200").unwrap();
+    profile.device_total_bytes = 1 << 30;
+    let mut gpu = SimGpu::new(profile, "small".into());
+    let opts = ExperimentOptions {
+        size: Some(1 << 30),
+        ..Default::default()
+    };
+    let e = experiment::run("pipeline", &mut gpu, &opts, &RunContext::silent())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("1 GiB") && e.contains("free"), "{e}");
+}
+
+#[test]
+fn sizes_parse_with_binary_suffixes() {
+    assert_eq!(parse_size("4096"), Ok(4096));
+    assert_eq!(parse_size("64KiB"), Ok(64 << 10));
+    assert_eq!(parse_size("256M"), Ok(256 << 20));
+    assert_eq!(parse_size("1G"), Ok(1 << 30));
+    assert_eq!(parse_size("1.5k"), Ok(1536));
+    for bad in ["", "M", "12Q", "-4", "0.3"] {
+        assert!(parse_size(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn cancel_stops_a_run_and_progress_is_reported() {
+    let cancel = AtomicBool::new(true);
+    let ctx = RunContext {
+        cancel: &cancel,
+        progress: &|_| {},
+    };
+    let r = experiment::run("pipeline", &mut sim(), &ExperimentOptions::default(), &ctx);
+    assert_eq!(r.unwrap_err(), ExperimentError::Cancelled);
+
+    let phases = Mutex::new(Vec::new());
+    let never = AtomicBool::new(false);
+    let progress = |p: &str| phases.lock().unwrap().push(p.to_string());
+    let ctx = RunContext {
+        cancel: &never,
+        progress: &progress,
+    };
+    let opts = ExperimentOptions {
+        size: Some(1 << 20),
+        ..Default::default()
+    };
+    experiment::run("async-copy", &mut sim(), &opts, &ctx).unwrap();
+    let phases = phases.into_inner().unwrap();
+    assert!(
+        phases.iter().any(|p| p.contains("pinned async copy 1 MiB")),
+        "{phases:?}"
+    );
+}
