@@ -29,12 +29,14 @@ mod engines;
 mod host_clock;
 mod issue;
 mod memory;
+mod pool;
 mod ranges;
 mod scheduler;
 
-use buffers::{Bytes, Pool};
+use buffers::Bytes;
 use engines::Device;
 use host_clock::HostClock;
+use pool::Pool;
 use scheduler::Streams;
 
 /// A host buffer: its bytes, its memory kind, whether its pages have been touched.

@@ -202,10 +202,16 @@ impl Device {
         }
         self.flow(next - self.now, &rates);
         self.now = next;
+        let mut fired = false;
         for (e, t) in times.iter().enumerate() {
             if t.is_some_and(|t| t <= next + EPS_US) {
                 self.fire(e)?;
+                fired = true;
             }
+        }
+        // Only a profile that skipped validation (a NaN rate) can leave nothing due.
+        if !fired {
+            return Err(stuck());
         }
         Ok(true)
     }

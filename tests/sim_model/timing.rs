@@ -1,0 +1,129 @@
+//! Host and device time: determinism, bandwidths, latency, blocking calls, allocation costs, speed.
+
+use super::*;
+
+#[test]
+fn same_calls_give_identical_ops_and_times() {
+    let run = || {
+        let mut gpu = sim();
+        gpu.set_move_data(false);
+        let (ops, _, _) = pipeline(&mut gpu, 64 * MIB, 3, 16);
+        (ops, gpu.host_now_us())
+    };
+    let (a, ta) = run();
+    let (b, tb) = run();
+    assert_eq!(a.len(), 48);
+    assert_eq!(a, b);
+    assert_eq!(ta.to_bits(), tb.to_bits());
+}
+
+#[test]
+fn pinned_beats_pageable_both_ways() {
+    for dir in [OpKind::H2d, OpKind::D2h] {
+        let pinned = timed_copy(&mut sim(), HostMemKind::Pinned, dir, 256 * MIB);
+        let pageable = timed_copy(&mut sim(), HostMemKind::Pageable, dir, 256 * MIB);
+        assert!(
+            pinned * 1.5 < pageable,
+            "{dir:?}: pinned {pinned} us, pageable {pageable} us"
+        );
+    }
+}
+
+#[test]
+fn large_copies_reach_the_profile_bandwidth() {
+    let p = h200();
+    let us = timed_copy(&mut sim(), HostMemKind::Pinned, OpKind::H2d, 256 * MIB);
+    let got = gbps(256 * MIB, us);
+    assert!((got / p.pinned_h2d_gbps - 1.0).abs() < 0.01, "{got} GB/s");
+    let us = timed_copy(&mut sim(), HostMemKind::Pageable, OpKind::D2h, 256 * MIB);
+    let got = gbps(256 * MIB, us);
+    assert!((got / p.pageable_d2h_gbps - 1.0).abs() < 0.01, "{got} GB/s");
+}
+
+#[test]
+fn small_copies_are_slowed_by_latency() {
+    let small = gbps(
+        4096,
+        timed_copy(&mut sim(), HostMemKind::Pinned, OpKind::H2d, 4096),
+    );
+    let large = gbps(
+        64 * MIB,
+        timed_copy(&mut sim(), HostMemKind::Pinned, OpKind::H2d, 64 * MIB),
+    );
+    assert!(
+        small * 10.0 < large,
+        "4 KiB {small} GB/s vs 64 MiB {large} GB/s"
+    );
+}
+
+#[test]
+fn pageable_copy_blocks_the_host_and_pinned_returns_at_once() {
+    let p = h200();
+    let bytes = 64 * MIB;
+    for kind in [HostMemKind::Pinned, HostMemKind::Pageable] {
+        let mut gpu = sim();
+        let host = gpu.host_alloc(bytes, kind).unwrap();
+        gpu.host_touch(host).unwrap();
+        let dev = gpu.device_alloc(bytes).unwrap();
+        let s = gpu.stream_create(StreamKind::NonBlocking).unwrap();
+        gpu.timeline_begin().unwrap();
+        gpu.copy_h2d_async(s, dev, 0, host, 0, bytes).unwrap();
+        let returned = gpu.host_now_us();
+        let ops = gpu.timeline_end().unwrap();
+        let done = ops[0].end_us;
+        if kind == HostMemKind::Pinned {
+            assert!(returned < 10.0, "pinned async returned after {returned} us");
+            assert!((returned - p.async_call_us).abs() < 1e-9);
+            assert!(done > 100.0 * returned);
+        } else {
+            assert!(
+                returned >= done,
+                "pageable returned at {returned}, copy ended {done}"
+            );
+        }
+    }
+}
+
+#[test]
+fn allocation_and_pinning_cost_host_time() {
+    let p = h200();
+    let gib = 1 << 30;
+    let mut gpu = sim();
+    let t0 = gpu.host_now_us();
+    let pinned = gpu.host_alloc(gib, HostMemKind::Pinned).unwrap();
+    let pinned_ms = (gpu.host_now_us() - t0) / 1e3;
+    assert!((pinned_ms - p.pinned_alloc_ms_per_gib).abs() < 0.1 + p.pinned_alloc_fixed_us / 1e3);
+    let t1 = gpu.host_now_us();
+    let pageable = gpu.host_alloc(gib, HostMemKind::Pageable).unwrap();
+    gpu.host_touch(pageable).unwrap();
+    let pageable_ms = (gpu.host_now_us() - t1) / 1e3;
+    assert!(pageable_ms < pinned_ms);
+    let t2 = gpu.host_now_us();
+    gpu.host_register(pageable).unwrap();
+    let register_ms = (gpu.host_now_us() - t2) / 1e3;
+    assert!((register_ms - p.register_ms_per_gib).abs() < 1e-6);
+    assert!(
+        gpu.host_register(pinned).is_err(),
+        "pinned memory cannot be registered"
+    );
+    gpu.host_unregister(pageable).unwrap();
+    gpu.host_free(pageable).unwrap();
+    gpu.host_free(pinned).unwrap();
+    assert!(
+        gpu.host_read_f32(pinned, 0).is_err(),
+        "a freed buffer must not be readable"
+    );
+}
+
+#[test]
+fn a_large_pipeline_simulates_quickly() {
+    let mut gpu = sim();
+    gpu.set_move_data(false);
+    let start = std::time::Instant::now();
+    let (ops, _, _) = pipeline(&mut gpu, 256 * MIB, 3, 32);
+    let elapsed = start.elapsed();
+    assert_eq!(ops.len(), 96);
+    eprintln!("256 MiB, 3 streams x 32 chunks: simulated in {elapsed:?}");
+    // Well under 1 ms in release; a debug build is allowed ten times that.
+    assert!(elapsed.as_millis() < 10, "took {elapsed:?}");
+}
