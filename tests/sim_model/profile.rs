@@ -64,3 +64,14 @@ fn invalid_profiles_are_rejected_with_the_field_named() {
     ));
     assert!(Profile::load(std::path::Path::new("/nonexistent/p.toml")).is_err());
 }
+
+#[test]
+fn the_shipped_file_is_the_builtin_profile() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/profiles/h200.toml");
+    let on_disk = Profile::load(&path).unwrap();
+    assert_eq!(on_disk, h200());
+    assert_eq!(on_disk.name, "h200");
+    for name in cuda_academy::gpu::profile::BUILTIN_NAMES {
+        assert_eq!(Profile::builtin(name).unwrap().name, name);
+    }
+}
