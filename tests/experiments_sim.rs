@@ -369,3 +369,127 @@ fn cancel_stops_a_run_and_progress_is_reported() {
         "{phases:?}"
     );
 }
+
+/// Calibrating against a simulator must recover that simulator's own profile.
+fn assert_recovers(truth: &Profile) {
+    let mut gpu = SimGpu::new(truth.clone(), "calibration test".into());
+    let template = Profile::builtin("h200").unwrap();
+    let fitted =
+        experiment::calibrate::calibrate(&mut gpu, None, &template, &RunContext::silent()).unwrap();
+    let pairs = [
+        (
+            "pinned_h2d_gbps",
+            truth.pinned_h2d_gbps,
+            fitted.pinned_h2d_gbps,
+        ),
+        (
+            "pinned_d2h_gbps",
+            truth.pinned_d2h_gbps,
+            fitted.pinned_d2h_gbps,
+        ),
+        (
+            "pageable_h2d_gbps",
+            truth.pageable_h2d_gbps,
+            fitted.pageable_h2d_gbps,
+        ),
+        (
+            "pageable_d2h_gbps",
+            truth.pageable_d2h_gbps,
+            fitted.pageable_d2h_gbps,
+        ),
+        (
+            "write_combined_h2d_gbps",
+            truth.write_combined_h2d_gbps,
+            fitted.write_combined_h2d_gbps,
+        ),
+        (
+            "registered_h2d_gbps",
+            truth.registered_h2d_gbps,
+            fitted.registered_h2d_gbps,
+        ),
+        (
+            "bidirectional_gbps",
+            truth.bidirectional_gbps,
+            fitted.bidirectional_gbps,
+        ),
+        (
+            "copy_latency_us",
+            truth.copy_latency_us,
+            fitted.copy_latency_us,
+        ),
+        ("async_call_us", truth.async_call_us, fitted.async_call_us),
+        (
+            "launch_call_us",
+            truth.launch_call_us,
+            fitted.launch_call_us,
+        ),
+        (
+            "kernel_launch_latency_us",
+            truth.kernel_launch_latency_us,
+            fitted.kernel_launch_latency_us,
+        ),
+        (
+            "device_mem_gbps",
+            truth.device_mem_gbps,
+            fitted.device_mem_gbps,
+        ),
+        (
+            "spin_ns_per_iteration",
+            truth.spin_ns_per_iteration,
+            fitted.spin_ns_per_iteration,
+        ),
+        (
+            "pinned_alloc_ms_per_gib",
+            truth.pinned_alloc_ms_per_gib,
+            fitted.pinned_alloc_ms_per_gib,
+        ),
+        (
+            "pageable_alloc_ms_per_gib",
+            truth.pageable_alloc_ms_per_gib,
+            fitted.pageable_alloc_ms_per_gib,
+        ),
+        (
+            "register_ms_per_gib",
+            truth.register_ms_per_gib,
+            fitted.register_ms_per_gib,
+        ),
+    ];
+    let off: Vec<String> = pairs
+        .iter()
+        .filter(|(_, t, f)| (f - t).abs() > 0.03 * t.abs())
+        .map(|(n, t, f)| format!("{n}: profile {t}, fitted {f}"))
+        .collect();
+    assert!(
+        off.is_empty(),
+        "calibration is off by more than 3%:\n{}",
+        off.join("\n")
+    );
+    assert_eq!(fitted.device_name, truth.device_name);
+    assert_eq!(fitted.copy_engines, truth.copy_engines);
+    assert_eq!(fitted.device_total_bytes, truth.device_total_bytes);
+    let again = Profile::from_toml_str(&fitted.to_toml().unwrap(), "fitted").unwrap();
+    assert_eq!(again, fitted);
+}
+
+#[test]
+fn calibrating_the_simulator_recovers_its_profile() {
+    assert_recovers(&Profile::builtin("h200").unwrap());
+}
+
+#[test]
+fn calibration_follows_a_different_gpu() {
+    // A slower, Gen4-like machine: the fit must follow the model, not the built-in numbers.
+    let mut p = Profile::builtin("h200").unwrap();
+    p.pinned_h2d_gbps = 24.0;
+    p.pinned_d2h_gbps = 26.0;
+    p.pageable_h2d_gbps = 6.0;
+    p.pageable_d2h_gbps = 8.0;
+    p.write_combined_h2d_gbps = 20.0;
+    p.registered_h2d_gbps = 23.0;
+    p.bidirectional_gbps = 40.0;
+    p.copy_latency_us = 5.0;
+    p.async_call_us = 4.0;
+    p.spin_ns_per_iteration = 3.5;
+    p.pinned_alloc_ms_per_gib = 200.0;
+    assert_recovers(&p);
+}

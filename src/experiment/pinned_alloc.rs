@@ -214,6 +214,10 @@ fn headline(
     bufs: &[(HostMemKind, HostBuf)],
     copy: u64,
 ) -> Result<(), ExperimentError> {
+    // The timed D2H copies overwrote the sources: give each its own data again.
+    for (i, &(_, host)) in bufs.iter().enumerate() {
+        s.host_fill(host, 11 + i as u32)?;
+    }
     s.begin()?;
     for &(kind, host) in bufs {
         let up = CopySpec {

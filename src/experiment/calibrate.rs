@@ -1,0 +1,290 @@
+//! Calibration: measure the backend through the same experiments (and a few targeted
+//! measurements) and fit every parameter of a simulator [`Profile`], so that the simulator
+//! reproduces this GPU. Each copy is modelled as `latency + bytes / bandwidth`; bandwidths come
+//! from the two largest sizes of a sweep, latencies from the smallest.
+
+use crate::gpu::Gpu;
+use crate::gpu::profile::{FORMAT_VERSION, Profile};
+use crate::report::{Report, Series};
+
+use super::options::GIB;
+use super::session::Session;
+use super::{ExperimentError, ExperimentOptions, RunContext};
+
+pub mod micro;
+
+/// Run every measurement on `gpu` and fit a profile named `name` (default: from the device
+/// name). Fields that cannot be measured (host memory when `/proc/meminfo` is unreadable) come
+/// from `template`.
+pub fn calibrate(
+    gpu: &mut dyn Gpu,
+    name: Option<&str>,
+    template: &Profile,
+    ctx: &RunContext,
+) -> Result<Profile, ExperimentError> {
+    let opts = ExperimentOptions::default();
+    let run = |id: &str, gpu: &mut dyn Gpu| {
+        ctx.step(&format!("calibrate: {id}"))?;
+        super::run(id, gpu, &opts, ctx)
+    };
+    let bw = run("pageable-vs-pinned", gpu)?;
+    let alloc = run("pinned-alloc", gpu)?;
+    let asynchronous = run("async-copy", gpu)?;
+    let pipe = run("pipeline", gpu)?;
+    ctx.step("calibrate: call costs and kernels")?;
+    let mut s = Session::new(gpu);
+    let m = micro::measure(&mut s, fallback_micro(template))?;
+    s.finish()?;
+
+    let info = gpu.info().clone();
+    let mut p = template.clone();
+    p.format_version = FORMAT_VERSION;
+    p.name = name.map_or_else(|| derive_name(&info.name), str::to_string);
+    p.device_name = info.name.clone();
+    p.recorded_at = today();
+    p.source = format!(
+        "cuda-academy {} calibrate on the {:?} backend ({:?} timing)",
+        env!("CARGO_PKG_VERSION"),
+        info.backend.kind,
+        info.backend.timing
+    )
+    .to_lowercase();
+    p.compute_capability = [info.compute_capability.0, info.compute_capability.1];
+    p.copy_engines = info.copy_engines;
+    p.device_total_bytes = info.total_mem;
+    p.host_total_bytes = host_total_bytes().unwrap_or(template.host_total_bytes);
+    fit_copies(&mut p, &bw);
+    fit_other_memory(&mut p, &alloc);
+    fit_allocations(&mut p, &alloc);
+    p.async_call_us = metric(&asynchronous, "async_return_us_pinned").unwrap_or(p.async_call_us);
+    fit_bidirectional(&mut p, &pipe);
+    apply_micro(&mut p, &m);
+    p.validate().map_err(|e| {
+        ExperimentError::InvalidOption(format!("the fitted profile is not valid: {e}"))
+    })?;
+    Ok(p)
+}
+
+fn metric(r: &Report, name: &str) -> Option<f64> {
+    r.metrics.get(name).map(|m| m.value)
+}
+
+fn series<'r>(r: &'r Report, name: &str) -> Option<&'r Series> {
+    r.series.iter().find(|s| s.name == name)
+}
+
+/// `(bandwidth GB/s, latency us)` of `time = latency + bytes / bandwidth` from a GB/s-by-size
+/// series: slope from the two largest sizes, latency from the smallest.
+fn copy_line(s: &Series) -> Option<(f64, f64)> {
+    let t = |&(b, g): &(f64, f64)| (b, b / g / 1e3);
+    let pts: Vec<(f64, f64)> = s.points.iter().filter(|p| p.1 > 0.0).map(t).collect();
+    let (first, n) = (*pts.first()?, pts.len());
+    if n < 3 {
+        return None;
+    }
+    let (a, b) = (pts[n - 2], pts[n - 1]);
+    let bytes_per_us = (b.0 - a.0) / (b.1 - a.1);
+    (bytes_per_us > 0.0).then(|| {
+        (
+            bytes_per_us / 1e3,
+            (first.1 - first.0 / bytes_per_us).max(0.0),
+        )
+    })
+}
+
+fn fit_copies(p: &mut Profile, r: &Report) {
+    let mut pinned_lat = Vec::new();
+    let mut pageable_lat = Vec::new();
+    for (dir, pin_bw, page_bw) in [
+        ("h2d", &mut p.pinned_h2d_gbps, &mut p.pageable_h2d_gbps),
+        ("d2h", &mut p.pinned_d2h_gbps, &mut p.pageable_d2h_gbps),
+    ] {
+        if let Some((bw, lat)) =
+            series(r, &format!("pinned_{dir}_gbps_by_size")).and_then(copy_line)
+        {
+            *pin_bw = bw;
+            pinned_lat.push(lat);
+        }
+        if let Some((bw, lat)) =
+            series(r, &format!("pageable_{dir}_gbps_by_size")).and_then(copy_line)
+        {
+            *page_bw = bw;
+            pageable_lat.push(lat);
+        }
+    }
+    if !pinned_lat.is_empty() {
+        p.copy_latency_us = pinned_lat.iter().sum::<f64>() / pinned_lat.len() as f64;
+    }
+    if !pageable_lat.is_empty() {
+        // Pageable copies are timed on the host: the call and the sync are in there too.
+        let host = pageable_lat.iter().sum::<f64>() / pageable_lat.len() as f64;
+        p.pageable_copy_latency_us =
+            (host - p.copy_latency_us - p.async_call_us - p.sync_call_us).max(0.0);
+    }
+}
+
+/// Write-combined and registered bandwidths, from one large copy each (latency removed).
+fn fit_other_memory(p: &mut Profile, r: &Report) {
+    let Some(bytes) = r
+        .params
+        .extra
+        .get("copy_size")
+        .and_then(|s| s.parse::<f64>().ok())
+    else {
+        return;
+    };
+    let lat = p.copy_latency_us;
+    let fix = |gbps: f64| {
+        let t = bytes / gbps / 1e3 - lat;
+        (t > 0.0).then(|| bytes / t / 1e3)
+    };
+    for (name, field) in [
+        ("write_combined_h2d_gbps", &mut p.write_combined_h2d_gbps),
+        ("write_combined_d2h_gbps", &mut p.write_combined_d2h_gbps),
+        ("registered_h2d_gbps", &mut p.registered_h2d_gbps),
+        ("registered_d2h_gbps", &mut p.registered_d2h_gbps),
+    ] {
+        if let Some(v) = metric(r, name).and_then(fix) {
+            *field = v;
+        }
+    }
+}
+
+/// Least-squares line `y = slope * x + intercept`.
+fn line(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    let (sx, sy) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), p| (a + p.0, b + p.1));
+    let (mx, my) = (sx / n, sy / n);
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    (points.len() >= 2 && sxx > 0.0).then(|| (sxy / sxx, my - sxy / sxx * mx))
+}
+
+/// Allocation costs: ms against bytes, per GiB (slope) and fixed (intercept).
+fn fit_allocations(p: &mut Profile, r: &Report) {
+    let fit = |name: &str| {
+        series(r, &format!("{name}_ms_by_size"))
+            .and_then(|s| line(&s.points))
+            .map(|(slope, icpt)| (slope * GIB as f64, (icpt * 1e3).max(0.0)))
+    };
+    if let Some((per_gib, fixed)) = fit("pinned_alloc") {
+        (p.pinned_alloc_ms_per_gib, p.pinned_alloc_fixed_us) = (per_gib.max(0.0), fixed);
+    }
+    if let Some((per_gib, fixed)) = fit("pageable_alloc") {
+        (p.pageable_alloc_ms_per_gib, p.pageable_alloc_us) = (per_gib.max(0.0), fixed);
+    }
+    for (name, field) in [
+        ("pinned_free", &mut p.pinned_free_ms_per_gib),
+        ("register", &mut p.register_ms_per_gib),
+        ("unregister", &mut p.unregister_ms_per_gib),
+    ] {
+        if let Some((per_gib, _)) = fit(name) {
+            *field = per_gib.max(0.0);
+        }
+    }
+}
+
+/// Both directions at once: the pipeline measured half its buffer each way on two streams.
+fn fit_bidirectional(p: &mut Profile, r: &Report) {
+    let Some(gbps) = metric(r, "bidirectional_gbps") else {
+        return;
+    };
+    let total = (r.params.size / 8 * 4 * 2) as f64;
+    let t = total / gbps / 1e3 - p.copy_latency_us;
+    if t > 0.0 {
+        p.bidirectional_gbps = total / t / 1e3;
+    }
+}
+
+fn fallback_micro(t: &Profile) -> micro::Micro {
+    micro::Micro {
+        launch_call_us: t.launch_call_us,
+        sync_call_us: t.sync_call_us,
+        api_call_us: t.api_call_us,
+        device_alloc_us: t.device_alloc_us,
+        device_free_us: t.device_free_us,
+        kernel_launch_latency_us: t.kernel_launch_latency_us,
+        device_mem_gbps: t.device_mem_gbps,
+        spin_ns_per_iteration: t.spin_ns_per_iteration,
+    }
+}
+
+fn apply_micro(p: &mut Profile, m: &micro::Micro) {
+    p.launch_call_us = m.launch_call_us;
+    p.sync_call_us = m.sync_call_us;
+    p.api_call_us = m.api_call_us;
+    p.device_alloc_us = m.device_alloc_us;
+    p.device_free_us = m.device_free_us;
+    p.kernel_launch_latency_us = m.kernel_launch_latency_us;
+    p.device_mem_gbps = m.device_mem_gbps;
+    p.spin_ns_per_iteration = m.spin_ns_per_iteration;
+}
+
+/// `NVIDIA H200` -> `h200`; `NVIDIA GeForce RTX 4090` -> `geforce-rtx-4090`.
+pub fn derive_name(device: &str) -> String {
+    let lower = device.to_lowercase();
+    let trimmed = lower.trim_start_matches("nvidia").trim();
+    let mut out = String::new();
+    for c in trimmed.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-').to_string();
+    if out.is_empty() { "gpu".into() } else { out }
+}
+
+/// Total host memory from `/proc/meminfo` (Linux), in bytes.
+fn host_total_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Today's date in UTC as `YYYY-MM-DD` (civil-from-days, no time-zone database needed).
+pub fn today() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    date_from_days((secs / 86_400) as i64)
+}
+
+/// Days since 1970-01-01 to `YYYY-MM-DD` (Howard Hinnant's algorithm).
+fn date_from_days(days: i64) -> String {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_and_names() {
+        assert_eq!(date_from_days(0), "1970-01-01");
+        assert_eq!(date_from_days(20_786), "2026-11-29");
+        assert_eq!(derive_name("NVIDIA H200"), "h200");
+        assert_eq!(derive_name("NVIDIA GeForce RTX 4090"), "geforce-rtx-4090");
+        assert_eq!(derive_name("??"), "gpu");
+    }
+
+    #[test]
+    fn least_squares_recovers_a_line() {
+        let (m, c) = line(&[(1.0, 5.0), (2.0, 7.0), (4.0, 11.0)]).unwrap();
+        assert!((m - 2.0).abs() < 1e-12 && (c - 3.0).abs() < 1e-12);
+        assert!(line(&[(1.0, 1.0)]).is_none());
+    }
+}
