@@ -1,22 +1,23 @@
 //! The simulated backend: a deterministic discrete-event model of a GPU and its host, calibrated
 //! by a [`Profile`].
 //!
-//! Two clocks, one time line. The *host clock* ([`host_clock`]) advances by each API call's cost
-//! from the profile (an async copy call, a launch, an allocation) and jumps forward when a call
-//! blocks: a stream or device sync, a pageable copy (staged by the host through a pinned buffer,
-//! so the call returns only after the whole copy, in both directions, as measured on the H200),
-//! freeing pinned memory. The *device* ([`engines`]) runs copies on an H2D and a D2H copy engine
-//! and kernels on a compute engine, with in-order streams and the legacy default stream's
-//! barriers ([`scheduler`]), per-copy latency plus bytes over the bandwidth of the host memory
-//! kind and direction ([`costs`]), and a fluid model of the shared link when both directions run.
-//! Nothing reads the wall clock and nothing is random: the same calls give the same ops and
-//! times, bit for bit.
+//! Two clocks, one time line. The *host clock* (`sim/host_clock.rs`) advances by each API
+//! call's cost from the profile (an async copy call, a launch, an allocation) and jumps forward
+//! when a call blocks: a stream or device sync, a pageable copy (staged by the host through a
+//! pinned buffer, so the call returns only after the whole copy, in both directions, as measured
+//! on the H200), freeing pinned or device memory. The *device* (`sim/engines.rs`) runs copies on
+//! an H2D and a D2H copy engine and kernels on a compute engine, with in-order streams and the
+//! legacy default stream's barriers (`sim/scheduler.rs`), per-copy latency plus bytes over the
+//! bandwidth of the host memory kind and direction (`sim/costs.rs`), and a fluid model of the
+//! shared link when both directions run. Nothing reads the wall clock and nothing is random: the
+//! same calls give the same ops and times, bit for bit.
 //!
-//! Buffers hold real bytes ([`buffers`]): copies copy, `Transform` computes `x * a + b`, so the
-//! experiments verify their results exactly as on the GPU. Data is applied when an op is issued,
-//! which equals device order for every program without races. For long sweeps, turn data
-//! movement off with [`SimGpu::set_move_data`]: timing is unchanged and reading what was not
-//! really written is an error, never a wrong value.
+//! Buffers hold real bytes (`sim/buffers.rs`): copies copy, `Transform` computes `x * a + b`
+//! (recorded at launch, applied on read, bit-identical to computing at once), so the experiments
+//! verify their results exactly as on the GPU. Data is applied when an op is issued, which
+//! equals device order for every program without races. For long sweeps, turn data movement off
+//! with [`SimGpu::set_move_data`]: timing is unchanged and reading what was not really written is
+//! an error, never a wrong value.
 
 use crate::gpu::profile::Profile;
 use crate::gpu::{DevBuf, DeviceInfo, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
