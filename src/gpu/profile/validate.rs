@@ -10,7 +10,8 @@ pub enum ProfileError {
     #[error("profile {origin} is not valid TOML for a profile: {message}")]
     Parse { origin: String, message: String },
     #[error(
-        "profile {origin}: field `{field}` is {value}, but {rule}; fix the file or re-record it with `cuda-academy calibrate --out FILE`"
+        "profile {origin}: field `{field}` is {value}, but {rule}; fix the file or re-record \
+         it with `cuda-academy calibrate --out FILE`"
     )]
     Invalid {
         origin: String,
