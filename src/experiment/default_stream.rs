@@ -7,7 +7,7 @@
 use crate::gpu::{DevBuf, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
 use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{MS, put};
 use super::options::{KIB, MIB, format_bytes};
@@ -46,7 +46,12 @@ pub fn run(
         )
         .into());
     }
-    let (size, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let (size, note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        Need { device: 1, host: 1 },
+        Free::now(gpu.info().free_mem),
+    )?;
     let mut report = new_report(
         ID,
         gpu,

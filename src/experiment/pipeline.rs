@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::gpu::{Gpu, StreamId, StreamKind};
 use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report, Series};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put};
 use super::options::{MIB, format_bytes};
 use super::session::{Session, device_span_us, same_stream_overlap};
@@ -33,7 +33,12 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (bytes, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let (bytes, note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        Need { device: 1, host: 2 },
+        Free::now(gpu.info().free_mem),
+    )?;
     let kind = opts.host_mem.unwrap_or(HostMemKind::Pinned);
     let space = Space::new(
         bytes,
