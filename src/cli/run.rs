@@ -48,7 +48,10 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if show_progress {
         eprint!("\r\x1b[2K");
     }
-    let report = result.with_context(|| format!("experiment {} failed", args.experiment))?;
+    let mut report = result.with_context(|| format!("experiment {} failed", args.experiment))?;
+    if report.backend.kind == BackendKind::Cuda {
+        report.params.device = Some(global.device);
+    }
     let text = if args.json {
         serde_json::to_string_pretty(&report).context("cannot write the report as JSON")? + "\n"
     } else {
