@@ -493,3 +493,63 @@ fn calibration_follows_a_different_gpu() {
     p.pinned_alloc_ms_per_gib = 200.0;
     assert_recovers(&p);
 }
+
+#[test]
+fn the_pipeline_search_covers_both_orders_and_keeps_the_fastest() {
+    let r = report("pipeline");
+    let orders = ["per-chunk", "breadth-first"];
+    for order in orders {
+        assert!(
+            r.series.iter().any(|s| s.name.ends_with(order)),
+            "no {order} series"
+        );
+    }
+    let chunk_counts: std::collections::BTreeSet<u64> = r
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0 as u64))
+        .collect();
+    assert!(
+        chunk_counts.len() >= 4,
+        "only chunk counts {chunk_counts:?} tried"
+    );
+    let fastest_seen = r
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.1))
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        metric(&r, "best_ms") <= fastest_seen + 1e-9,
+        "best is not the fastest configuration tried"
+    );
+    assert!(orders.contains(&r.params.extra["best_order"].as_str()));
+}
+
+#[test]
+fn streams_and_chunks_fix_their_dimension() {
+    let opts = ExperimentOptions {
+        size: Some(16 << 20),
+        streams: Some(2),
+        chunks: Some(16),
+        ..Default::default()
+    };
+    let r = run("pipeline", &opts).unwrap();
+    assert_eq!(
+        (metric(&r, "best_streams"), metric(&r, "best_chunks")),
+        (2.0, 16.0)
+    );
+    let streams: std::collections::BTreeSet<u32> = r
+        .timeline
+        .iter()
+        .filter(|o| o.kind != OpKind::Host)
+        .map(|o| o.stream)
+        .collect();
+    assert_eq!(streams.len(), 2, "headline uses streams {streams:?}");
+    assert_eq!(
+        r.timeline
+            .iter()
+            .filter(|o| o.kind == OpKind::Kernel)
+            .count(),
+        16
+    );
+}
