@@ -68,6 +68,10 @@ pub struct Profile {
     pub copy_latency_us: f64,
     /// Extra fixed cost of a pageable copy (staging setup), on top of `copy_latency_us`.
     pub pageable_copy_latency_us: f64,
+    /// Pageable H2D copies of at most this many bytes return once the driver has staged them
+    /// (the copy then runs like a pinned one); larger pageable copies, and every pageable D2H
+    /// copy, return only when the copy has ended. 0 makes every pageable copy blocking.
+    pub pageable_async_h2d_max_bytes: u64,
 
     /// Host time for `cuMemcpy*Async` to return when it does not block.
     pub async_call_us: f64,
@@ -82,8 +86,13 @@ pub struct Profile {
     pub kernel_launch_latency_us: f64,
     /// Device memory bandwidth a memory-bound kernel reaches (bytes read + written).
     pub device_mem_gbps: f64,
-    /// Duration of one iteration of the spin kernel's dependent FMA chain.
+    /// Duration of one iteration of the spin kernel's dependent FMA chain, when few elements
+    /// leave the GPU latency-bound.
     pub spin_ns_per_iteration: f64,
+    /// Element-iterations per ns the whole GPU sustains once enough elements keep every SM
+    /// busy: a spin over `n` elements takes `iterations * max(spin_ns_per_iteration,
+    /// n / spin_element_iterations_per_ns)` ns.
+    pub spin_element_iterations_per_ns: f64,
 
     /// `cuMemHostAlloc`: fixed part of its host time.
     pub pinned_alloc_fixed_us: f64,

@@ -92,12 +92,22 @@ fn allocation_and_pinning_cost_host_time() {
     let t0 = gpu.host_now_us();
     let pinned = gpu.host_alloc(gib, HostMemKind::Pinned).unwrap();
     let pinned_ms = (gpu.host_now_us() - t0) / 1e3;
-    assert!((pinned_ms - p.pinned_alloc_ms_per_gib).abs() < 0.1 + p.pinned_alloc_fixed_us / 1e3);
+    let want = p.pinned_alloc_ms_per_gib + p.pinned_alloc_fixed_us / 1e3;
+    assert!((pinned_ms - want).abs() < 1e-6, "{pinned_ms} ms");
     let t1 = gpu.host_now_us();
     let pageable = gpu.host_alloc(gib, HostMemKind::Pageable).unwrap();
+    let malloc_ms = (gpu.host_now_us() - t1) / 1e3;
+    assert!(
+        malloc_ms * 100.0 < pinned_ms,
+        "malloc alone is cheap: {malloc_ms} ms"
+    );
     gpu.host_touch(pageable).unwrap();
     let pageable_ms = (gpu.host_now_us() - t1) / 1e3;
-    assert!(pageable_ms < pinned_ms);
+    let want = p.pageable_alloc_us / 1e3 + p.pageable_alloc_ms_per_gib;
+    assert!((pageable_ms - want).abs() < 1e-6, "{pageable_ms} ms");
+    let t_again = gpu.host_now_us();
+    gpu.host_touch(pageable).unwrap();
+    assert_eq!(gpu.host_now_us(), t_again, "pages are touched once");
     let t2 = gpu.host_now_us();
     gpu.host_register(pageable).unwrap();
     let register_ms = (gpu.host_now_us() - t2) / 1e3;
@@ -126,4 +136,63 @@ fn a_large_pipeline_simulates_quickly() {
     eprintln!("256 MiB, 3 streams x 32 chunks: simulated in {elapsed:?}");
     // Well under 1 ms in release; a debug build is allowed ten times that.
     assert!(elapsed.as_millis() < 10, "took {elapsed:?}");
+}
+
+#[test]
+fn a_small_pageable_upload_returns_before_the_copy_ends_but_a_download_does_not() {
+    let p = h200();
+    let small = p.pageable_async_h2d_max_bytes;
+    assert!(small > 0, "the H200 profile stages small pageable uploads");
+    for (dir, blocks) in [(OpKind::H2d, false), (OpKind::D2h, true)] {
+        let mut gpu = sim();
+        let host = gpu.host_alloc(small, HostMemKind::Pageable).unwrap();
+        gpu.host_touch(host).unwrap();
+        let dev = gpu.device_alloc(small).unwrap();
+        let s = gpu.stream_create(StreamKind::NonBlocking).unwrap();
+        gpu.timeline_begin().unwrap();
+        match dir {
+            OpKind::H2d => gpu.copy_h2d_async(s, dev, 0, host, 0, small).unwrap(),
+            _ => gpu.copy_d2h_async(s, host, 0, dev, 0, small).unwrap(),
+        }
+        let returned = gpu.host_now_us();
+        let done = gpu.timeline_end().unwrap()[0].end_us;
+        assert_eq!(
+            returned >= done,
+            blocks,
+            "{dir:?}: returned {returned}, done {done}"
+        );
+    }
+    // One byte more and the upload blocks again.
+    let mut gpu = sim();
+    let host = gpu.host_alloc(small + 4, HostMemKind::Pageable).unwrap();
+    let dev = gpu.device_alloc(small + 4).unwrap();
+    gpu.timeline_begin().unwrap();
+    gpu.copy_h2d_async(StreamId::LEGACY_DEFAULT, dev, 0, host, 0, small + 4)
+        .unwrap();
+    let returned = gpu.host_now_us();
+    assert!(returned >= gpu.timeline_end().unwrap()[0].end_us);
+}
+
+#[test]
+fn a_spin_over_many_elements_is_throughput_bound() {
+    let p = h200();
+    let spin = |bytes: u64| {
+        let mut gpu = sim();
+        let dev = gpu.device_alloc(bytes).unwrap();
+        gpu.timeline_begin().unwrap();
+        let k = Kernel::Spin {
+            iterations: 100_000,
+        };
+        gpu.launch(StreamId::LEGACY_DEFAULT, k, dev, 0, bytes)
+            .unwrap();
+        gpu.timeline_end().unwrap()[0].duration_us()
+    };
+    let few = spin(4096);
+    let latency_bound = 100_000.0 * p.spin_ns_per_iteration / 1e3 + p.kernel_launch_latency_us;
+    assert!((few - latency_bound).abs() < 1e-6, "{few} us");
+    let many = spin(64 * MIB);
+    let elements = (64 * MIB / 4) as f64;
+    let throughput_bound = 100_000.0 * elements / p.spin_element_iterations_per_ns / 1e3;
+    assert!(many > 10.0 * few, "{many} us vs {few} us");
+    assert!((many - throughput_bound - p.kernel_launch_latency_us).abs() < 1e-3);
 }

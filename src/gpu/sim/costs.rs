@@ -44,17 +44,29 @@ pub(super) fn copy_latency_us(p: &Profile, kind: HostMemKind) -> f64 {
     }
 }
 
+/// Host time of staging a small pageable H2D copy before the call returns.
+pub(super) fn pageable_staging_us(p: &Profile, bytes: u64) -> f64 {
+    bytes as f64 / copy_bytes_per_us(p, HostMemKind::Pageable, Dir::H2d)
+}
+
 /// Both directions together, bytes per microsecond.
 pub(super) fn bidirectional_bytes_per_us(p: &Profile) -> f64 {
     p.bidirectional_gbps * 1e3
 }
 
 /// Device time of a kernel over `bytes` of `f32`s. Both kernels pay the launch latency;
-/// Transform then streams every byte in and out of device memory, Spin runs its FMA chain.
+/// Transform then streams every byte in and out of device memory; Spin runs its FMA chain,
+/// latency-bound over few elements and throughput-bound over many.
 pub(super) fn kernel_us(p: &Profile, kernel: Kernel, bytes: u64) -> f64 {
     let body = match kernel {
         Kernel::Transform { .. } => 2.0 * bytes as f64 / (p.device_mem_gbps * 1e3),
-        Kernel::Spin { iterations } => f64::from(iterations) * p.spin_ns_per_iteration / 1e3,
+        Kernel::Spin { iterations } => {
+            let elements = (bytes / 4) as f64;
+            let per_iteration_ns = p
+                .spin_ns_per_iteration
+                .max(elements / p.spin_element_iterations_per_ns);
+            f64::from(iterations) * per_iteration_ns / 1e3
+        }
     };
     p.kernel_launch_latency_us + body
 }
