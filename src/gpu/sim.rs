@@ -5,7 +5,8 @@
 //! call's cost from the profile (an async copy call, a launch, an allocation) and jumps forward
 //! when a call blocks: a stream or device sync, a pageable copy (staged by the host through a
 //! pinned buffer, so the call returns only after the whole copy, in both directions, as measured
-//! on the H200), freeing pinned or device memory. The *device* (`sim/engines.rs`) runs copies on
+//! on the H200; only an upload of at most `pageable_async_h2d_max_bytes` returns once staged),
+//! freeing pinned or device memory. The *device* (`sim/engines.rs`) runs copies on
 //! an H2D and a D2H copy engine and kernels on a compute engine, with in-order streams and the
 //! legacy default stream's barriers (`sim/scheduler.rs`), per-copy latency plus bytes over the
 //! bandwidth of the host memory kind and direction (`sim/costs.rs`), and a fluid model of the
