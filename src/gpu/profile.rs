@@ -86,13 +86,9 @@ pub struct Profile {
     pub kernel_launch_latency_us: f64,
     /// Device memory bandwidth a memory-bound kernel reaches (bytes read + written).
     pub device_mem_gbps: f64,
-    /// Duration of one iteration of the spin kernel's dependent FMA chain, when few elements
-    /// leave the GPU latency-bound.
+    /// Duration of one iteration of the spin kernel's dependent FMA chain, over the 1 MiB the
+    /// experiments spin on (fewer elements run faster: the chain is then latency-bound).
     pub spin_ns_per_iteration: f64,
-    /// Element-iterations per ns the whole GPU sustains once enough elements keep every SM
-    /// busy: a spin over `n` elements takes `iterations * max(spin_ns_per_iteration,
-    /// n / spin_element_iterations_per_ns)` ns.
-    pub spin_element_iterations_per_ns: f64,
 
     /// `cuMemHostAlloc`: fixed part of its host time.
     pub pinned_alloc_fixed_us: f64,

@@ -174,25 +174,19 @@ fn a_small_pageable_upload_returns_before_the_copy_ends_but_a_download_does_not(
 }
 
 #[test]
-fn a_spin_over_many_elements_is_throughput_bound() {
+fn a_spin_lasts_its_iterations() {
     let p = h200();
-    let spin = |bytes: u64| {
+    let spin = |iterations: u32| {
         let mut gpu = sim();
-        let dev = gpu.device_alloc(bytes).unwrap();
+        let dev = gpu.device_alloc(MIB).unwrap();
         gpu.timeline_begin().unwrap();
-        let k = Kernel::Spin {
-            iterations: 100_000,
-        };
-        gpu.launch(StreamId::LEGACY_DEFAULT, k, dev, 0, bytes)
+        let k = Kernel::Spin { iterations };
+        gpu.launch(StreamId::LEGACY_DEFAULT, k, dev, 0, MIB)
             .unwrap();
         gpu.timeline_end().unwrap()[0].duration_us()
     };
-    let few = spin(4096);
-    let latency_bound = 100_000.0 * p.spin_ns_per_iteration / 1e3 + p.kernel_launch_latency_us;
-    assert!((few - latency_bound).abs() < 1e-6, "{few} us");
-    let many = spin(64 * MIB);
-    let elements = (64 * MIB / 4) as f64;
-    let throughput_bound = 100_000.0 * elements / p.spin_element_iterations_per_ns / 1e3;
-    assert!(many > 10.0 * few, "{many} us vs {few} us");
-    assert!((many - throughput_bound - p.kernel_launch_latency_us).abs() < 1e-3);
+    let (one, two) = (spin(100_000), spin(200_000));
+    let per_iteration_ns = (two - one) * 1e3 / 100_000.0;
+    assert!((per_iteration_ns - p.spin_ns_per_iteration).abs() < 1e-6);
+    assert!((one - 100.0 * p.spin_ns_per_iteration - p.kernel_launch_latency_us).abs() < 1e-6);
 }

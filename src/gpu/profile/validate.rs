@@ -90,7 +90,7 @@ impl Profile {
     }
 
     /// Fields that divide: bandwidths and per-iteration times.
-    fn rates(&self) -> [(&'static str, f64); 12] {
+    fn rates(&self) -> [(&'static str, f64); 11] {
         [
             ("pinned_h2d_gbps", self.pinned_h2d_gbps),
             ("pinned_d2h_gbps", self.pinned_d2h_gbps),
@@ -103,10 +103,6 @@ impl Profile {
             ("bidirectional_gbps", self.bidirectional_gbps),
             ("device_mem_gbps", self.device_mem_gbps),
             ("spin_ns_per_iteration", self.spin_ns_per_iteration),
-            (
-                "spin_element_iterations_per_ns",
-                self.spin_element_iterations_per_ns,
-            ),
         ]
     }
 

@@ -55,18 +55,11 @@ pub(super) fn bidirectional_bytes_per_us(p: &Profile) -> f64 {
 }
 
 /// Device time of a kernel over `bytes` of `f32`s. Both kernels pay the launch latency;
-/// Transform then streams every byte in and out of device memory; Spin runs its FMA chain,
-/// latency-bound over few elements and throughput-bound over many.
+/// Transform then streams every byte in and out of device memory, Spin runs its FMA chain.
 pub(super) fn kernel_us(p: &Profile, kernel: Kernel, bytes: u64) -> f64 {
     let body = match kernel {
         Kernel::Transform { .. } => 2.0 * bytes as f64 / (p.device_mem_gbps * 1e3),
-        Kernel::Spin { iterations } => {
-            let elements = (bytes / 4) as f64;
-            let per_iteration_ns = p
-                .spin_ns_per_iteration
-                .max(elements / p.spin_element_iterations_per_ns);
-            f64::from(iterations) * per_iteration_ns / 1e3
-        }
+        Kernel::Spin { iterations } => f64::from(iterations) * p.spin_ns_per_iteration / 1e3,
     };
     p.kernel_launch_latency_us + body
 }
