@@ -208,9 +208,23 @@ fn pipeline_sits_between_its_bound_and_sequential() {
 }
 
 #[test]
-fn pinned_memory_costs_more_to_allocate() {
+fn pinning_costs_grow_with_size_and_registering_beats_allocating() {
     let r = report("pinned-alloc");
-    assert!(metric(&r, "pinned_alloc_ms_per_gib") > metric(&r, "pageable_alloc_ms_per_gib"));
+    // Registering pages that are already touched skips the allocation itself.
+    assert!(metric(&r, "register_ms_per_gib") < metric(&r, "pinned_alloc_ms_per_gib"));
+    for name in [
+        "pinned_alloc_ms_by_size",
+        "pageable_alloc_ms_by_size",
+        "register_ms_by_size",
+    ] {
+        let s = r.series.iter().find(|s| s.name == name).unwrap();
+        assert_eq!(s.points.len(), 3, "{name}");
+        assert!(
+            s.points.windows(2).all(|w| w[1].1 > w[0].1),
+            "{name} does not grow: {:?}",
+            s.points
+        );
+    }
 }
 
 #[test]
@@ -464,6 +478,10 @@ fn assert_recovers(truth: &Profile) {
         "calibration is off by more than 3%:\n{}",
         off.join("\n")
     );
+    assert_eq!(
+        fitted.pageable_async_h2d_max_bytes,
+        truth.pageable_async_h2d_max_bytes
+    );
     assert_eq!(fitted.device_name, truth.device_name);
     assert_eq!(fitted.copy_engines, truth.copy_engines);
     assert_eq!(fitted.device_total_bytes, truth.device_total_bytes);
@@ -491,6 +509,7 @@ fn calibration_follows_a_different_gpu() {
     p.async_call_us = 4.0;
     p.spin_ns_per_iteration = 3.5;
     p.pinned_alloc_ms_per_gib = 200.0;
+    p.pageable_async_h2d_max_bytes = 4096;
     assert_recovers(&p);
 }
 

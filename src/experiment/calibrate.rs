@@ -11,9 +11,11 @@ use super::options::GIB;
 use super::session::Session;
 use super::{ExperimentError, ExperimentOptions, RunContext};
 
+pub mod copies;
 pub mod micro;
 pub mod naming;
 
+use copies::{fit_bidirectional, fit_copies, fit_other_memory, fit_pageable_async};
 use naming::{derive_name, host_total_bytes, today};
 
 /// Run every measurement on `gpu` and fit a profile named `name` (default: from the device
@@ -61,6 +63,7 @@ pub fn calibrate(
     fit_allocations(&mut p, &alloc);
     p.async_call_us = metric(&asynchronous, "async_return_us_pinned").unwrap_or(p.async_call_us);
     fit_bidirectional(&mut p, &pipe);
+    fit_pageable_async(&mut p, &asynchronous);
     apply_micro(&mut p, &m);
     let p = rounded(p);
     p.validate().map_err(|e| {
@@ -90,89 +93,12 @@ fn rounded(p: Profile) -> Profile {
     v.try_into().unwrap_or(p)
 }
 
-fn metric(r: &Report, name: &str) -> Option<f64> {
+pub(crate) fn metric(r: &Report, name: &str) -> Option<f64> {
     r.metrics.get(name).map(|m| m.value)
 }
 
-fn series<'r>(r: &'r Report, name: &str) -> Option<&'r Series> {
+pub(crate) fn series<'r>(r: &'r Report, name: &str) -> Option<&'r Series> {
     r.series.iter().find(|s| s.name == name)
-}
-
-/// `(bandwidth GB/s, latency us)` of `time = latency + bytes / bandwidth` from a GB/s-by-size
-/// series: slope from the two largest sizes, latency from the smallest.
-fn copy_line(s: &Series) -> Option<(f64, f64)> {
-    let t = |&(b, g): &(f64, f64)| (b, b / g / 1e3);
-    let pts: Vec<(f64, f64)> = s.points.iter().filter(|p| p.1 > 0.0).map(t).collect();
-    let (first, n) = (*pts.first()?, pts.len());
-    if n < 3 {
-        return None;
-    }
-    let (a, b) = (pts[n - 2], pts[n - 1]);
-    let bytes_per_us = (b.0 - a.0) / (b.1 - a.1);
-    (bytes_per_us > 0.0).then(|| {
-        (
-            bytes_per_us / 1e3,
-            (first.1 - first.0 / bytes_per_us).max(0.0),
-        )
-    })
-}
-
-fn fit_copies(p: &mut Profile, r: &Report) {
-    let mut pinned_lat = Vec::new();
-    let mut pageable_lat = Vec::new();
-    for (dir, pin_bw, page_bw) in [
-        ("h2d", &mut p.pinned_h2d_gbps, &mut p.pageable_h2d_gbps),
-        ("d2h", &mut p.pinned_d2h_gbps, &mut p.pageable_d2h_gbps),
-    ] {
-        if let Some((bw, lat)) =
-            series(r, &format!("pinned_{dir}_gbps_by_size")).and_then(copy_line)
-        {
-            *pin_bw = bw;
-            pinned_lat.push(lat);
-        }
-        if let Some((bw, lat)) =
-            series(r, &format!("pageable_{dir}_gbps_by_size")).and_then(copy_line)
-        {
-            *page_bw = bw;
-            pageable_lat.push(lat);
-        }
-    }
-    if !pinned_lat.is_empty() {
-        p.copy_latency_us = pinned_lat.iter().sum::<f64>() / pinned_lat.len() as f64;
-    }
-    if !pageable_lat.is_empty() {
-        // Pageable copies are timed on the host: the call and the sync are in there too.
-        let host = pageable_lat.iter().sum::<f64>() / pageable_lat.len() as f64;
-        p.pageable_copy_latency_us =
-            (host - p.copy_latency_us - p.async_call_us - p.sync_call_us).max(0.0);
-    }
-}
-
-/// Write-combined and registered bandwidths, from one large copy each (latency removed).
-fn fit_other_memory(p: &mut Profile, r: &Report) {
-    let Some(bytes) = r
-        .params
-        .extra
-        .get("copy_size")
-        .and_then(|s| s.parse::<f64>().ok())
-    else {
-        return;
-    };
-    let lat = p.copy_latency_us;
-    let fix = |gbps: f64| {
-        let t = bytes / gbps / 1e3 - lat;
-        (t > 0.0).then(|| bytes / t / 1e3)
-    };
-    for (name, field) in [
-        ("write_combined_h2d_gbps", &mut p.write_combined_h2d_gbps),
-        ("write_combined_d2h_gbps", &mut p.write_combined_d2h_gbps),
-        ("registered_h2d_gbps", &mut p.registered_h2d_gbps),
-        ("registered_d2h_gbps", &mut p.registered_d2h_gbps),
-    ] {
-        if let Some(v) = metric(r, name).and_then(fix) {
-            *field = v;
-        }
-    }
 }
 
 /// Least-squares line `y = slope * x + intercept`.
@@ -208,18 +134,6 @@ fn fit_allocations(p: &mut Profile, r: &Report) {
         if let Some((per_gib, _)) = fit(name) {
             *field = per_gib.max(0.0);
         }
-    }
-}
-
-/// Both directions at once: the pipeline measured half its buffer each way on two streams.
-fn fit_bidirectional(p: &mut Profile, r: &Report) {
-    let Some(gbps) = metric(r, "bidirectional_gbps") else {
-        return;
-    };
-    let total = (r.params.size / 8 * 4 * 2) as f64;
-    let t = total / gbps / 1e3 - p.copy_latency_us;
-    if t > 0.0 {
-        p.bidirectional_gbps = total / t / 1e3;
     }
 }
 
