@@ -58,6 +58,32 @@ pub fn pipeline(
     (ops, src, dst)
 }
 
+/// The same work issued breadth-first: every upload, then every kernel, then every download.
+pub fn pipeline_breadth_first(gpu: &mut SimGpu, bytes: u64, streams: u32, chunks: u64) -> Vec<Op> {
+    let src = gpu.host_alloc(bytes, HostMemKind::Pinned).unwrap();
+    let dst = gpu.host_alloc(bytes, HostMemKind::Pinned).unwrap();
+    let dev = gpu.device_alloc(bytes).unwrap();
+    let ids: Vec<StreamId> = (0..streams)
+        .map(|_| gpu.stream_create(StreamKind::NonBlocking).unwrap())
+        .collect();
+    let chunk = bytes / chunks;
+    let stream = |c: u64| ids[(c % u64::from(streams)) as usize];
+    gpu.timeline_begin().unwrap();
+    for c in 0..chunks {
+        gpu.copy_h2d_async(stream(c), dev, c * chunk, src, c * chunk, chunk)
+            .unwrap();
+    }
+    for c in 0..chunks {
+        let k = Kernel::Transform { a: 2.0, b: 1.0 };
+        gpu.launch(stream(c), k, dev, c * chunk, chunk).unwrap();
+    }
+    for c in 0..chunks {
+        gpu.copy_d2h_async(stream(c), dst, c * chunk, dev, c * chunk, chunk)
+            .unwrap();
+    }
+    gpu.timeline_end().unwrap()
+}
+
 pub fn gbps(bytes: u64, us: f64) -> f64 {
     bytes as f64 / us / 1e3
 }

@@ -101,6 +101,8 @@ pub struct Profile {
     /// First touch of every page of a pageable allocation, per GiB (the cost a pageable
     /// allocation really has; charged by `host_touch`, or by the first copy or fill).
     pub pageable_alloc_ms_per_gib: f64,
+    /// `free` of touched pageable memory, per GiB (returning its pages to the OS).
+    pub pageable_free_ms_per_gib: f64,
     /// `cuMemHostRegister` of touched memory, per GiB (untouched memory also pays first touch).
     pub register_ms_per_gib: f64,
     /// `cuMemHostUnregister`, per GiB.

@@ -167,3 +167,25 @@ fn stream_sync_waits_for_its_stream_only() {
     assert!(after_b >= spin.end_us);
     assert!(after_a >= after_b);
 }
+
+#[test]
+fn breadth_first_issue_is_slower_because_engines_drain_one_stream_at_a_time() {
+    let bytes = 256 * MIB;
+    let mut gpu = sim();
+    gpu.set_move_data(false);
+    let depth = ops_span(&pipeline(&mut gpu, bytes, 3, 32).0);
+    let breadth_ops = pipeline_breadth_first(&mut gpu, bytes, 3, 32);
+    let breadth = ops_span(&breadth_ops);
+    assert!(
+        breadth > 1.1 * depth,
+        "breadth-first {breadth} us, per-chunk {depth} us"
+    );
+    // The first stream's uploads run back to back before the second stream's start.
+    let uploads: Vec<u32> = breadth_ops
+        .iter()
+        .filter(|o| o.kind == OpKind::H2d)
+        .map(|o| o.stream)
+        .collect();
+    let first = uploads[0];
+    assert!(uploads[..11].iter().all(|&s| s == first), "{uploads:?}");
+}

@@ -117,7 +117,11 @@ fn allocation_and_pinning_cost_host_time() {
         "pinned memory cannot be registered"
     );
     gpu.host_unregister(pageable).unwrap();
+    let t3 = gpu.host_now_us();
     gpu.host_free(pageable).unwrap();
+    let free_ms = (gpu.host_now_us() - t3) / 1e3;
+    let want = p.pageable_alloc_us / 1e3 + p.pageable_free_ms_per_gib;
+    assert!((free_ms - want).abs() < 1e-6, "{free_ms} ms");
     gpu.host_free(pinned).unwrap();
     assert!(
         gpu.host_read_f32(pinned, 0).is_err(),

@@ -120,3 +120,20 @@ fn advancing_never_runs_past_the_limit() {
     d.advance_to(100.0).unwrap();
     assert!(d.is_done(id));
 }
+
+#[test]
+fn an_engine_keeps_serving_the_stream_it_served_last() {
+    // Issued: A1 (stream 1), B1 (stream 2), A2 (stream 1, after A1). Once A1 ends the engine
+    // stays on stream 1 for A2, though B1 was issued earlier.
+    let mut d = Device::new(2, 100.0);
+    let a1 = d.issue(copy(Dir::H2d, 100, 0.0, 10.0, vec![]));
+    let mut b1 = copy(Dir::H2d, 100, 0.0, 10.0, vec![]);
+    b1.stream = 2;
+    let b1 = d.issue(b1);
+    let a2 = d.issue(copy(Dir::H2d, 100, 0.0, 10.0, vec![a1]));
+    d.wait_idle().unwrap();
+    let ops = d.take_recorded();
+    let start = |id: OpId| ops.iter().find(|(i, _)| *i == id).unwrap().1.start_us;
+    assert!(close(start(a2), 10.0), "{}", start(a2));
+    assert!(close(start(b1), 20.0), "{}", start(b1));
+}
