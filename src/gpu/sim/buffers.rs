@@ -10,7 +10,7 @@ use super::ranges::RangeSet;
 use crate::gpu::{FILL_PATTERN_PERIOD, GpuError, fill_pattern_f32};
 
 /// The contents of one host or device buffer.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct Bytes {
     len: u64,
     /// Empty until the first real write; then exactly `len` bytes.
@@ -22,6 +22,18 @@ pub(super) struct Bytes {
 
 /// Pending maps beyond which a buffer applies them all, so reads stay cheap.
 const MAX_MAPS: usize = 256;
+
+/// Never prints the bytes themselves (a buffer can hold gigabytes).
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bytes")
+            .field("len", &self.len)
+            .field("allocated", &!self.data.is_empty())
+            .field("stale", &self.stale)
+            .field("pending_maps", &self.maps.len())
+            .finish()
+    }
+}
 
 impl Bytes {
     pub(super) fn new(len: u64) -> Bytes {
