@@ -11,18 +11,10 @@ use anyhow::Context;
 use crate::cli::{BackendChoice, GlobalArgs, RunArgs};
 use crate::experiment::{self, ExperimentOptions, IDS, RunContext, metrics, parse_size};
 use crate::gpu::Gpu;
-use crate::gpu::profile::Profile;
-use crate::gpu::sim::SimGpu;
 use crate::report::{BackendKind, Report};
 
 /// Carry out `cuda-academy run`; errors go to stderr through the caller.
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    if args.trace.is_some() {
-        anyhow::bail!(
-            "--trace is not available in this build yet (the Chrome trace export is being written); \
-             run without --trace, or use --json for the timeline"
-        );
-    }
     let opts = options(args)?;
     if !IDS.contains(&args.experiment.as_str()) {
         anyhow::bail!(
@@ -52,6 +44,15 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if report.backend.kind == BackendKind::Cuda {
         report.params.device = Some(global.device);
     }
+    if let Some(path) = &args.trace {
+        crate::trace::write_chrome_trace(&report, path)?;
+        if !args.json {
+            eprintln!(
+                "wrote the timeline as a Chrome trace to {} (open it in https://ui.perfetto.dev)",
+                path.display()
+            );
+        }
+    }
     let text = if args.json {
         serde_json::to_string_pretty(&report).context("cannot write the report as JSON")? + "\n"
     } else {
@@ -80,21 +81,13 @@ pub fn options(args: &RunArgs) -> anyhow::Result<ExperimentOptions> {
     })
 }
 
-/// Open the backend the flags ask for.
-///
-/// Interim: until `crate::gpu::detect::open(global.backend, global.device)` lands (the cudarc
-/// work), this builds the simulator for `sim` and `auto` and refuses `gpu`. Replace the body with
-/// a call to `detect::open` when merging.
-fn open_backend(global: &GlobalArgs) -> anyhow::Result<Box<dyn Gpu>> {
-    let reason = match global.backend {
-        BackendChoice::Sim => "--backend sim",
-        BackendChoice::Auto => "the CUDA backend is not part of this build yet",
-        BackendChoice::Gpu => anyhow::bail!(
-            "--backend gpu: the CUDA backend is not part of this build yet; use --backend sim"
-        ),
-    };
-    let profile = Profile::builtin("h200")?;
-    Ok(Box::new(SimGpu::new(profile, reason.to_string())))
+/// Open the backend the flags ask for: `gpu` fails with the reason when no GPU works, `auto`
+/// falls back to the simulator and the report says why.
+pub fn open_backend(global: &GlobalArgs) -> anyhow::Result<Box<dyn Gpu + Send>> {
+    crate::gpu::detect::open(global.backend, global.device).map_err(|err| match global.backend {
+        BackendChoice::Gpu => anyhow::anyhow!("--backend gpu: {err}"),
+        _ => anyhow::anyhow!("{err}"),
+    })
 }
 
 /// The backend line: `Simulated: profile h200 — <reason>` or `Live: <GPU name>`.
