@@ -118,7 +118,7 @@ fn options_come_from_the_flags() {
 }
 
 #[test]
-fn library_run_rejects_unknown_ids_trace_and_missing_gpu() {
+fn library_run_rejects_unknown_ids() {
     let g = global(BackendChoice::Sim);
     let e = cuda_academy::cli::run::run(&run_args("nope"), &g)
         .unwrap_err()
@@ -126,12 +126,25 @@ fn library_run_rejects_unknown_ids_trace_and_missing_gpu() {
     for id in IDS {
         assert!(e.contains(id), "{e}");
     }
-    let mut traced = run_args("pipeline");
-    traced.trace = Some("t.json".into());
-    let e = cuda_academy::cli::run::run(&traced, &g)
-        .unwrap_err()
-        .to_string();
-    assert!(e.contains("--trace"), "{e}");
+}
+
+#[test]
+fn trace_flag_writes_a_chrome_trace_or_says_why_not() {
+    let g = global(BackendChoice::Sim);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.json");
+    let mut traced = run_args("async-copy");
+    traced.size = Some("1M".into());
+    traced.json = true;
+    traced.trace = Some(path.clone());
+    cuda_academy::cli::run::run(&traced, &g).unwrap();
+    let trace: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let events = trace["traceEvents"].as_array().unwrap();
+    assert!(events.iter().any(|e| e["ph"] == "X"), "no complete events");
+    traced.trace = Some(dir.path().join("missing-folder/t.json"));
+    let e = cuda_academy::cli::run::run(&traced, &g).unwrap_err();
+    assert!(format!("{e:#}").contains("missing-folder"), "{e:#}");
 }
 
 #[test]

@@ -7,7 +7,9 @@ use crate::report::{Report, Series};
 use super::{metric, series};
 
 /// `(bandwidth GB/s, latency us)` of `time = latency + bytes / bandwidth` from a GB/s-by-size
-/// series: slope from the two largest sizes, latency from the smallest.
+/// series through its smallest and largest sizes. (The slope between the two largest sizes is
+/// the marginal bandwidth, which for pageable copies differs from the average bandwidth at the
+/// largest size that the experiments report; the line through the ends reproduces both ends.)
 fn copy_line(s: &Series) -> Option<(f64, f64)> {
     let t = |&(b, g): &(f64, f64)| (b, b / g / 1e3);
     let pts: Vec<(f64, f64)> = s.points.iter().filter(|p| p.1 > 0.0).map(t).collect();
@@ -15,7 +17,7 @@ fn copy_line(s: &Series) -> Option<(f64, f64)> {
     if n < 3 {
         return None;
     }
-    let (a, b) = (pts[n - 2], pts[n - 1]);
+    let (a, b) = (first, pts[n - 1]);
     let bytes_per_us = (b.0 - a.0) / (b.1 - a.1);
     (bytes_per_us > 0.0).then(|| {
         (

@@ -2,7 +2,7 @@
 //! in which order they are issued.
 
 use crate::gpu::{DevBuf, Gpu, GpuError, HostBuf, Kernel, StreamId};
-use crate::report::Op;
+use crate::report::{Op, OpKind};
 
 use super::super::options::IssueOrder;
 use super::super::session::Session;
@@ -106,6 +106,43 @@ fn label(st: Step) -> String {
         Stage::D2h => "cuMemcpyDtoHAsync",
     };
     format!("{what} chunk {}", st.chunk)
+}
+
+/// Issue `cfg` on `streams` (the first `cfg.streams` are used), wait for it, and return its
+/// wall time in ms on the host clock, from the first call to the return of the final
+/// synchronisation: what a program would see. No timeline is recorded, so the instrumentation
+/// (CUPTI or events) costs nothing here; [`run_once`] records one.
+pub fn time_once(
+    s: &mut Session,
+    b: &Buffers,
+    cfg: Config,
+    streams: &[StreamId],
+) -> Result<f64, GpuError> {
+    let used = &streams[..(cfg.streams as usize).clamp(1, streams.len())];
+    let list = steps(cfg, used);
+    let (start, _) = s.call(used[0], "issue", |g| {
+        list.iter().try_for_each(|&st| issue(g, b, cfg.chunks, st))
+    })?;
+    let (_, end) = s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
+        g.device_sync()
+    })?;
+    Ok((end - start) / 1e3)
+}
+
+/// The wall time (ms) of a timeline recorded by [`run_once`]: from the first host call's start to
+/// the final synchronisation's return, the same span [`time_once`] measures.
+pub fn recorded_wall_ms(ops: &[Op]) -> f64 {
+    let host = ops.iter().filter(|o| o.kind == OpKind::Host);
+    let start = host
+        .clone()
+        .map(|o| o.start_us)
+        .fold(f64::INFINITY, f64::min);
+    let end = host.map(|o| o.end_us).fold(f64::NEG_INFINITY, f64::max);
+    if end > start {
+        (end - start) / 1e3
+    } else {
+        0.0
+    }
 }
 
 /// Issue `cfg` on `streams` (the first `cfg.streams` are used), wait for it, and return its

@@ -7,10 +7,10 @@ use std::collections::{BTreeSet, HashMap};
 use crate::gpu::StreamId;
 
 use super::super::options::{IssueOrder, KIB};
-use super::super::session::{Session, device_span_us};
+use super::super::session::Session;
 use super::super::stats::median;
 use super::super::{ExperimentError, RunContext};
-use super::schedule::{Buffers, Config, run_once};
+use super::schedule::{Buffers, Config, time_once};
 
 /// How many of the fastest configurations are re-measured, and how often.
 const FINALISTS: usize = 3;
@@ -123,7 +123,7 @@ pub fn search(
             .collect();
         for (i, cfg) in todo.iter().enumerate() {
             ctx.step(&format!("{} ({}/{})", cfg.describe(), i + 1, todo.len()))?;
-            times.insert(*cfg, device_span_us(&run_once(s, b, *cfg, streams)?) / 1e3);
+            times.insert(*cfg, time_once(s, b, *cfg, streams)?);
         }
         Ok(())
     };
@@ -137,7 +137,7 @@ pub fn search(
         ctx.step(&format!("re-measure {}", cfg.describe()))?;
         let mut t = Vec::new();
         for _ in 0..FINAL_REPS {
-            t.push(device_span_us(&run_once(s, b, cfg, streams)?) / 1e3);
+            t.push(time_once(s, b, cfg, streams)?);
         }
         let ms = median(&t);
         if ms < best.1 {
