@@ -29,7 +29,17 @@ fn profile_round_trips_through_toml() {
 #[test]
 fn invalid_profiles_are_rejected_with_the_field_named() {
     let text = h200().to_toml().unwrap();
-    let bad = text.replace("pinned_h2d_gbps = 55.4", "pinned_h2d_gbps = -1.0");
+    let bad: String = text
+        .lines()
+        .map(|l| {
+            if l.starts_with("pinned_h2d_gbps =") {
+                "pinned_h2d_gbps = -1.0".to_string()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
     assert_ne!(bad, text);
     let err = Profile::from_toml_str(&bad, "bad.toml").unwrap_err();
     assert!(
