@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::cli::{BackendChoice, GlobalArgs, InfoArgs};
 use crate::gpu::cuda::pcie::{self, PcieLink};
 use crate::gpu::detect::{self, BackendStatus};
-use crate::gpu::{Gpu, GpuError};
+use crate::gpu::Gpu;
 use crate::report::{BackendKind, TimingSource};
 
 /// Everything `info` reports (also its JSON form).
@@ -68,7 +68,7 @@ fn version_text(v: i32) -> String {
 
 /// Gather the report; `Err` only when `--backend gpu` was asked for and no GPU works (the
 /// report is still returned alongside, for printing).
-pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<GpuError>) {
+pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<String>) {
     let status = detect::probe_device(ordinal);
     let mut report = InfoReport {
         backend: BackendKind::Simulated,
@@ -101,11 +101,14 @@ pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<GpuErr
             Ok(g) => fill_device(&mut report, &g, ordinal, choice),
             Err(e) => {
                 report.reason = format!("no usable GPU: {e}");
-                failure = Some(e);
+                failure = Some(e.to_string());
             }
         }
     } else if choice == BackendChoice::Gpu {
-        failure = Some(GpuError::Invalid(report.reason.clone()));
+        failure = Some(format!(
+            "{}; install the NVIDIA driver or use --backend sim",
+            report.reason
+        ));
     }
     if report.backend == BackendKind::Simulated {
         if choice == BackendChoice::Sim {
@@ -242,7 +245,7 @@ pub fn info(args: &InfoArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let _ = out.write_all(text.as_bytes());
     match failure {
         Some(e) => {
-            eprintln!("error: --backend gpu: {e}");
+            eprintln!("cuda-academy: --backend gpu: {e}");
             Ok(ExitCode::from(1))
         }
         None => Ok(ExitCode::SUCCESS),
