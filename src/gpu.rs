@@ -140,6 +140,24 @@ pub trait Gpu {
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError>;
     /// Read back `f32` number `index` of a host buffer (for verification).
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError>;
+    /// Read `out.len()` consecutive `f32`s of a host buffer from number `start`. The default
+    /// reads one at a time; a backend with the bytes at hand copies them.
+    fn host_read_f32s(
+        &mut self,
+        buf: HostBuf,
+        start: u64,
+        out: &mut [f32],
+    ) -> Result<(), GpuError> {
+        for (i, slot) in (start..).zip(out.iter_mut()) {
+            *slot = self.host_read_f32(buf, i)?;
+        }
+        Ok(())
+    }
+    /// Whether reading every float back is cheap ([`Gpu::host_read_f32s`] copies memory), so
+    /// verification can compare whole buffers rather than a sample.
+    fn bulk_reads(&self) -> bool {
+        false
+    }
 
     fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError>;
     fn device_free(&mut self, buf: DevBuf) -> Result<(), GpuError>;

@@ -424,5 +424,9 @@ fn every_experiment_runs_live_and_verifies() {
             std::fs::write(dir.join(format!("{id}.json")), json).unwrap();
         }
         assert!(r.checks.iter().all(|c| c.passed), "{id}: a check failed");
+        // Live host memory is read in bulk, so data checks compare every float.
+        for c in r.checks.iter().filter(|c| c.detail.contains("floats compared")) {
+            assert!(c.detail.starts_with("all "), "{id}: {}: {}", c.name, c.detail);
+        }
     }
 }

@@ -7,9 +7,9 @@ use std::process::ExitCode;
 use serde::Serialize;
 
 use crate::cli::{BackendChoice, GlobalArgs, InfoArgs};
+use crate::gpu::Gpu;
 use crate::gpu::cuda::pcie::{self, PcieLink};
 use crate::gpu::detect::{self, BackendStatus};
-use crate::gpu::Gpu;
 use crate::report::{BackendKind, TimingSource};
 
 /// Everything `info` reports (also its JSON form).

@@ -69,6 +69,35 @@ impl Gpu for CudaGpu {
             })
     }
 
+    fn host_read_f32s(
+        &mut self,
+        buf: HostBuf,
+        start: u64,
+        out: &mut [f32],
+    ) -> Result<(), GpuError> {
+        let h = self.host_buf(buf)?;
+        let v = h.as_f32_mut();
+        let range = usize::try_from(start)
+            .ok()
+            .and_then(|s| Some(s..s.checked_add(out.len())?))
+            .filter(|r| r.end <= v.len());
+        match range {
+            Some(r) => {
+                out.copy_from_slice(&v[r]);
+                Ok(())
+            }
+            None => Err(GpuError::Invalid(format!(
+                "floats {start}..+{} are outside a {}-float buffer",
+                out.len(),
+                v.len()
+            ))),
+        }
+    }
+
+    fn bulk_reads(&self) -> bool {
+        true
+    }
+
     fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError> {
         self.with(|g| {
             let a = DevAlloc::new(bytes)?;
