@@ -425,8 +425,17 @@ fn every_experiment_runs_live_and_verifies() {
         }
         assert!(r.checks.iter().all(|c| c.passed), "{id}: a check failed");
         // Live host memory is read in bulk, so data checks compare every float.
-        for c in r.checks.iter().filter(|c| c.detail.contains("floats compared")) {
-            assert!(c.detail.starts_with("all "), "{id}: {}: {}", c.name, c.detail);
+        for c in r
+            .checks
+            .iter()
+            .filter(|c| c.detail.contains("floats compared"))
+        {
+            assert!(
+                c.detail.starts_with("all "),
+                "{id}: {}: {}",
+                c.name,
+                c.detail
+            );
         }
     }
 }
