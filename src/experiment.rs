@@ -10,6 +10,7 @@ use crate::gpu::{Gpu, GpuError};
 use crate::report::{Params, Report, SCHEMA_VERSION};
 
 pub mod async_copy;
+pub mod calibrate;
 pub mod context;
 pub mod default_stream;
 pub mod fit;

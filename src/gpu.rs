@@ -55,17 +55,23 @@ impl Kernel {
     }
 }
 
+/// The period, in `f32`s, of the pattern [`fill_pattern_f32`] writes: odd, so chunks at any
+/// power-of-two offset differ, and large, so no experiment's chunk is a whole period.
+pub const FILL_PATTERN_PERIOD: u64 = 65_521 * 17;
+
 /// The `f32` number `index` of the pattern [`Gpu::host_fill`] writes with `seed`, on every backend.
 ///
-/// Values are multiples of 1/16 in [-64, 64), so `x * a + b` with small power-of-two `a` and `b`
-/// is exact whether or not the device fuses it into an FMA.
+/// Values are multiples of 1/16 in [-64, 65), so `x * a + b` with small power-of-two `a` and `b`
+/// is exact whether or not the device fuses it into an FMA. The pattern repeats every
+/// [`FILL_PATTERN_PERIOD`] floats, so a backend may compute one period and copy it.
 pub fn fill_pattern_f32(seed: u32, index: u64) -> f32 {
+    let (block, i) = (index % FILL_PATTERN_PERIOD / 65_521, index % 65_521);
     // SplitMix64 finaliser: cheap, deterministic, well mixed across neighbouring indices.
-    let mut z = ((u64::from(seed) << 32) ^ index).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = ((u64::from(seed) << 32) ^ i).wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^= z >> 31;
-    ((z % 2048) as f32 - 1024.0) / 16.0
+    ((z % 2048) as f32 - 1024.0 + block as f32) / 16.0
 }
 
 /// What a backend knows about its device.

@@ -6,7 +6,7 @@
 use crate::gpu::{DevBuf, Gpu, HostBuf, Kernel, StreamId, StreamKind};
 use crate::report::{Check, HostMemKind, OpKind, Params, Report, Series};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{US, put};
 use super::options::{KIB, MIB, format_bytes};
@@ -39,7 +39,12 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (size, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let (size, note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        Need { device: 1, host: 3 },
+        Free::now(gpu.info().free_mem),
+    )?;
     let sizes = sizes(size);
     let mut report = new_report(
         ID,

@@ -7,7 +7,7 @@
 use crate::gpu::{DevBuf, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
 use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{MS, put};
 use super::options::{KIB, MIB, format_bytes};
@@ -46,7 +46,12 @@ pub fn run(
         )
         .into());
     }
-    let (size, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let (size, note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        Need { device: 1, host: 1 },
+        Free::now(gpu.info().free_mem),
+    )?;
     let mut report = new_report(
         ID,
         gpu,
@@ -142,6 +147,7 @@ fn kernel_us(
     buf: DevBuf,
 ) -> Result<f64, GpuError> {
     s.launch(stream, kernel, buf, 0, SPIN_BYTES)?; // warm-up: modules load on first launch
+    s.stream_sync(stream)?;
     s.begin()?;
     s.launch(stream, kernel, buf, 0, SPIN_BYTES)?;
     s.stream_sync(stream)?;
@@ -178,11 +184,11 @@ fn scenario(
 
 /// Non-blocking streams must let the kernel and the copy overlap; blocking ones must not.
 fn overlap_check(kind: StreamKind, ops: &[Op]) -> Check {
-    let find = |k: OpKind, label: &str| {
-        ops.iter()
-            .find(|o| o.kind == k && (label.is_empty() || o.stream != 0))
-    };
-    let (kernel, copy) = (find(OpKind::Kernel, "spin"), find(OpKind::H2d, ""));
+    // The spin kernel is the kernel that is not on the legacy default stream.
+    let kernel = ops
+        .iter()
+        .find(|o| o.kind == OpKind::Kernel && o.stream != StreamId::LEGACY_DEFAULT.0);
+    let copy = ops.iter().find(|o| o.kind == OpKind::H2d);
     let overlap = match (kernel, copy) {
         (Some(k), Some(c)) => (k.end_us.min(c.end_us) - k.start_us.max(c.start_us)).max(0.0),
         _ => 0.0,

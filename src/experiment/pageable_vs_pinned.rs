@@ -4,7 +4,7 @@
 use crate::gpu::{Gpu, StreamKind};
 use crate::report::{HostMemKind, Params, Report, Series};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, US, put};
 use super::options::{MIB, format_bytes};
@@ -42,7 +42,12 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (size, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let (size, note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        Need { device: 1, host: 4 },
+        Free::now(gpu.info().free_mem),
+    )?;
     let sizes = sweep::sizes(size, 4);
     let mut params = Params {
         size,

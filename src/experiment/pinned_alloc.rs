@@ -6,7 +6,7 @@
 use crate::gpu::{DevBuf, Gpu, HostBuf, StreamId, StreamKind};
 use crate::report::{HostMemKind, Params, Report, Series};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, MS_PER_GIB, put};
 use super::options::{GIB, MIB, format_bytes};
@@ -38,8 +38,16 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let size = opts.size.unwrap_or(DEFAULT_SIZE);
-    let (copy, note) = fit_size(None, COPY_SIZE.min(size), 1, gpu.info().free_mem)?;
+    // One allocation of `size` is held at a time; the copies need their own, smaller buffers.
+    let host_only = Need { device: 0, host: 1 };
+    let (size, size_note) = fit_size(opts.size, DEFAULT_SIZE, host_only, Free::now(u64::MAX))?;
+    let copies = Need { device: 1, host: 5 };
+    let (copy, note) = fit_size(
+        None,
+        COPY_SIZE.min(size),
+        copies,
+        Free::now(gpu.info().free_mem),
+    )?;
     let mut params = Params {
         size,
         ..Params::default()
@@ -47,6 +55,7 @@ pub fn run(
     params.extra.insert("copy_size".into(), copy.to_string());
     params.extra.insert("repetitions".into(), REPS.to_string());
     let mut report = new_report(ID, gpu, params);
+    report.notes.extend(size_note);
     report.notes.extend(note);
     report.notes.push(
         "allocation metrics time the allocation only (pageable: malloc plus first touch); \
@@ -214,6 +223,10 @@ fn headline(
     bufs: &[(HostMemKind, HostBuf)],
     copy: u64,
 ) -> Result<(), ExperimentError> {
+    // The timed D2H copies overwrote the sources: give each its own data again.
+    for (i, &(_, host)) in bufs.iter().enumerate() {
+        s.host_fill(host, 11 + i as u32)?;
+    }
     s.begin()?;
     for &(kind, host) in bufs {
         let up = CopySpec {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use crate::gpu::{Gpu, StreamId, StreamKind};
 use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report, Series};
 
-use super::fit::fit_size;
+use super::fit::{Free, Need, fit_size};
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put};
 use super::options::{MIB, format_bytes};
 use super::session::{Session, device_span_us, same_stream_overlap};
@@ -20,15 +20,12 @@ pub mod schedule;
 pub mod search;
 
 use schedule::{Buffers, Config, TRANSFORM, run_once};
-use search::Space;
+use search::{Space, search};
 
 /// The experiment id.
 pub const ID: &str = "pipeline";
 /// Bytes through the pipeline by default.
 pub const DEFAULT_SIZE: u64 = 256 * MIB;
-/// How many of the fastest configurations are re-measured, and how often.
-const FINALISTS: usize = 3;
-const FINAL_REPS: usize = 3;
 
 /// Run the experiment (see the module docs).
 pub fn run(
@@ -36,7 +33,12 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (bytes, note) = fit_size(opts.size, DEFAULT_SIZE, 1, gpu.info().free_mem)?;
+    let (bytes, note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        Need { device: 1, host: 2 },
+        Free::now(gpu.info().free_mem),
+    )?;
     let kind = opts.host_mem.unwrap_or(HostMemKind::Pinned);
     let space = Space::new(
         bytes,
@@ -185,64 +187,6 @@ fn bidirectional(
         rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
     }
     Ok((median(&rates), ops))
-}
-
-/// Coarse grid, then neighbours of the best, then the fastest few re-measured. Returns the best
-/// configuration, its median time in ms, and every configuration's single-run time.
-fn search(
-    s: &mut Session,
-    b: &Buffers,
-    space: &Space,
-    streams: &[StreamId],
-    ctx: &RunContext,
-) -> Result<(Config, f64, HashMap<Config, f64>), ExperimentError> {
-    let mut times: HashMap<Config, f64> = HashMap::new();
-    let measure = |s: &mut Session,
-                   list: Vec<Config>,
-                   times: &mut HashMap<Config, f64>|
-     -> Result<(), ExperimentError> {
-        let todo: Vec<Config> = list
-            .into_iter()
-            .filter(|c| !times.contains_key(c))
-            .collect();
-        for (i, cfg) in todo.iter().enumerate() {
-            ctx.step(&format!("{} ({}/{})", cfg.describe(), i + 1, todo.len()))?;
-            times.insert(*cfg, device_span_us(&run_once(s, b, *cfg, streams)?) / 1e3);
-        }
-        Ok(())
-    };
-    measure(s, space.coarse(), &mut times)?;
-    let first = fastest(&times, 1);
-    for cfg in first {
-        measure(s, space.around(cfg), &mut times)?;
-    }
-    let mut best = (Config::SEQUENTIAL, f64::INFINITY);
-    for cfg in fastest(&times, FINALISTS) {
-        ctx.step(&format!("re-measure {}", cfg.describe()))?;
-        let mut t = Vec::new();
-        for _ in 0..FINAL_REPS {
-            t.push(device_span_us(&run_once(s, b, cfg, streams)?) / 1e3);
-        }
-        let ms = median(&t);
-        if ms < best.1 {
-            best = (cfg, ms);
-        }
-    }
-    Ok((best.0, best.1, times))
-}
-
-/// The `n` fastest configurations, fastest first (ties broken by fewer streams, then chunks).
-fn fastest(times: &HashMap<Config, f64>, n: usize) -> Vec<Config> {
-    let mut v: Vec<(&Config, &f64)> = times.iter().collect();
-    v.sort_by(|a, b| {
-        a.1.total_cmp(b.1)
-            .then((a.0.streams, a.0.chunks, a.0.order.name()).cmp(&(
-                b.0.streams,
-                b.0.chunks,
-                b.0.order.name(),
-            )))
-    });
-    v.into_iter().take(n).map(|(c, _)| *c).collect()
 }
 
 /// One series per (streams, order): time against chunk count.

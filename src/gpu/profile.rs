@@ -46,17 +46,21 @@ pub struct Profile {
     /// Host memory the simulated host has (pageable and pinned together).
     pub host_total_bytes: u64,
 
-    /// Copy bandwidth from/to `cudaMallocHost` memory.
+    /// H2D copy bandwidth from `cudaMallocHost` memory.
     pub pinned_h2d_gbps: f64,
+    /// D2H copy bandwidth to `cudaMallocHost` memory.
     pub pinned_d2h_gbps: f64,
-    /// Copy bandwidth from/to pageable memory (staged by the driver through a pinned buffer).
+    /// H2D copy bandwidth from pageable memory (staged by the driver through a pinned buffer).
     pub pageable_h2d_gbps: f64,
+    /// D2H copy bandwidth to pageable memory (staged likewise).
     pub pageable_d2h_gbps: f64,
-    /// Copy bandwidth from/to `cudaHostAllocWriteCombined` memory.
+    /// H2D copy bandwidth from `cudaHostAllocWriteCombined` memory.
     pub write_combined_h2d_gbps: f64,
+    /// D2H copy bandwidth to write-combined memory.
     pub write_combined_d2h_gbps: f64,
-    /// Copy bandwidth from/to pageable memory page-locked with `cudaHostRegister`.
+    /// H2D copy bandwidth from pageable memory page-locked with `cudaHostRegister`.
     pub registered_h2d_gbps: f64,
+    /// D2H copy bandwidth to registered memory.
     pub registered_d2h_gbps: f64,
     /// Total of both directions when an H2D and a D2H copy run at once.
     pub bidirectional_gbps: f64,
@@ -64,6 +68,10 @@ pub struct Profile {
     pub copy_latency_us: f64,
     /// Extra fixed cost of a pageable copy (staging setup), on top of `copy_latency_us`.
     pub pageable_copy_latency_us: f64,
+    /// Pageable H2D copies of at most this many bytes return once the driver has staged them
+    /// (the copy then runs like a pinned one); larger pageable copies, and every pageable D2H
+    /// copy, return only when the copy has ended. 0 makes every pageable copy blocking.
+    pub pageable_async_h2d_max_bytes: u64,
 
     /// Host time for `cuMemcpy*Async` to return when it does not block.
     pub async_call_us: f64,
@@ -78,23 +86,30 @@ pub struct Profile {
     pub kernel_launch_latency_us: f64,
     /// Device memory bandwidth a memory-bound kernel reaches (bytes read + written).
     pub device_mem_gbps: f64,
-    /// Duration of one iteration of the spin kernel's dependent FMA chain.
+    /// Duration of one iteration of the spin kernel's dependent FMA chain, over the 1 MiB the
+    /// experiments spin on (fewer elements run faster: the chain is then latency-bound).
     pub spin_ns_per_iteration: f64,
 
-    /// `cuMemHostAlloc`: fixed part and per-GiB part.
+    /// `cuMemHostAlloc`: fixed part of its host time.
     pub pinned_alloc_fixed_us: f64,
+    /// `cuMemHostAlloc`: host time per GiB (pinning every page).
     pub pinned_alloc_ms_per_gib: f64,
     /// `cuMemFreeHost` per GiB.
     pub pinned_free_ms_per_gib: f64,
     /// `malloc` of any size (it only reserves address space).
     pub pageable_alloc_us: f64,
-    /// Pageable allocation including first touch of every page, per GiB.
+    /// First touch of every page of a pageable allocation, per GiB (the cost a pageable
+    /// allocation really has; charged by `host_touch`, or by the first copy or fill).
     pub pageable_alloc_ms_per_gib: f64,
-    /// `cuMemHostRegister` / `cuMemHostUnregister` of touched memory, per GiB.
+    /// `free` of touched pageable memory, per GiB (returning its pages to the OS).
+    pub pageable_free_ms_per_gib: f64,
+    /// `cuMemHostRegister` of touched memory, per GiB (untouched memory also pays first touch).
     pub register_ms_per_gib: f64,
+    /// `cuMemHostUnregister`, per GiB.
     pub unregister_ms_per_gib: f64,
-    /// `cuMemAlloc` / `cuMemFree` of any size.
+    /// `cuMemAlloc` of any size.
     pub device_alloc_us: f64,
+    /// `cuMemFree` of any size (after the implicit device synchronisation).
     pub device_free_us: f64,
 }
 

@@ -1,39 +1,44 @@
 //! The simulated backend: a deterministic discrete-event model of a GPU and its host, calibrated
 //! by a [`Profile`].
 //!
-//! Two clocks, one time line. The *host clock* ([`host_clock`]) advances by each API call's cost
-//! from the profile (an async copy call, a launch, an allocation) and jumps forward when a call
-//! blocks: a stream or device sync, a pageable copy (staged by the host through a pinned buffer,
-//! so the call returns only after the whole copy, in both directions, as measured on the H200),
-//! freeing pinned memory. The *device* ([`engines`]) runs copies on an H2D and a D2H copy engine
-//! and kernels on a compute engine, with in-order streams and the legacy default stream's
-//! barriers ([`scheduler`]), per-copy latency plus bytes over the bandwidth of the host memory
-//! kind and direction ([`costs`]), and a fluid model of the shared link when both directions run.
-//! Nothing reads the wall clock and nothing is random: the same calls give the same ops and
-//! times, bit for bit.
+//! Two clocks, one time line. The *host clock* (`sim/host_clock.rs`) advances by each API
+//! call's cost from the profile (an async copy call, a launch, an allocation) and jumps forward
+//! when a call blocks: a stream or device sync, a pageable copy (staged by the host through a
+//! pinned buffer, so the call returns only after the whole copy, in both directions, as measured
+//! on the H200; only an upload of at most `pageable_async_h2d_max_bytes` returns once staged),
+//! freeing pinned or device memory. The *device* (`sim/engines.rs`) runs copies on
+//! an H2D and a D2H copy engine and kernels on a compute engine, with in-order streams and the
+//! legacy default stream's barriers (`sim/scheduler.rs`), per-copy latency plus bytes over the
+//! bandwidth of the host memory kind and direction (`sim/costs.rs`), and a fluid model of the
+//! shared link when both directions run. Nothing reads the wall clock and nothing is random: the
+//! same calls give the same ops and times, bit for bit.
 //!
-//! Buffers hold real bytes ([`buffers`]): copies copy, `Transform` computes `x * a + b`, so the
-//! experiments verify their results exactly as on the GPU. Data is applied when an op is issued,
-//! which equals device order for every program without races. For long sweeps, turn data
-//! movement off with [`SimGpu::set_move_data`]: timing is unchanged and reading what was not
-//! really written is an error, never a wrong value.
+//! Buffers hold real bytes (`sim/buffers.rs`): copies copy, `Transform` computes `x * a + b`
+//! (recorded at launch, applied on read, bit-identical to computing at once), so the experiments
+//! verify their results exactly as on the GPU. Data is applied when an op is issued, which
+//! equals device order for every program without races. For long sweeps, turn data movement off
+//! with [`SimGpu::set_move_data`]: timing is unchanged and reading what was not really written is
+//! an error, never a wrong value.
 
 use crate::gpu::profile::Profile;
 use crate::gpu::{DevBuf, DeviceInfo, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
 use crate::report::{BackendInfo, BackendKind, HostMemKind, Op, TimingSource};
 
+mod affine;
 mod buffers;
 mod costs;
 mod engines;
 mod host_clock;
 mod issue;
 mod memory;
+mod pool;
 mod ranges;
 mod scheduler;
 
-use buffers::{Bytes, Pool};
+use buffers::Bytes;
 use engines::Device;
 use host_clock::HostClock;
+use pool::Pool;
 use scheduler::Streams;
 
 /// A host buffer: its bytes, its memory kind, whether its pages have been touched.
@@ -115,9 +120,16 @@ impl SimGpu {
     }
 }
 
+/// The simulator's side of the contract. Every call costs host time from the profile; calls
+/// naming a stream queue device work. [`Gpu::set_move_data`] is honoured (see
+/// [`SimGpu::set_move_data`]): with it off, timing is unchanged, nothing is copied, and reading
+/// a value that was not really written is a [`GpuError::Invalid`], never a wrong number.
 impl Gpu for SimGpu {
     fn info(&self) -> &DeviceInfo {
         &self.info
+    }
+    fn set_move_data(&mut self, on: bool) {
+        SimGpu::set_move_data(self, on);
     }
     fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> Result<HostBuf, GpuError> {
         self.alloc_host(bytes, kind)

@@ -2,10 +2,19 @@
 //! grid, then the neighbours of the best point, then the few fastest re-measured with repetitions
 //! so one lucky run cannot win.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
+
+use crate::gpu::StreamId;
 
 use super::super::options::{IssueOrder, KIB};
-use super::schedule::Config;
+use super::super::session::{Session, device_span_us};
+use super::super::stats::median;
+use super::super::{ExperimentError, RunContext};
+use super::schedule::{Buffers, Config, run_once};
+
+/// How many of the fastest configurations are re-measured, and how often.
+const FINALISTS: usize = 3;
+const FINAL_REPS: usize = 3;
 
 /// Chunk counts of the coarse grid (powers of 4 from 2 to 128).
 const COARSE_CHUNKS: [u32; 4] = [2, 8, 32, 128];
@@ -92,6 +101,64 @@ impl Space {
         let chunks = [c / 2, c, c.saturating_mul(2)];
         self.grid(&near_streams.into_iter().collect::<Vec<_>>(), &chunks)
     }
+}
+
+/// Coarse grid, then neighbours of the best, then the fastest few re-measured. Returns the best
+/// configuration, its median time in ms, and every configuration's single-run time.
+pub fn search(
+    s: &mut Session,
+    b: &Buffers,
+    space: &Space,
+    streams: &[StreamId],
+    ctx: &RunContext,
+) -> Result<(Config, f64, HashMap<Config, f64>), ExperimentError> {
+    let mut times: HashMap<Config, f64> = HashMap::new();
+    let measure = |s: &mut Session,
+                   list: Vec<Config>,
+                   times: &mut HashMap<Config, f64>|
+     -> Result<(), ExperimentError> {
+        let todo: Vec<Config> = list
+            .into_iter()
+            .filter(|c| !times.contains_key(c))
+            .collect();
+        for (i, cfg) in todo.iter().enumerate() {
+            ctx.step(&format!("{} ({}/{})", cfg.describe(), i + 1, todo.len()))?;
+            times.insert(*cfg, device_span_us(&run_once(s, b, *cfg, streams)?) / 1e3);
+        }
+        Ok(())
+    };
+    measure(s, space.coarse(), &mut times)?;
+    let first = fastest(&times, 1);
+    for cfg in first {
+        measure(s, space.around(cfg), &mut times)?;
+    }
+    let mut best = (Config::SEQUENTIAL, f64::INFINITY);
+    for cfg in fastest(&times, FINALISTS) {
+        ctx.step(&format!("re-measure {}", cfg.describe()))?;
+        let mut t = Vec::new();
+        for _ in 0..FINAL_REPS {
+            t.push(device_span_us(&run_once(s, b, cfg, streams)?) / 1e3);
+        }
+        let ms = median(&t);
+        if ms < best.1 {
+            best = (cfg, ms);
+        }
+    }
+    Ok((best.0, best.1, times))
+}
+
+/// The `n` fastest configurations, fastest first (ties broken by fewer streams, then chunks).
+fn fastest(times: &HashMap<Config, f64>, n: usize) -> Vec<Config> {
+    let mut v: Vec<(&Config, &f64)> = times.iter().collect();
+    v.sort_by(|a, b| {
+        a.1.total_cmp(b.1)
+            .then((a.0.streams, a.0.chunks, a.0.order.name()).cmp(&(
+                b.0.streams,
+                b.0.chunks,
+                b.0.order.name(),
+            )))
+    });
+    v.into_iter().take(n).map(|(c, _)| *c).collect()
 }
 
 #[cfg(test)]

@@ -10,7 +10,8 @@ pub enum ProfileError {
     #[error("profile {origin} is not valid TOML for a profile: {message}")]
     Parse { origin: String, message: String },
     #[error(
-        "profile {origin}: field `{field}` is {value}, but {rule}; fix the file or re-record it with `cuda-academy calibrate --out FILE`"
+        "profile {origin}: field `{field}` is {value}, but {rule}; fix the file or re-record \
+         it with `cuda-academy calibrate --out FILE`"
     )]
     Invalid {
         origin: String,
@@ -106,7 +107,7 @@ impl Profile {
     }
 
     /// Fields that add time.
-    fn costs(&self) -> [(&'static str, f64); 16] {
+    fn costs(&self) -> [(&'static str, f64); 17] {
         [
             ("copy_latency_us", self.copy_latency_us),
             ("pageable_copy_latency_us", self.pageable_copy_latency_us),
@@ -124,6 +125,7 @@ impl Profile {
             ("device_alloc_us", self.device_alloc_us),
             ("device_free_us", self.device_free_us),
             ("pinned_alloc_ms_per_gib", self.pinned_alloc_ms_per_gib),
+            ("pageable_free_ms_per_gib", self.pageable_free_ms_per_gib),
         ]
     }
 }

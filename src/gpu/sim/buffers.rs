@@ -3,19 +3,36 @@
 //! Storage is allocated lazily on the first real write (an untouched 256 MiB buffer costs
 //! nothing) and reads of never-written bytes give zeros, as fresh memory usually does. Bytes
 //! written while data movement is off are *stale* and cannot be read (see [`super::ranges`]).
+//! Transform kernels are recorded as pending maps and applied on read ([`super::affine`]).
 
-use std::collections::BTreeMap;
-
+use super::affine::{Map, Maps};
 use super::ranges::RangeSet;
-use crate::gpu::{GpuError, fill_pattern_f32};
+use crate::gpu::{FILL_PATTERN_PERIOD, GpuError, fill_pattern_f32};
 
 /// The contents of one host or device buffer.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(super) struct Bytes {
     len: u64,
     /// Empty until the first real write; then exactly `len` bytes.
     data: Vec<u8>,
     stale: RangeSet,
+    /// Transforms not yet applied to `data`.
+    maps: Maps,
+}
+
+/// Pending maps beyond which a buffer applies them all, so reads stay cheap.
+const MAX_MAPS: usize = 256;
+
+/// Never prints the bytes themselves (a buffer can hold gigabytes).
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bytes")
+            .field("len", &self.len)
+            .field("allocated", &!self.data.is_empty())
+            .field("stale", &self.stale)
+            .field("pending_maps", &self.maps.len())
+            .finish()
+    }
 }
 
 impl Bytes {
@@ -59,7 +76,8 @@ impl Bytes {
         self.stale.insert(off, off + bytes);
     }
 
-    /// Copy `src[src_off..][..bytes]` into `self[dst_off..]`; stale source bytes stay stale.
+    /// Copy `src[src_off..][..bytes]` into `self[dst_off..]`; stale source bytes stay stale and
+    /// pending transforms travel with the bytes.
     pub(super) fn copy_from(
         &mut self,
         dst_off: u64,
@@ -67,9 +85,13 @@ impl Bytes {
         src_off: u64,
         bytes: u64,
     ) -> Result<(), GpuError> {
+        let aligned = dst_off % 4 == src_off % 4;
         let dst = self.storage()?;
         let (d, s, n) = (dst_off as usize, src_off as usize, bytes as usize);
-        if src.data.is_empty() {
+        if !aligned && src.maps.intersects(src_off, src_off + bytes) {
+            // Maps cannot follow bytes to a new word alignment: apply them to a copy first.
+            dst[d..d + n].copy_from_slice(&src.effective(src_off, bytes));
+        } else if src.data.is_empty() {
             dst[d..d + n].fill(0);
         } else {
             dst[d..d + n].copy_from_slice(&src.data[s..s + n]);
@@ -78,10 +100,44 @@ impl Bytes {
         for (a, b) in src.stale.shifted(src_off, src_off + bytes, dst_off) {
             self.stale.insert(a, b);
         }
+        self.maps.remove(dst_off, dst_off + bytes);
+        if aligned {
+            for m in src.maps.shifted(src_off, src_off + bytes, dst_off) {
+                self.maps.push(m);
+            }
+            self.limit_maps()?;
+        }
         Ok(())
     }
 
-    /// `x = x * a + b` over the `f32`s of `[off, off + bytes)`; stale bytes stay stale.
+    /// The bytes of `[off, off + bytes)` with every pending map applied.
+    fn effective(&self, off: u64, bytes: u64) -> Vec<u8> {
+        let lo = off - off % 4;
+        let hi = (off + bytes).next_multiple_of(4).min(self.len);
+        let mut tmp = vec![0u8; (hi - lo) as usize];
+        if !self.data.is_empty() {
+            tmp.copy_from_slice(&self.data[lo as usize..hi as usize]);
+        }
+        for m in self.maps.shifted(lo, hi, 0) {
+            apply_map(&mut tmp, &m);
+        }
+        let skip = (off - lo) as usize;
+        tmp[skip..skip + bytes as usize].to_vec()
+    }
+
+    /// Apply every pending map once there are too many to scan on each read.
+    fn limit_maps(&mut self) -> Result<(), GpuError> {
+        if self.maps.len() > MAX_MAPS {
+            let maps = self.maps.take();
+            let data = self.storage()?;
+            for m in &maps {
+                apply_map(data, m);
+            }
+        }
+        Ok(())
+    }
+
+    /// `x = x * a + b` over the `f32`s of `[off, off + bytes)` (recorded, applied on read).
     pub(super) fn transform(
         &mut self,
         off: u64,
@@ -89,27 +145,33 @@ impl Bytes {
         a: f32,
         b: f32,
     ) -> Result<(), GpuError> {
-        let data = self.storage()?;
-        let (o, n) = (off as usize, bytes as usize);
-        for word in data[o..o + n].chunks_exact_mut(4) {
-            let x = f32::from_le_bytes([word[0], word[1], word[2], word[3]]);
-            let y = crate::gpu::Kernel::transform_host(x, a, b);
-            word.copy_from_slice(&y.to_le_bytes());
-        }
-        Ok(())
+        self.maps.push(Map {
+            start: off,
+            end: off + bytes,
+            a,
+            b,
+        });
+        self.limit_maps()
     }
 
     /// Write [`fill_pattern_f32`] over every whole `f32`, zero the tail, clear staleness.
     pub(super) fn fill(&mut self, seed: u32) -> Result<(), GpuError> {
         let data = self.storage()?;
-        for (i, word) in data.chunks_mut(4).enumerate() {
-            if word.len() == 4 {
-                word.copy_from_slice(&fill_pattern_f32(seed, i as u64).to_le_bytes());
-            } else {
-                word.fill(0);
-            }
+        let words = data.len() / 4;
+        // Compute one period, then double it with memcpy: fast even in a debug build.
+        let head = words.min(FILL_PATTERN_PERIOD as usize);
+        for (i, word) in data[..head * 4].chunks_exact_mut(4).enumerate() {
+            word.copy_from_slice(&fill_pattern_f32(seed, i as u64).to_le_bytes());
         }
+        let mut done = head * 4;
+        while done < words * 4 {
+            let n = (words * 4 - done).min(done);
+            data.copy_within(0..n, done);
+            done += n;
+        }
+        data[words * 4..].fill(0);
         self.stale.clear();
+        self.maps.clear();
         Ok(())
     }
 
@@ -123,86 +185,22 @@ impl Bytes {
                  was off (SimGpu::set_move_data(false)); turn it on for the run you verify"
             )));
         }
-        if self.data.is_empty() {
-            return Ok(0.0);
-        }
-        let o = off as usize;
-        Ok(f32::from_le_bytes([
-            self.data[o],
-            self.data[o + 1],
-            self.data[o + 2],
-            self.data[o + 3],
-        ]))
+        let raw = match self.data.get(off as usize..off as usize + 4) {
+            Some(w) => f32::from_le_bytes([w[0], w[1], w[2], w[3]]),
+            None => 0.0,
+        };
+        Ok(self.maps.apply(off, raw))
     }
 }
 
-/// Buffers of one kind, by handle number, with the bytes they hold in total.
-#[derive(Debug)]
-pub(super) struct Pool<T> {
-    next: u32,
-    items: BTreeMap<u32, T>,
-    /// Bytes allocated.
-    pub(super) used: u64,
-    /// Bytes available in all.
-    pub(super) total: u64,
-    what: &'static str,
-}
-
-impl<T> Pool<T> {
-    pub(super) fn new(what: &'static str, total: u64) -> Pool<T> {
-        Pool {
-            next: 1,
-            items: BTreeMap::new(),
-            used: 0,
-            total,
-            what,
-        }
-    }
-
-    /// Reserve `bytes` or fail with the numbers.
-    pub(super) fn reserve(&self, bytes: u64) -> Result<(), GpuError> {
-        let free = self.total.saturating_sub(self.used);
-        if bytes > free {
-            return Err(GpuError::OutOfMemory {
-                what: self.what,
-                requested: bytes,
-                free,
-            });
-        }
-        Ok(())
-    }
-
-    /// Add an item of `bytes` (after [`Pool::reserve`]); returns its handle number.
-    pub(super) fn insert(&mut self, bytes: u64, item: T) -> u32 {
-        let id = self.next;
-        self.next += 1;
-        self.used += bytes;
-        self.items.insert(id, item);
-        id
-    }
-
-    pub(super) fn get(&self, id: u32) -> Result<&T, GpuError> {
-        self.items.get(&id).ok_or_else(|| self.unknown(id))
-    }
-
-    pub(super) fn get_mut(&mut self, id: u32) -> Result<&mut T, GpuError> {
-        let what = self.what;
-        self.items.get_mut(&id).ok_or_else(|| {
-            GpuError::Invalid(format!("no {what} buffer {id} (freed or never allocated)"))
-        })
-    }
-
-    /// Remove an item of `bytes`.
-    pub(super) fn remove(&mut self, id: u32, bytes: u64) -> Result<T, GpuError> {
-        let item = self.items.remove(&id).ok_or_else(|| self.unknown(id))?;
-        self.used = self.used.saturating_sub(bytes);
-        Ok(item)
-    }
-
-    fn unknown(&self, id: u32) -> GpuError {
-        GpuError::Invalid(format!(
-            "no {} buffer {id} (freed or never allocated)",
-            self.what
-        ))
+/// Apply `m` to the `f32`s of `data` (offsets relative to `data`).
+fn apply_map(data: &mut [u8], m: &Map) {
+    for word in data[m.start as usize..m.end as usize].chunks_exact_mut(4) {
+        let x = f32::from_le_bytes([word[0], word[1], word[2], word[3]]);
+        let y = crate::gpu::Kernel::transform_host(x, m.a, m.b);
+        word.copy_from_slice(&y.to_le_bytes());
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -44,6 +44,11 @@ pub(super) fn copy_latency_us(p: &Profile, kind: HostMemKind) -> f64 {
     }
 }
 
+/// Host time of staging a small pageable H2D copy before the call returns.
+pub(super) fn pageable_staging_us(p: &Profile, bytes: u64) -> f64 {
+    bytes as f64 / copy_bytes_per_us(p, HostMemKind::Pageable, Dir::H2d)
+}
+
 /// Both directions together, bytes per microsecond.
 pub(super) fn bidirectional_bytes_per_us(p: &Profile) -> f64 {
     p.bidirectional_gbps * 1e3
@@ -69,14 +74,20 @@ pub(super) fn host_alloc_us(p: &Profile, kind: HostMemKind, bytes: u64) -> f64 {
     }
 }
 
-/// Host time of freeing `bytes` of host memory of `kind` (unregistering first if needed).
-pub(super) fn host_free_us(p: &Profile, kind: HostMemKind, bytes: u64) -> f64 {
+/// Host time of freeing `bytes` of host memory of `kind` (unregistering first if needed);
+/// returning pageable pages to the OS costs only for pages that were touched.
+pub(super) fn host_free_us(p: &Profile, kind: HostMemKind, bytes: u64, touched: bool) -> f64 {
+    let pages = if touched {
+        p.pageable_free_ms_per_gib * 1e3 * gib(bytes)
+    } else {
+        0.0
+    };
     match kind {
         HostMemKind::Pinned | HostMemKind::WriteCombined => {
             p.pinned_free_ms_per_gib * 1e3 * gib(bytes)
         }
-        HostMemKind::Pageable => p.pageable_alloc_us,
-        HostMemKind::Registered => p.pageable_alloc_us + unregister_us(p, bytes),
+        HostMemKind::Pageable => p.pageable_alloc_us + pages,
+        HostMemKind::Registered => p.pageable_alloc_us + pages + unregister_us(p, bytes),
     }
 }
 

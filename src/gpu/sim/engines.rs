@@ -1,10 +1,13 @@
 //! The device: copy engines and a compute engine on the device clock, with a fluid model of
 //! the PCIe link.
 //!
-//! Each engine runs one op at a time; when idle it starts the earliest-issued op of its queue
-//! whose dependencies are done. (Ready ops may pass an earlier-issued op that still waits on its
-//! stream: Hopper feeds each engine from many hardware queues, so issue order across streams
-//! does not stall an engine, as it did on Fermi.) A copy first waits its fixed latency, then its
+//! Each engine runs one op at a time. When idle it keeps serving the stream it served last if
+//! that stream's next op is ready for it, and otherwise starts the earliest-issued ready op of
+//! its queue. (Hopper feeds each engine from one hardware queue per stream and drains a queue
+//! until it blocks: a copy queued behind another stream's blocked op does not wait for it, as it
+//! did on Fermi, and a stream whose copies were issued back to back has them served back to
+//! back. On the H200 that made breadth-first issue 20-50% slower than per-chunk issue, measured
+//! 2026-11-29 over 2-4 streams and 8-64 chunks, and this rule reproduces it.) A copy first waits its fixed latency, then its
 //! bytes flow at its bandwidth; while an H2D and a D2H copy flow together their rates are scaled
 //! so the total stays within the bidirectional limit, and the rates are recomputed whenever the
 //! set of flowing copies changes. Time moves only from event to event, so results are exact and
@@ -69,6 +72,8 @@ struct Running {
 struct Engine {
     queue: Vec<OpId>,
     running: Option<Running>,
+    /// The stream of the op it ran last: it keeps serving that stream while it can.
+    last_stream: Option<u32>,
 }
 
 /// Two events closer than this (µs) happen together.
@@ -202,10 +207,16 @@ impl Device {
         }
         self.flow(next - self.now, &rates);
         self.now = next;
+        let mut fired = false;
         for (e, t) in times.iter().enumerate() {
             if t.is_some_and(|t| t <= next + EPS_US) {
                 self.fire(e)?;
+                fired = true;
             }
+        }
+        // Only a profile that skipped validation (a NaN rate) can leave nothing due.
+        if !fired {
+            return Err(stuck());
         }
         Ok(true)
     }
@@ -219,3 +230,6 @@ fn stuck() -> GpuError {
 }
 
 mod flow;
+
+#[cfg(test)]
+mod tests;

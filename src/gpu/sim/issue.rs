@@ -76,9 +76,18 @@ impl SimGpu {
             Dir::H2d => (OpKind::H2d, "h2d"),
             Dir::D2h => (OpKind::D2h, "d2h"),
         };
+        let pageable = kind == HostMemKind::Pageable;
+        // A small pageable H2D copy is staged at once: the host pays the memcpy, then returns.
+        let staged =
+            pageable && dir == Dir::H2d && bytes <= self.profile.pageable_async_h2d_max_bytes;
         self.clock.spend(self.profile.async_call_us);
+        if staged {
+            self.clock
+                .spend(costs::pageable_staging_us(&self.profile, bytes));
+        }
         let id = self.issue(stream, op_kind, label, bytes, Some(kind), work)?;
-        if kind == HostMemKind::Pageable
+        if pageable
+            && !staged
             && let Some(end) = self.device.wait_for(&[id])?
         {
             self.clock.wait_until(end);

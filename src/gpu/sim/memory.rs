@@ -43,12 +43,12 @@ impl SimGpu {
 
     pub(super) fn free_host(&mut self, buf: HostBuf) -> Result<(), GpuError> {
         let entry = self.host.get(buf.0)?;
-        let (kind, len) = (entry.kind, entry.bytes.len());
+        let (kind, len, touched) = (entry.kind, entry.bytes.len(), entry.touched);
         if kind != HostMemKind::Pageable {
             self.sync_device()?;
         }
-        self.clock
-            .spend(costs::host_free_us(&self.profile, kind, len));
+        let cost = costs::host_free_us(&self.profile, kind, len, touched);
+        self.clock.spend(cost);
         self.host.remove(buf.0, len)?;
         Ok(())
     }

@@ -121,3 +121,36 @@ fn unknown(stream: StreamId) -> GpuError {
         stream.0
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Streams;
+    use crate::gpu::{StreamId, StreamKind};
+
+    #[test]
+    fn the_legacy_stream_links_blocking_streams_only() {
+        let mut s = Streams::new();
+        let blocking = s.create(StreamKind::Blocking);
+        let free = s.create(StreamKind::NonBlocking);
+        s.issued(blocking, 1).unwrap();
+        s.issued(free, 2).unwrap();
+        assert_eq!(s.deps(StreamId::LEGACY_DEFAULT).unwrap(), vec![1]);
+        s.issued(StreamId::LEGACY_DEFAULT, 3).unwrap();
+        assert_eq!(s.deps(blocking).unwrap(), vec![1, 3]);
+        assert_eq!(s.deps(free).unwrap(), vec![2]);
+    }
+
+    #[test]
+    fn destroyed_streams_take_no_work_but_still_hold_stream_zero() {
+        let mut s = Streams::new();
+        let a = s.create(StreamKind::Blocking);
+        s.issued(a, 7).unwrap();
+        s.destroy(a).unwrap();
+        assert!(s.deps(a).is_err());
+        assert!(s.destroy(a).is_err());
+        assert_eq!(s.deps(StreamId::LEGACY_DEFAULT).unwrap(), vec![7]);
+        s.forget_dead(|id| id == 7);
+        assert!(s.deps(StreamId::LEGACY_DEFAULT).unwrap().is_empty());
+        assert!(s.destroy(StreamId::LEGACY_DEFAULT).is_err());
+    }
+}

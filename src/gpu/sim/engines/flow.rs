@@ -6,21 +6,19 @@ use crate::gpu::sim::costs::Dir;
 use crate::report::Op;
 
 impl Device {
-    /// On every idle engine, start the earliest-issued queued op whose dependencies have ended.
+    /// On every idle engine, start the next ready op of the stream it served last, else the
+    /// earliest-issued queued op whose dependencies have ended.
     pub(super) fn start_ready(&mut self) -> Result<(), GpuError> {
         for e in 0..self.engines.len() {
             if self.engines[e].running.is_some() {
                 continue;
             }
-            let ready = self.engines[e].queue.iter().position(|&id| {
-                self.slot(id)
-                    .is_some_and(|s| s.op.deps.iter().all(|&d| self.is_done(d)))
-            });
-            let Some(pos) = ready else { continue };
+            let Some(pos) = self.pick(e) else { continue };
             let id = self.engines[e].queue.remove(pos);
             let now = self.now;
             let slot = self.slot_mut(id).ok_or_else(stuck)?;
             slot.start_us = Some(now);
+            let stream = slot.op.stream;
             let phase = match slot.op.work {
                 Work::Copy { latency_us, .. } if latency_us > 0.0 => Phase::Latency {
                     until: now + latency_us,
@@ -33,8 +31,28 @@ impl Device {
                 },
             };
             self.engines[e].running = Some(Running { id, phase });
+            self.engines[e].last_stream = Some(stream);
         }
         Ok(())
+    }
+
+    /// Queue position of the op engine `e` starts next, if any is ready.
+    fn pick(&self, e: usize) -> Option<usize> {
+        let engine = &self.engines[e];
+        let ready = |id: &super::OpId| {
+            self.slot(*id)
+                .filter(|s| s.op.deps.iter().all(|&d| self.is_done(d)))
+                .map(|s| s.op.stream)
+        };
+        let mut first = None;
+        for (pos, id) in engine.queue.iter().enumerate() {
+            let Some(stream) = ready(id) else { continue };
+            if Some(stream) == engine.last_stream {
+                return Some(pos);
+            }
+            first = first.or(Some(pos));
+        }
+        first
     }
 
     fn slot_mut(&mut self, id: super::OpId) -> Option<&mut super::Slot> {

@@ -1,0 +1,157 @@
+//! `cuda-academy run`: the binary's exit codes, stdout/stderr split and JSON, and the same logic
+//! through library calls (table, options, errors).
+
+// Test helpers outside `#[test]` functions may fail loudly too.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::process::{Command, Output};
+
+use cuda_academy::cli::run::{backend_line, options, render_table};
+use cuda_academy::cli::{BackendChoice, ColorChoice, GlobalArgs, RunArgs};
+use cuda_academy::experiment::{self, ExperimentOptions, IDS, RunContext};
+use cuda_academy::gpu::profile::Profile;
+use cuda_academy::gpu::sim::SimGpu;
+
+fn cli(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cuda-academy"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn run_args(experiment: &str) -> RunArgs {
+    RunArgs {
+        experiment: experiment.into(),
+        json: false,
+        size: None,
+        streams: None,
+        chunks: None,
+        trace: None,
+    }
+}
+
+fn global(backend: BackendChoice) -> GlobalArgs {
+    GlobalArgs {
+        lessons: None,
+        color: ColorChoice::Never,
+        backend,
+        device: 0,
+        no_mouse: false,
+    }
+}
+
+#[test]
+fn json_run_prints_one_report_object_on_stdout() {
+    let out = cli(&[
+        "run",
+        "async-copy",
+        "--backend",
+        "sim",
+        "--json",
+        "--size",
+        "4M",
+    ]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["experiment"], "async-copy");
+    assert_eq!(v["backend"]["kind"], "simulated");
+    assert_eq!(v["params"]["size"], 4 << 20);
+    assert_eq!(v["metrics"]["async_return_us_pinned"]["unit"], "us");
+    assert!(v["timeline"].as_array().unwrap().len() > 3);
+}
+
+#[test]
+fn table_run_names_the_backend_and_units() {
+    let out = cli(&[
+        "run",
+        "pageable-vs-pinned",
+        "--backend",
+        "sim",
+        "--size",
+        "1M",
+    ]);
+    assert!(out.status.success(), "stderr: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("Simulated: profile h200"), "{stdout}");
+    assert!(
+        stdout.contains("pinned_h2d_gbps") && stdout.contains("GB/s"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn errors_go_to_stderr_with_a_failing_exit_also_with_json() {
+    for (args, needle) in [
+        (vec!["run", "nope", "--json"], "pipeline"),
+        (vec!["run", "pipeline", "--json", "--size", "0"], "--size"),
+        (vec!["run", "pipeline", "--size", "12Q"], "unit"),
+        (vec!["run", "pipeline", "--streams", "0"], "--streams"),
+        (vec!["run", "pipeline", "--chunks", "100000"], "--chunks"),
+        (vec!["run", "pipeline", "--size", "70G"], "64 GiB"),
+    ] {
+        let out = cli(&args);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
+        let stderr = text(&out.stderr);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn options_come_from_the_flags() {
+    let mut a = run_args("pipeline");
+    a.size = Some("64KiB".into());
+    a.streams = Some(3);
+    let o = options(&a).unwrap();
+    assert_eq!(
+        (o.size, o.streams, o.chunks),
+        (Some(64 << 10), Some(3), None)
+    );
+    a.size = Some("lots".into());
+    assert!(options(&a).unwrap_err().to_string().contains("--size"));
+}
+
+#[test]
+fn library_run_rejects_unknown_ids_trace_and_missing_gpu() {
+    let g = global(BackendChoice::Sim);
+    let e = cuda_academy::cli::run::run(&run_args("nope"), &g)
+        .unwrap_err()
+        .to_string();
+    for id in IDS {
+        assert!(e.contains(id), "{e}");
+    }
+    let mut traced = run_args("pipeline");
+    traced.trace = Some("t.json".into());
+    let e = cuda_academy::cli::run::run(&traced, &g)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("--trace"), "{e}");
+}
+
+#[test]
+fn the_table_shows_backend_metrics_and_checks() {
+    let mut gpu = SimGpu::new(Profile::builtin("h200").unwrap(), "--backend sim".into());
+    let opts = ExperimentOptions {
+        size: Some(8 << 20),
+        ..Default::default()
+    };
+    let report = experiment::run("pipeline", &mut gpu, &opts, &RunContext::silent()).unwrap();
+    let table = render_table(&report);
+    assert_eq!(backend_line(&report), table.lines().next().unwrap());
+    assert!(table.contains("--backend sim"), "{table}");
+    // Contract metrics come first, in contract order.
+    let seq = table.find("sequential_ms").unwrap();
+    let eff = table.find("efficiency").unwrap();
+    let extra = table.find("h2d_alone_ms").unwrap();
+    assert!(seq < eff && eff < extra, "{table}");
+    assert!(
+        table.contains("[pass]") && !table.contains("[FAIL]"),
+        "{table}"
+    );
+}
