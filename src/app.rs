@@ -6,19 +6,30 @@ mod cache;
 pub mod fixture;
 mod list;
 mod nav;
+pub mod panel;
+pub mod params;
+mod predict;
 mod quiz;
+mod run;
 mod stats;
 
 use std::cell::RefCell;
+use std::path::PathBuf;
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
 use ratatui::layout::Size;
 
+use crate::experiment::ExperimentOptions;
 use crate::keymap::{self, Action, Ctx};
 use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
+use crate::report::Report;
 use crate::theme::Theme;
+use crate::worker::WorkerEvent;
 
+pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
+pub use params::ParamsForm;
+pub use predict::within_tolerance;
 pub use quiz::QuizState;
 pub use stats::LessonStats;
 
@@ -42,15 +53,35 @@ pub enum Msg {
     Saved,
     /// A message for the learner from the shell (e.g. progress cannot be saved at all).
     Banner(Banner),
+    /// The experiment worker reports (backend, phase, result).
+    Worker(WorkerEvent),
+    /// The spinner's clock (sent only while a run is on).
+    Tick,
+    /// A trace export finished: the file written, or why not.
+    Exported(Result<PathBuf, String>),
 }
 
 /// A side effect `update` asks the shell to carry out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Cmd {
     /// Write `App::progress` to disk.
     SaveProgress,
     /// Leave the tutorial (the shell saves progress first).
     Quit,
+    /// Start a run on the worker thread; its events come back as [`Msg::Worker`].
+    RunExperiment {
+        /// The id the worker's events carry.
+        run_id: u64,
+        /// Experiment id.
+        experiment: String,
+        /// The learner's parameters.
+        options: ExperimentOptions,
+    },
+    /// Ask the worker to stop the run at its next step.
+    CancelRun,
+    /// Write this report as a Chrome trace in the current directory; reply with
+    /// [`Msg::Exported`].
+    ExportTrace(Box<Report>),
 }
 
 /// Which pane takes the keys.
@@ -58,6 +89,8 @@ pub enum Cmd {
 pub enum Focus {
     /// The card pane (Up/Down scroll).
     Cards,
+    /// The experiment panel (Up/Down scroll its results).
+    Panel,
     /// The quiz pane (Up/Down move among options).
     Quiz,
     /// The lesson list (a sidebar, or an overlay on narrow terminals).
@@ -71,6 +104,8 @@ pub enum Overlay {
     Help,
     /// "Reset ...?" y/n.
     Confirm(Reset),
+    /// The experiment's parameter form.
+    Params,
 }
 
 /// What a confirmed reset clears.
@@ -133,6 +168,10 @@ pub struct App {
     pub size: Size,
     /// Whether code highlighting is ready (cards render plain until then).
     pub highlight_ready: bool,
+    /// The experiment panel.
+    pub panel: PanelState,
+    /// The parameter form, while open.
+    pub params: Option<ParamsForm>,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -157,6 +196,8 @@ impl App {
             banners: Vec::new(),
             size,
             highlight_ready: false,
+            panel: PanelState::default(),
+            params: None,
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -197,6 +238,15 @@ impl App {
                 self.banners.push(banner);
                 Vec::new()
             }
+            Msg::Worker(event) => self.on_worker(event),
+            Msg::Tick => {
+                self.tick();
+                Vec::new()
+            }
+            Msg::Exported(result) => {
+                self.on_exported(result);
+                Vec::new()
+            }
         }
     }
 
@@ -209,6 +259,10 @@ impl App {
         }
         match keymap::lookup(self.key_context(), &key) {
             Some(action) => self.perform(action),
+            None if self.overlay == Some(Overlay::Params) => {
+                self.params_type(key);
+                Vec::new()
+            }
             None => Vec::new(),
         }
     }
@@ -218,8 +272,10 @@ impl App {
         match self.overlay {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
+            Some(Overlay::Params) => Ctx::Params,
             None => match self.focus {
                 Focus::Cards => Ctx::Cards,
+                Focus::Panel => Ctx::Panel,
                 Focus::Quiz => Ctx::Quiz,
                 Focus::Lessons => Ctx::Lessons,
             },
@@ -231,7 +287,7 @@ impl App {
         match action {
             Action::Quit => return vec![Cmd::Quit],
             Action::ToggleHelp => self.toggle_help(),
-            Action::Close => self.close(),
+            Action::Close => return self.close(),
             Action::NextCard => self.next_card(),
             Action::PrevCard => self.prev_card(),
             Action::FocusNext => self.cycle_focus(true),
@@ -256,6 +312,7 @@ impl App {
             Action::ResetAll => self.ask_reset(Reset::All),
             Action::ConfirmYes => return self.confirm(),
             Action::ConfirmNo => self.overlay = None,
+            _ => return self.perform_panel(action),
         }
         Vec::new()
     }
@@ -272,6 +329,39 @@ impl App {
             Some(LessonEntry::Broken { .. }) => 1,
             None => 0,
         }
+    }
+
+    /// The experiment panel's actions.
+    fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
+        let key = match action {
+            Action::RunExperiment => return self.run_experiment(),
+            Action::ExportTrace => return self.export_trace(),
+            Action::ParamsRun => return self.close_params(true),
+            Action::ParamsClose => return self.close_params(false),
+            Action::SwitchExperiment => return self.after(Self::switch_experiment),
+            Action::ToggleView => return self.after(Self::toggle_view),
+            Action::LaneMode => return self.after(Self::cycle_lane_mode),
+            Action::Compare => return self.after(Self::cycle_compare),
+            Action::OpenParams => return self.after(Self::open_params),
+            Action::FieldUp => return self.after(|a| a.params_field(-1)),
+            Action::FieldDown => return self.after(|a| a.params_field(1)),
+            Action::ValueLess => return self.after(|a| a.params_value(-1)),
+            Action::ValueMore => return self.after(|a| a.params_value(1)),
+            Action::ZoomIn => '+',
+            Action::ZoomOut => '-',
+            Action::PanLeft => '<',
+            Action::PanRight => '>',
+            Action::SelectPrevOp => '[',
+            Action::SelectNextOp => ']',
+            _ => return Vec::new(),
+        };
+        self.timeline_key(key);
+        Vec::new()
+    }
+
+    fn after(&mut self, f: impl FnOnce(&mut Self)) -> Vec<Cmd> {
+        f(self);
+        Vec::new()
     }
 
     fn toggle_help(&mut self) {

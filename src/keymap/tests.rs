@@ -60,11 +60,26 @@ fn shifted_letters_match_with_shift_held() {
 }
 
 #[test]
-fn reserved_experiment_keys_are_unbound() {
-    for c in RESERVED.split(' ').filter_map(|s| s.chars().next()) {
-        for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons] {
-            assert_eq!(lookup(ctx, &key(KeyCode::Char(c))), None, "{c} in {ctx:?}");
+fn experiment_keys_work_from_every_pane() {
+    let expected = [
+        ('r', Action::RunExperiment),
+        ('e', Action::ExportTrace),
+        ('+', Action::ZoomIn),
+        ('-', Action::ZoomOut),
+        ('<', Action::PanLeft),
+        ('>', Action::PanRight),
+        ('[', Action::SelectPrevOp),
+        (']', Action::SelectNextOp),
+        ('o', Action::OpenParams),
+        ('v', Action::ToggleView),
+    ];
+    for (c, action) in expected {
+        for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Panel] {
+            assert_eq!(lookup(ctx, &key(KeyCode::Char(c))), Some(action), "{c} in {ctx:?}");
         }
+        // The form and the dialogs keep their own keys.
+        assert_ne!(lookup(Ctx::Params, &key(KeyCode::Char(c))), Some(action));
+        assert_ne!(lookup(Ctx::Help, &key(KeyCode::Char(c))), Some(action));
     }
 }
 
