@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::panel::{BackendState, PanelView, Running, default_view, has_chart};
-use super::{App, Cmd};
+use super::{App, Cmd, Focus};
 use crate::report::Report;
 use crate::timeline::TimelineView;
 use crate::worker::WorkerEvent;
@@ -89,6 +89,10 @@ impl App {
             cancelling: false,
         });
         self.panel.message = None;
+        // The results are what the learner looks at next; the panel gets the room.
+        if self.focus == Focus::Cards {
+            self.focus = Focus::Panel;
+        }
         vec![Cmd::RunExperiment {
             run_id,
             experiment: id,

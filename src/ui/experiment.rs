@@ -151,7 +151,7 @@ fn head_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         wrap(&[Span::styled(hint, theme.muted())], &mut out);
     }
     match app.report() {
-        Some(report) => out.push(results::source_line(app, report)),
+        Some(report) => out.extend(results::source_lines(app, report, width)),
         None if app.panel.running.is_none() => invitation(app, id, width, &mut out),
         None => {}
     }

@@ -61,8 +61,9 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-/// `Simulated: NVIDIA H200 (profile h200) · model timing · 256 MiB, 3 streams x 32 chunks`.
-pub fn source_line(app: &App, report: &Report) -> Line<'static> {
+/// Who produced a report and with what, wrapped to `width`: `Simulated: NVIDIA H200 (profile
+/// h200) · modelled timing · 256 MiB, 3 streams x 32 chunks, pinned`.
+pub fn source_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let b = &report.backend;
     let mut who = format!("{}: {}", b.kind.screen_name(), b.device);
@@ -81,10 +82,11 @@ pub fn source_line(app: &App, report: &Report) -> Line<'static> {
     if let Some(mem) = report.params.extra.get("host_mem") {
         what.push_str(&format!(", {mem}"));
     }
-    Line::from(vec![
+    let spans = [
         Span::styled(who, theme.strong()),
         Span::styled(what, theme.muted()),
-    ])
+    ];
+    text::wrap(&spans, width, Span::raw(""), Span::raw("  "))
 }
 
 /// The parameters the next run will use.
