@@ -165,7 +165,7 @@ impl Action {
             Action::Close => "close the list; else cancel a run; else messages",
             Action::NextCard => "on, into the next lesson at the end",
             Action::PrevCard => "back, into the previous lesson",
-            Action::FocusNext => "cards → quiz → lesson list",
+            Action::FocusNext => "cards → quiz → experiment → lessons",
             Action::FocusPrev => "the other way round",
             Action::ToggleLessons => "lessons with completion and scores",
             Action::JumpLesson(_) => "open lesson N where you left it",

@@ -92,10 +92,10 @@ impl App {
 
     pub(super) fn cycle_focus(&mut self, forward: bool) {
         self.focus = match (self.focus, forward) {
-            (Focus::Cards, true) | (Focus::Quiz, false) => Focus::Panel,
-            (Focus::Panel, true) | (Focus::Lessons, false) => Focus::Quiz,
-            (Focus::Quiz, true) | (Focus::Cards, false) => Focus::Lessons,
-            (Focus::Lessons, true) | (Focus::Panel, false) => Focus::Cards,
+            (Focus::Cards, true) | (Focus::Panel, false) => Focus::Quiz,
+            (Focus::Quiz, true) | (Focus::Lessons, false) => Focus::Panel,
+            (Focus::Panel, true) | (Focus::Cards, false) => Focus::Lessons,
+            (Focus::Lessons, true) | (Focus::Quiz, false) => Focus::Cards,
         };
         if self.focus == Focus::Lessons {
             self.list_selected = self.lesson;

@@ -124,23 +124,22 @@ fn step<T: Copy + PartialEq>(
     delta: i32,
     greater: fn(&T, &T) -> bool,
 ) -> Option<T> {
-    let at: i64 = match current {
-        None => 0,
-        Some(v) => choices
-            .iter()
-            .position(|c| *c == v)
-            .or_else(|| {
-                choices
-                    .iter()
-                    .position(|c| greater(c, &v))
-                    .map(|p| p.saturating_sub(1))
-            })
-            .map_or(i64::try_from(choices.len()).unwrap_or(0), |p| {
-                i64::try_from(p).unwrap_or(0) + 1
-            }),
-    };
     let last = i64::try_from(choices.len()).unwrap_or(0);
-    let next = (at + i64::from(delta)).clamp(0, last);
+    let delta = i64::from(delta);
+    // Positions: 0 is auto, i is choices[i - 1].
+    let next = match current {
+        None => delta,
+        Some(v) => match choices.iter().position(|c| *c == v) {
+            Some(p) => i64::try_from(p).unwrap_or(0) + 1 + delta,
+            None => {
+                // Between choices: the first step goes to the neighbour on that side.
+                let above = choices.iter().position(|c| greater(c, &v)).unwrap_or(choices.len());
+                let above = i64::try_from(above).unwrap_or(last);
+                if delta > 0 { above + delta } else { above + 1 + delta }
+            }
+        },
+    }
+    .clamp(0, last);
     usize::try_from(next - 1).ok().and_then(|i| choices.get(i).copied())
 }
 
@@ -258,5 +257,7 @@ mod tests {
         assert_eq!(step(&STREAMS, Some(32), 1, gt), Some(32));
         // A typed value between choices steps to its neighbours.
         assert_eq!(step(&STREAMS, Some(5), 1, gt), Some(6));
+        assert_eq!(step(&STREAMS, Some(5), -1, gt), Some(4));
+        assert_eq!(step(&STREAMS, Some(99), -1, gt), Some(32));
     }
 }

@@ -32,10 +32,19 @@ fn main_keys_reach_every_pane_but_not_dialogs() {
 #[test]
 fn ctrl_c_quits_everywhere_and_plain_c_does_nothing() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-    for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Help, Ctx::Confirm] {
+    for ctx in [
+        Ctx::Cards,
+        Ctx::Quiz,
+        Ctx::Lessons,
+        Ctx::Panel,
+        Ctx::Params,
+        Ctx::Help,
+        Ctx::Confirm,
+    ] {
         assert_eq!(lookup(ctx, &ctrl_c), Some(Action::Quit), "{ctx:?}");
     }
-    assert_eq!(lookup(Ctx::Cards, &key(KeyCode::Char('c'))), None);
+    // Plain c compares timelines; it never quits.
+    assert_eq!(lookup(Ctx::Cards, &key(KeyCode::Char('c'))), Some(Action::Compare));
 }
 
 #[test]
