@@ -162,15 +162,15 @@ fn invitation(app: &App, id: &str, width: u16, out: &mut Vec<Line<'static>>) {
     let theme = &app.theme;
     let on = match &app.panel.backend {
         BackendState::Ready(info) => {
-            format!("{}: {}", info.backend.kind.screen_name(), info.name)
+            format!(" on {}: {}", info.backend.kind.screen_name(), info.name)
         }
-        BackendState::Detecting => "the backend being detected".to_string(),
-        BackendState::Failed(_) => "no backend (see the status bar)".to_string(),
+        BackendState::Detecting => " (it starts once the backend is open)".to_string(),
+        BackendState::Failed(_) => " (no backend: see the status bar)".to_string(),
     };
     let spans = [
         Span::styled("Press ", theme.text()),
         Span::styled("r", theme.strong()),
-        Span::styled(format!(" to run {id} on {on}."), theme.text()),
+        Span::styled(format!(" to run {id}{on}."), theme.text()),
     ];
     out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
     let mut more = "o sets its parameters".to_string();

@@ -110,7 +110,12 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         Constraint::Fill(1),
     ])
     .areas(main);
-    let quiz_width = bottom.width * 2 / 5;
+    // The focused one of the two gets the wider half.
+    let quiz_width = if focus == Focus::Quiz {
+        bottom.width * 11 / 20
+    } else {
+        bottom.width * 2 / 5
+    };
     let [panel, quiz] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(quiz_width)]).areas(bottom);
     [card, panel, quiz]
