@@ -86,7 +86,7 @@ experiments = ["async-copy", "default-stream"]
 [[quiz]]
 id = "done"
 kind = "predict"
-prompt = "Predict: how long until a pageable 64 MiB async copy is done, in µs?"
+prompt = "How long until a pageable 4 MiB async copy is done, in µs?"
 metric = "copy_done_us_pageable"
 tolerance_pct = 40.0
 explanation = "From pageable memory the driver stages the copy, so it takes as long as a synchronous one."

@@ -218,6 +218,8 @@ impl App {
         let mode = self.panel.mode;
         match result {
             Ok(report) => {
+                // Hints such as "press r" are answered now.
+                self.panel.message.take_if(|m| !m.error);
                 self.panel.measured.extend(report.metrics.clone());
                 let graded = self.grade_predictions(running.lesson, &report);
                 self.panel.outcome_mut(&running.experiment).accept(report, mode);

@@ -32,7 +32,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.is_empty() {
         return;
     }
-    let head = head_lines(app, inner.width);
+    // A short timeline panel leaves out who produced the run: the title says it already.
+    let compact = app.panel_view() == PanelView::Timeline && inner.height < 16;
+    let head = head_lines(app, inner.width, compact);
     let head_rows = u16::try_from(head.len()).unwrap_or(u16::MAX).min(inner.height);
     Paragraph::new(head).render(Rect { height: head_rows, ..inner }, buf);
     let body = Rect {
@@ -51,7 +53,21 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
     match (app.panel_view(), app.report()) {
         (PanelView::Timeline, _) => {
             if let Some(view) = app.timeline() {
-                TimelineWidget::new(view, theme).render(body, buf);
+                let rows = timeline_rows(view);
+                // Room to spare: the metrics go under the timeline.
+                if body.height >= rows + 8 {
+                    let top = Rect { height: rows, ..body };
+                    TimelineWidget::new(view, theme).render(top, buf);
+                    let rest = Rect {
+                        y: body.y + rows + 1,
+                        height: body.height - rows - 1,
+                        ..body
+                    };
+                    let lines = results::lines(app, rest.width);
+                    Paragraph::new(lines).render(rest, buf);
+                } else {
+                    TimelineWidget::new(view, theme).render(body, buf);
+                }
             }
         }
         (PanelView::Chart, Some(report)) => match report.experiment.as_str() {
@@ -71,11 +87,22 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
     }
 }
 
+/// Rows the timeline needs to show everything: each run's lanes (and its name when two are
+/// compared), then axis ticks and labels, legend and details.
+fn timeline_rows(view: &crate::timeline::TimelineView) -> u16 {
+    let named = usize::from(view.previous.is_some());
+    let runs: usize = std::iter::once(&view.run)
+        .chain(view.previous.as_ref())
+        .map(|r| r.lanes.len().max(1) + named)
+        .sum();
+    u16::try_from(runs + 4).unwrap_or(u16::MAX)
+}
+
 /// Lines of the scrolled part (the results view), for clamping the scroll.
 pub fn scroll_lines(app: &App, width: u16) -> usize {
     match app.panel_view() {
         PanelView::Results if app.report().is_some() => {
-            results::lines(app, width).len() + head_lines(app, width).len()
+            results::lines(app, width).len() + head_lines(app, width, false).len()
         }
         _ => 0,
     }
@@ -107,7 +134,7 @@ fn view_hint(app: &App) -> Option<String> {
 
 /// What sits above the view: the run in progress, a message, a failure, the invitation, or who
 /// produced the results.
-fn head_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+fn head_lines(app: &App, width: u16, compact: bool) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let mut out = Vec::new();
     let Some(id) = app.experiment() else {
@@ -151,6 +178,7 @@ fn head_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         wrap(&[Span::styled(hint, theme.muted())], &mut out);
     }
     match app.report() {
+        Some(_) if compact => {}
         Some(report) => out.extend(results::source_lines(app, report, width)),
         None if app.panel.running.is_none() => invitation(app, id, width, &mut out),
         None => {}

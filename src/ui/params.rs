@@ -19,7 +19,8 @@ pub fn render(app: &App, panel: Rect, screen: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let width = panel.width.max(44).min(screen.width);
     let fields = fields(&form.experiment);
-    let height = (u16::try_from(fields.len()).unwrap_or(5) + 8).min(screen.height);
+    let rows = u16::try_from(fields.len()).unwrap_or(5) + 8;
+    let height = rows.max(panel.height).min(screen.height);
     let x = panel.x.min(screen.right().saturating_sub(width));
     let y = panel.y.min(screen.bottom().saturating_sub(height));
     let area = Rect::new(x, y, width, height);

@@ -118,7 +118,7 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
         } else {
             "Tab to this pane to answer"
         };
-        out.push(Line::styled(hint, theme.muted()));
+        out.extend(muted_wrapped(app, hint, width));
     }
 }
 
@@ -187,7 +187,7 @@ fn predict_lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
             } else {
                 "Tab to this pane, then Enter to predict"
             };
-            out.push(Line::styled(hint, theme.muted()));
+            out.extend(muted_wrapped(app, hint, width));
         }
     }
 }
@@ -230,4 +230,10 @@ fn graded_lines(app: &App, predicted: f64, width: u16) -> Vec<Line<'static>> {
         out.extend(text::wrap(&why, width, Span::raw(""), Span::raw("")));
     }
     out
+}
+
+/// A muted hint, wrapped to the pane (narrow panes beside the experiment panel).
+fn muted_wrapped(app: &App, hint: &str, width: u16) -> Vec<Line<'static>> {
+    let spans = [Span::styled(hint.to_string(), app.theme.muted())];
+    text::wrap(&spans, width, Span::raw(""), Span::raw(""))
 }

@@ -27,7 +27,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         .map(|(n, _)| metrics::label(n).chars().count())
         .max()
         .unwrap_or(0)
-        .min(usize::from(width) / 2);
+        .min(usize::from(width).saturating_sub(12));
     let mut out = vec![Line::styled("Metrics", theme.heading(3))];
     for (name, value) in rows {
         let label = metrics::label(name);
