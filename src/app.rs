@@ -374,6 +374,6 @@ impl App {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod panel_tests;
+#[cfg(test)]
+mod tests;

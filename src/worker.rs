@@ -30,19 +30,22 @@ pub enum WorkerEvent {
     /// Run `run_id` entered a new phase.
     Phase { run_id: u64, text: String },
     /// Run `run_id` finished.
-    Done { run_id: u64, result: Result<Box<Report>, String> },
+    Done {
+        run_id: u64,
+        result: Result<Box<Report>, String>,
+    },
 }
 
 /// How the worker runs one experiment (`experiment::run`; tests pass one that fails or panics).
-pub type Runner = fn(
-    &str,
-    &mut dyn Gpu,
-    &ExperimentOptions,
-    &RunContext,
-) -> Result<Report, ExperimentError>;
+pub type Runner =
+    fn(&str, &mut dyn Gpu, &ExperimentOptions, &RunContext) -> Result<Report, ExperimentError>;
 
 enum Request {
-    Run { run_id: u64, experiment: String, options: ExperimentOptions },
+    Run {
+        run_id: u64,
+        experiment: String,
+        options: ExperimentOptions,
+    },
 }
 
 /// Handle to the worker thread. Dropping it stops the thread after the current run.
@@ -59,7 +62,12 @@ impl Worker {
         device: u32,
         emit: impl Fn(WorkerEvent) + Send + 'static,
     ) -> std::io::Result<Worker> {
-        Self::spawn_with(choice, device, |id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx), emit)
+        Self::spawn_with(
+            choice,
+            device,
+            |id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx),
+            emit,
+        )
     }
 
     /// [`Worker::spawn`] with another way to run experiments (for tests of failures and panics).
@@ -75,7 +83,11 @@ impl Worker {
         let thread = std::thread::Builder::new()
             .name(THREAD_NAME.into())
             .spawn(move || serve(choice, device, runner, &rx, &flag, &emit))?;
-        Ok(Worker { requests: Some(tx), cancel, thread: Some(thread) })
+        Ok(Worker {
+            requests: Some(tx),
+            cancel,
+            thread: Some(thread),
+        })
     }
 
     /// Queue run `run_id` (the caller numbers runs; [`WorkerEvent`]s carry the id back).
@@ -86,7 +98,11 @@ impl Worker {
         options: ExperimentOptions,
     ) -> Result<(), String> {
         self.cancel.store(false, Ordering::Relaxed);
-        let request = Request::Run { run_id, experiment: experiment.to_string(), options };
+        let request = Request::Run {
+            run_id,
+            experiment: experiment.to_string(),
+            options,
+        };
         let sent = self.requests.as_ref().map(|tx| tx.send(request).is_ok());
         match sent {
             Some(true) => Ok(()),
@@ -118,7 +134,12 @@ fn serve(
     emit: &dyn Fn(WorkerEvent),
 ) {
     let mut gpu = open(choice, device, emit);
-    while let Ok(Request::Run { run_id, experiment, options }) = requests.recv() {
+    while let Ok(Request::Run {
+        run_id,
+        experiment,
+        options,
+    }) = requests.recv()
+    {
         if gpu.is_none() {
             gpu = open(choice, device, emit);
         }
@@ -127,8 +148,16 @@ fn serve(
             emit(WorkerEvent::Done { run_id, result });
             continue;
         };
-        let progress = |text: &str| emit(WorkerEvent::Phase { run_id, text: text.to_string() });
-        let ctx = RunContext { cancel, progress: &progress };
+        let progress = |text: &str| {
+            emit(WorkerEvent::Phase {
+                run_id,
+                text: text.to_string(),
+            })
+        };
+        let ctx = RunContext {
+            cancel,
+            progress: &progress,
+        };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             runner(&experiment, backend.as_mut(), &options, &ctx)
         }));
@@ -187,7 +216,9 @@ mod tests {
         .unwrap();
         let mut events = Vec::new();
         for run_id in 1..=runs {
-            worker.run(run_id, "async-copy", ExperimentOptions::default()).unwrap();
+            worker
+                .run(run_id, "async-copy", ExperimentOptions::default())
+                .unwrap();
             loop {
                 let e = rx.recv_timeout(Duration::from_secs(60)).unwrap();
                 let done = matches!(e, WorkerEvent::Done { .. });
@@ -202,31 +233,54 @@ mod tests {
 
     #[test]
     fn a_panic_in_an_experiment_is_a_failed_run_and_the_worker_goes_on() {
-        fn boom(_: &str, _: &mut dyn Gpu, _: &ExperimentOptions, _: &RunContext) -> Result<Report, ExperimentError> {
+        fn boom(
+            _: &str,
+            _: &mut dyn Gpu,
+            _: &ExperimentOptions,
+            _: &RunContext,
+        ) -> Result<Report, ExperimentError> {
             panic!("kernel exploded");
         }
         let events = collect(boom, 2);
-        assert!(matches!(&events[0], WorkerEvent::Backend(Ok(_))), "{events:?}");
+        assert!(
+            matches!(&events[0], WorkerEvent::Backend(Ok(_))),
+            "{events:?}"
+        );
         let failures: Vec<_> = events
             .iter()
             .filter_map(|e| match e {
-                WorkerEvent::Done { result: Err(why), .. } => Some(why.clone()),
+                WorkerEvent::Done {
+                    result: Err(why), ..
+                } => Some(why.clone()),
                 _ => None,
             })
             .collect();
         assert_eq!(failures.len(), 2, "{events:?}");
-        assert!(failures[0].contains("crashed: kernel exploded"), "{failures:?}");
+        assert!(
+            failures[0].contains("crashed: kernel exploded"),
+            "{failures:?}"
+        );
         // The backend is reopened after a panic.
-        let backends = events.iter().filter(|e| matches!(e, WorkerEvent::Backend(_))).count();
+        let backends = events
+            .iter()
+            .filter(|e| matches!(e, WorkerEvent::Backend(_)))
+            .count();
         assert_eq!(backends, 2);
     }
 
     #[test]
     fn a_real_run_reports_phases_then_its_report() {
         let events = collect(|id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx), 1);
-        assert!(events.iter().any(|e| matches!(e, WorkerEvent::Phase { run_id: 1, .. })));
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, WorkerEvent::Phase { run_id: 1, .. }))
+        );
         match events.last() {
-            Some(WorkerEvent::Done { run_id: 1, result: Ok(report) }) => {
+            Some(WorkerEvent::Done {
+                run_id: 1,
+                result: Ok(report),
+            }) => {
                 assert_eq!(report.experiment, "async-copy");
             }
             other => panic!("{other:?}"),

@@ -26,7 +26,8 @@ struct Tui {
 impl Tui {
     fn launch(state: &Path, cwd: &Path) -> Tui {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_cuda-academy"));
-        cmd.args(["--backend", "sim", "--no-mouse"]).current_dir(cwd);
+        cmd.args(["--backend", "sim", "--no-mouse"])
+            .current_dir(cwd);
         cmd.env("CUDA_ACADEMY_STATE_DIR", state)
             .env("TERM", "xterm-256color");
         let mut session = Session::spawn(cmd).expect("spawn cuda-academy in a pty");
@@ -68,7 +69,10 @@ impl Tui {
             assert!(open, "ended before showing {needle:?}:\n{}", self.text());
             std::thread::sleep(Duration::from_millis(2));
         }
-        panic!("{needle:?} did not appear in 60 s; the screen:\n{}", self.text());
+        panic!(
+            "{needle:?} did not appear in 60 s; the screen:\n{}",
+            self.text()
+        );
     }
 
     fn send(&mut self, keys: &str) {
@@ -113,7 +117,10 @@ fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
     tui.wait_for("stream 2");
     let screen = tui.text();
     assert!(screen.contains("Simulated"), "{screen}");
-    assert!(screen.contains("sequential") && screen.contains("best: "), "{screen}");
+    assert!(
+        screen.contains("sequential") && screen.contains("best: "),
+        "{screen}"
+    );
     tui.send("]");
     tui.wait_for(" · stream ");
     tui.send("e");
@@ -123,7 +130,10 @@ fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
         .map(|e| e.unwrap().file_name().into_string().unwrap())
         .collect();
     assert_eq!(traces.len(), 1, "{traces:?}");
-    assert!(traces[0].starts_with("cuda-academy-pipeline-"), "{traces:?}");
+    assert!(
+        traces[0].starts_with("cuda-academy-pipeline-"),
+        "{traces:?}"
+    );
     assert_eq!(tui.quit(), 0);
 }
 

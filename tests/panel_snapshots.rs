@@ -35,7 +35,12 @@ fn small(id: &str) -> Box<Report> {
 }
 
 fn app(catalog: Catalog, w: u16, h: u16, color: bool) -> App {
-    let mut app = App::new(catalog, Theme::new(color), Progress::default(), Size::new(w, h));
+    let mut app = App::new(
+        catalog,
+        Theme::new(color),
+        Progress::default(),
+        Size::new(w, h),
+    );
     let gpu = detect::open_sim("--backend sim".into()).unwrap();
     app.update(Msg::Worker(WorkerEvent::Backend(Ok(gpu.info().clone()))));
     app
@@ -75,7 +80,12 @@ fn draw(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
 }
 
 fn text(t: &Terminal<TestBackend>) -> String {
-    t.backend().buffer().content().iter().map(|c| c.symbol()).collect()
+    t.backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect()
 }
 
 #[test]
@@ -134,7 +144,10 @@ fn bandwidth_chart_and_selected_op() {
         let summary = app.timeline().unwrap().details().unwrap().summary();
         let t = draw(&app, w, h);
         let head: String = summary.chars().take(12).collect();
-        assert!(text(&t).contains(&head), "the selected op's details: {summary}");
+        assert!(
+            text(&t).contains(&head),
+            "the selected op's details: {summary}"
+        );
         insta::assert_snapshot!(format!("selected_op_{w}x{h}"), t.backend());
     }
 }
@@ -148,13 +161,19 @@ fn running_failed_and_the_form() {
             panic!("{cmds:?}");
         };
         let text_ = "best configuration: 3 streams x 8 chunks".to_string();
-        let phase = WorkerEvent::Phase { run_id: *run_id, text: text_ };
+        let phase = WorkerEvent::Phase {
+            run_id: *run_id,
+            text: text_,
+        };
         app.update(Msg::Worker(phase));
         let t = draw(&app, w, h);
         assert!(text(&t).contains("Esc cancels"));
         insta::assert_snapshot!(format!("running_{w}x{h}"), t.backend());
         let why = "CUDA_ERROR_OUT_OF_MEMORY: out of memory; pick a smaller --size".to_string();
-        let done = WorkerEvent::Done { run_id: *run_id, result: Err(why) };
+        let done = WorkerEvent::Done {
+            run_id: *run_id,
+            result: Err(why),
+        };
         app.update(Msg::Worker(done));
         let t = draw(&app, w, h);
         assert!(text(&t).contains("pipeline failed"));
@@ -174,7 +193,10 @@ fn without_colour_the_panel_uses_no_colour() {
         assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{cell:?}");
     }
     let screen = text(&t);
-    assert!(screen.contains('▶') && screen.contains('◀'), "glyphs, not colours, tell kinds");
+    assert!(
+        screen.contains('▶') && screen.contains('◀'),
+        "glyphs, not colours, tell kinds"
+    );
 }
 
 #[test]

@@ -162,7 +162,11 @@ impl Outcome {
         self.error = None;
         self.compare = if self.previous.is_some() {
             Compare::Previous
-        } else if self.report.as_ref().is_some_and(|r| !r.other_timelines.is_empty()) {
+        } else if self
+            .report
+            .as_ref()
+            .is_some_and(|r| !r.other_timelines.is_empty())
+        {
             Compare::Other(0)
         } else {
             Compare::Nothing
@@ -176,7 +180,11 @@ impl Outcome {
         if let Some(report) = &self.report {
             out.extend((0..report.other_timelines.len()).map(Compare::Other));
         }
-        if self.previous.as_ref().is_some_and(|p| !p.timeline.is_empty()) {
+        if self
+            .previous
+            .as_ref()
+            .is_some_and(|p| !p.timeline.is_empty())
+        {
             out.push(Compare::Previous);
         }
         out

@@ -71,7 +71,14 @@ fn r_runs_the_lessons_experiment_once_and_esc_cancels_it() {
     }
     assert!(app.panel.is_running());
     assert!(press(&mut app, "r").is_empty(), "one run at a time");
-    assert!(app.panel.message.as_ref().unwrap().text.contains("Esc cancels"));
+    assert!(
+        app.panel
+            .message
+            .as_ref()
+            .unwrap()
+            .text
+            .contains("Esc cancels")
+    );
     // An overlay takes Esc first; the run goes on.
     press(&mut app, "?");
     assert!(press(&mut app, "Esc").is_empty());
@@ -103,9 +110,15 @@ fn a_report_shows_its_timeline_and_a_stale_one_is_ignored() {
         text: "pinned H2D 4 MiB".into(),
     };
     app.update(Msg::Worker(phase));
-    assert_eq!(app.panel.running.as_ref().unwrap().phase, "pinned H2D 4 MiB");
+    assert_eq!(
+        app.panel.running.as_ref().unwrap().phase,
+        "pinned H2D 4 MiB"
+    );
     done(&mut app, id + 7, sim_report("async-copy"));
-    assert!(app.panel.is_running(), "another run's result is not this one's");
+    assert!(
+        app.panel.is_running(),
+        "another run's result is not this one's"
+    );
     done(&mut app, id, sim_report("async-copy"));
     assert!(!app.panel.is_running());
     assert_eq!(app.panel_view(), PanelView::Timeline);
@@ -128,7 +141,11 @@ fn timeline_keys_reach_the_timeline_only_when_there_is_one() {
     assert_eq!(app.panel_view(), PanelView::Results);
     let before = app.timeline().unwrap().scale;
     press(&mut app, "] ]");
-    assert_eq!(app.panel_view(), PanelView::Timeline, "a timeline key shows it");
+    assert_eq!(
+        app.panel_view(),
+        PanelView::Timeline,
+        "a timeline key shows it"
+    );
     let details = app.timeline().unwrap().details().unwrap();
     assert!(!details.summary().is_empty());
     press(&mut app, "+");
@@ -136,7 +153,10 @@ fn timeline_keys_reach_the_timeline_only_when_there_is_one() {
     assert!(after.end_us - after.start_us < before.end_us - before.start_us);
     press(&mut app, "- < >");
     press(&mut app, "m");
-    assert_ne!(app.timeline().unwrap().mode, crate::timeline::ViewMode::Streams);
+    assert_ne!(
+        app.timeline().unwrap().mode,
+        crate::timeline::ViewMode::Streams
+    );
 }
 
 #[test]
@@ -180,7 +200,13 @@ fn the_parameter_form_sets_options_and_enter_runs_with_them() {
     let cmds = press(&mut app, "Enter");
     assert!(app.overlay.is_none());
     match &cmds[..] {
-        [Cmd::RunExperiment { experiment, options, .. }] => {
+        [
+            Cmd::RunExperiment {
+                experiment,
+                options,
+                ..
+            },
+        ] => {
             assert_eq!(experiment, "pipeline");
             assert_eq!(options.size, Some(8 << 20));
             assert_eq!((options.streams, options.chunks), (Some(2), Some(1)));
@@ -231,7 +257,10 @@ fn a_run_grades_the_lessons_predictions_and_fills_lesson_text() {
     answers.insert("done".into(), record(measured * 3.0));
     let id = run_id(&press(&mut app, "r"));
     done(&mut app, id, report);
-    assert_eq!(app.progress.lessons["async"].answers["done"].correct, Some(false));
+    assert_eq!(
+        app.progress.lessons["async"].answers["done"].correct,
+        Some(false)
+    );
 }
 
 #[test]
@@ -277,6 +306,9 @@ fn a_second_run_is_compared_with_the_first_on_one_scale() {
     let outcome = &app.panel.outcomes["default-stream"];
     assert_eq!(outcome.compare, Compare::Previous);
     press(&mut app, "c");
-    assert_eq!(app.panel.outcomes["default-stream"].compare, Compare::Nothing);
+    assert_eq!(
+        app.panel.outcomes["default-stream"].compare,
+        Compare::Nothing
+    );
     assert!(app.timeline().unwrap().previous.is_none());
 }

@@ -133,14 +133,23 @@ fn step<T: Copy + PartialEq>(
             Some(p) => i64::try_from(p).unwrap_or(0) + 1 + delta,
             None => {
                 // Between choices: the first step goes to the neighbour on that side.
-                let above = choices.iter().position(|c| greater(c, &v)).unwrap_or(choices.len());
+                let above = choices
+                    .iter()
+                    .position(|c| greater(c, &v))
+                    .unwrap_or(choices.len());
                 let above = i64::try_from(above).unwrap_or(last);
-                if delta > 0 { above + delta } else { above + 1 + delta }
+                if delta > 0 {
+                    above + delta
+                } else {
+                    above + 1 + delta
+                }
             }
         },
     }
     .clamp(0, last);
-    usize::try_from(next - 1).ok().and_then(|i| choices.get(i).copied())
+    usize::try_from(next - 1)
+        .ok()
+        .and_then(|i| choices.get(i).copied())
 }
 
 impl App {
@@ -191,7 +200,9 @@ impl App {
             KeyCode::Backspace => {
                 form.typed.pop();
             }
-            KeyCode::Char(c) if (c.is_ascii_alphanumeric() || c == '.') && form.typed.len() < 12 => {
+            KeyCode::Char(c)
+                if (c.is_ascii_alphanumeric() || c == '.') && form.typed.len() < 12 =>
+            {
                 form.typed.push(c);
             }
             _ => {}
@@ -240,7 +251,11 @@ impl App {
         }
         self.params = None;
         self.overlay = None;
-        if run { self.run_experiment() } else { Vec::new() }
+        if run {
+            self.run_experiment()
+        } else {
+            Vec::new()
+        }
     }
 }
 

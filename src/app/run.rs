@@ -76,7 +76,8 @@ impl App {
         }
         let options = self.panel.options.get(&id).cloned().unwrap_or_default();
         if let Err(err) = options.validate(&id) {
-            self.panel.error(format!("cannot run {id}: {err} (o changes the parameters)"));
+            self.panel
+                .error(format!("cannot run {id}: {err} (o changes the parameters)"));
             return Vec::new();
         }
         self.panel.last_run_id += 1;
@@ -124,10 +125,14 @@ impl App {
     pub(super) fn toggle_view(&mut self) {
         let views = self.panel_views();
         if views.len() < 2 {
-            self.panel.info("nothing to switch to yet: press r to run the experiment");
+            self.panel
+                .info("nothing to switch to yet: press r to run the experiment");
             return;
         }
-        let at = views.iter().position(|v| *v == self.panel_view()).unwrap_or(0);
+        let at = views
+            .iter()
+            .position(|v| *v == self.panel_view())
+            .unwrap_or(0);
         self.panel.view = views[(at + 1) % views.len()];
         self.panel.scroll = 0;
     }
@@ -135,7 +140,8 @@ impl App {
     /// `m`: streams → copy engines → both.
     pub(super) fn cycle_lane_mode(&mut self) {
         let Some(view) = self.timeline_mut() else {
-            self.panel.info("no timeline yet: press r to run the experiment");
+            self.panel
+                .info("no timeline yet: press r to run the experiment");
             return;
         };
         view.cycle_mode();
@@ -155,14 +161,17 @@ impl App {
                 outcome.cycle_compare(mode);
                 self.panel.view = PanelView::Timeline;
             }
-            _ => self.panel.info("no timeline yet: press r to run the experiment"),
+            _ => self
+                .panel
+                .info("no timeline yet: press r to run the experiment"),
         }
     }
 
     /// `+ - < > [ ]`: to the timeline, only when the panel has one (the view switches to it).
     pub(super) fn timeline_key(&mut self, key: char) {
         let Some(view) = self.timeline_mut() else {
-            self.panel.info("no timeline to zoom: press r to run the experiment");
+            self.panel
+                .info("no timeline to zoom: press r to run the experiment");
             return;
         };
         view.handle_key(key);
@@ -174,7 +183,8 @@ impl App {
         match self.report() {
             Some(report) => vec![Cmd::ExportTrace(Box::new(report.clone()))],
             None => {
-                self.panel.error("nothing to export yet: press r to run the experiment first");
+                self.panel
+                    .error("nothing to export yet: press r to run the experiment first");
                 Vec::new()
             }
         }
@@ -222,7 +232,9 @@ impl App {
                 self.panel.message.take_if(|m| !m.error);
                 self.panel.measured.extend(report.metrics.clone());
                 let graded = self.grade_predictions(running.lesson, &report);
-                self.panel.outcome_mut(&running.experiment).accept(report, mode);
+                self.panel
+                    .outcome_mut(&running.experiment)
+                    .accept(report, mode);
                 if self.experiment() == Some(running.experiment.as_str()) {
                     self.panel.view = default_view(&running.experiment);
                     self.panel.scroll = 0;

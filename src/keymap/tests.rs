@@ -44,7 +44,10 @@ fn ctrl_c_quits_everywhere_and_plain_c_does_nothing() {
         assert_eq!(lookup(ctx, &ctrl_c), Some(Action::Quit), "{ctx:?}");
     }
     // Plain c compares timelines; it never quits.
-    assert_eq!(lookup(Ctx::Cards, &key(KeyCode::Char('c'))), Some(Action::Compare));
+    assert_eq!(
+        lookup(Ctx::Cards, &key(KeyCode::Char('c'))),
+        Some(Action::Compare)
+    );
 }
 
 #[test]
@@ -84,7 +87,11 @@ fn experiment_keys_work_from_every_pane() {
     ];
     for (c, action) in expected {
         for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Panel] {
-            assert_eq!(lookup(ctx, &key(KeyCode::Char(c))), Some(action), "{c} in {ctx:?}");
+            assert_eq!(
+                lookup(ctx, &key(KeyCode::Char(c))),
+                Some(action),
+                "{c} in {ctx:?}"
+            );
         }
         // The form and the dialogs keep their own keys.
         assert_ne!(lookup(Ctx::Params, &key(KeyCode::Char(c))), Some(action));

@@ -18,8 +18,10 @@ pub fn export(report: &Report, dir: &Path, now: SystemTime) -> Result<PathBuf, S
         .find(|p| !p.exists())
         .ok_or_else(|| format!("too many traces named {base}-N.json in {}", dir.display()))?;
     write_chrome_trace(report, &path).map_err(|err| {
-        format!("{err}; check that {} is writable, or run cuda-academy from another directory",
-            dir.display())
+        format!(
+            "{err}; check that {} is writable, or run cuda-academy from another directory",
+            dir.display()
+        )
     })?;
     Ok(path)
 }
@@ -32,7 +34,13 @@ pub fn file_stem(experiment: &str, now: SystemTime) -> String {
     let (y, m, d) = civil_from_days(days);
     let safe: String = experiment
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!(
         "cuda-academy-{safe}-{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
@@ -76,7 +84,10 @@ mod tests {
     fn names_carry_the_experiment_and_the_utc_time() {
         // 2026-11-29 18:09:31 UTC.
         let t = UNIX_EPOCH + Duration::from_secs(1_795_975_771);
-        assert_eq!(file_stem("pipeline", t), "cuda-academy-pipeline-20261129-180931");
+        assert_eq!(
+            file_stem("pipeline", t),
+            "cuda-academy-pipeline-20261129-180931"
+        );
     }
 
     #[test]

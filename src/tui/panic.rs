@@ -14,7 +14,8 @@ pub fn install(state_dir: Option<PathBuf>) {
         // The experiment worker catches its panics and shows them in the panel: the TUI is
         // still running, so only log them.
         if is_worker_thread(std::thread::current().name()) {
-            let report = format!("experiment worker panicked (caught, shown in the panel): {info}\n");
+            let report =
+                format!("experiment worker panicked (caught, shown in the panel): {info}\n");
             write_log(state_dir.clone(), &report);
             return;
         }

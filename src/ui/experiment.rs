@@ -35,8 +35,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // A short timeline panel leaves out who produced the run: the title says it already.
     let compact = app.panel_view() == PanelView::Timeline && inner.height < 16;
     let head = head_lines(app, inner.width, compact);
-    let head_rows = u16::try_from(head.len()).unwrap_or(u16::MAX).min(inner.height);
-    Paragraph::new(head).render(Rect { height: head_rows, ..inner }, buf);
+    let head_rows = u16::try_from(head.len())
+        .unwrap_or(u16::MAX)
+        .min(inner.height);
+    Paragraph::new(head).render(
+        Rect {
+            height: head_rows,
+            ..inner
+        },
+        buf,
+    );
     let body = Rect {
         y: inner.y + head_rows,
         height: inner.height - head_rows,
@@ -56,7 +64,10 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
                 let rows = timeline_rows(view);
                 // Room to spare: the metrics go under the timeline.
                 if body.height >= rows + 8 {
-                    let top = Rect { height: rows, ..body };
+                    let top = Rect {
+                        height: rows,
+                        ..body
+                    };
                     TimelineWidget::new(view, theme).render(top, buf);
                     let rest = Rect {
                         y: body.y + rows + 1,
@@ -128,7 +139,11 @@ fn view_hint(app: &App) -> Option<String> {
         PanelView::Results => "results",
         PanelView::Chart => "chart",
     };
-    let switch = if app.experiments().len() > 1 { " · s other" } else { "" };
+    let switch = if app.experiments().len() > 1 {
+        " · s other"
+    } else {
+        ""
+    };
     Some(format!(" {name} · v view{switch} "))
 }
 
@@ -168,7 +183,10 @@ fn head_lines(app: &App, width: u16, compact: bool) -> Vec<Line<'static>> {
         } else {
             ("i ", theme.muted())
         };
-        wrap(&[Span::styled(format!("{glyph}{}", message.text), style)], &mut out);
+        wrap(
+            &[Span::styled(format!("{glyph}{}", message.text), style)],
+            &mut out,
+        );
     }
     let outcome = app.panel.outcomes.get(id);
     if let Some(why) = outcome.and_then(|o| o.error.as_ref()) {

@@ -105,11 +105,8 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         return [card, panel, quiz];
     }
     let card_share = if focus == Focus::Cards { 50 } else { 32 };
-    let [card, bottom] = Layout::vertical([
-        Constraint::Percentage(card_share),
-        Constraint::Fill(1),
-    ])
-    .areas(main);
+    let [card, bottom] =
+        Layout::vertical([Constraint::Percentage(card_share), Constraint::Fill(1)]).areas(main);
     // The focused one of the two gets the wider half.
     let quiz_width = if focus == Focus::Quiz {
         bottom.width * 11 / 20
@@ -153,7 +150,9 @@ mod tests {
             for h in [0u16, 1, 5, 16, 24, 60] {
                 let area = Rect::new(0, 0, w, h);
                 let p = panes(area, 3, Focus::Quiz);
-                for r in [p.header, p.banners, p.card, p.panel, p.quiz, p.status, p.footer] {
+                for r in [
+                    p.header, p.banners, p.card, p.panel, p.quiz, p.status, p.footer,
+                ] {
                     assert!(area.contains(r.as_position()) || r.area() == 0, "{w}x{h}");
                     assert!(r.right() <= w && r.bottom() <= h, "{w}x{h}: {r:?}");
                 }

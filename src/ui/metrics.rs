@@ -67,9 +67,7 @@ pub fn format_value(v: f64) -> String {
         return "n/a".to_string();
     }
     let a = v.abs();
-    if v.fract() == 0.0 && a < 1e9 {
-        format!("{v:.0}")
-    } else if a >= 100.0 {
+    if (v.fract() == 0.0 && a < 1e9) || a >= 100.0 {
         format!("{v:.0}")
     } else if a >= 10.0 {
         format!("{v:.1}")

@@ -49,10 +49,20 @@ pub fn render(app: &App, panel: Rect, screen: Rect, buf: &mut Buffer) {
     lines.push(Line::default());
     let hint = "↑↓ field · ←→ change · type a value (64M, 4) · Enter runs";
     let spans = [Span::styled(hint, theme.muted())];
-    lines.extend(text::wrap(&spans, inner.width, Span::raw(""), Span::raw("")));
+    lines.extend(text::wrap(
+        &spans,
+        inner.width,
+        Span::raw(""),
+        Span::raw(""),
+    ));
     if let Some(err) = &form.error {
         let spans = [Span::styled(err.clone(), theme.error())];
-        lines.extend(text::wrap(&spans, inner.width, Span::raw("✗ "), Span::raw("  ")));
+        lines.extend(text::wrap(
+            &spans,
+            inner.width,
+            Span::raw("✗ "),
+            Span::raw("  "),
+        ));
     }
     Paragraph::new(lines).render(inner, buf);
 }

@@ -216,7 +216,11 @@ fn graded_lines(app: &App, predicted: f64, width: u16) -> Vec<Line<'static>> {
             ]
         }
         (Some(right), None) => {
-            let verdict = if right { "✓ Graded: close enough." } else { "✗ Graded: off." };
+            let verdict = if right {
+                "✓ Graded: close enough."
+            } else {
+                "✗ Graded: off."
+            };
             vec![Span::raw(verdict)]
         }
         (None, _) => vec![Span::raw(

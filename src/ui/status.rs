@@ -47,7 +47,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let room = usize::from(area.width.saturating_sub(right_width + 2));
     let mut left = backend_text(app);
     if left.chars().count() > room {
-        left = left.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+        left = left
+            .chars()
+            .take(room.saturating_sub(1))
+            .collect::<String>()
+            + "…";
     }
     Line::from(vec![Span::raw(" "), Span::styled(left, style)]).render(area, buf);
     if right_width > 0 && right_width < area.width {

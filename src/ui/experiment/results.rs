@@ -52,7 +52,12 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             t.push_str(&format!(": {}", check.detail));
         }
         let spans = [Span::styled(t, theme.text())];
-        out.extend(text::wrap(&spans, width, Span::styled(glyph, style), Span::raw("  ")));
+        out.extend(text::wrap(
+            &spans,
+            width,
+            Span::styled(glyph, style),
+            Span::raw("  "),
+        ));
     }
     for note in &report.notes {
         let spans = [Span::styled(note.clone(), theme.muted())];
@@ -97,6 +102,9 @@ pub fn params_lines(app: &App, id: &str, width: u16) -> Vec<Line<'static>> {
         .iter()
         .map(|f| format!("{} {}", f.label(), f.value(&options)))
         .collect();
-    let spans = [Span::styled(format!("Next run: {}", parts.join(" · ")), theme.muted())];
+    let spans = [Span::styled(
+        format!("Next run: {}", parts.join(" · ")),
+        theme.muted(),
+    )];
     text::wrap(&spans, width, Span::raw(""), Span::raw("  "))
 }
