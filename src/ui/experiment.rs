@@ -10,8 +10,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, BackendState, Focus, PanelView};
+use crate::report::Report;
 use crate::ui::{layout, pane_block, text};
-use crate::widgets::{BandwidthChart, TimelineWidget, async_copy_bars, host_memory_bars};
+use crate::widgets::{
+    BandwidthChart, TimelineWidget, ValueBars, async_copy_bars, host_memory_bars,
+};
 
 /// Spinner frames (Braille dots; the phase text says the same thing in words).
 const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
@@ -81,11 +84,26 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
                 }
             }
         }
-        (PanelView::Chart, Some(report)) => match report.experiment.as_str() {
-            "pageable-vs-pinned" => BandwidthChart::from_report(report, theme).render(body, buf),
-            "pinned-alloc" => host_memory_bars(report, theme).render(body, buf),
-            _ => async_copy_bars(report, theme).render(body, buf),
-        },
+        (PanelView::Chart, Some(report)) => {
+            // A tall panel has room for the metrics under the chart.
+            let chart = if body.height >= 30 {
+                Rect {
+                    height: (body.height / 2).max(16),
+                    ..body
+                }
+            } else {
+                body
+            };
+            draw_chart(app, report, chart, buf);
+            if chart.height < body.height {
+                let rest = Rect {
+                    y: chart.bottom() + 1,
+                    height: body.height - chart.height - 1,
+                    ..body
+                };
+                Paragraph::new(results::lines(app, rest.width)).render(rest, buf);
+            }
+        }
         _ => {
             let lines = results::lines(app, body.width);
             let visible: Vec<Line> = lines
@@ -96,6 +114,27 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
             Paragraph::new(visible).render(body, buf);
         }
     }
+}
+
+fn draw_chart(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
+    let theme = app.theme;
+    match report.experiment.as_str() {
+        "pageable-vs-pinned" => BandwidthChart::from_report(report, theme).render(area, buf),
+        "pinned-alloc" => host_memory_bars(report, theme).render(area, buf),
+        _ if area.width < 60 => short_async_bars(report, app).render(area, buf),
+        _ => async_copy_bars(report, theme).render(area, buf),
+    }
+}
+
+/// The async-copy bars with labels short enough for a narrow panel.
+fn short_async_bars(report: &Report, app: &App) -> ValueBars {
+    let metrics = [
+        ("async_return_us_pinned", "ret. pinned"),
+        ("copy_done_us_pinned", "done pinned"),
+        ("async_return_us_pageable", "ret. pageable"),
+        ("copy_done_us_pageable", "done pageable"),
+    ];
+    ValueBars::from_metrics(report, "Call returned vs copy done", &metrics, app.theme)
 }
 
 /// Rows the timeline needs to show everything: each run's lanes (and its name when two are

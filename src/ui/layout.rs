@@ -104,7 +104,8 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         .areas(right);
         return [card, panel, quiz];
     }
-    let card_share = if focus == Focus::Cards { 50 } else { 32 };
+    // Away from the card, the panel's timeline gets the rows (a compared run needs ~14).
+    let card_share = if focus == Focus::Cards { 50 } else { 24 };
     let [card, bottom] =
         Layout::vertical([Constraint::Percentage(card_share), Constraint::Fill(1)]).areas(main);
     // The focused one of the two gets the wider half.
