@@ -312,3 +312,27 @@ fn a_second_run_is_compared_with_the_first_on_one_scale() {
     );
     assert!(app.timeline().unwrap().previous.is_none());
 }
+
+#[test]
+fn r_runs_even_while_a_prediction_is_typed() {
+    let mut app = app();
+    press(&mut app, "2 Tab n Enter");
+    assert!(app.quiz.input.is_some(), "the prediction field is open");
+    press(&mut app, "4");
+    assert_eq!(app.lesson, 1, "digits type into the field");
+    let cmds = press(&mut app, "r");
+    assert!(matches!(&cmds[..], [Cmd::RunExperiment { .. }]), "{cmds:?}");
+    assert_eq!(app.quiz.input.as_deref(), Some("4"), "the field stays open");
+}
+
+#[test]
+fn a_cancelled_run_is_not_a_failure() {
+    let mut app = app();
+    let id = run_id(&press(&mut app, "r"));
+    press(&mut app, "Esc");
+    let result = Err("the experiment was cancelled".to_string());
+    app.update(Msg::Worker(WorkerEvent::Done { run_id: id, result }));
+    assert!(app.panel.outcomes.get("pageable-vs-pinned").is_none_or(|o| o.error.is_none()));
+    let msg = app.panel.message.clone().unwrap();
+    assert!(!msg.error && msg.text.contains("cancelled"));
+}

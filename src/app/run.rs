@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use super::panel::{BackendState, PanelView, Running, default_view, has_chart};
 use super::{App, Cmd, Focus};
 use crate::report::Report;
-use crate::timeline::TimelineView;
+use crate::timeline::{TimelineView, ViewMode};
 use crate::worker::WorkerEvent;
 
 impl App {
@@ -146,8 +146,19 @@ impl App {
         };
         view.cycle_mode();
         let mode = view.mode;
+        let known = crate::timeline::Lanes::engines_known(&view.run.ops);
         self.panel.mode = mode;
         self.panel.view = PanelView::Timeline;
+        let name = match mode {
+            ViewMode::Streams => "lanes: one per stream",
+            ViewMode::Engines => "lanes: one per copy engine, plus compute",
+            ViewMode::All => "lanes: streams, then copy engines and compute",
+        };
+        if known || mode == ViewMode::Streams {
+            self.panel.info(name);
+        } else {
+            self.panel.info(format!("{name} (this backend did not say which engine ran a copy)"));
+        }
     }
 
     /// `c`: compare with the previous run, the built-in baseline, or nothing.
@@ -243,6 +254,10 @@ impl App {
                 if graded > 0 {
                     return vec![Cmd::SaveProgress];
                 }
+            }
+            // Esc asked for this: say so, it is not a failure.
+            Err(_) if running.cancelling => {
+                self.panel.info(format!("{} cancelled; r runs it again", running.experiment));
             }
             Err(why) => {
                 self.panel.outcome_mut(&running.experiment).error = Some(why);
