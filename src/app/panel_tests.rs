@@ -332,7 +332,12 @@ fn a_cancelled_run_is_not_a_failure() {
     press(&mut app, "Esc");
     let result = Err("the experiment was cancelled".to_string());
     app.update(Msg::Worker(WorkerEvent::Done { run_id: id, result }));
-    assert!(app.panel.outcomes.get("pageable-vs-pinned").is_none_or(|o| o.error.is_none()));
+    assert!(
+        app.panel
+            .outcomes
+            .get("pageable-vs-pinned")
+            .is_none_or(|o| o.error.is_none())
+    );
     let msg = app.panel.message.clone().unwrap();
     assert!(!msg.error && msg.text.contains("cancelled"));
 }

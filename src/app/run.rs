@@ -157,7 +157,9 @@ impl App {
         if known || mode == ViewMode::Streams {
             self.panel.info(name);
         } else {
-            self.panel.info(format!("{name} (this backend did not say which engine ran a copy)"));
+            self.panel.info(format!(
+                "{name} (this backend did not say which engine ran a copy)"
+            ));
         }
     }
 
@@ -257,7 +259,8 @@ impl App {
             }
             // Esc asked for this: say so, it is not a failure.
             Err(_) if running.cancelling => {
-                self.panel.info(format!("{} cancelled; r runs it again", running.experiment));
+                self.panel
+                    .info(format!("{} cancelled; r runs it again", running.experiment));
             }
             Err(why) => {
                 self.panel.outcome_mut(&running.experiment).error = Some(why);

@@ -198,7 +198,7 @@ pub const BINDINGS: &[Binding] = &[
     b(
         C::Main,
         &[Key::Char('+'), Key::Char('=')],
-        "+",
+        "+ =",
         A::ZoomIn,
         Some(("+-<>[]", "timeline")),
     ),
@@ -206,14 +206,14 @@ pub const BINDINGS: &[Binding] = &[
     b(
         C::Main,
         &[Key::Char('<'), Key::Char(',')],
-        "<",
+        "< ,",
         A::PanLeft,
         None,
     ),
     b(
         C::Main,
         &[Key::Char('>'), Key::Char('.')],
-        ">",
+        "> .",
         A::PanRight,
         None,
     ),
