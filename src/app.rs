@@ -5,6 +5,7 @@
 mod cache;
 pub mod fixture;
 mod list;
+mod msg;
 mod nav;
 pub mod panel;
 pub mod params;
@@ -14,19 +15,16 @@ mod run;
 mod stats;
 
 use std::cell::RefCell;
-use std::path::PathBuf;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 use ratatui::layout::Size;
 
-use crate::experiment::ExperimentOptions;
 use crate::keymap::{self, Action, Ctx};
 use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
-use crate::report::Report;
 use crate::theme::Theme;
-use crate::worker::WorkerEvent;
 
+pub use msg::{Cmd, Msg};
 pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
 pub use params::ParamsForm;
 pub use predict::within_tolerance;
@@ -35,54 +33,6 @@ pub use stats::LessonStats;
 
 /// How a save failure banner starts (a later success or failure replaces it).
 const SAVE_FAILED: &str = "progress not saved";
-
-/// Something that happened: a key, the mouse, a resize, or a worker's reply.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Msg {
-    /// A key press (releases and repeats of other kinds are ignored).
-    Key(KeyEvent),
-    /// Wheel or click.
-    Mouse(MouseEvent),
-    /// The terminal's new width and height.
-    Resize(u16, u16),
-    /// Code highlighting is ready: re-render cards with colours.
-    HighlightReady,
-    /// Saving progress failed; say why, keep going.
-    SaveFailed(String),
-    /// Progress was saved (clears an earlier save failure banner).
-    Saved,
-    /// A message for the learner from the shell (e.g. progress cannot be saved at all).
-    Banner(Banner),
-    /// The experiment worker reports (backend, phase, result).
-    Worker(WorkerEvent),
-    /// The spinner's clock (sent only while a run is on).
-    Tick,
-    /// A trace export finished: the file written, or why not.
-    Exported(Result<PathBuf, String>),
-}
-
-/// A side effect `update` asks the shell to carry out.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Cmd {
-    /// Write `App::progress` to disk.
-    SaveProgress,
-    /// Leave the tutorial (the shell saves progress first).
-    Quit,
-    /// Start a run on the worker thread; its events come back as [`Msg::Worker`].
-    RunExperiment {
-        /// The id the worker's events carry.
-        run_id: u64,
-        /// Experiment id.
-        experiment: String,
-        /// The learner's parameters.
-        options: ExperimentOptions,
-    },
-    /// Ask the worker to stop the run at its next step.
-    CancelRun,
-    /// Write this report as a Chrome trace in the current directory; reply with
-    /// [`Msg::Exported`].
-    ExportTrace(Box<Report>),
-}
 
 /// Which pane takes the keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
