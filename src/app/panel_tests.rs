@@ -5,7 +5,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Size;
 
 use super::*;
-use crate::experiment::{self, RunContext};
+use crate::experiment::{self, ExperimentOptions, RunContext};
+use crate::report::Report;
 use crate::gpu::detect;
 use crate::progress::AnswerRecord;
 use crate::worker::WorkerEvent;
