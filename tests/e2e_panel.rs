@@ -24,9 +24,12 @@ struct Tui {
 }
 
 impl Tui {
-    fn launch(state: &Path, cwd: &Path) -> Tui {
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_cuda-academy"));
-        cmd.args(["--backend", "sim", "--no-mouse"])
+    fn launch(state: &Path, cwd: &Path, backend: &str) -> Tui {
+        // The live test runs on the GPU machine, where the binary lies elsewhere.
+        let bin = std::env::var("CUDA_ACADEMY_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_cuda-academy").to_string());
+        let mut cmd = Command::new(bin);
+        cmd.args(["--backend", backend, "--no-mouse"])
             .current_dir(cwd);
         cmd.env("CUDA_ACADEMY_STATE_DIR", state)
             .env("TERM", "xterm-256color");
@@ -98,11 +101,33 @@ impl Tui {
 
 #[test]
 fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
+    pipeline_in_the_tui("sim", "Simulated: profile");
+}
+
+/// The same on the real GPU (`--backend gpu`): run by hand on a CUDA machine with
+/// `cargo test --test e2e_panel -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn live_gpu_pipeline_in_the_tui() {
+    pipeline_in_the_tui("gpu", "Live: ");
+}
+
+fn pipeline_in_the_tui(backend: &str, label: &str) {
     let state = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
-    let mut tui = Tui::launch(state.path(), cwd.path());
+    let start = Instant::now();
+    let mut tui = Tui::launch(state.path(), cwd.path(), backend);
     tui.wait_for("Lesson 1/4");
-    tui.wait_for("Simulated: profile");
+    let first = start.elapsed();
+    let said = tui.text();
+    assert!(
+        said.contains("Detecting backend") || said.contains(label),
+        "{said}"
+    );
+    let ready = tui.wait_for(label) + first;
+    eprintln!(
+        "first frame after {first:?} (process start included); backend shown after {ready:?}"
+    );
     tui.send("4");
     tui.wait_for("Lesson 4/4 · card 1/");
     tui.send("r");
@@ -123,6 +148,7 @@ fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
     );
     tui.send("]");
     tui.wait_for(" · stream ");
+    eprintln!("{}", tui.text());
     tui.send("e");
     tui.wait_for("trace written to");
     let traces: Vec<_> = std::fs::read_dir(cwd.path())
@@ -141,7 +167,7 @@ fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
 fn esc_cancels_a_run_and_the_app_goes_on() {
     let state = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
-    let mut tui = Tui::launch(state.path(), cwd.path());
+    let mut tui = Tui::launch(state.path(), cwd.path(), "sim");
     tui.wait_for("Lesson 1/4");
     tui.send("r");
     tui.wait_for("running pageable-vs-pinned");

@@ -6,9 +6,9 @@ use ratatui::layout::Size;
 
 use super::*;
 use crate::experiment::{self, ExperimentOptions, RunContext};
-use crate::report::Report;
 use crate::gpu::detect;
 use crate::progress::AnswerRecord;
+use crate::report::Report;
 use crate::worker::WorkerEvent;
 
 fn app() -> App {
