@@ -22,8 +22,11 @@ const SPINNER: [char; 10] = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '�
 /// Draw the panel into `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
-    let mut block = pane_block(theme, app.focus == Focus::Panel).title(title(app));
-    if let Some(report) = app.report() {
+    let title = title(app);
+    let room = usize::from(area.width).saturating_sub(title.chars().count() + 4);
+    let mut block = pane_block(theme, app.focus == Focus::Panel).title(title);
+    // The backend's word goes on the border only where it does not cover the title.
+    if let Some(report) = app.report().filter(|_| room >= 12) {
         let who = format!(" {} ", report.backend.kind.screen_name());
         block = block.title(Line::from(who).right_aligned());
     }
