@@ -342,3 +342,35 @@ fn a_cancelled_run_is_not_a_failure() {
     let msg = app.panel.message.clone().unwrap();
     assert!(!msg.error && msg.text.contains("cancelled"));
 }
+
+#[test]
+fn a_click_on_the_panel_focuses_it_and_the_wheel_scrolls_its_results() {
+    use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+    let mut app = app();
+    let id = run_id(&press(&mut app, "3 r"));
+    done(&mut app, id, sim_report("async-copy"));
+    press(&mut app, "v");
+    assert_eq!(app.panel_view(), PanelView::Results);
+    app.update(Msg::Resize(80, 16));
+    app.focus = Focus::Cards;
+    let panel = app.panes().panel;
+    let mouse = |kind| MouseEvent {
+        kind,
+        column: panel.x + 2,
+        row: panel.y + 2,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.update(Msg::Mouse(mouse(MouseEventKind::Down(MouseButton::Left))));
+    assert_eq!(app.focus, Focus::Panel);
+    let panel = app.panes().panel;
+    let mouse = |kind| MouseEvent {
+        kind,
+        column: panel.x + 2,
+        row: panel.y + 2,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.update(Msg::Mouse(mouse(MouseEventKind::ScrollDown)));
+    assert!(app.panel.scroll > 0, "the results scroll under the pointer");
+    press(&mut app, "k k k k");
+    assert_eq!(app.panel.scroll, 0, "Up scrolls back in the focused panel");
+}

@@ -77,7 +77,12 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
     // The verdict goes above the options so it is seen at once, even in a short pane.
     if revealed {
         let verdict = verdict_line(app, q);
-        out.extend(text::wrap(&verdict.spans, width, Span::raw(""), Span::raw("  ")));
+        out.extend(text::wrap(
+            &verdict.spans,
+            width,
+            Span::raw(""),
+            Span::raw("  "),
+        ));
         out.push(Line::default());
     }
     for (i, choice) in q.choices.iter().enumerate() {
