@@ -119,6 +119,8 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     let mut tui = Tui::launch(state.path(), cwd.path(), backend);
     tui.wait_for("Lesson 1/4");
     let first = start.elapsed();
+    // The footer is the last row drawn: the status bar above it is on screen by then.
+    tui.wait_for("q quit");
     let said = tui.text();
     assert!(
         said.contains("Detecting backend") || said.contains(label),
