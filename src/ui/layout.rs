@@ -20,7 +20,7 @@ pub const SIDEBAR_FROM: u16 = 200;
 pub const THREE_COLUMNS_FROM: u16 = 150;
 /// From this body width on the card is a column beside panel and quiz.
 pub const SIDE_BY_SIDE_FROM: u16 = 100;
-const SIDEBAR_WIDTH: u16 = 32;
+const SIDEBAR_WIDTH: u16 = 36;
 
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
