@@ -1,6 +1,6 @@
-//! The `?` overlay: every action by name with its keys, generated from the key table, plus the
-//! keys reserved for the experiment panel. Two columns when the screen is wide enough, one
-//! otherwise; it scrolls when it does not fit.
+//! The `?` overlay: every action by name with its keys, generated from the key table (the
+//! experiment panel's keys included), plus a few notes. Two columns when the screen is wide
+//! enough, one otherwise; it scrolls when it does not fit.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
