@@ -5,13 +5,18 @@
 mod cache;
 pub mod fixture;
 mod list;
+mod msg;
 mod nav;
+pub mod panel;
+pub mod params;
+mod predict;
 mod quiz;
+mod run;
 mod stats;
 
 use std::cell::RefCell;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind, MouseEvent};
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 use ratatui::layout::Size;
 
 use crate::keymap::{self, Action, Ctx};
@@ -19,45 +24,23 @@ use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
 use crate::theme::Theme;
 
+pub use msg::{Cmd, Msg};
+pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
+pub use params::ParamsForm;
+pub use predict::within_tolerance;
 pub use quiz::QuizState;
 pub use stats::LessonStats;
 
 /// How a save failure banner starts (a later success or failure replaces it).
 const SAVE_FAILED: &str = "progress not saved";
 
-/// Something that happened: a key, the mouse, a resize, or a worker's reply.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Msg {
-    /// A key press (releases and repeats of other kinds are ignored).
-    Key(KeyEvent),
-    /// Wheel or click.
-    Mouse(MouseEvent),
-    /// The terminal's new width and height.
-    Resize(u16, u16),
-    /// Code highlighting is ready: re-render cards with colours.
-    HighlightReady,
-    /// Saving progress failed; say why, keep going.
-    SaveFailed(String),
-    /// Progress was saved (clears an earlier save failure banner).
-    Saved,
-    /// A message for the learner from the shell (e.g. progress cannot be saved at all).
-    Banner(Banner),
-}
-
-/// A side effect `update` asks the shell to carry out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cmd {
-    /// Write `App::progress` to disk.
-    SaveProgress,
-    /// Leave the tutorial (the shell saves progress first).
-    Quit,
-}
-
 /// Which pane takes the keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Focus {
     /// The card pane (Up/Down scroll).
     Cards,
+    /// The experiment panel (Up/Down scroll its results).
+    Panel,
     /// The quiz pane (Up/Down move among options).
     Quiz,
     /// The lesson list (a sidebar, or an overlay on narrow terminals).
@@ -71,6 +54,8 @@ pub enum Overlay {
     Help,
     /// "Reset ...?" y/n.
     Confirm(Reset),
+    /// The experiment's parameter form.
+    Params,
 }
 
 /// What a confirmed reset clears.
@@ -133,6 +118,10 @@ pub struct App {
     pub size: Size,
     /// Whether code highlighting is ready (cards render plain until then).
     pub highlight_ready: bool,
+    /// The experiment panel.
+    pub panel: PanelState,
+    /// The parameter form, while open.
+    pub params: Option<ParamsForm>,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -157,6 +146,8 @@ impl App {
             banners: Vec::new(),
             size,
             highlight_ready: false,
+            panel: PanelState::default(),
+            params: None,
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -197,6 +188,15 @@ impl App {
                 self.banners.push(banner);
                 Vec::new()
             }
+            Msg::Worker(event) => self.on_worker(event),
+            Msg::Tick => {
+                self.tick();
+                Vec::new()
+            }
+            Msg::Exported(result) => {
+                self.on_exported(result);
+                Vec::new()
+            }
         }
     }
 
@@ -209,6 +209,10 @@ impl App {
         }
         match keymap::lookup(self.key_context(), &key) {
             Some(action) => self.perform(action),
+            None if self.overlay == Some(Overlay::Params) => {
+                self.params_type(key);
+                Vec::new()
+            }
             None => Vec::new(),
         }
     }
@@ -218,8 +222,10 @@ impl App {
         match self.overlay {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
+            Some(Overlay::Params) => Ctx::Params,
             None => match self.focus {
                 Focus::Cards => Ctx::Cards,
+                Focus::Panel => Ctx::Panel,
                 Focus::Quiz => Ctx::Quiz,
                 Focus::Lessons => Ctx::Lessons,
             },
@@ -231,7 +237,7 @@ impl App {
         match action {
             Action::Quit => return vec![Cmd::Quit],
             Action::ToggleHelp => self.toggle_help(),
-            Action::Close => self.close(),
+            Action::Close => return self.close(),
             Action::NextCard => self.next_card(),
             Action::PrevCard => self.prev_card(),
             Action::FocusNext => self.cycle_focus(true),
@@ -256,6 +262,7 @@ impl App {
             Action::ResetAll => self.ask_reset(Reset::All),
             Action::ConfirmYes => return self.confirm(),
             Action::ConfirmNo => self.overlay = None,
+            _ => return self.perform_panel(action),
         }
         Vec::new()
     }
@@ -274,6 +281,39 @@ impl App {
         }
     }
 
+    /// The experiment panel's actions.
+    fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
+        let key = match action {
+            Action::RunExperiment => return self.run_experiment(),
+            Action::ExportTrace => return self.export_trace(),
+            Action::ParamsRun => return self.close_params(true),
+            Action::ParamsClose => return self.close_params(false),
+            Action::SwitchExperiment => return self.after(Self::switch_experiment),
+            Action::ToggleView => return self.after(Self::toggle_view),
+            Action::LaneMode => return self.after(Self::cycle_lane_mode),
+            Action::Compare => return self.after(Self::cycle_compare),
+            Action::OpenParams => return self.after(Self::open_params),
+            Action::FieldUp => return self.after(|a| a.params_field(-1)),
+            Action::FieldDown => return self.after(|a| a.params_field(1)),
+            Action::ValueLess => return self.after(|a| a.params_value(-1)),
+            Action::ValueMore => return self.after(|a| a.params_value(1)),
+            Action::ZoomIn => '+',
+            Action::ZoomOut => '-',
+            Action::PanLeft => '<',
+            Action::PanRight => '>',
+            Action::SelectPrevOp => '[',
+            Action::SelectNextOp => ']',
+            _ => return Vec::new(),
+        };
+        self.timeline_key(key);
+        Vec::new()
+    }
+
+    fn after(&mut self, f: impl FnOnce(&mut Self)) -> Vec<Cmd> {
+        f(self);
+        Vec::new()
+    }
+
     fn toggle_help(&mut self) {
         self.help_scroll = 0;
         self.overlay = match self.overlay {
@@ -283,5 +323,7 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod panel_tests;
 #[cfg(test)]
 mod tests;

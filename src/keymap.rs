@@ -18,6 +18,10 @@ pub enum Ctx {
     Quiz,
     /// The lesson list has the focus.
     Lessons,
+    /// The experiment panel has the focus.
+    Panel,
+    /// The experiment's parameter form is open.
+    Params,
     /// The help overlay is open.
     Help,
     /// A y/n confirmation is open.
@@ -32,6 +36,8 @@ impl Ctx {
             Ctx::Cards => "Card pane",
             Ctx::Quiz => "Quiz pane",
             Ctx::Lessons => "Lesson list",
+            Ctx::Panel => "Experiment panel",
+            Ctx::Params => "Parameter form",
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
         }
@@ -40,7 +46,7 @@ impl Ctx {
     /// Dialogs take only their own keys (and Ctrl-C), not the main screen's; `Always` alone is
     /// just Ctrl-C.
     fn is_modal(self) -> bool {
-        matches!(self, Ctx::Help | Ctx::Confirm | Ctx::Always)
+        matches!(self, Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always)
     }
 }
 
@@ -77,6 +83,25 @@ pub enum Action {
     ResetAll,
     ConfirmYes,
     ConfirmNo,
+    RunExperiment,
+    ExportTrace,
+    SwitchExperiment,
+    ToggleView,
+    LaneMode,
+    Compare,
+    OpenParams,
+    ZoomIn,
+    ZoomOut,
+    PanLeft,
+    PanRight,
+    SelectPrevOp,
+    SelectNextOp,
+    FieldUp,
+    FieldDown,
+    ValueLess,
+    ValueMore,
+    ParamsRun,
+    ParamsClose,
 }
 
 impl Action {
@@ -110,6 +135,25 @@ impl Action {
             Action::ResetAll => "reset everything",
             Action::ConfirmYes => "yes",
             Action::ConfirmNo => "no",
+            Action::RunExperiment => "run experiment",
+            Action::ExportTrace => "export trace",
+            Action::SwitchExperiment => "switch experiment",
+            Action::ToggleView => "panel view",
+            Action::LaneMode => "lane mode",
+            Action::Compare => "compare with",
+            Action::OpenParams => "parameters",
+            Action::ZoomIn => "zoom in",
+            Action::ZoomOut => "zoom out",
+            Action::PanLeft => "pan left",
+            Action::PanRight => "pan right",
+            Action::SelectPrevOp => "previous op",
+            Action::SelectNextOp => "next op",
+            Action::FieldUp => "previous field",
+            Action::FieldDown => "next field",
+            Action::ValueLess => "smaller value",
+            Action::ValueMore => "larger value",
+            Action::ParamsRun => "run with these",
+            Action::ParamsClose => "close form",
         }
     }
 
@@ -118,10 +162,10 @@ impl Action {
         match self {
             Action::Quit => "save progress and leave",
             Action::ToggleHelp => "show or hide this list of keys",
-            Action::Close => "close the lesson list or a message",
+            Action::Close => "close the list; else cancel a run; else messages",
             Action::NextCard => "on, into the next lesson at the end",
             Action::PrevCard => "back, into the previous lesson",
-            Action::FocusNext => "cards → quiz → lesson list",
+            Action::FocusNext => "cards → quiz → experiment → lessons",
             Action::FocusPrev => "the other way round",
             Action::ToggleLessons => "lessons with completion and scores",
             Action::JumpLesson(_) => "open lesson N where you left it",
@@ -137,6 +181,20 @@ impl Action {
             Action::ResetAll => "clear all progress (asks first)",
             Action::ConfirmYes => "do it",
             Action::ConfirmNo => "keep things as they are",
+            Action::RunExperiment => "run the lesson's experiment (on the worker)",
+            Action::ExportTrace => "write the last run as Chrome trace JSON",
+            Action::SwitchExperiment => "the lesson's other experiment",
+            Action::ToggleView => "timeline → results → chart",
+            Action::LaneMode => "streams → copy engines → both",
+            Action::Compare => "previous run / baseline / none",
+            Action::OpenParams => "size, streams, chunks, memory, order",
+            Action::ZoomIn | Action::ZoomOut => "zoom the timeline",
+            Action::PanLeft | Action::PanRight => "move the timeline window",
+            Action::SelectPrevOp | Action::SelectNextOp => "select an op, show its details",
+            Action::FieldUp | Action::FieldDown => "choose a parameter",
+            Action::ValueLess | Action::ValueMore => "change it (or type a value)",
+            Action::ParamsRun => "close the form and run",
+            Action::ParamsClose => "keep the values, don't run",
         }
     }
 }
@@ -183,9 +241,6 @@ pub struct Binding {
 
 mod table;
 pub use table::BINDINGS;
-
-/// Keys reserved for the experiment panel; unbound for now, documented in the help overlay.
-pub const RESERVED: &str = "r e + - [ ] < >";
 
 /// The action for `key` in `ctx`: the context's own bindings first, then the main screen's (for
 /// panes), then Ctrl-C.
@@ -235,7 +290,15 @@ pub type HelpRow = (&'static str, &'static str, &'static str);
 /// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
 /// out: its frame says them, and every one of its actions is listed under another section.
 pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
-    let order = [Ctx::Main, Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Confirm];
+    let order = [
+        Ctx::Main,
+        Ctx::Cards,
+        Ctx::Panel,
+        Ctx::Quiz,
+        Ctx::Lessons,
+        Ctx::Params,
+        Ctx::Confirm,
+    ];
     order
         .iter()
         .map(|&ctx| {

@@ -5,12 +5,14 @@
 //! redraws after each batch of messages and never ticks while idle.
 
 mod events;
-mod panic;
+pub mod export;
+pub mod panic;
 mod terminal;
 mod warmup;
 
 use std::path::PathBuf;
-use std::sync::mpsc::{self, Receiver};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, SystemTime};
 
 use anyhow::Context as _;
 use ratatui::layout::Size;
@@ -20,8 +22,12 @@ use crate::cli::{ColorChoice, GlobalArgs};
 use crate::lesson::Catalog;
 use crate::progress;
 use crate::theme::Theme;
+use crate::worker::Worker;
 
 pub use events::Event;
+
+/// How often the spinner turns while an experiment runs (the loop sleeps when idle).
+const TICK: Duration = Duration::from_millis(120);
 
 /// Why the loop ended.
 enum Exit {
@@ -45,11 +51,18 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
     events::spawn_signals(tx.clone())?;
-    warmup::spawn_highlight_warmup(tx);
+    warmup::spawn_highlight_warmup(tx.clone());
+    // The worker opens the backend on its own thread (CUDA init is slow): the first frame says
+    // "detecting backend…" and the Backend event updates it.
+    let worker_tx = tx;
+    let mut worker = Worker::spawn(args.backend, args.device, move |event| {
+        let _ = worker_tx.send(Event::App(Msg::Worker(event)));
+    })
+    .context("cannot start the experiment worker thread")?;
     let saver = Saver {
         dir: state_dir.ok(),
     };
-    let outcome = event_loop(&mut term, &mut app, &rx, &saver);
+    let outcome = event_loop(&mut term, &mut app, &rx, &saver, &mut worker);
     // Save on the way out, whatever ended the loop; a failure is said after the terminal is
     // back, since no banner would be seen any more.
     let saved = saver.save(&mut app);
@@ -89,12 +102,22 @@ fn event_loop(
     app: &mut App,
     rx: &Receiver<Event>,
     saver: &Saver,
+    worker: &mut Worker,
 ) -> anyhow::Result<Exit> {
     term.draw(app)?;
     loop {
-        let first = rx
-            .recv()
-            .context("the input thread stopped; the terminal may have closed")?;
+        let first = if app.panel.is_running() {
+            match rx.recv_timeout(TICK) {
+                Ok(event) => event,
+                Err(RecvTimeoutError::Timeout) => Event::App(Msg::Tick),
+                Err(RecvTimeoutError::Disconnected) => {
+                    anyhow::bail!("the input thread stopped; the terminal may have closed")
+                }
+            }
+        } else {
+            rx.recv()
+                .context("the input thread stopped; the terminal may have closed")?
+        };
         // Handle everything already queued before drawing once (e.g. a burst of wheel events).
         for event in std::iter::once(first).chain(rx.try_iter()) {
             let msg = match event {
@@ -102,17 +125,48 @@ fn event_loop(
                 Event::InputFailed(why) => anyhow::bail!("cannot read the terminal: {why}"),
                 Event::App(msg) => msg,
             };
-            for cmd in app.update(msg) {
+            let mut cmds = app.update(msg);
+            while !cmds.is_empty() {
+                let cmd = cmds.remove(0);
                 match cmd {
                     // A failure shows as a banner (set by `save`); the tutorial goes on.
                     Cmd::SaveProgress => {
                         saver.save(app).ok();
                     }
                     Cmd::Quit => return Ok(Exit::Quit),
+                    other => cmds.extend(carry_out(app, worker, other)),
                 }
             }
         }
         term.draw(app)?;
+    }
+}
+
+/// The experiment commands: hand runs to the worker, write traces.
+fn carry_out(app: &mut App, worker: &mut Worker, cmd: Cmd) -> Vec<Cmd> {
+    match cmd {
+        Cmd::RunExperiment {
+            run_id,
+            experiment,
+            options,
+        } => {
+            if let Err(why) = worker.run(run_id, &experiment, options) {
+                let result = Err(why);
+                let done = crate::worker::WorkerEvent::Done { run_id, result };
+                return app.update(Msg::Worker(done));
+            }
+            Vec::new()
+        }
+        Cmd::CancelRun => {
+            worker.cancel();
+            Vec::new()
+        }
+        Cmd::ExportTrace(report) => {
+            let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+            let result = export::export(&report, &dir, SystemTime::now());
+            app.update(Msg::Exported(result))
+        }
+        Cmd::SaveProgress | Cmd::Quit => vec![cmd],
     }
 }
 

@@ -4,12 +4,16 @@
 pub mod banner;
 pub mod card;
 pub mod confirm;
+pub mod experiment;
 pub mod footer;
 pub mod header;
 pub mod help;
 pub mod layout;
 pub mod lessons;
+pub mod metrics;
+pub mod params;
 pub mod quiz;
+pub mod status;
 pub mod text;
 pub mod too_small;
 
@@ -31,16 +35,19 @@ impl Widget for &App {
         header::render(self, panes.header, buf);
         banner::render(self, panes.banners, buf);
         card::render(self, panes.card, buf);
+        experiment::render(self, panes.panel, buf);
         quiz::render(self, panes.quiz, buf);
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);
         } else if self.focus == Focus::Lessons {
-            lessons::render_overlay(self, panes.card.union(panes.quiz), buf);
+            lessons::render_overlay(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         }
+        status::render(self, panes.status, buf);
         footer::render(self, panes.footer, buf);
         match self.overlay {
             Some(Overlay::Help) => help::render(self, area, buf),
             Some(Overlay::Confirm(what)) => confirm::render(self, what, area, buf),
+            Some(Overlay::Params) => params::render(self, panes.panel, area, buf),
             None => {}
         }
     }

@@ -117,9 +117,9 @@ fn confirmation_dialog() {
 
 #[test]
 fn wide_layout_with_the_lesson_sidebar() {
-    let mut app = app(160, 48, true);
+    let mut app = app(200, 50, true);
     press(&mut app, "Tab Down Enter Tab");
-    insta::assert_snapshot!("wide_160x48", draw(&app, 160, 48).backend());
+    insta::assert_snapshot!("wide_200x50", draw(&app, 200, 50).backend());
 }
 
 #[test]
@@ -132,7 +132,10 @@ fn help_overlay_in_two_columns_on_a_wide_screen() {
         "quit",
         "next card",
         "reset everything",
-        "Reserved for the experiment panel",
+        "run experiment",
+        "export trace",
+        "Experiment panel",
+        "Parameter form",
     ] {
         assert!(screen.contains(name), "{name} missing");
     }

@@ -37,6 +37,13 @@ impl App {
         Rc::new(self.render_card(width))
     }
 
+    /// Drop every rendered card (measured values changed what `{{metric:..}}` shows).
+    pub(super) fn invalidate_cards(&self) {
+        if let Ok(mut cache) = self.cache.try_borrow_mut() {
+            cache.lines.clear();
+        }
+    }
+
     fn render_card(&self, width: u16) -> Vec<Line<'static>> {
         let Some(LessonEntry::Ok(lesson)) = self.entry() else {
             return Vec::new();
@@ -48,7 +55,7 @@ impl App {
             width: width.max(1),
             theme: self.theme,
             highlight: self.highlight_ready,
-            metric: &|_| None,
+            metric: &|name| self.metric_text(name),
         };
         markdown::render(&card.markdown, &opts)
     }

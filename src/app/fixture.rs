@@ -7,6 +7,7 @@ const PAGEABLE: &str = r#"+++
 id = "pageable"
 title = "Why Pageable Memory Is Slow"
 order = 1
+experiments = ["pageable-vs-pinned"]
 
 [[quiz]]
 id = "staging"
@@ -50,6 +51,7 @@ const PINNED: &str = r#"+++
 id = "pinned"
 title = "Pinned Memory with cudaMallocHost"
 order = 2
+experiments = ["pinned-alloc"]
 
 [[quiz]]
 id = "alloc"
@@ -79,10 +81,21 @@ const ASYNC: &str = r#"+++
 id = "async"
 title = "cudaMemcpyAsync in a Stream"
 order = 3
+experiments = ["async-copy", "default-stream"]
+
+[[quiz]]
+id = "done"
+kind = "predict"
+prompt = "How long until a pageable 4 MiB async copy is done, in µs?"
+metric = "copy_done_us_pageable"
+tolerance_pct = 40.0
+explanation = "From pageable memory the driver stages the copy, so it takes as long as a synchronous one."
 +++
 # Returning is not finishing
 
 `cudaMemcpyAsync` queues the copy and returns.
+
+On your GPU a pageable copy was done after {{metric:copy_done_us_pageable}}.
 "#;
 
 const BROKEN: &str = "+++\nid = \"overlap\"\ntitle = \"The Double-Buffering Pipeline\"\ncolour = \"blue\"\n+++\n# Card\n";

@@ -3,7 +3,7 @@
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
 
-use super::{App, Focus, Overlay};
+use super::{App, Cmd, Focus, Overlay};
 use crate::ui::layout::{self, Panes};
 
 /// Lines one wheel notch scrolls.
@@ -40,6 +40,8 @@ impl App {
         if changed {
             self.list_selected = idx;
             self.reset_quiz_state();
+            self.panel.choice = 0;
+            self.panel.scroll = 0;
         }
         self.visit();
     }
@@ -90,8 +92,9 @@ impl App {
 
     pub(super) fn cycle_focus(&mut self, forward: bool) {
         self.focus = match (self.focus, forward) {
-            (Focus::Cards, true) | (Focus::Lessons, false) => Focus::Quiz,
-            (Focus::Quiz, true) | (Focus::Cards, false) => Focus::Lessons,
+            (Focus::Cards, true) | (Focus::Panel, false) => Focus::Quiz,
+            (Focus::Quiz, true) | (Focus::Lessons, false) => Focus::Panel,
+            (Focus::Panel, true) | (Focus::Cards, false) => Focus::Lessons,
             (Focus::Lessons, true) | (Focus::Quiz, false) => Focus::Cards,
         };
         if self.focus == Focus::Lessons {
@@ -109,13 +112,18 @@ impl App {
         }
     }
 
-    /// Esc on the main screen: leave the lesson list, else dismiss the banners.
-    pub(super) fn close(&mut self) {
+    /// Esc on the main screen (dialogs took theirs already): leave the lesson list, else cancel
+    /// a running experiment, else dismiss the messages.
+    pub(super) fn close(&mut self) -> Vec<Cmd> {
         if self.focus == Focus::Lessons {
             self.focus = Focus::Cards;
+        } else if let Some(cmd) = self.cancel_run() {
+            return vec![cmd];
         } else {
             self.banners.clear();
+            self.panel.message = None;
         }
+        Vec::new()
     }
 
     /// Whether the lesson list is a sidebar (rather than an overlay) at this size.
@@ -135,6 +143,7 @@ impl App {
         let pane = match (self.overlay, self.focus) {
             (Some(Overlay::Help), _) => return i32::from(self.size.height.saturating_sub(6)),
             (_, Focus::Quiz) => self.panes().quiz,
+            (_, Focus::Panel) => self.panes().panel,
             _ => self.panes().card,
         };
         i32::from(layout::text_area(pane).height.saturating_sub(1).max(1))
@@ -149,6 +158,9 @@ impl App {
             (_, Focus::Quiz) => {
                 self.quiz.scroll = add(self.quiz.scroll, lines, self.quiz_max_scroll());
             }
+            (_, Focus::Panel) => {
+                self.panel.scroll = add(self.panel.scroll, lines, self.panel_max_scroll());
+            }
             _ => self.card_scroll = add(self.card_scroll, lines, self.card_max_scroll()),
         }
     }
@@ -158,6 +170,13 @@ impl App {
         self.card_scroll = self.card_scroll.min(self.card_max_scroll());
         self.quiz.scroll = self.quiz.scroll.min(self.quiz_max_scroll());
         self.help_scroll = self.help_scroll.min(self.help_max_scroll());
+        self.panel.scroll = self.panel.scroll.min(self.panel_max_scroll());
+    }
+
+    fn panel_max_scroll(&self) -> u16 {
+        let text = layout::text_area(self.panes().panel);
+        let lines = crate::ui::experiment::scroll_lines(self, text.width);
+        max_scroll(lines, text.height)
     }
 
     fn card_max_scroll(&self) -> u16 {
@@ -184,6 +203,8 @@ impl App {
             Some(Focus::Cards)
         } else if panes.quiz.contains(at) {
             Some(Focus::Quiz)
+        } else if panes.panel.contains(at) {
+            Some(Focus::Panel)
         } else if panes.sidebar.is_some_and(|s| s.contains(at)) {
             Some(Focus::Lessons)
         } else {
@@ -209,6 +230,9 @@ impl App {
             }
             (None, Some(Focus::Quiz)) => {
                 self.quiz.scroll = add(self.quiz.scroll, lines, self.quiz_max_scroll());
+            }
+            (None, Some(Focus::Panel)) => {
+                self.panel.scroll = add(self.panel.scroll, lines, self.panel_max_scroll());
             }
             (None, Some(Focus::Lessons)) => self.move_selection(lines.signum()),
             _ => {}

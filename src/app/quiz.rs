@@ -160,6 +160,8 @@ impl App {
                 input.push(c);
             }
             KeyCode::Enter => return self.submit_prediction(),
+            // A prediction never blocks a run (`r` is not part of a number).
+            KeyCode::Char('r') => return self.run_experiment(),
             _ => {}
         }
         Vec::new()

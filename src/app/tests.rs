@@ -205,6 +205,8 @@ fn resetting_everything_clears_all_lessons_after_yes() {
 fn the_lesson_list_selects_and_opens() {
     let mut app = app();
     press(&mut app, "Tab Tab");
+    assert_eq!(app.focus, Focus::Panel, "cards → quiz → experiment panel");
+    press(&mut app, "Tab");
     assert_eq!(app.focus, Focus::Lessons);
     press(&mut app, "j j Enter");
     assert_eq!((at(&app), app.focus), ((2, 0), Focus::Cards));

@@ -32,10 +32,22 @@ fn main_keys_reach_every_pane_but_not_dialogs() {
 #[test]
 fn ctrl_c_quits_everywhere_and_plain_c_does_nothing() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
-    for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Help, Ctx::Confirm] {
+    for ctx in [
+        Ctx::Cards,
+        Ctx::Quiz,
+        Ctx::Lessons,
+        Ctx::Panel,
+        Ctx::Params,
+        Ctx::Help,
+        Ctx::Confirm,
+    ] {
         assert_eq!(lookup(ctx, &ctrl_c), Some(Action::Quit), "{ctx:?}");
     }
-    assert_eq!(lookup(Ctx::Cards, &key(KeyCode::Char('c'))), None);
+    // Plain c compares timelines; it never quits.
+    assert_eq!(
+        lookup(Ctx::Cards, &key(KeyCode::Char('c'))),
+        Some(Action::Compare)
+    );
 }
 
 #[test]
@@ -60,11 +72,30 @@ fn shifted_letters_match_with_shift_held() {
 }
 
 #[test]
-fn reserved_experiment_keys_are_unbound() {
-    for c in RESERVED.split(' ').filter_map(|s| s.chars().next()) {
-        for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons] {
-            assert_eq!(lookup(ctx, &key(KeyCode::Char(c))), None, "{c} in {ctx:?}");
+fn experiment_keys_work_from_every_pane() {
+    let expected = [
+        ('r', Action::RunExperiment),
+        ('e', Action::ExportTrace),
+        ('+', Action::ZoomIn),
+        ('-', Action::ZoomOut),
+        ('<', Action::PanLeft),
+        ('>', Action::PanRight),
+        ('[', Action::SelectPrevOp),
+        (']', Action::SelectNextOp),
+        ('o', Action::OpenParams),
+        ('v', Action::ToggleView),
+    ];
+    for (c, action) in expected {
+        for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Lessons, Ctx::Panel] {
+            assert_eq!(
+                lookup(ctx, &key(KeyCode::Char(c))),
+                Some(action),
+                "{c} in {ctx:?}"
+            );
         }
+        // The form and the dialogs keep their own keys.
+        assert_ne!(lookup(Ctx::Params, &key(KeyCode::Char(c))), Some(action));
+        assert_ne!(lookup(Ctx::Help, &key(KeyCode::Char(c))), Some(action));
     }
 }
 

@@ -1,5 +1,6 @@
 //! The panic hook: restore the terminal first, then write a crash log under the state dir and
-//! print the message with the log's path.
+//! print the message with the log's path. A panic on the experiment worker thread is caught there
+//! and shown in the panel, so the hook only logs it and leaves the screen alone.
 
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -10,6 +11,14 @@ use super::terminal::restore_terminal;
 /// Install the hook; `state_dir` is where the crash log goes (else the temp dir).
 pub fn install(state_dir: Option<PathBuf>) {
     std::panic::set_hook(Box::new(move |info| {
+        // The experiment worker catches its panics and shows them in the panel: the TUI is
+        // still running, so only log them.
+        if is_worker_thread(std::thread::current().name()) {
+            let report =
+                format!("experiment worker panicked (caught, shown in the panel): {info}\n");
+            write_log(state_dir.clone(), &report);
+            return;
+        }
         restore_terminal();
         let backtrace = std::backtrace::Backtrace::force_capture();
         let report = format!(
@@ -28,6 +37,11 @@ pub fn install(state_dir: Option<PathBuf>) {
             None => writeln!(err, "(no crash log could be written)\n{backtrace}"),
         };
     }));
+}
+
+/// Whether a panic on the thread named `name` is the experiment worker's (caught there).
+pub fn is_worker_thread(name: Option<&str>) -> bool {
+    name == Some(crate::worker::THREAD_NAME)
 }
 
 fn write_log(state_dir: Option<PathBuf>, report: &str) -> Option<PathBuf> {

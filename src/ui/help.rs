@@ -1,6 +1,6 @@
-//! The `?` overlay: every action by name with its keys, generated from the key table, plus the
-//! keys reserved for the experiment panel. Two columns when the screen is wide enough, one
-//! otherwise; it scrolls when it does not fit.
+//! The `?` overlay: every action by name with its keys, generated from the key table (the
+//! experiment panel's keys included), plus a few notes. Two columns when the screen is wide
+//! enough, one otherwise; it scrolls when it does not fit.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -14,7 +14,9 @@ use crate::ui::{layout, text};
 
 const NOTES: &[&str] = &[
     "The lesson list is a sidebar on wide terminals; L or Tab opens it on narrow ones.",
-    "Predict questions: Enter opens a field; type a number, Enter saves it, Esc leaves.",
+    "Predict questions: Enter opens a field; type a number, Enter saves it, Esc leaves. \
+     A run of the lesson's experiment grades it.",
+    "Experiments run on a worker thread: keys keep working; Esc cancels a run.",
     "The mouse wheel scrolls the pane under the pointer (off with --no-mouse).",
 ];
 
@@ -91,9 +93,6 @@ fn note_lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
         let spans = [Span::raw(*note)];
         out.extend(text::wrap(&spans, width, Span::raw("  "), Span::raw("  ")));
     }
-    let reserved = format!("Reserved for the experiment panel: {}", keymap::RESERVED);
-    let spans = [Span::styled(reserved, theme.muted())];
-    out.extend(text::wrap(&spans, width, Span::raw("  "), Span::raw("  ")));
     out
 }
 

@@ -1,9 +1,10 @@
 //! Where each pane goes, as a pure function of the terminal size and the focus. The app uses it
 //! too (to clamp scrolling and route mouse wheels), so the view and the state agree on sizes.
 //!
-//! Wide (140+ columns): lesson list | card | quiz. Medium (100+): card | quiz, the list as an
-//! overlay. Narrow: card above quiz, the focused one taller. The experiment panel of the next
-//! issue goes in the right-hand column above the quiz (or between card and quiz when stacked).
+//! Very wide (200+ columns): lesson list | card | experiment panel | quiz. Wide (150+): card |
+//! panel | quiz, the list as an overlay. Medium (100+): card | panel above quiz. Narrow: card on
+//! top, then panel and quiz side by side; the focused row is taller. The status bar (which
+//! backend runs experiments) sits above the footer on every layout.
 
 use ratatui::layout::{Constraint, Layout, Rect, Size};
 
@@ -14,8 +15,10 @@ pub const MIN_WIDTH: u16 = 60;
 /// See [`MIN_WIDTH`].
 pub const MIN_HEIGHT: u16 = 16;
 /// From this width on the lesson list is a sidebar.
-pub const SIDEBAR_FROM: u16 = 140;
-/// From this body width on the quiz sits beside the card.
+pub const SIDEBAR_FROM: u16 = 200;
+/// From this body width on card, panel and quiz are three columns.
+pub const THREE_COLUMNS_FROM: u16 = 150;
+/// From this body width on the card is a column beside panel and quiz.
 pub const SIDE_BY_SIDE_FROM: u16 = 100;
 const SIDEBAR_WIDTH: u16 = 36;
 
@@ -30,8 +33,12 @@ pub struct Panes {
     pub sidebar: Option<Rect>,
     /// The card pane.
     pub card: Rect,
+    /// The experiment panel.
+    pub panel: Rect,
     /// The quiz pane.
     pub quiz: Rect,
+    /// The status bar (backend, run state).
+    pub status: Rect,
     /// The keys line.
     pub footer: Rect,
 }
@@ -42,14 +49,14 @@ pub fn too_small(size: Size) -> bool {
 }
 
 /// The panes for a screen of `area`, with `banners` lines of banners (at most a quarter of the
-/// screen), `focus` taking the larger share
-/// when card and quiz are stacked.
+/// screen), `focus` taking the larger share where panes are stacked.
 pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
     let banner_rows = u16::try_from(banners).unwrap_or(0).min(area.height / 4);
-    let [header, banners, body, footer] = Layout::vertical([
+    let [header, banners, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Length(banner_rows),
         Constraint::Fill(1),
+        Constraint::Length(1),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -61,25 +68,55 @@ pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
     } else {
         (None, body)
     };
-    let [card, quiz] = if main.width >= SIDE_BY_SIDE_FROM {
-        let quiz_width = (main.width * 2 / 5).clamp(40, 64);
-        Layout::horizontal([Constraint::Fill(1), Constraint::Length(quiz_width)]).areas(main)
-    } else {
-        let quiz_share = if focus == Focus::Quiz { 60 } else { 42 };
-        Layout::vertical([
-            Constraint::Percentage(100 - quiz_share),
-            Constraint::Percentage(quiz_share),
-        ])
-        .areas(main)
-    };
+    let [card, panel, quiz] = body_panes(main, focus);
     Panes {
         header,
         banners,
         sidebar,
         card,
+        panel,
         quiz,
+        status,
         footer,
     }
+}
+
+/// Card, panel and quiz inside `main`.
+fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
+    if main.width >= THREE_COLUMNS_FROM {
+        let quiz = (main.width / 4).clamp(36, 48);
+        let card = (main.width * 3 / 10).clamp(40, 72);
+        return Layout::horizontal([
+            Constraint::Length(card),
+            Constraint::Fill(1),
+            Constraint::Length(quiz),
+        ])
+        .areas(main);
+    }
+    if main.width >= SIDE_BY_SIDE_FROM {
+        let [card, right] =
+            Layout::horizontal([Constraint::Percentage(42), Constraint::Fill(1)]).areas(main);
+        let quiz_share = if focus == Focus::Quiz { 55 } else { 38 };
+        let [panel, quiz] = Layout::vertical([
+            Constraint::Percentage(100 - quiz_share),
+            Constraint::Percentage(quiz_share),
+        ])
+        .areas(right);
+        return [card, panel, quiz];
+    }
+    // Away from the card, the panel's timeline gets the rows (a compared run needs ~14).
+    let card_share = if focus == Focus::Cards { 50 } else { 24 };
+    let [card, bottom] =
+        Layout::vertical([Constraint::Percentage(card_share), Constraint::Fill(1)]).areas(main);
+    // The focused one of the two gets the wider half.
+    let quiz_width = if focus == Focus::Quiz {
+        bottom.width * 11 / 20
+    } else {
+        bottom.width * 2 / 5
+    };
+    let [panel, quiz] =
+        Layout::horizontal([Constraint::Fill(1), Constraint::Length(quiz_width)]).areas(bottom);
+    [card, panel, quiz]
 }
 
 /// The text area inside a bordered pane: one cell of border, one column of padding each side.
@@ -114,7 +151,9 @@ mod tests {
             for h in [0u16, 1, 5, 16, 24, 60] {
                 let area = Rect::new(0, 0, w, h);
                 let p = panes(area, 3, Focus::Quiz);
-                for r in [p.header, p.banners, p.card, p.quiz, p.footer] {
+                for r in [
+                    p.header, p.banners, p.card, p.panel, p.quiz, p.status, p.footer,
+                ] {
                     assert!(area.contains(r.as_position()) || r.area() == 0, "{w}x{h}");
                     assert!(r.right() <= w && r.bottom() <= h, "{w}x{h}: {r:?}");
                 }
@@ -124,11 +163,18 @@ mod tests {
 
     #[test]
     fn layout_adapts_to_width() {
+        let huge = panes(Rect::new(0, 0, 220, 60), 0, Focus::Cards);
+        assert!(huge.sidebar.is_some() && huge.card.x < huge.panel.x && huge.panel.x < huge.quiz.x);
         let wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards);
-        assert!(wide.sidebar.is_some() && wide.quiz.x > wide.card.x);
+        assert!(wide.sidebar.is_none() && wide.card.x < wide.panel.x && wide.panel.x < wide.quiz.x);
         let medium = panes(Rect::new(0, 0, 120, 40), 0, Focus::Cards);
-        assert!(medium.sidebar.is_none() && medium.quiz.y == medium.card.y);
+        assert!(medium.panel.x > medium.card.x && medium.quiz.y > medium.panel.y);
         let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz);
-        assert!(narrow.quiz.y > narrow.card.y && narrow.quiz.height > narrow.card.height);
+        assert!(narrow.panel.y > narrow.card.y && narrow.quiz.y == narrow.panel.y);
+        assert!(narrow.panel.height > narrow.card.height);
+        // The quiz sits beside the panel's timeline, on the same rows, at every size.
+        for p in [wide, narrow] {
+            assert!(p.quiz.y < p.panel.bottom() && p.panel.y < p.quiz.bottom());
+        }
     }
 }

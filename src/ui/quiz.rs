@@ -76,7 +76,13 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
     let chosen = app.record().and_then(|r| r.choice);
     // The verdict goes above the options so it is seen at once, even in a short pane.
     if revealed {
-        out.push(verdict_line(app, q));
+        let verdict = verdict_line(app, q);
+        out.extend(text::wrap(
+            &verdict.spans,
+            width,
+            Span::raw(""),
+            Span::raw("  "),
+        ));
         out.push(Line::default());
     }
     for (i, choice) in q.choices.iter().enumerate() {
@@ -118,7 +124,7 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
         } else {
             "Tab to this pane to answer"
         };
-        out.push(Line::styled(hint, theme.muted()));
+        out.extend(muted_wrapped(app, hint, width));
     }
 }
 
@@ -174,8 +180,7 @@ fn predict_lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
                 Span::styled(value.to_string(), theme.inline_code()),
                 Span::styled(" (saved)", theme.muted()),
             ]));
-            let note = [Span::raw("It will be graded when the experiment runs.")];
-            out.extend(text::wrap(&note, width, Span::raw(""), Span::raw("")));
+            out.extend(graded_lines(app, value, width));
             out.push(Line::default());
             out.push(Line::styled(
                 "Enter changes it · n next question",
@@ -188,7 +193,57 @@ fn predict_lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
             } else {
                 "Tab to this pane, then Enter to predict"
             };
-            out.push(Line::styled(hint, theme.muted()));
+            out.extend(muted_wrapped(app, hint, width));
         }
     }
+}
+
+/// "you predicted X, measured Y" with the verdict once a run graded it; else when it will be.
+fn graded_lines(app: &App, predicted: f64, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let measured = app
+        .question()
+        .and_then(|q| q.metric.as_deref())
+        .and_then(|m| app.metric_text(m));
+    let correct = app.record().and_then(|r| r.correct);
+    let spans = match (correct, measured) {
+        (Some(right), Some(measured)) => {
+            let (verdict, style) = if right {
+                ("✓ Close enough: ", theme.correct())
+            } else {
+                ("✗ Off: ", theme.wrong())
+            };
+            let tol = app.question().and_then(|q| q.tolerance_pct).unwrap_or(10.0);
+            vec![
+                Span::styled(verdict, style),
+                Span::raw(format!(
+                    "you predicted {predicted}, measured {measured} (within {tol}% counts)."
+                )),
+            ]
+        }
+        (Some(right), None) => {
+            let verdict = if right {
+                "✓ Graded: close enough."
+            } else {
+                "✗ Graded: off."
+            };
+            vec![Span::raw(verdict)]
+        }
+        (None, _) => vec![Span::raw(
+            "It will be graded when the lesson's experiment runs (press r).",
+        )],
+    };
+    let mut out = text::wrap(&spans, width, Span::raw(""), Span::raw(""));
+    if let (Some(_), Some(q)) = (correct, app.question()) {
+        out.push(Line::default());
+        let why = text::inline(&q.explanation, theme.text(), theme.inline_code());
+        out.extend(text::wrap(&why, width, Span::raw(""), Span::raw("")));
+    }
+    out
+}
+
+/// A muted hint, wrapped to the pane (narrow panes beside the experiment panel).
+fn muted_wrapped(app: &App, hint: &str, width: u16) -> Vec<Line<'static>> {
+    let spans = [Span::styled(hint.to_string(), app.theme.muted())];
+    text::wrap(&spans, width, Span::raw(""), Span::raw(""))
 }

@@ -1,0 +1,278 @@
+//! The parameter form (`o`): the fields that apply to the experiment shown, stepped with
+//! Left/Right or typed (`64M`, `4`), kept per experiment; Enter runs with them, Esc keeps them.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Cmd, Overlay};
+use crate::experiment::options::{GIB, MIB, format_bytes};
+use crate::experiment::{ExperimentOptions, IssueOrder, parse_size};
+use crate::report::HostMemKind;
+
+/// One field of the form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Field {
+    /// Largest transfer (pipeline: the whole buffer).
+    Size,
+    /// Pipeline streams.
+    Streams,
+    /// Pipeline chunks.
+    Chunks,
+    /// Pinned or pageable host memory (pipeline).
+    HostMem,
+    /// Per-chunk or breadth-first issue (pipeline).
+    Order,
+}
+
+const SIZES: [u64; 7] = [MIB, 4 * MIB, 16 * MIB, 64 * MIB, 256 * MIB, GIB, 4 * GIB];
+const STREAMS: [u32; 8] = [1, 2, 3, 4, 6, 8, 16, 32];
+const CHUNKS: [u32; 10] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 1024];
+const MEMS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];
+
+/// The form's state while it is open.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParamsForm {
+    /// The experiment the values are for.
+    pub experiment: String,
+    /// The field under the cursor (index into [`fields`]).
+    pub field: usize,
+    /// The values so far.
+    pub options: ExperimentOptions,
+    /// What is being typed into the field under the cursor.
+    pub typed: String,
+    /// Why the last typed value or the whole set was refused.
+    pub error: Option<String>,
+}
+
+/// The fields that apply to `experiment`.
+pub fn fields(experiment: &str) -> &'static [Field] {
+    if experiment == "pipeline" {
+        &[
+            Field::Size,
+            Field::Streams,
+            Field::Chunks,
+            Field::HostMem,
+            Field::Order,
+        ]
+    } else {
+        &[Field::Size]
+    }
+}
+
+impl Field {
+    /// The label shown in the form.
+    pub fn label(self) -> &'static str {
+        match self {
+            Field::Size => "size",
+            Field::Streams => "streams",
+            Field::Chunks => "chunks",
+            Field::HostMem => "host memory",
+            Field::Order => "issue order",
+        }
+    }
+
+    /// The field's value in `o`, as the form shows it.
+    pub fn value(self, o: &ExperimentOptions) -> String {
+        let auto = |what: &str| format!("auto ({what})");
+        match self {
+            Field::Size => o.size.map_or(auto("experiment default"), format_bytes),
+            Field::Streams => o.streams.map_or(auto("sweep"), |s| s.to_string()),
+            Field::Chunks => o.chunks.map_or(auto("sweep"), |c| c.to_string()),
+            Field::HostMem => match o.host_mem {
+                Some(HostMemKind::Pageable) => "pageable".into(),
+                Some(_) => "pinned".into(),
+                None => auto("pinned"),
+            },
+            Field::Order => o.issue_order.map_or(auto("try both"), |x| x.name().into()),
+        }
+    }
+
+    /// Step the value by `delta` through its choices (auto first).
+    fn step(self, o: &mut ExperimentOptions, delta: i32) {
+        match self {
+            Field::Size => o.size = step(&SIZES, o.size, delta, |a, b| a > b),
+            Field::Streams => o.streams = step(&STREAMS, o.streams, delta, |a, b| a > b),
+            Field::Chunks => o.chunks = step(&CHUNKS, o.chunks, delta, |a, b| a > b),
+            Field::HostMem => o.host_mem = step(&MEMS, o.host_mem, delta, |_, _| false),
+            Field::Order => {
+                o.issue_order = step(&IssueOrder::ALL, o.issue_order, delta, |_, _| false);
+            }
+        }
+    }
+
+    /// Set the value from typed text.
+    fn set(self, o: &mut ExperimentOptions, text: &str) -> Result<(), String> {
+        let count = |t: &str| {
+            t.trim()
+                .parse::<u32>()
+                .map_err(|_| format!("`{t}` is not a whole number"))
+        };
+        match self {
+            Field::Size => o.size = Some(parse_size(text)?),
+            Field::Streams => o.streams = Some(count(text)?),
+            Field::Chunks => o.chunks = Some(count(text)?),
+            Field::HostMem | Field::Order => return Err("use ← → to choose".into()),
+        }
+        Ok(())
+    }
+}
+
+/// The choice `delta` steps from `current` in `auto, choices...` (clamped at both ends); a typed
+/// value that is not a choice steps from its place among them (`greater(a, b)`: a > b).
+fn step<T: Copy + PartialEq>(
+    choices: &[T],
+    current: Option<T>,
+    delta: i32,
+    greater: fn(&T, &T) -> bool,
+) -> Option<T> {
+    let last = i64::try_from(choices.len()).unwrap_or(0);
+    let delta = i64::from(delta);
+    // Positions: 0 is auto, i is choices[i - 1].
+    let next = match current {
+        None => delta,
+        Some(v) => match choices.iter().position(|c| *c == v) {
+            Some(p) => i64::try_from(p).unwrap_or(0) + 1 + delta,
+            None => {
+                // Between choices: the first step goes to the neighbour on that side.
+                let above = choices
+                    .iter()
+                    .position(|c| greater(c, &v))
+                    .unwrap_or(choices.len());
+                let above = i64::try_from(above).unwrap_or(last);
+                if delta > 0 {
+                    above + delta
+                } else {
+                    above + 1 + delta
+                }
+            }
+        },
+    }
+    .clamp(0, last);
+    usize::try_from(next - 1)
+        .ok()
+        .and_then(|i| choices.get(i).copied())
+}
+
+impl App {
+    /// `o`: open the form for the experiment shown.
+    pub(super) fn open_params(&mut self) {
+        let Some(id) = self.experiment().map(str::to_string) else {
+            self.panel.error("this lesson has no experiment to set up");
+            return;
+        };
+        let options = self.panel.options.get(&id).cloned().unwrap_or_default();
+        self.params = Some(ParamsForm {
+            experiment: id,
+            field: 0,
+            options,
+            typed: String::new(),
+            error: None,
+        });
+        self.overlay = Some(Overlay::Params);
+    }
+
+    /// Up/Down in the form.
+    pub(super) fn params_field(&mut self, delta: i32) {
+        self.commit_typed();
+        if let Some(form) = self.params.as_mut() {
+            let n = fields(&form.experiment).len();
+            let at = i64::try_from(form.field).unwrap_or(0) + i64::from(delta);
+            form.field = usize::try_from(at.rem_euclid(i64::try_from(n).unwrap_or(1))).unwrap_or(0);
+        }
+    }
+
+    /// Left/Right in the form.
+    pub(super) fn params_value(&mut self, delta: i32) {
+        if let Some(form) = self.params.as_mut() {
+            form.typed.clear();
+            form.error = None;
+            if let Some(field) = fields(&form.experiment).get(form.field) {
+                field.step(&mut form.options, delta);
+            }
+        }
+    }
+
+    /// A key the form's table does not bind: typing into the field.
+    pub(super) fn params_type(&mut self, key: KeyEvent) {
+        let Some(form) = self.params.as_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Backspace => {
+                form.typed.pop();
+            }
+            KeyCode::Char(c)
+                if (c.is_ascii_alphanumeric() || c == '.') && form.typed.len() < 12 =>
+            {
+                form.typed.push(c);
+            }
+            _ => {}
+        }
+    }
+
+    fn commit_typed(&mut self) -> bool {
+        let Some(form) = self.params.as_mut() else {
+            return false;
+        };
+        if form.typed.is_empty() {
+            return true;
+        }
+        let field = fields(&form.experiment).get(form.field).copied();
+        let result = field.map_or(Ok(()), |f| f.set(&mut form.options, &form.typed));
+        match result {
+            Ok(()) => {
+                form.typed.clear();
+                form.error = None;
+                true
+            }
+            Err(why) => {
+                form.error = Some(why);
+                false
+            }
+        }
+    }
+
+    /// Enter (`run`) or Esc: keep valid values; Enter also runs.
+    pub(super) fn close_params(&mut self, run: bool) -> Vec<Cmd> {
+        if !self.commit_typed() && run {
+            return Vec::new();
+        }
+        let Some(form) = self.params.as_mut() else {
+            self.overlay = None;
+            return Vec::new();
+        };
+        if let Err(err) = form.options.validate(&form.experiment) {
+            form.error = Some(err.to_string());
+            if run {
+                return Vec::new();
+            }
+        } else {
+            let (id, options) = (form.experiment.clone(), form.options.clone());
+            self.panel.options.insert(id, options);
+        }
+        self.params = None;
+        self.overlay = None;
+        if run {
+            self.run_experiment()
+        } else {
+            Vec::new()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stepping_goes_through_auto_and_clamps() {
+        let gt = |a: &u32, b: &u32| a > b;
+        assert_eq!(step(&STREAMS, None, 1, gt), Some(1));
+        assert_eq!(step(&STREAMS, Some(1), -1, gt), None);
+        assert_eq!(step(&STREAMS, None, -1, gt), None);
+        assert_eq!(step(&STREAMS, Some(32), 1, gt), Some(32));
+        // A typed value between choices steps to its neighbours.
+        assert_eq!(step(&STREAMS, Some(5), 1, gt), Some(6));
+        assert_eq!(step(&STREAMS, Some(5), -1, gt), Some(4));
+        assert_eq!(step(&STREAMS, Some(99), -1, gt), Some(32));
+    }
+}

@@ -1,0 +1,109 @@
+//! `e`: the last run as Chrome trace JSON in the current directory, named
+//! `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>.json` (UTC), never on top of an existing file.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use crate::report::Report;
+use crate::trace::write_chrome_trace;
+
+/// Write `report` as a trace into `dir`; the path written, or why not (said for people).
+pub fn export(report: &Report, dir: &Path, now: SystemTime) -> Result<PathBuf, String> {
+    let base = file_stem(&report.experiment, now);
+    let path = (0..100)
+        .map(|n| match n {
+            0 => dir.join(format!("{base}.json")),
+            n => dir.join(format!("{base}-{n}.json")),
+        })
+        .find(|p| !p.exists())
+        .ok_or_else(|| format!("too many traces named {base}-N.json in {}", dir.display()))?;
+    write_chrome_trace(report, &path).map_err(|err| {
+        format!(
+            "{err}; check that {} is writable, or run cuda-academy from another directory",
+            dir.display()
+        )
+    })?;
+    Ok(path)
+}
+
+/// `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>` for `now` in UTC.
+pub fn file_stem(experiment: &str, now: SystemTime) -> String {
+    let secs = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    let safe: String = experiment
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    format!(
+        "cuda-academy-{safe}-{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+    use std::time::Duration;
+
+    fn report() -> Report {
+        serde_json::from_value(serde_json::json!({
+            "schema_version": 1, "experiment": "pipeline",
+            "backend": {"kind": "simulated", "device": "NVIDIA H200", "timing": "model"},
+            "params": {"size": 1024}, "metrics": {},
+            "timeline": [{"stream": 1, "kind": "h2d", "start_us": 0.0, "end_us": 5.0, "bytes": 1024}]
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn names_carry_the_experiment_and_the_utc_time() {
+        // 2026-11-29 18:09:31 UTC.
+        let t = UNIX_EPOCH + Duration::from_secs(1_795_975_771);
+        assert_eq!(
+            file_stem("pipeline", t),
+            "cuda-academy-pipeline-20261129-180931"
+        );
+    }
+
+    #[test]
+    fn writes_a_trace_and_never_overwrites() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::now();
+        let first = export(&report(), dir.path(), now).unwrap();
+        let second = export(&report(), dir.path(), now).unwrap();
+        assert_ne!(first, second);
+        let text = std::fs::read_to_string(&first).unwrap();
+        assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+    }
+
+    #[test]
+    fn an_unwritable_directory_says_why() {
+        let err = export(&report(), Path::new("/nonexistent/dir"), SystemTime::now()).unwrap_err();
+        assert!(err.contains("/nonexistent/dir"), "{err}");
+    }
+}

@@ -1,0 +1,182 @@
+//! The experiment panel end to end: the real binary in a pseudo-terminal (expectrl, read back
+//! through vt100) with `--backend sim`: the status bar says which backend runs from the start,
+//! `4` then `r` runs the pipeline while keys keep working, the lanes appear, `]` selects an op,
+//! `e` writes a trace into the working directory and shows its path.
+
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use expectrl::Session;
+use expectrl::process::unix::WaitStatus;
+
+const COLS: u16 = 120;
+const ROWS: u16 = 36;
+const RIGHT: &str = "\x1b[C";
+
+struct Tui {
+    session: expectrl::session::OsSession,
+    screen: vt100::Parser,
+}
+
+impl Tui {
+    fn launch(state: &Path, cwd: &Path, backend: &str) -> Tui {
+        // The live test runs on the GPU machine, where the binary lies elsewhere.
+        let bin = std::env::var("CUDA_ACADEMY_BIN")
+            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_cuda-academy").to_string());
+        let mut cmd = Command::new(bin);
+        cmd.args(["--backend", backend, "--no-mouse"])
+            .current_dir(cwd);
+        cmd.env("CUDA_ACADEMY_STATE_DIR", state)
+            .env("TERM", "xterm-256color");
+        let mut session = Session::spawn(cmd).expect("spawn cuda-academy in a pty");
+        session
+            .get_process_mut()
+            .set_window_size(COLS, ROWS)
+            .unwrap();
+        Tui {
+            session,
+            screen: vt100::Parser::new(ROWS.try_into().unwrap(), COLS.try_into().unwrap(), 0),
+        }
+    }
+
+    fn pump(&mut self) -> bool {
+        let mut buf = [0u8; 16384];
+        loop {
+            match self.session.try_read(&mut buf) {
+                Ok(0) => return false,
+                Ok(n) => self.screen.process(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return true,
+                Err(_) => return false,
+            }
+        }
+    }
+
+    fn text(&self) -> String {
+        self.screen.screen().contents()
+    }
+
+    /// Wait until `needle` shows; returns how long that took.
+    #[track_caller]
+    fn wait_for(&mut self, needle: &str) -> Duration {
+        let start = Instant::now();
+        while start.elapsed() < Duration::from_secs(60) {
+            let open = self.pump();
+            if self.text().contains(needle) {
+                return start.elapsed();
+            }
+            assert!(open, "ended before showing {needle:?}:\n{}", self.text());
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        panic!(
+            "{needle:?} did not appear in 60 s; the screen:\n{}",
+            self.text()
+        );
+    }
+
+    fn send(&mut self, keys: &str) {
+        self.session.write_all(keys.as_bytes()).unwrap();
+        self.session.flush().unwrap();
+    }
+
+    fn quit(mut self) -> i32 {
+        self.send("q");
+        let start = Instant::now();
+        loop {
+            self.pump();
+            match self.session.get_process().status().unwrap() {
+                WaitStatus::StillAlive => {}
+                WaitStatus::Exited(_, code) => return code,
+                other => panic!("ended abnormally: {other:?}"),
+            }
+            assert!(start.elapsed() < Duration::from_secs(15), "did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+#[test]
+fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
+    pipeline_in_the_tui("sim", "Simulated: profile");
+}
+
+/// The same on the real GPU (`--backend gpu`): run by hand on a CUDA machine with
+/// `cargo test --test e2e_panel -- --ignored --nocapture`.
+#[test]
+#[ignore = "needs a CUDA GPU"]
+fn live_gpu_pipeline_in_the_tui() {
+    pipeline_in_the_tui("gpu", "Live: ");
+}
+
+fn pipeline_in_the_tui(backend: &str, label: &str) {
+    let state = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let start = Instant::now();
+    let mut tui = Tui::launch(state.path(), cwd.path(), backend);
+    tui.wait_for("Lesson 1/4");
+    let first = start.elapsed();
+    // The footer is the last row drawn: the status bar above it is on screen by then.
+    tui.wait_for("q quit");
+    let said = tui.text();
+    assert!(
+        said.contains("Detecting backend") || said.contains(label),
+        "{said}"
+    );
+    let ready = tui.wait_for(label) + first;
+    eprintln!(
+        "first frame after {first:?} (process start included); backend shown after {ready:?}"
+    );
+    tui.send("4");
+    tui.wait_for("Lesson 4/4 · card 1/");
+    tui.send("r");
+    tui.wait_for("running pipeline");
+    // A key while the experiment runs: the next card shows at once.
+    tui.send(RIGHT);
+    let latency = tui.wait_for("Lesson 4/4 · card 2/");
+    let still_running = tui.text().contains("running pipeline");
+    eprintln!("key handled in {latency:?} while running: {still_running}");
+    assert!(latency < Duration::from_millis(200), "{latency:?}");
+    tui.wait_for("stream 1");
+    tui.wait_for("stream 2");
+    let screen = tui.text();
+    assert!(screen.contains("Simulated"), "{screen}");
+    assert!(
+        screen.contains("sequential") && screen.contains("best: "),
+        "{screen}"
+    );
+    tui.send("]");
+    tui.wait_for(" · stream ");
+    eprintln!("{}", tui.text());
+    tui.send("e");
+    tui.wait_for("trace written to");
+    let traces: Vec<_> = std::fs::read_dir(cwd.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(traces.len(), 1, "{traces:?}");
+    assert!(
+        traces[0].starts_with("cuda-academy-pipeline-"),
+        "{traces:?}"
+    );
+    assert_eq!(tui.quit(), 0);
+}
+
+#[test]
+fn esc_cancels_a_run_and_the_app_goes_on() {
+    let state = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut tui = Tui::launch(state.path(), cwd.path(), "sim");
+    tui.wait_for("Lesson 1/4");
+    tui.send("r");
+    tui.wait_for("running pageable-vs-pinned");
+    tui.send("\x1b");
+    tui.wait_for("cancelled");
+    tui.send("1");
+    tui.send(RIGHT);
+    tui.wait_for("card 2/");
+    assert_eq!(tui.quit(), 0);
+}

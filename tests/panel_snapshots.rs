@@ -1,0 +1,218 @@
+//! The experiment panel on a `TestBackend`: results of real runs on the simulator (small sizes)
+//! fed to the app as worker events, at 80x24 and 160x48, compared with insta snapshots; and the
+//! panel at every small size, without colour, and while running.
+
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use cuda_academy::app::{App, Cmd, Msg, fixture};
+use cuda_academy::experiment::{self, ExperimentOptions, RunContext};
+use cuda_academy::gpu::detect;
+use cuda_academy::lesson::Catalog;
+use cuda_academy::progress::Progress;
+use cuda_academy::report::Report;
+use cuda_academy::theme::Theme;
+use cuda_academy::worker::WorkerEvent;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::layout::Size;
+use ratatui::style::Color;
+
+const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
+
+fn sim_report(id: &str, opts: ExperimentOptions) -> Box<Report> {
+    let mut gpu = detect::open_sim("--backend sim".into()).unwrap();
+    Box::new(experiment::run(id, gpu.as_mut(), &opts, &RunContext::silent()).unwrap())
+}
+
+fn small(id: &str) -> Box<Report> {
+    let opts = ExperimentOptions {
+        size: Some(4 << 20),
+        ..ExperimentOptions::default()
+    };
+    sim_report(id, opts)
+}
+
+fn app(catalog: Catalog, w: u16, h: u16, color: bool) -> App {
+    let mut app = App::new(
+        catalog,
+        Theme::new(color),
+        Progress::default(),
+        Size::new(w, h),
+    );
+    let gpu = detect::open_sim("--backend sim".into()).unwrap();
+    app.update(Msg::Worker(WorkerEvent::Backend(Ok(gpu.info().clone()))));
+    app
+}
+
+fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
+    keys.split_whitespace()
+        .flat_map(|k| {
+            let code = match k {
+                "Tab" => KeyCode::Tab,
+                "Enter" => KeyCode::Enter,
+                "Down" => KeyCode::Down,
+                "Right" => KeyCode::Right,
+                c => KeyCode::Char(c.chars().next().unwrap()),
+            };
+            app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+        })
+        .collect()
+}
+
+/// Press `keys` (which must end in a run), then deliver `report` as that run's result.
+fn run(app: &mut App, keys: &str, report: Box<Report>) {
+    let cmds = press(app, keys);
+    let Some(Cmd::RunExperiment { run_id, .. }) = cmds.last() else {
+        panic!("{keys} did not start a run: {cmds:?}");
+    };
+    app.update(Msg::Worker(WorkerEvent::Done {
+        run_id: *run_id,
+        result: Ok(report),
+    }));
+}
+
+fn draw(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| f.render_widget(app, f.area())).unwrap();
+    terminal
+}
+
+fn text(t: &Terminal<TestBackend>) -> String {
+    t.backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect()
+}
+
+#[test]
+fn pipeline_timeline_beside_the_quiz() {
+    let report = small("pipeline");
+    for (w, h) in SIZES {
+        let mut app = app(Catalog::embedded(), w, h, true);
+        run(&mut app, "4 r", report.clone());
+        let t = draw(&app, w, h);
+        let screen = text(&t);
+        for needle in ["stream 1", "Simulated", "Quick check", "sequential"] {
+            assert!(screen.contains(needle), "{needle} missing at {w}x{h}");
+        }
+        insta::assert_snapshot!(format!("pipeline_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn default_stream_compares_legacy_and_non_blocking() {
+    let report = small("default-stream");
+    for (w, h) in SIZES {
+        let mut app = app(fixture::sample_catalog(), w, h, true);
+        run(&mut app, "3 s r", report.clone());
+        let t = draw(&app, w, h);
+        assert!(text(&t).contains("two non-blocking streams"));
+        insta::assert_snapshot!(format!("default_stream_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn results_table_with_friendly_labels() {
+    let report = small("async-copy");
+    for (w, h) in SIZES {
+        let mut app = app(fixture::sample_catalog(), w, h, true);
+        run(&mut app, "3 r", report.clone());
+        press(&mut app, "v");
+        let t = draw(&app, w, h);
+        let screen = text(&t);
+        assert!(
+            screen.contains("Metrics") && screen.contains("copy done (pageable)"),
+            "{}",
+            t.backend()
+        );
+        insta::assert_snapshot!(format!("results_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn bandwidth_chart_and_selected_op() {
+    let report = small("pageable-vs-pinned");
+    for (w, h) in SIZES {
+        let mut app = app(fixture::sample_catalog(), w, h, true);
+        run(&mut app, "r", report.clone());
+        insta::assert_snapshot!(format!("bandwidth_{w}x{h}"), draw(&app, w, h).backend());
+        press(&mut app, "v ]");
+        let summary = app.timeline().unwrap().details().unwrap().summary();
+        let t = draw(&app, w, h);
+        let head: String = summary.chars().take(12).collect();
+        assert!(
+            text(&t).contains(&head),
+            "the selected op's details: {summary}"
+        );
+        insta::assert_snapshot!(format!("selected_op_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn running_failed_and_the_form() {
+    for (w, h) in SIZES {
+        let mut app = app(Catalog::embedded(), w, h, true);
+        let cmds = press(&mut app, "4 r");
+        let Some(Cmd::RunExperiment { run_id, .. }) = cmds.last() else {
+            panic!("{cmds:?}");
+        };
+        let text_ = "best configuration: 3 streams x 8 chunks".to_string();
+        let phase = WorkerEvent::Phase {
+            run_id: *run_id,
+            text: text_,
+        };
+        app.update(Msg::Worker(phase));
+        let t = draw(&app, w, h);
+        assert!(text(&t).contains("Esc cancels"));
+        insta::assert_snapshot!(format!("running_{w}x{h}"), t.backend());
+        let why = "CUDA_ERROR_OUT_OF_MEMORY: out of memory; pick a smaller --size".to_string();
+        let done = WorkerEvent::Done {
+            run_id: *run_id,
+            result: Err(why),
+        };
+        app.update(Msg::Worker(done));
+        let t = draw(&app, w, h);
+        assert!(text(&t).contains("pipeline failed"));
+        insta::assert_snapshot!(format!("failed_{w}x{h}"), t.backend());
+        press(&mut app, "o Down Right");
+        insta::assert_snapshot!(format!("params_{w}x{h}"), draw(&app, w, h).backend());
+    }
+}
+
+#[test]
+fn without_colour_the_panel_uses_no_colour() {
+    let mut app = app(Catalog::embedded(), 80, 24, false);
+    run(&mut app, "4 r ]", small("pipeline"));
+    press(&mut app, "]");
+    let t = draw(&app, 80, 24);
+    for cell in t.backend().buffer().content() {
+        assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{cell:?}");
+    }
+    let screen = text(&t);
+    assert!(
+        screen.contains('▶') && screen.contains('◀'),
+        "glyphs, not colours, tell kinds"
+    );
+}
+
+#[test]
+fn every_small_size_and_resizing_during_a_run_never_panic() {
+    let report = small("pipeline");
+    let mut app = app(Catalog::embedded(), 80, 24, true);
+    run(&mut app, "4 r", report);
+    press(&mut app, "r");
+    for w in (0..=130).step_by(7) {
+        for h in [0, 1, 5, 15, 16, 17, 20, 24, 31] {
+            app.update(Msg::Resize(w, h));
+            for view in ["v", "v", "v"] {
+                draw(&app, w, h);
+                press(&mut app, view);
+            }
+        }
+    }
+    assert!(app.panel.is_running());
+}
