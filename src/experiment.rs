@@ -80,7 +80,35 @@ pub fn run(
     // A cancel flag seen by the backend comes back as a GPU error; report it as one thing.
     match result {
         Err(ExperimentError::Gpu(GpuError::Cancelled)) => Err(ExperimentError::Cancelled),
+        Ok(mut report) => {
+            renumber_streams(&mut report);
+            Ok(report)
+        }
         other => other,
+    }
+}
+
+/// Number the streams of a report 1, 2, 3, ... in the order the backend created them (the
+/// legacy default stream stays 0). Backends number streams per process (the real one also
+/// creates streams of its own to warm up), so without this the same experiment would show
+/// `stream 4` on one run and `stream 9` on the next.
+pub fn renumber_streams(report: &mut Report) {
+    let mut ids: Vec<u32> = std::iter::once(&report.timeline)
+        .chain(report.other_timelines.iter().map(|t| &t.ops))
+        .flatten()
+        .map(|op| op.stream)
+        .filter(|&s| s != 0)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let new_id = |old: u32| match ids.binary_search(&old) {
+        Ok(i) if old != 0 => i as u32 + 1,
+        _ => old,
+    };
+    let timelines = std::iter::once(&mut report.timeline)
+        .chain(report.other_timelines.iter_mut().map(|t| &mut t.ops));
+    for op in timelines.flatten() {
+        op.stream = new_id(op.stream);
     }
 }
 
@@ -97,5 +125,56 @@ pub(crate) fn new_report(id: &str, gpu: &dyn Gpu, params: Params) -> Report {
         series: Vec::new(),
         checks: Vec::new(),
         notes: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{BackendInfo, BackendKind, NamedTimeline, Op, OpKind, TimingSource};
+
+    fn op(stream: u32) -> Op {
+        Op {
+            stream,
+            kind: OpKind::H2d,
+            start_us: 0.0,
+            end_us: 1.0,
+            bytes: 4,
+            host_mem: None,
+            engine: None,
+            start_inferred: false,
+            label: String::new(),
+        }
+    }
+
+    #[test]
+    fn streams_are_numbered_from_one_in_creation_order_across_timelines() {
+        let backend = BackendInfo {
+            kind: BackendKind::Cuda,
+            device: "d".into(),
+            profile: None,
+            reason: None,
+            timing: TimingSource::Cupti,
+        };
+        let mut r = Report {
+            schema_version: SCHEMA_VERSION,
+            experiment: "pipeline".into(),
+            backend,
+            params: Params::default(),
+            metrics: Default::default(),
+            timeline: vec![op(9), op(0), op(7)],
+            other_timelines: vec![NamedTimeline {
+                name: "sequential".into(),
+                ops: vec![op(4), op(7)],
+            }],
+            series: Vec::new(),
+            checks: Vec::new(),
+            notes: Vec::new(),
+        };
+        renumber_streams(&mut r);
+        let streams: Vec<u32> = r.timeline.iter().map(|o| o.stream).collect();
+        assert_eq!(streams, [3, 0, 2]);
+        let seq: Vec<u32> = r.other_timelines[0].ops.iter().map(|o| o.stream).collect();
+        assert_eq!(seq, [1, 2]);
     }
 }

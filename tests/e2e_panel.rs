@@ -143,7 +143,12 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     tui.wait_for("stream 1");
     tui.wait_for("stream 2");
     let screen = tui.text();
-    assert!(screen.contains("Simulated"), "{screen}");
+    let word = if backend == "gpu" {
+        "Live"
+    } else {
+        "Simulated"
+    };
+    assert!(screen.contains(word), "{screen}");
     assert!(
         screen.contains("sequential") && screen.contains("best: "),
         "{screen}"

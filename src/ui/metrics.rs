@@ -43,6 +43,8 @@ const LABELS: &[(&str, &str)] = &[
     ("h2d_alone_ms", "H2D alone"),
     ("d2h_alone_ms", "D2H alone"),
     ("kernel_alone_ms", "kernel alone"),
+    ("recorded_ms", "recorded run (timeline on)"),
+    ("instrumentation_overhead_pct", "timeline recording cost"),
 ];
 
 /// The label of metric `name`.
