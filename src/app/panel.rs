@@ -2,7 +2,7 @@
 //! experiments is shown, the run in progress, and each experiment's last results (with the run
 //! before it, kept for comparison on the same time scale).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::experiment::ExperimentOptions;
 use crate::gpu::DeviceInfo;
@@ -118,6 +118,9 @@ pub struct PanelState {
     pub message: Option<PanelMessage>,
     /// Every metric measured this session (latest wins), for predictions and lesson text.
     pub measured: BTreeMap<String, Metric>,
+    /// Metrics of `measured` that came from the simulator, so lesson text never calls a
+    /// modelled figure "measured on your GPU" without saying so.
+    pub simulated: BTreeSet<String>,
     /// Animation frame of the spinner.
     pub spinner: usize,
     /// The id of the last run started.
@@ -137,6 +140,7 @@ impl Default for PanelState {
             mode: ViewMode::Streams,
             message: None,
             measured: BTreeMap::new(),
+            simulated: BTreeSet::new(),
             spinner: 0,
             last_run_id: 0,
         }

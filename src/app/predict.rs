@@ -49,7 +49,12 @@ impl App {
     /// `None` before a run measured it.
     pub fn metric_text(&self, name: &str) -> Option<String> {
         let metric = self.panel.measured.get(name)?;
-        Some(crate::ui::metrics::format_metric(metric))
+        let text = crate::ui::metrics::format_metric(metric);
+        if self.panel.simulated.contains(name) {
+            Some(format!("{text} (simulated)"))
+        } else {
+            Some(text)
+        }
     }
 }
 

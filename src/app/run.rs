@@ -244,6 +244,14 @@ impl App {
                 // Hints such as "press r" are answered now.
                 self.panel.message.take_if(|m| !m.error);
                 self.panel.measured.extend(report.metrics.clone());
+                let simulated = report.backend.kind == crate::report::BackendKind::Simulated;
+                for name in report.metrics.keys() {
+                    if simulated {
+                        self.panel.simulated.insert(name.clone());
+                    } else {
+                        self.panel.simulated.remove(name);
+                    }
+                }
                 let graded = self.grade_predictions(running.lesson, &report);
                 self.panel
                     .outcome_mut(&running.experiment)
