@@ -36,8 +36,9 @@ pub fn draw(buf: &mut Buffer, ctx: &RowContext<'_>, rows: &FooterRows, area: Rec
         y += 1;
     }
     if rows.labels {
-        // The window's width sits in the label column, so zooming shows at a glance.
-        let span = format_duration_us(ctx.scale.span_us());
+        // The window's width sits in the label column, so zooming shows at a glance; the arrow
+        // says it is a width, not a time on the axis.
+        let span = format!("↔{}", format_duration_us(ctx.scale.span_us()));
         let label_room = usize::from(ctx.label_width.saturating_sub(1));
         buf.set_stringn(ctx.x, y, span, label_room, ctx.theme.muted());
         for tick in &ticks {
