@@ -34,6 +34,9 @@ pub struct GlobalArgs {
     /// Which backend runs experiments.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto, global = true)]
     pub backend: BackendChoice,
+    /// Simulator profile to use instead of the built-in H200 one (written by `calibrate`).
+    #[arg(long, value_name = "FILE", global = true)]
+    pub profile: Option<PathBuf>,
     /// CUDA device ordinal.
     #[arg(long, value_name = "N", default_value_t = 0, global = true)]
     pub device: u32,

@@ -9,6 +9,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
+use anyhow::Context;
 use clap::Parser;
 use cuda_academy::cli::{self, Cli, Command, GlobalArgs};
 
@@ -27,6 +28,12 @@ fn main() -> ExitCode {
 }
 
 fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &cli.global.profile {
+        let profile = cuda_academy::gpu::profile::Profile::load(path)
+            .with_context(|| format!("--profile {}", path.display()))?;
+        // Nothing has opened a backend yet, so this is the first and only choice.
+        let _ = cuda_academy::gpu::profile::choose(profile);
+    }
     match &cli.command {
         None => tutorial(&cli.global),
         Some(Command::List(args)) => cli::list::list(args, &cli.global),

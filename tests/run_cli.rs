@@ -41,6 +41,7 @@ fn global(backend: BackendChoice) -> GlobalArgs {
         color: ColorChoice::Never,
         backend,
         device: 0,
+        profile: None,
         no_mouse: false,
     }
 }
@@ -167,4 +168,55 @@ fn the_table_shows_backend_metrics_and_checks() {
         table.contains("[pass]") && !table.contains("[FAIL]"),
         "{table}"
     );
+}
+
+/// `--profile FILE` makes the simulator use a recorded profile: a slower link gives a slower
+/// result, and the report names the profile; a broken file is a clear error.
+#[test]
+fn profile_flag_selects_the_simulator_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    let slow = Profile::builtin("h200")
+        .unwrap()
+        .to_toml()
+        .unwrap()
+        .lines()
+        .map(|l| match l.split(" = ").next() {
+            Some("name") => "name = \"slow-link\"".to_string(),
+            Some("pinned_h2d_gbps") => "pinned_h2d_gbps = 11.0".to_string(),
+            _ => l.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let path = dir.path().join("slow.toml");
+    std::fs::write(&path, slow).unwrap();
+    let p = path.to_str().unwrap();
+    let args = [
+        "--backend",
+        "sim",
+        "--profile",
+        p,
+        "run",
+        "pageable-vs-pinned",
+        "--size",
+        "64M",
+        "--json",
+    ];
+    let out = cli(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["backend"]["profile"], "slow-link");
+    let gbps = report["metrics"]["pinned_h2d_gbps"]["value"]
+        .as_f64()
+        .unwrap();
+    assert!((10.0..11.5).contains(&gbps), "{gbps}");
+
+    std::fs::write(&path, "pinned_h2d_gbps = oops").unwrap();
+    let out = cli(&args);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("--profile") && err.contains("slow.toml"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
 }

@@ -3,7 +3,6 @@
 
 use crate::cli::BackendChoice;
 use crate::gpu::cuda::{CudaGpu, context, cupti, kernels};
-use crate::gpu::profile::Profile;
 use crate::gpu::sim::SimGpu;
 use crate::gpu::{Gpu, GpuError};
 use crate::report::BackendKind;
@@ -122,9 +121,10 @@ pub fn open_cuda(device: u32) -> Result<CudaGpu, GpuError> {
     }
 }
 
-/// The simulator with the built-in H200 profile, labelled with `reason`.
+/// The simulator with the active profile (`--profile FILE`, else the built-in H200 one),
+/// labelled with `reason`.
 pub fn open_sim(reason: String) -> Result<Box<dyn Gpu + Send>, GpuError> {
-    let profile = Profile::builtin("h200")
-        .map_err(|e| GpuError::Invalid(format!("the built-in simulator profile is broken: {e}")))?;
+    let profile = crate::gpu::profile::active()
+        .map_err(|e| GpuError::Invalid(format!("the simulator profile is unusable: {e}")))?;
     Ok(Box::new(SimGpu::new(profile, reason)))
 }

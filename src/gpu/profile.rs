@@ -113,6 +113,23 @@ pub struct Profile {
     pub device_free_us: f64,
 }
 
+/// The profile chosen with `--profile FILE`, for every simulator this process opens.
+static CHOSEN: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
+
+/// Use `profile` for every simulator this process opens (`--profile FILE`). Set once, at start,
+/// before any backend opens; a second call is refused and returns the profile.
+pub fn choose(profile: Profile) -> Result<(), Box<Profile>> {
+    CHOSEN.set(profile).map_err(Box::new)
+}
+
+/// The profile simulators use: the one chosen with `--profile`, else the built-in H200 one.
+pub fn active() -> Result<Profile, ProfileError> {
+    match CHOSEN.get() {
+        Some(p) => Ok(p.clone()),
+        None => Profile::builtin("h200"),
+    }
+}
+
 impl Profile {
     /// A profile shipped inside the binary, by name (see [`BUILTIN_NAMES`]).
     pub fn builtin(name: &str) -> Result<Profile, ProfileError> {
