@@ -19,5 +19,6 @@ pub mod timeline;
 pub mod trace;
 pub mod tui;
 pub mod ui;
+pub mod utc;
 pub mod widgets;
 pub mod worker;

@@ -6,96 +6,44 @@
 // Test helpers: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use std::io::Write as _;
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use expectrl::Session;
-use expectrl::process::unix::WaitStatus;
+#[path = "support/pty.rs"]
+#[allow(dead_code)]
+mod pty;
+use pty::{RIGHT, Tui};
 
 const COLS: u16 = 120;
 const ROWS: u16 = 36;
-const RIGHT: &str = "\x1b[C";
 
-struct Tui {
-    session: expectrl::session::OsSession,
-    screen: vt100::Parser,
+fn launch(state: &Path, cwd: &Path, backend: &str) -> Tui {
+    // The live test runs on the GPU machine, where the binary lies elsewhere.
+    let bin = std::env::var("CUDA_ACADEMY_BIN")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_cuda-academy").to_string());
+    let mut cmd = Command::new(bin);
+    cmd.args(["--backend", backend, "--no-mouse"])
+        .current_dir(cwd);
+    cmd.env("CUDA_ACADEMY_STATE_DIR", state);
+    Tui::spawn(cmd, COLS, ROWS)
 }
 
-impl Tui {
-    fn launch(state: &Path, cwd: &Path, backend: &str) -> Tui {
-        // The live test runs on the GPU machine, where the binary lies elsewhere.
-        let bin = std::env::var("CUDA_ACADEMY_BIN")
-            .unwrap_or_else(|_| env!("CARGO_BIN_EXE_cuda-academy").to_string());
-        let mut cmd = Command::new(bin);
-        cmd.args(["--backend", backend, "--no-mouse"])
-            .current_dir(cwd);
-        cmd.env("CUDA_ACADEMY_STATE_DIR", state)
-            .env("TERM", "xterm-256color");
-        let mut session = Session::spawn(cmd).expect("spawn cuda-academy in a pty");
-        session
-            .get_process_mut()
-            .set_window_size(COLS, ROWS)
-            .unwrap();
-        Tui {
-            session,
-            screen: vt100::Parser::new(ROWS.try_into().unwrap(), COLS.try_into().unwrap(), 0),
-        }
-    }
+/// Waiting and quitting as these tests do: a run may take a while; `q` must end the program.
+trait Panel {
+    fn wait_for(&mut self, needle: &str) -> Duration;
+    fn quit(self) -> i32;
+}
 
-    fn pump(&mut self) -> bool {
-        let mut buf = [0u8; 16384];
-        loop {
-            match self.session.try_read(&mut buf) {
-                Ok(0) => return false,
-                Ok(n) => self.screen.process(&buf[..n]),
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return true,
-                Err(_) => return false,
-            }
-        }
-    }
-
-    fn text(&self) -> String {
-        self.screen.screen().contents()
-    }
-
-    /// Wait until `needle` shows; returns how long that took.
+impl Panel for Tui {
     #[track_caller]
     fn wait_for(&mut self, needle: &str) -> Duration {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(60) {
-            let open = self.pump();
-            if self.text().contains(needle) {
-                return start.elapsed();
-            }
-            assert!(open, "ended before showing {needle:?}:\n{}", self.text());
-            std::thread::sleep(Duration::from_millis(2));
-        }
-        panic!(
-            "{needle:?} did not appear in 60 s; the screen:\n{}",
-            self.text()
-        );
-    }
-
-    fn send(&mut self, keys: &str) {
-        self.session.write_all(keys.as_bytes()).unwrap();
-        self.session.flush().unwrap();
+        self.wait_for_within(needle, Duration::from_secs(60))
     }
 
     fn quit(mut self) -> i32 {
         self.send("q");
-        let start = Instant::now();
-        loop {
-            self.pump();
-            match self.session.get_process().status().unwrap() {
-                WaitStatus::StillAlive => {}
-                WaitStatus::Exited(_, code) => return code,
-                other => panic!("ended abnormally: {other:?}"),
-            }
-            assert!(start.elapsed() < Duration::from_secs(15), "did not exit");
-            std::thread::sleep(Duration::from_millis(20));
-        }
+        self.exit_code().0
     }
 }
 
@@ -116,7 +64,7 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     let state = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let mut tui = Tui::launch(state.path(), cwd.path(), backend);
+    let mut tui = launch(state.path(), cwd.path(), backend);
     tui.wait_for("Lesson 1/4");
     let first = start.elapsed();
     // The footer is the last row drawn: the status bar above it is on screen by then.
@@ -174,7 +122,7 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
 fn esc_cancels_a_run_and_the_app_goes_on() {
     let state = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
-    let mut tui = Tui::launch(state.path(), cwd.path(), "sim");
+    let mut tui = launch(state.path(), cwd.path(), "sim");
     tui.wait_for("Lesson 1/4");
     tui.send("r");
     tui.wait_for("running pageable-vs-pinned");

@@ -2,7 +2,7 @@
 //! `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>.json` (UTC), never on top of an existing file.
 
 use std::path::{Path, PathBuf};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use crate::report::Report;
 use crate::trace::write_chrome_trace;
@@ -28,10 +28,7 @@ pub fn export(report: &Report, dir: &Path, now: SystemTime) -> Result<PathBuf, S
 
 /// `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>` for `now` in UTC.
 pub fn file_stem(experiment: &str, now: SystemTime) -> String {
-    let secs = now.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let rem = secs % 86_400;
-    let (y, m, d) = civil_from_days(days);
+    let t = crate::utc::Utc::at(now);
     let safe: String = experiment
         .chars()
         .map(|c| {
@@ -42,26 +39,7 @@ pub fn file_stem(experiment: &str, now: SystemTime) -> String {
             }
         })
         .collect();
-    format!(
-        "cuda-academy-{safe}-{y:04}{m:02}{d:02}-{:02}{:02}{:02}",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
-    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
+    format!("cuda-academy-{safe}-{}-{}", t.date(), t.time())
 }
 
 #[cfg(test)]
@@ -83,7 +61,7 @@ mod tests {
     #[test]
     fn names_carry_the_experiment_and_the_utc_time() {
         // 2026-11-29 18:09:31 UTC.
-        let t = UNIX_EPOCH + Duration::from_secs(1_795_975_771);
+        let t = std::time::UNIX_EPOCH + Duration::from_secs(1_795_975_771);
         assert_eq!(
             file_stem("pipeline", t),
             "cuda-academy-pipeline-20261129-180931"
