@@ -52,8 +52,12 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     events::spawn_input(tx.clone());
     events::spawn_signals(tx.clone())?;
     warmup::spawn_highlight_warmup(tx.clone());
-    // The worker opens the backend on its own thread (CUDA init is slow): the first frame says
-    // "detecting backend…" and the Backend event updates it.
+    // The worker opens the backend on its own thread (CUDA init is slow). Where the answer is
+    // known without CUDA (the simulator was asked for, or there is no driver) the first frame
+    // names it; otherwise it says "detecting backend…" until the worker's Backend event.
+    if let Some(known) = crate::gpu::detect::known_without_init(args.backend, args.device) {
+        app.update(Msg::Worker(crate::worker::WorkerEvent::Backend(known)));
+    }
     let worker_tx = tx;
     let mut worker = Worker::spawn(args.backend, args.device, move |event| {
         let _ = worker_tx.send(Event::App(Msg::Worker(event)));

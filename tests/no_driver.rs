@@ -82,3 +82,26 @@ fn auto_falls_back_to_the_simulator_with_the_reason() {
     let (report, _) = gather(BackendChoice::Auto, 0);
     assert_eq!(report.profile.as_deref(), Some("h200"));
 }
+
+/// Without a driver the backend is known before CUDA is asked, so the TUI's first frame can
+/// name it: the simulator for `auto` and `sim`, a clear error for `gpu`.
+#[test]
+fn backend_is_known_without_cuda_init_when_there_is_no_driver() {
+    use cuda_academy::gpu::detect::known_without_init;
+    let auto = known_without_init(BackendChoice::Auto, 0).expect("known without a driver");
+    let info = auto.expect("auto falls back to the simulator");
+    assert_eq!(
+        info.backend.kind,
+        cuda_academy::report::BackendKind::Simulated
+    );
+    assert!(
+        info.backend
+            .reason
+            .unwrap_or_default()
+            .contains("no CUDA driver")
+    );
+    let sim = known_without_init(BackendChoice::Sim, 0).expect("sim is always known");
+    assert!(sim.is_ok());
+    let gpu = known_without_init(BackendChoice::Gpu, 0).expect("known without a driver");
+    assert!(gpu.unwrap_err().contains("no CUDA driver"));
+}

@@ -128,3 +128,17 @@ pub fn open_sim(reason: String) -> Result<Box<dyn Gpu + Send>, GpuError> {
         .map_err(|e| GpuError::Invalid(format!("the simulator profile is unusable: {e}")))?;
     Ok(Box::new(SimGpu::new(profile, reason)))
 }
+
+/// The backend `choice` would give, when that is known without initialising CUDA (which can
+/// take a second): with `--backend sim`, or when no driver is installed. `None` when only
+/// opening the GPU can tell. The TUI uses it so that its first frame already names the backend.
+pub fn known_without_init(
+    choice: BackendChoice,
+    device: u32,
+) -> Option<Result<crate::gpu::DeviceInfo, String>> {
+    if choice == BackendChoice::Sim || !context::driver_present() {
+        let opened = open(choice, device);
+        return Some(opened.map(|g| g.info().clone()).map_err(|e| e.to_string()));
+    }
+    None
+}
