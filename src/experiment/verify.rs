@@ -62,7 +62,7 @@ fn compare(
     Ok(Check {
         name: name.to_string(),
         passed: true,
-        detail: format!("{} of {n} floats compared (a sample)", idx.len()),
+        detail: format!("{} of {n} floats compared, sampled", idx.len()),
     })
 }
 
