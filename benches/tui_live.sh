@@ -13,7 +13,7 @@ first_frame_ms() {
   local start now
   start=$(date +%s%N)
   tmux new-session -d -s $session -x "$1" -y "$2" \
-    "CUDA_ACADEMY_STATE_DIR=$state $bin --backend sim"
+    "CUDA_ACADEMY_STATE_DIR=$state $bin"
   until tmux capture-pane -p -t $session 2>/dev/null | grep -q 'Lesson 1/4'; do
     now=$(date +%s%N)
     if (( (now - start) > 5000000000 )); then echo "no frame after 5 s" >&2; exit 1; fi
