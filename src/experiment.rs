@@ -112,6 +112,33 @@ pub fn renumber_streams(report: &mut Report) {
     }
 }
 
+/// The size a run uses (`requested`, or `default` halved until `need` fits in the free device
+/// and host memory) and its empty report with that size, noting any clamping.
+pub(crate) fn sized_report(
+    id: &str,
+    gpu: &dyn Gpu,
+    requested: Option<u64>,
+    default: u64,
+    need: fit::Need,
+) -> Result<(u64, Report), ExperimentError> {
+    let (size, note) = fit::fit_size(
+        requested,
+        default,
+        need,
+        fit::Free::now(gpu.info().free_mem),
+    )?;
+    let mut report = new_report(
+        id,
+        gpu,
+        Params {
+            size,
+            ..Params::default()
+        },
+    );
+    report.notes.extend(note);
+    Ok((size, report))
+}
+
 /// An empty report for `id` on `gpu`'s backend with `params`.
 pub(crate) fn new_report(id: &str, gpu: &dyn Gpu, params: Params) -> Report {
     Report {

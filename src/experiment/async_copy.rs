@@ -4,16 +4,16 @@
 //! shows that a stream runs its work in issue order.
 
 use crate::gpu::{DevBuf, Gpu, HostBuf, Kernel, StreamId, StreamKind};
-use crate::report::{Check, HostMemKind, OpKind, Params, Report, Series};
+use crate::report::{Check, HostMemKind, OpKind, Report, Series};
 
-use super::fit::{Free, Need, fit_size};
+use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{US, put};
 use super::options::{KIB, MIB, format_bytes};
 use super::pageable_vs_pinned::{kind_key, kind_name};
 use super::session::{Session, device_ops};
 use super::stats::median;
-use super::{ExperimentError, ExperimentOptions, RunContext, new_report, sweep, verify};
+use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
 /// The experiment id.
 pub const ID: &str = "async-copy";
@@ -39,22 +39,9 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (size, note) = fit_size(
-        opts.size,
-        DEFAULT_SIZE,
-        Need { device: 1, host: 3 },
-        Free::now(gpu.info().free_mem),
-    )?;
+    let need = Need { device: 1, host: 3 };
+    let (size, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
     let sizes = sizes(size);
-    let mut report = new_report(
-        ID,
-        gpu,
-        Params {
-            size,
-            ..Params::default()
-        },
-    );
-    report.notes.extend(note);
     let mut s = Session::new(gpu);
     let stream = s.stream(StreamKind::NonBlocking)?;
     let dev = s.device(size)?;

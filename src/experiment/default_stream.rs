@@ -5,15 +5,15 @@
 //! flags differ.
 
 use crate::gpu::{DevBuf, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
-use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report};
+use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Report};
 
-use super::fit::{Free, Need, fit_size};
+use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{MS, put};
 use super::options::{KIB, MIB, format_bytes};
 use super::session::{Session, device_span_us};
 use super::stats::median;
-use super::{ExperimentError, ExperimentOptions, RunContext, new_report};
+use super::{ExperimentError, ExperimentOptions, RunContext, sized_report};
 
 /// The experiment id.
 pub const ID: &str = "default-stream";
@@ -46,21 +46,8 @@ pub fn run(
         )
         .into());
     }
-    let (size, note) = fit_size(
-        opts.size,
-        DEFAULT_SIZE,
-        Need { device: 1, host: 1 },
-        Free::now(gpu.info().free_mem),
-    )?;
-    let mut report = new_report(
-        ID,
-        gpu,
-        Params {
-            size,
-            ..Params::default()
-        },
-    );
-    report.notes.extend(note);
+    let need = Need { device: 1, host: 1 };
+    let (size, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
     let mut s = Session::new(gpu);
     let host: HostBuf = s.host(size, HostMemKind::Pinned)?;
     s.host_fill(host, 31)?;

@@ -2,15 +2,15 @@
 //! over a size sweep, with warm-up, repetitions, median and spread, and the data verified.
 
 use crate::gpu::{Gpu, StreamKind};
-use crate::report::{HostMemKind, Params, Report, Series};
+use crate::report::{HostMemKind, Report, Series};
 
-use super::fit::{Free, Need, fit_size};
+use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, US, put};
 use super::options::{MIB, format_bytes};
 use super::session::Session;
 use super::stats::{Summary, gbps};
-use super::{ExperimentError, ExperimentOptions, RunContext, new_report, sweep, verify};
+use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
 /// The experiment id.
 pub const ID: &str = "pageable-vs-pinned";
@@ -42,20 +42,13 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (size, note) = fit_size(
-        opts.size,
-        DEFAULT_SIZE,
-        Need { device: 1, host: 4 },
-        Free::now(gpu.info().free_mem),
-    )?;
+    let need = Need { device: 1, host: 4 };
+    let (size, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
     let sizes = sweep::sizes(size, 4);
-    let mut params = Params {
-        size,
-        ..Params::default()
-    };
-    params.extra.insert("sizes".into(), sizes.len().to_string());
-    let mut report = new_report(ID, gpu, params);
-    report.notes.extend(note);
+    report
+        .params
+        .extra
+        .insert("sizes".into(), sizes.len().to_string());
 
     let mut s = Session::new(gpu);
     let stream = s.stream(StreamKind::NonBlocking)?;

@@ -7,14 +7,14 @@
 use std::collections::HashMap;
 
 use crate::gpu::{Gpu, StreamId, StreamKind};
-use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Params, Report, Series};
+use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Report, Series};
 
-use super::fit::{Free, Need, fit_size};
+use super::fit::Need;
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put};
 use super::options::{MIB, format_bytes};
 use super::session::{Session, device_span_us, same_stream_overlap};
 use super::stats::median;
-use super::{ExperimentError, ExperimentOptions, RunContext, new_report, verify};
+use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
 pub mod schedule;
 pub mod search;
@@ -33,27 +33,14 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    let (bytes, note) = fit_size(
-        opts.size,
-        DEFAULT_SIZE,
-        Need { device: 1, host: 2 },
-        Free::now(gpu.info().free_mem),
-    )?;
+    let need = Need { device: 1, host: 2 };
+    let (bytes, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
     let kind = opts.host_mem.unwrap_or(HostMemKind::Pinned);
     let space = Space::new(
         bytes,
         gpu.info().copy_engines,
         (opts.streams, opts.chunks, opts.issue_order),
     );
-    let mut report = new_report(
-        ID,
-        gpu,
-        Params {
-            size: bytes,
-            ..Params::default()
-        },
-    );
-    report.notes.extend(note);
     report.params.extra.insert(
         "host_mem".into(),
         super::pageable_vs_pinned::kind_name(kind).into(),
