@@ -53,7 +53,7 @@ fn four_then_r_runs_the_pipeline_and_shows_its_lanes() {
 }
 
 /// The same on the real GPU (`--backend gpu`): run by hand on a CUDA machine with
-/// `cargo test --test e2e_panel -- --ignored --nocapture`.
+/// `cargo test --test it e2e_panel -- --ignored --nocapture`.
 #[test]
 #[ignore = "needs a CUDA GPU"]
 fn live_gpu_pipeline_in_the_tui() {

@@ -1,4 +1,4 @@
-//! The CUDA backend on a real GPU (`cargo test --features gpu-tests -- --test-threads=1`).
+//! The CUDA backend on a real GPU (`cargo test --release --features gpu-tests --test it gpu_backend -- --test-threads=1`).
 //! Run one test at a time: bandwidth figures are meaningless when tests share the PCIe link.
 #![cfg(feature = "gpu-tests")]
 // Tests may unwrap; helpers outside `#[test]` fns need this said explicitly.

@@ -1,0 +1,18 @@
+//! All integration tests in one binary: one link instead of fourteen (each was 126-151 MB and
+//! linked on its own). `tests/worker_panic.rs` stays apart because it installs the process-wide
+//! panic hook, which would see the panics other tests provoke on purpose.
+
+mod cli;
+mod e2e_panel;
+mod e2e_pty;
+mod experiments_sim;
+mod gpu_backend;
+mod lesson_parse;
+mod lessons_content;
+mod no_driver;
+mod panel_snapshots;
+mod run_cli;
+mod sim_model;
+mod timeline_widget;
+mod trace_export;
+mod ui_snapshots;
