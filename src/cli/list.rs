@@ -131,7 +131,7 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
             .zip(widths)
             .enumerate()
             .map(|(i, (cell, w))| {
-                let cell = truncate(cell, w);
+                let cell = crate::text_fit::truncate(cell, w);
                 // Numbers right-aligned, words left-aligned.
                 if i == 0 || i >= 3 {
                     format!("{cell:>w$}")
@@ -201,13 +201,4 @@ fn cells(row: &Row, progress: Option<&Progress>) -> [String; 7] {
         dash(),
         dash(),
     ]
-}
-
-/// `text` cut to `width` characters, ending in `…` when cut.
-fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
-    format!("{kept}…")
 }

@@ -34,10 +34,7 @@ impl Free {
 
 /// `MemAvailable` from `/proc/meminfo` (Linux), in bytes.
 pub fn host_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    crate::meminfo::available()
 }
 
 /// Which memory `size` does not fit in, if any: (what, needed, free).
