@@ -11,6 +11,9 @@ mod lesson_parse;
 mod lessons_content;
 mod no_driver;
 mod panel_snapshots;
+// The pseudo-terminal harness the end-to-end tests share: declared once, here.
+#[path = "support/pty.rs"]
+mod pty;
 mod run_cli;
 mod sim_model;
 mod timeline_widget;
