@@ -130,16 +130,12 @@ fn allocation_and_pinning_cost_host_time() {
 }
 
 #[test]
-fn a_large_pipeline_simulates_quickly() {
+fn a_large_pipeline_simulates_without_moving_data() {
+    // How long this takes is a benchmark (`cargo bench --bench sim`, at 64 MiB), not a test.
     let mut gpu = sim();
     gpu.set_move_data(false);
-    let start = std::time::Instant::now();
     let (ops, _, _) = pipeline(&mut gpu, 256 * MIB, 3, 32);
-    let elapsed = start.elapsed();
     assert_eq!(ops.len(), 96);
-    eprintln!("256 MiB, 3 streams x 32 chunks: simulated in {elapsed:?}");
-    // Well under 1 ms in release; a debug build is allowed ten times that.
-    assert!(elapsed.as_millis() < 10, "took {elapsed:?}");
 }
 
 #[test]
