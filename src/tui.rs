@@ -40,7 +40,7 @@ enum Exit {
 /// terminals.
 pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let catalog = load_catalog(args)?;
-    let theme = Theme::new(color_enabled(args.color));
+    let theme = Theme::new(color_enabled(args.color)).with_truecolor(Theme::truecolor_from_env());
     let state_dir = progress::state_dir();
     panic::install(state_dir.as_ref().ok().cloned());
     let (progress, mut banners) = load_progress(state_dir.as_ref());

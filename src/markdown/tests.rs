@@ -214,13 +214,14 @@ fn code_is_highlighted_only_when_asked_and_ready() {
         .iter()
         .find(|s| s.content == "__global__")
         .unwrap();
-    assert!(matches!(global.style.fg, Some(Color::Rgb(..))));
+    // 256 colours unless the theme allows 24-bit colour (COLORTERM).
+    assert!(matches!(global.style.fg, Some(Color::Indexed(..))));
     let plain = render(md, &opts(40, true, false));
     assert!(
         plain[0]
             .spans
             .iter()
-            .all(|s| !matches!(s.style.fg, Some(Color::Rgb(..))))
+            .all(|s| !matches!(s.style.fg, Some(Color::Rgb(..) | Color::Indexed(..))))
     );
     let unknown = render("```klingon\n__global__\n```", &opts(40, true, true));
     assert_eq!(unknown[0].to_string(), "▎ __global__");
