@@ -10,11 +10,13 @@ pub mod check;
 pub mod completions;
 pub mod info;
 pub mod list;
+pub mod man;
 pub mod run;
+pub mod version;
 
 /// Learn how data moves between host and GPU in CUDA, and measure it on your own GPU.
 #[derive(Debug, Parser)]
-#[command(name = "cuda-academy", version, about, long_about = None)]
+#[command(name = "cuda-academy", version, long_version = version::LONG_VERSION, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -75,6 +77,8 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+    /// Print the man page (roff): `cuda-academy man > cuda-academy.1`.
+    Man,
 }
 
 #[derive(Debug, Args)]
