@@ -12,7 +12,7 @@ macro_rules! cuda_bindings {
     };
 }
 
-/// See [`cuda_bindings`].
+/// The cudarc bindings feature compiled in (see the `cuda_bindings!` macro above).
 pub const CUDA_BINDINGS: &str = cuda_bindings!();
 
 /// The git commit (`abc1234`, `-dirty` with uncommitted changes), empty when not built from git.
