@@ -71,7 +71,7 @@ fn git_hash() {
 }
 
 /// Release binaries on Linux keep their line tables (a crash log names files and lines) but
-/// zlib-compressed, which std's backtrace reads: the installed binary is about 12 MB instead of
+/// zlib-compressed, which std's backtrace reads: the installed binary is about 11 MB instead of
 /// 26. Only the link of the binary changes; tests and benches are untouched.
 fn compress_release_debug_info() {
     let release = env::var("PROFILE").is_ok_and(|p| p == "release");
