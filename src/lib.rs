@@ -14,6 +14,7 @@ pub mod lesson;
 pub mod markdown;
 pub mod progress;
 pub mod report;
+pub mod sanitize;
 pub mod theme;
 pub mod timeline;
 pub mod trace;

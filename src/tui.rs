@@ -72,7 +72,10 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let saved = saver.save(&mut app);
     term.restore();
     if let Err(why) = saved {
-        eprintln!("cuda-academy: progress not saved: {why}");
+        eprintln!(
+            "cuda-academy: progress not saved: {}",
+            crate::sanitize::clean(&why)
+        );
     }
     match outcome? {
         Exit::Quit => Ok(()),
