@@ -5,6 +5,7 @@
 //! shell (terminal, GPU, files) at the edges. See README "Architecture".
 
 pub mod app;
+pub mod atomic_file;
 pub mod cli;
 pub mod experiment;
 pub mod gpu;

@@ -94,7 +94,8 @@ pub(crate) fn save_with(
     progress: &Progress,
     before_persist: impl FnOnce(&mut NamedTempFile) -> io::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = path(dir);
+    // Through a symlink to its target (a dotfiles setup), like every file this program writes.
+    let file = crate::atomic_file::resolve_links(&path(dir)).unwrap_or_else(|_| path(dir));
     refuse_unreadable(&file)?;
     fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the progress folder {}", dir.display()))?;
