@@ -45,13 +45,15 @@ pub enum ExperimentError {
     #[error("{0}")]
     InvalidOption(String),
     #[error(
-        "--size {asked} needs {needed} of {what} memory, but only {free} is free; pick a smaller --size"
+        "--size {asked} needs {needed} of {what} memory, but only {free} is free; the largest \
+         size that fits is --size {fits}"
     )]
     TooLarge {
         what: &'static str,
         asked: String,
         needed: String,
         free: String,
+        fits: String,
     },
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -125,7 +127,7 @@ pub(crate) fn sized_report(
         requested,
         default,
         need,
-        fit::Free::now(gpu.info().free_mem),
+        fit::Free::now(gpu.info().free_mem, gpu.info().backend.kind),
     )?;
     let mut report = new_report(
         id,

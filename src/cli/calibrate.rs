@@ -34,8 +34,12 @@ pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<Ex
         cancel: &cancel,
         progress: &progress,
     };
-    let profile = fit_profile(gpu.as_mut(), args.name.as_deref(), &template, &ctx)
-        .context("calibration failed")?;
+    let profile = crate::gpu::detect::catch_quietly(|| {
+        fit_profile(gpu.as_mut(), args.name.as_deref(), &template, &ctx)
+    })
+    .map_err(crate::experiment::ExperimentError::from)
+    .and_then(|r| r)
+    .context("calibration failed")?;
     profile
         .save(&args.out)
         .with_context(|| format!("cannot write the profile to {}", args.out.display()))?;

@@ -36,7 +36,12 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         cancel: &cancel,
         progress: &progress,
     };
-    let result = experiment::run(&args.experiment, gpu.as_mut(), &opts, &ctx);
+    // A CUDA library that panics mid-run (a symbol the driver lacks) is an error, not a crash.
+    let result = crate::gpu::detect::catch_quietly(|| {
+        experiment::run(&args.experiment, gpu.as_mut(), &opts, &ctx)
+    })
+    .map_err(experiment::ExperimentError::from)
+    .and_then(|r| r);
     if show_progress {
         eprint!("\r\x1b[2K");
     }
