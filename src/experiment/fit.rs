@@ -68,7 +68,9 @@ fn meminfo_available() -> Option<u64> {
 /// Soft `RLIMIT_AS` minus the address space already mapped; `None` when unlimited or unknown.
 fn address_space_room() -> Option<u64> {
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
-    let line = limits.lines().find(|l| l.starts_with("Max address space"))?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
     let soft: u64 = line
         .trim_start_matches("Max address space")
         .split_whitespace()
@@ -113,7 +115,21 @@ fn largest_fitting(need: Need, free: Free) -> u64 {
     if let Some(h) = free.host {
         size = size.min(limit(h, per_host));
     }
-    if size >= 1 << 20 { size & !((1 << 20) - 1) } else { size }
+    if size >= 1 << 20 {
+        size & !((1 << 20) - 1)
+    } else {
+        size
+    }
+}
+
+/// `bytes` as a `--size` value the learner can paste: `3G`, `2457M` or plain bytes.
+fn size_arg(bytes: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b >= MIB && b % MIB == 0 => format!("{}M", b / MIB),
+        b => b.to_string(),
+    }
 }
 
 /// The size to use: `asked` if given (and it fits), else `default` halved until it fits.
@@ -124,14 +140,15 @@ pub fn fit_size(
     need: Need,
     free: Free,
 ) -> Result<(u64, Option<String>), ExperimentError> {
-    let too_large =
-        |size: u64, (what, needed, free_bytes): (&'static str, u64, u64)| ExperimentError::TooLarge {
+    let too_large = |size: u64, (what, needed, free_bytes): (&'static str, u64, u64)| {
+        ExperimentError::TooLarge {
             what,
             asked: format_bytes(size),
             needed: format_bytes(needed),
             free: format_bytes(free_bytes),
-            fits: format_bytes(largest_fitting(need, free)),
-        };
+            fits: size_arg(largest_fitting(need, free)),
+        }
+    };
     if let Some(size) = asked {
         return match misfit(size, need, free) {
             Some(m) => Err(too_large(size, m)),

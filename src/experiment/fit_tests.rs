@@ -22,7 +22,9 @@ fn defaults_shrink_and_explicit_sizes_fail() {
     let big = free(1 << 30, Some(1 << 40), CUDA);
     assert_eq!(fit_size(None, 1 << 20, ONE, big).unwrap(), (1 << 20, None));
     let two = Need { device: 2, host: 1 };
-    let err = fit_size(Some(1 << 30), 0, two, big).unwrap_err().to_string();
+    let err = fit_size(Some(1 << 30), 0, two, big)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("1 GiB") && err.contains("2 GiB") && err.contains("device"),
         "{err}"
@@ -33,7 +35,9 @@ fn defaults_shrink_and_explicit_sizes_fail() {
 fn host_memory_counts_too() {
     let four = Need { device: 1, host: 4 };
     let f = free(1 << 40, Some(1 << 30), CUDA);
-    let err = fit_size(Some(512 << 20), 0, four, f).unwrap_err().to_string();
+    let err = fit_size(Some(512 << 20), 0, four, f)
+        .unwrap_err()
+        .to_string();
     assert!(
         err.contains("host") && err.contains("2 GiB") && err.contains("1 GiB"),
         "{err}"
@@ -58,9 +62,19 @@ fn the_simulator_counts_its_device_buffers_in_host_memory() {
     assert!(err.contains("30 GiB of host memory"), "{err}");
     // The message names a size that does fit, and it does.
     let fits = largest_fitting(pipeline, free(1 << 40, host, SIM));
-    assert!(err.contains(&format!("--size {}", format_bytes(fits))), "{err}");
+    assert!(err.contains(&format!("--size {}", size_arg(fits))), "{err}");
+    assert_eq!(size_arg(3 << 30), "3G");
+    assert_eq!(size_arg(2457 << 20), "2457M");
     assert!(fit_size(Some(fits), 0, pipeline, free(1 << 40, host, SIM)).is_ok());
-    assert!(fit_size(Some(fits + (1 << 20)), 0, pipeline, free(1 << 40, host, SIM)).is_err());
+    assert!(
+        fit_size(
+            Some(fits + (1 << 20)),
+            0,
+            pipeline,
+            free(1 << 40, host, SIM)
+        )
+        .is_err()
+    );
 }
 
 #[test]

@@ -47,9 +47,7 @@ pub fn probe_device(ordinal: u32) -> BackendStatus {
     // After a failed cuInit, other queries would only fail (or hang) again.
     let usable = driver && count.is_ok();
     let driver_version = if usable {
-        catch_quietly(context::driver_version)
-            .and_then(|r| r)
-            .ok()
+        catch_quietly(context::driver_version).and_then(|r| r).ok()
     } else {
         None
     };

@@ -7,6 +7,7 @@ mod e2e_panel;
 mod e2e_pty;
 mod experiments_sim;
 mod gpu_backend;
+mod hardening;
 mod lesson_parse;
 mod lessons_content;
 mod no_driver;

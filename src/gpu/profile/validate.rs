@@ -114,8 +114,14 @@ impl Profile {
                 return Err(invalid(field, value, "a cost must be zero or positive"));
             }
             let (max, rule) = match field.ends_with("_us") {
-                true => (MAX_LATENCY_US, "a fixed cost must be at most one second (1e6 us)"),
-                false => (MAX_MS_PER_GIB, "a cost per GiB must be at most 100 s (1e5 ms)"),
+                true => (
+                    MAX_LATENCY_US,
+                    "a fixed cost must be at most one second (1e6 us)",
+                ),
+                false => (
+                    MAX_MS_PER_GIB,
+                    "a cost per GiB must be at most 100 s (1e5 ms)",
+                ),
             };
             if value > max {
                 return Err(invalid(field, value, rule));
