@@ -89,6 +89,29 @@ mod tests {
         assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
     }
 
+    /// Review minor 2: a dangling symlink planted at the next name is skipped, never written
+    /// through.
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_symlink_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        let now = SystemTime::now();
+        let planted = dir
+            .path()
+            .join(format!("{}.json", file_stem("pipeline", now)));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let written = export(&report(), dir.path(), now).unwrap();
+        assert_ne!(written, planted);
+        assert!(!victim.exists(), "wrote through the planted link");
+        assert!(
+            std::fs::symlink_metadata(&planted)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+
     #[test]
     fn an_unwritable_directory_says_why() {
         let err = export(&report(), Path::new("/nonexistent/dir"), SystemTime::now()).unwrap_err();

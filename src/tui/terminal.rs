@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;
@@ -82,13 +82,24 @@ impl Terminal {
         self.active = true;
         ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout();
+        let clear = Clear(ClearType::All);
         let entered = if self.mouse {
-            execute!(out, EnterAlternateScreen, EnableMouseCapture, cursor::Hide)
+            execute!(
+                out,
+                EnterAlternateScreen,
+                EnableMouseCapture,
+                cursor::Hide,
+                clear
+            )
         } else {
-            execute!(out, EnterAlternateScreen, cursor::Hide)
+            execute!(out, EnterAlternateScreen, cursor::Hide, clear)
         };
+        // A fresh ratatui terminal has no previous frame, so the next draw repaints every cell
+        // (`Terminal::clear` would ask the terminal for the cursor position, which the input
+        // thread's reader can swallow).
         entered
-            .and_then(|()| self.inner.clear())
+            .and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(io::stdout())))
+            .map(|inner| self.inner = inner)
             .map_err(|e| anyhow::anyhow!("cannot set up the terminal again: {e}"))
     }
 }
