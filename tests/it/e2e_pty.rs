@@ -11,10 +11,7 @@ use std::time::Duration;
 
 use cuda_academy::app::fixture;
 
-#[path = "support/pty.rs"]
-#[allow(dead_code)]
-mod pty;
-use pty::{DOWN, RIGHT, Tui};
+use crate::pty::{DOWN, RIGHT, Tui};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;

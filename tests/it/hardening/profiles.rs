@@ -15,7 +15,8 @@ fn write_profile(dir: &std::path::Path, name: &str, edit: impl FnOnce(&mut Profi
 #[test]
 fn absurd_profiles_are_rejected_naming_the_field() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, fn(&mut Profile)); 5] = [
+    type Edit = fn(&mut Profile);
+    let cases: [(&str, Edit); 5] = [
         ("pinned_h2d_gbps", |p| p.pinned_h2d_gbps = 1e-308),
         ("bidirectional_gbps", |p| p.bidirectional_gbps = 50_000.0),
         ("copy_latency_us", |p| p.copy_latency_us = 1e308),

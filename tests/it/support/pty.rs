@@ -1,6 +1,9 @@
 //! The real binary in a pseudo-terminal (expectrl), its screen read back through a terminal
 //! emulator (vt100): the harness the end-to-end tests share.
 
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write as _;
 use std::process::Command;
 use std::time::{Duration, Instant};
