@@ -177,7 +177,7 @@ pub fn table(rows: &[Row]) -> String {
     }
     text.push_str(
         "SEEN: cards seen. QUIZ: multiple-choice questions right on the first try.\n\
-         PREDICTIONS: predictions graded within tolerance by a run with default parameters.\n",
+         PREDICTIONS: graded within tolerance by a run with default parameters.\n",
     );
     if rows.iter().any(|r| r.broken.is_some()) {
         text.push_str(

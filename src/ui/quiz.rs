@@ -87,9 +87,7 @@ fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         spans.push(Span::styled(mark.glyph(), style));
         spans.push(Span::raw(" "));
     }
-    let mut out = text::wrap(&spans, width, Span::raw(""), Span::raw(""));
-    out.push(Line::default());
-    out
+    text::wrap(&spans, width, Span::raw(""), Span::raw(""))
 }
 
 fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>>) {
