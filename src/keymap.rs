@@ -178,7 +178,7 @@ impl Action {
             Action::PageUp | Action::PageDown => "scroll the pane a page",
             Action::Top | Action::Bottom => "scroll to the start or end",
             Action::OptionUp | Action::OptionDown => "move the › cursor",
-            Action::Answer => "answer; again on an answer: retry",
+            Action::Answer => "answer (the first is scored); again: practice",
             Action::NextQuestion | Action::PrevQuestion => "move among the lesson's questions",
             Action::PickOption(_) => "answer with that option (practice once answered)",
             Action::NextToReview => "the next question missed or not answered yet",

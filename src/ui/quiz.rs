@@ -20,16 +20,25 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let text_area = layout::text_area(area);
     let count = app.questions().len();
-    let title = if count == 0 {
-        " Quick check ".to_string()
+    let position = format!("{}/{count}", app.quiz.question + 1);
+    let score = format!(" {} ", app.stats(app.lesson).score_text());
+    // The score on the frame; in a narrow pane the title gives up its words for it.
+    let fits =
+        |title: &str| title.chars().count() + score.chars().count() + 4 <= usize::from(area.width);
+    let (title, show_score) = if count == 0 {
+        (" Quick check ".to_string(), false)
+    } else if fits(&format!(" Quick check {position} ")) || score.trim().is_empty() {
+        (
+            format!(" Quick check {position} "),
+            !score.trim().is_empty(),
+        )
+    } else if fits(&format!(" {position} ")) {
+        (format!(" {position} "), true)
     } else {
-        format!(" Quick check {}/{count} ", app.quiz.question + 1)
+        (format!(" Quick check {position} "), false)
     };
     let mut block = pane_block(theme, app.focus == Focus::Quiz).title(title.clone());
-    let score = format!(" {} ", app.stats(app.lesson).score_text());
-    // The score on the frame when it fits beside the title.
-    let room = usize::from(area.width).saturating_sub(title.chars().count() + 4);
-    if score.trim().len() > 0 && score.chars().count() <= room {
+    if show_score && fits(&title) {
         block = block.title(Line::from(score).right_aligned());
     }
     let lines = lines(app, text_area.width);
