@@ -20,25 +20,15 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let text_area = layout::text_area(area);
     let count = app.questions().len();
-    let position = format!("{}/{count}", app.quiz.question + 1);
-    let score = format!(" {} ", app.stats(app.lesson).score_text());
-    // The score on the frame; in a narrow pane the title gives up its words for it.
-    let fits =
-        |title: &str| title.chars().count() + score.chars().count() + 4 <= usize::from(area.width);
-    let (title, show_score) = if count == 0 {
-        (" Quick check ".to_string(), false)
-    } else if fits(&format!(" Quick check {position} ")) || score.trim().is_empty() {
-        (
-            format!(" Quick check {position} "),
-            !score.trim().is_empty(),
-        )
-    } else if fits(&format!(" {position} ")) {
-        (format!(" {position} "), true)
+    let title = if count == 0 {
+        " Quick check ".to_string()
     } else {
-        (format!(" Quick check {position} "), false)
+        format!(" Quick check {}/{count} ", app.quiz.question + 1)
     };
     let mut block = pane_block(theme, app.focus == Focus::Quiz).title(title.clone());
-    if show_score && fits(&title) {
+    // The score on the frame when it fits beside the title; else on the question map's line.
+    if score_fits_title(app, area.width) {
+        let score = format!(" {} ", app.stats(app.lesson).score_text());
         block = block.title(Line::from(score).right_aligned());
     }
     let lines = lines(app, text_area.width);
@@ -50,6 +40,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
     Paragraph::new(visible).render(text_area, buf);
+}
+
+/// Whether the score fits on the frame of a pane `width` wide, beside the title.
+fn score_fits_title(app: &App, width: u16) -> bool {
+    let count = app.questions().len();
+    let score = app.stats(app.lesson).score_text();
+    let title = format!(" Quick check {}/{count} ", app.quiz.question + 1);
+    !score.is_empty() && title.chars().count() + score.chars().count() + 6 <= usize::from(width)
 }
 
 /// The pane's text at `width` columns (the app uses the count to clamp scrolling).
@@ -78,7 +76,8 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-/// `✓ ✗ ○ ○ ◌`: every question of the lesson, the one shown reversed.
+/// `✓ ✗ ○ ○ ◌`: every question of the lesson, the one shown reversed; then the score when the
+/// frame has no room for it.
 fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let marks = app.question_marks(app.lesson);
@@ -95,6 +94,11 @@ fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         };
         spans.push(Span::styled(mark.glyph(), style));
         spans.push(Span::raw(" "));
+    }
+    // The pane is 4 columns wider than its text.
+    if !score_fits_title(app, width.saturating_add(4)) {
+        let score = app.stats(app.lesson).score_text();
+        spans.push(Span::styled(format!(" {score}"), theme.muted()));
     }
     text::wrap(&spans, width, Span::raw(""), Span::raw(""))
 }
