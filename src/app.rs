@@ -339,4 +339,6 @@ mod panel_tests;
 #[cfg(test)]
 mod predict_tests;
 #[cfg(test)]
+mod quiz_tests;
+#[cfg(test)]
 mod tests;

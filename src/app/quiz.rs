@@ -2,16 +2,12 @@
 //! (the first try is scored, later tries are practice), picking by letter, jumping to the next
 //! question to review, and typing a prediction.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+mod input;
 
-use super::predict::{domain_error, metric_unit};
 use super::{App, Cmd};
 use crate::lesson::{Question, QuestionKind};
 use crate::progress::score::{self, Mark};
 use crate::progress::{AnswerRecord, Attempt, now_ms, shuffle};
-
-/// Longest prediction the input field takes.
-const MAX_INPUT: usize = 24;
 
 /// The quiz pane's own state (answers themselves live in progress).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -217,63 +213,4 @@ impl App {
         self.quiz.retrying = false;
         self.quiz.scroll = 0;
     }
-
-    /// The unit of the question's metric (`GB/s`, `x`, ...), for the field and its checks.
-    pub fn prediction_unit(&self) -> Option<&'static str> {
-        metric_unit(self.question()?.metric.as_deref()?)
-    }
-
-    /// A key while the prediction field is open: everything types into it (digits do not jump to
-    /// lessons); Enter submits, Esc leaves.
-    pub(super) fn on_input_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
-        let Some(input) = self.quiz.input.as_mut() else {
-            return Vec::new();
-        };
-        match key.code {
-            KeyCode::Esc => {
-                self.quiz.input = None;
-                self.quiz.input_error = None;
-            }
-            KeyCode::Backspace => {
-                input.pop();
-                self.quiz.input_error = None;
-            }
-            KeyCode::Char(c) if is_number_char(c) && input.chars().count() < MAX_INPUT => {
-                input.push(c);
-                self.quiz.input_error = None;
-            }
-            KeyCode::Enter => return self.submit_prediction(),
-            // A prediction never blocks a run (`r` is not part of a number).
-            KeyCode::Char('r') => return self.run_experiment(),
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    fn submit_prediction(&mut self) -> Vec<Cmd> {
-        let text = self.quiz.input.clone().unwrap_or_default();
-        let refusal = match text.trim().replace(',', ".").parse::<f64>() {
-            Ok(value) if value.is_finite() => {
-                match self.prediction_unit().and_then(|u| domain_error(value, u)) {
-                    None => {
-                        self.quiz.input = None;
-                        self.quiz.input_error = None;
-                        self.store_attempt(Attempt::prediction(value, now_ms()));
-                        return Vec::from([Cmd::SaveProgress]);
-                    }
-                    Some(why) => why,
-                }
-            }
-            _ => format!(
-                "{:?} is not a number; type one such as 4.5, then Enter",
-                text.trim()
-            ),
-        };
-        self.quiz.input_error = Some(refusal);
-        Vec::new()
-    }
-}
-
-fn is_number_char(c: char) -> bool {
-    c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+' | 'e' | 'E')
 }

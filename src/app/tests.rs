@@ -17,7 +17,7 @@ fn app_sized(w: u16, h: u16) -> App {
     )
 }
 
-fn app() -> App {
+pub(super) fn app() -> App {
     app_sized(80, 24)
 }
 
@@ -40,7 +40,7 @@ fn key(token: &str) -> KeyEvent {
 
 /// Press space-separated keys; returns every command they produced.
 #[track_caller]
-fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
+pub(super) fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
     keys.split_whitespace()
         .flat_map(|k| app.update(Msg::Key(key(k))))
         .collect()
@@ -48,7 +48,7 @@ fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
 
 /// The key that picks the option at file index `index` of the question shown (a letter: the
 /// options are shuffled per learner).
-fn letter_for(app: &App, index: usize) -> String {
+pub(super) fn letter_for(app: &App, index: usize) -> String {
     let pos = shuffle::position_of(&app.option_order(), index).unwrap();
     char::from(b'a' + u8::try_from(pos).unwrap()).to_string()
 }
@@ -113,37 +113,6 @@ fn answering_right_scores_and_asks_for_a_save() {
 }
 
 #[test]
-fn a_retry_is_practice_and_never_raises_the_score() {
-    let mut app = app();
-    press(&mut app, "Tab");
-    let (wrong, right) = (letter_for(&app, 0), letter_for(&app, 1));
-    press(&mut app, &wrong);
-    assert_eq!(app.mark(), crate::progress::score::Mark::Wrong);
-    assert_eq!(
-        press(&mut app, "Enter"),
-        [],
-        "Enter on an answer starts a retry, no save"
-    );
-    assert!(!app.revealed());
-    // Move the cursor onto the right option and answer it.
-    let pos = usize::from(right.as_bytes()[0] - b'a');
-    app.quiz.cursor = pos;
-    assert_eq!(press(&mut app, "Enter"), [Cmd::SaveProgress]);
-    let record = app.record().unwrap();
-    assert_eq!(record.count(), 2);
-    assert_eq!(app.latest_choice(), Some(1), "the practice answer is kept");
-    assert_eq!(
-        (app.stats(0).quiz_right, app.stats(0).quiz_answered),
-        (0, 1)
-    );
-    assert_eq!(app.stats(0).score_text(), "quiz 0/2");
-    // A letter on an answered question is practice too.
-    press(&mut app, &right);
-    assert_eq!(app.record().unwrap().count(), 3);
-    assert_eq!(app.stats(0).quiz_right, 0);
-}
-
-#[test]
 fn questions_move_with_n_and_p_and_keep_their_answers() {
     let mut app = app();
     press(&mut app, "Tab Down Enter n");
@@ -160,70 +129,6 @@ fn questions_move_with_n_and_p_and_keep_their_answers() {
     assert_eq!(app.quiz.question, 0);
     assert_eq!(app.quiz.cursor, 1, "cursor back on the saved choice");
     assert_eq!(app.stats(0).quiz_answered, 2);
-}
-
-#[test]
-fn n_shift_jumps_to_the_next_question_missed_or_open() {
-    let mut app = app();
-    press(&mut app, "Tab");
-    let right = letter_for(&app, 1);
-    press(&mut app, &right);
-    press(&mut app, "N");
-    assert_eq!(app.quiz.question, 1, "the open one");
-    let wrong = letter_for(&app, 0);
-    press(&mut app, &wrong);
-    press(&mut app, "N");
-    assert_eq!(
-        app.quiz.question, 1,
-        "the missed one, itself (the first was right)"
-    );
-    let marks: Vec<&str> = app.question_marks(0).iter().map(|m| m.glyph()).collect();
-    assert_eq!(marks, ["✓", "✗"]);
-    // Nothing left to review in a lesson answered right.
-    let mut app = self::app();
-    press(&mut app, "Tab");
-    let right = letter_for(&app, 1);
-    press(&mut app, &format!("{right} n"));
-    let right = letter_for(&app, 1);
-    press(&mut app, &format!("{right} N"));
-    assert!(
-        app.quiz
-            .notice
-            .as_deref()
-            .unwrap()
-            .contains("nothing to review")
-    );
-}
-
-#[test]
-fn the_options_are_shuffled_per_learner_and_letters_map_back_to_the_file() {
-    let with_seed = |seed| {
-        let progress = Progress {
-            seed: Some(seed),
-            ..Progress::default()
-        };
-        App::new(
-            fixture::sample_catalog(),
-            Theme::new(false),
-            progress,
-            Size::new(80, 24),
-        )
-    };
-    let orders: std::collections::BTreeSet<Vec<usize>> =
-        (0..40).map(|s| with_seed(s).option_order()).collect();
-    assert!(
-        orders.len() > 5,
-        "40 learners, only {} orders",
-        orders.len()
-    );
-    // Whatever the order, the right option's letter scores.
-    for seed in 0..10 {
-        let mut app = with_seed(seed);
-        press(&mut app, "Tab");
-        let right = letter_for(&app, 1);
-        press(&mut app, &right);
-        assert_eq!(app.stats(0).quiz_right, 1, "seed {seed}");
-    }
 }
 
 #[test]
