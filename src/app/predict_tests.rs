@@ -49,7 +49,9 @@ fn run_with(app: &mut App, report: Box<Report>) -> Vec<Cmd> {
 
 /// Type `value` as the prediction of lesson 3's predict question ("done", copy_done_us_pageable).
 fn predict(app: &mut App, value: &str) {
-    press(app, "3 Tab Enter");
+    press(app, "3");
+    app.focus = Focus::Quiz;
+    press(app, "Enter");
     for c in value.chars() {
         press(app, &c.to_string());
     }
@@ -216,5 +218,27 @@ fn the_results_view_shows_the_prediction_next_to_the_measured_value() {
     assert_eq!(
         app.with_prediction("copy_done_us_pinned", "5 µs".into()),
         "5 µs"
+    );
+}
+
+#[test]
+fn a_prediction_typed_with_the_value_on_screen_says_so() {
+    let mut app = app_with(Progress::fresh());
+    let report = sim_report("async-copy");
+    let measured = report.metrics["copy_done_us_pageable"].value;
+    // Typed before any run: no such remark.
+    predict(&mut app, &format!("{}", measured.round()));
+    run_with(&mut app, report.clone());
+    assert!(!quiz_text(&app).contains("after a run had shown"));
+    // Typed with the value already quoted: graded, and said so.
+    let mut app = app_with(Progress::fresh());
+    press(&mut app, "3");
+    run_with(&mut app, report.clone());
+    predict(&mut app, &format!("{}", measured.round()));
+    run_with(&mut app, report);
+    let text = quiz_text(&app);
+    assert!(
+        text.contains("You typed it after a run had shown a measured value."),
+        "{text}"
     );
 }

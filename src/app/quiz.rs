@@ -4,7 +4,10 @@
 
 mod input;
 
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
 use super::{App, Cmd};
+use crate::keymap::{self, Ctx};
 use crate::lesson::{Question, QuestionKind};
 use crate::progress::score::{self, Mark};
 use crate::progress::{AnswerRecord, Attempt, now_ms, shuffle};
@@ -147,17 +150,19 @@ impl App {
         }
     }
 
-    /// `a`-`d`: choose the option at that letter and answer (as practice once answered).
+    /// `a`-`d`: choose the option at that letter and answer (as practice once answered). On a
+    /// question without that option the letter does what it does elsewhere (`c` compares).
     pub(super) fn pick_option(&mut self, position: usize) -> Vec<Cmd> {
         let Some(q) = self.question() else {
             return Vec::new();
         };
         if q.kind != QuestionKind::Choice || position >= q.choices.len() {
-            self.quiz.notice = Some(format!(
-                "no option {} here",
-                char::from(b'A' + u8::try_from(position.min(25)).unwrap_or(25))
-            ));
-            return Vec::new();
+            let letter = char::from(b'a' + u8::try_from(position.min(25)).unwrap_or(25));
+            let key = KeyEvent::new(KeyCode::Char(letter), KeyModifiers::NONE);
+            return match keymap::lookup(Ctx::Main, &key) {
+                Some(action) => self.perform(action),
+                None => Vec::new(),
+            };
         }
         self.quiz.cursor = position;
         self.quiz.retrying = true;

@@ -101,3 +101,18 @@ fn the_options_are_shuffled_per_learner_and_letters_map_back_to_the_file() {
         assert_eq!(app.stats(0).quiz_right, 1, "seed {seed}");
     }
 }
+
+#[test]
+fn a_letter_without_an_option_does_what_it_does_elsewhere() {
+    let mut app = app();
+    // Lesson 2's second question is a prediction: `c` still compares (nothing to compare yet).
+    press(&mut app, "2 Tab n c");
+    assert!(app.record().is_none(), "no answer recorded");
+    let message = app
+        .panel
+        .message
+        .as_ref()
+        .map(|m| m.text.clone())
+        .unwrap_or_default();
+    assert!(message.contains("no timeline yet"), "{message}");
+}

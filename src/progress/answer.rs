@@ -42,6 +42,10 @@ pub struct Attempt {
     /// Predict questions: the grade, once a run with default parameters measured the metric.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grade: Option<Grade>,
+    /// Predict questions: a measured value of the metric was already on screen when this was
+    /// typed (the grade says so; it still counts).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub after_seeing: bool,
 }
 
 /// A prediction's frozen grade.
@@ -77,6 +81,7 @@ impl Attempt {
             correct: Some(correct),
             predicted: None,
             grade: None,
+            after_seeing: false,
         }
     }
 
@@ -88,6 +93,7 @@ impl Attempt {
             correct: None,
             predicted: Some(value),
             grade: None,
+            after_seeing: false,
         }
     }
 }
@@ -135,10 +141,18 @@ impl AnswerRecord {
 
     /// The prediction that was graded (the first graded one), with its grade.
     pub fn graded(&self) -> Option<(f64, &Grade)> {
+        let attempt = self.graded_attempt()?;
+        Some((attempt.predicted?, attempt.grade.as_ref()?))
+    }
+
+    /// The attempt that holds the grade.
+    pub fn graded_attempt(&self) -> Option<&Attempt> {
         self.attempts
             .iter()
-            .filter_map(|a| Some((a.predicted?, a.grade.as_ref()?)))
-            .min_by_key(|(_, g)| g.at)
+            .filter(|a| a.predicted.is_some())
+            .filter_map(|a| Some((a, a.grade.as_ref()?.at)))
+            .min_by_key(|(_, at)| *at)
+            .map(|(a, _)| a)
     }
 
     /// The prediction in force before any grade: the latest one typed.

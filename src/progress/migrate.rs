@@ -71,6 +71,7 @@ fn answer(a: V1Answer) -> AnswerRecord {
         correct: a.choice.and(a.correct),
         predicted: a.predicted,
         grade: None,
+        after_seeing: false,
     };
     let earlier = a.attempts.saturating_sub(1);
     AnswerRecord {

@@ -339,6 +339,7 @@ fn attempt() -> impl Strategy<Value = Attempt> {
             correct,
             predicted,
             grade: None,
+            after_seeing: false,
         })
 }
 

@@ -51,7 +51,13 @@ impl App {
                     None => {
                         self.quiz.input = None;
                         self.quiz.input_error = None;
-                        self.store_attempt(Attempt::prediction(value, now_ms()));
+                        // Honest about a value typed with the answer already on screen.
+                        let metric = self.question().and_then(|q| q.metric.clone());
+                        let after_seeing = metric.is_some_and(|m| self.metric_text(&m).is_some());
+                        self.store_attempt(Attempt {
+                            after_seeing,
+                            ..Attempt::prediction(value, now_ms())
+                        });
                         return Vec::from([Cmd::SaveProgress]);
                     }
                     Some(why) => why,

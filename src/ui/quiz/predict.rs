@@ -89,10 +89,20 @@ fn graded_lines(app: &App, predicted: f64, grade: &Grade, width: u16) -> Vec<Lin
         format_value_in(grade.measured, &grade.unit),
         grade.tolerance_pct
     );
-    let spans = [
+    let mut spans = vec![
         Span::styled(format!("{verdict}: "), style),
         Span::raw(sentence),
     ];
+    if app
+        .record()
+        .and_then(|r| r.graded_attempt())
+        .is_some_and(|a| a.after_seeing)
+    {
+        spans.push(Span::styled(
+            " You typed it after a run had shown a measured value.",
+            theme.muted(),
+        ));
+    }
     let mut out = text::wrap(&spans, width, Span::raw(""), Span::raw(""));
     if let Some(q) = app.question() {
         out.push(Line::default());
