@@ -1,5 +1,5 @@
 //! `update` for the experiment panel: run, cancel, worker events, timeline keys, export, the
-//! parameter form and grading predictions, with reports from real runs on the simulator.
+//! parameter form (grading predictions: `predict_tests`), with reports from real runs on the simulator.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Size;
@@ -7,7 +7,6 @@ use ratatui::layout::Size;
 use super::*;
 use crate::experiment::{self, ExperimentOptions, RunContext};
 use crate::gpu::detect;
-use crate::progress::AnswerRecord;
 use crate::report::Report;
 use crate::worker::WorkerEvent;
 
@@ -221,47 +220,6 @@ fn the_parameter_form_sets_options_and_enter_runs_with_them() {
     assert!(press(&mut app, "Esc").is_empty());
     assert!(app.overlay.is_none());
     assert_eq!(app.panel.options["pipeline"].size, Some(4 << 20));
-}
-
-#[test]
-fn a_run_grades_the_lessons_predictions_and_fills_lesson_text() {
-    let mut app = app();
-    press(&mut app, "3");
-    let card = |app: &App| -> String {
-        app.card_lines(60)
-            .iter()
-            .map(|l| l.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-            .replace('\u{a0}', " ")
-    };
-    assert!(card(&app).contains(crate::markdown::METRIC_INVITATION));
-    let report = sim_report("async-copy");
-    let measured = report.metrics["copy_done_us_pageable"].value;
-    let answers = &mut app.progress.lessons.get_mut("async").unwrap().answers;
-    let record = |predicted| AnswerRecord {
-        choice: None,
-        predicted: Some(predicted),
-        correct: None,
-        attempts: 1,
-    };
-    answers.insert("done".into(), record(measured * 1.2));
-    let id = run_id(&press(&mut app, "r"));
-    assert_eq!(done(&mut app, id, report.clone()), [Cmd::SaveProgress]);
-    let graded = &app.progress.lessons["async"].answers["done"];
-    assert_eq!(graded.correct, Some(true), "20% off, 40% allowed");
-    let text = app.metric_text("copy_done_us_pageable").unwrap();
-    assert!(card(&app).contains(&text), "the card shows {text}");
-    assert!(!card(&app).contains(crate::markdown::METRIC_INVITATION));
-    // A far-off prediction is graded wrong by the next run.
-    let answers = &mut app.progress.lessons.get_mut("async").unwrap().answers;
-    answers.insert("done".into(), record(measured * 3.0));
-    let id = run_id(&press(&mut app, "r"));
-    done(&mut app, id, report);
-    assert_eq!(
-        app.progress.lessons["async"].answers["done"].correct,
-        Some(false)
-    );
 }
 
 #[test]

@@ -82,6 +82,7 @@ impl App {
         }
         self.panel.last_run_id += 1;
         let run_id = self.panel.last_run_id;
+        self.runs.started(run_id, &options);
         self.panel.running = Some(Running {
             run_id,
             experiment: id.clone(),
@@ -252,7 +253,7 @@ impl App {
                         self.panel.simulated.remove(name);
                     }
                 }
-                let graded = self.grade_predictions(running.lesson, &report);
+                let graded = self.record_run(running.run_id, &report);
                 self.panel
                     .outcome_mut(&running.experiment)
                     .accept(report, mode);
@@ -261,7 +262,7 @@ impl App {
                     self.panel.scroll = 0;
                 }
                 self.invalidate_cards();
-                if graded > 0 {
+                if graded {
                     return vec![Cmd::SaveProgress];
                 }
             }

@@ -19,7 +19,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         .metrics
         .iter()
         .filter(|(name, _)| !name.ends_with("_iqr"))
-        .map(|(name, m)| (name, metrics::format_metric(m)))
+        .map(|(name, m)| (name, app.with_prediction(name, metrics::format_metric(m))))
         .collect();
     rows.sort_by_key(|(name, _)| metrics::rank(name));
     let label_width = rows
