@@ -17,6 +17,7 @@ pub mod log;
 pub mod machine;
 pub mod parse;
 pub mod printf;
+pub mod state;
 pub mod verdict;
 
 pub use catalog::{Exercise, validate};

@@ -94,7 +94,7 @@ pub fn check(ex: &Exercise, source: &str, machine: &mut dyn Machine, limits: Lim
     let program = match parse::parse(source) {
         Ok(p) => p,
         Err(diags) => {
-            v.checks.push(failed("compiles", format!("{} problem(s) in the file, first: {}", diags.len(), diags[0])));
+            v.checks.push(failed("parses", format!("{} problem(s) in the file, first: {}", diags.len(), diags[0])));
             v.diagnostics = diags;
             return v;
         }
