@@ -41,7 +41,12 @@ fn usage(message: String) -> anyhow::Result<ExitCode> {
 }
 
 fn find(id: &str) -> Result<&'static Exercise, String> {
-    catalog::find(id).ok_or_else(|| format!("unknown exercise {id:?}; `cuda-academy exercise list` shows them: {}", catalog::ids().join(", ")))
+    catalog::find(id).ok_or_else(|| {
+        format!(
+            "unknown exercise {id:?}; `cuda-academy exercise list` shows them: {}",
+            catalog::ids().join(", ")
+        )
+    })
 }
 
 #[derive(Serialize)]
@@ -57,7 +62,12 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
     let passed_set = passed.as_ref().cloned().unwrap_or_default();
     let rows: Vec<ListRow> = catalog::all()
         .iter()
-        .map(|e| ListRow { id: &e.id, lesson: &e.lesson, title: &e.title, passed: passed_set.contains(&e.id) })
+        .map(|e| ListRow {
+            id: &e.id,
+            lesson: &e.lesson,
+            title: &e.title,
+            passed: passed_set.contains(&e.id),
+        })
         .collect();
     let mut text = if json {
         serde_json::to_string_pretty(&rows)? + "\n"
@@ -66,12 +76,21 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
         let l = rows.iter().map(|r| r.lesson.len()).max().unwrap_or(6);
         let mut t = format!("{:<w$}  {:<l$}  {:<6}  title\n", "id", "lesson", "passed");
         for r in &rows {
-            t += &format!("{:<w$}  {:<l$}  {:<6}  {}\n", r.id, r.lesson, if r.passed { "yes" } else { "-" }, r.title);
+            t += &format!(
+                "{:<w$}  {:<l$}  {:<6}  {}\n",
+                r.id,
+                r.lesson,
+                if r.passed { "yes" } else { "-" },
+                r.title
+            );
         }
         t
     };
     if let Err(e) = passed {
-        let _ = writeln!(std::io::stderr(), "cuda-academy: passed exercises unknown: {e:#}");
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: passed exercises unknown: {e:#}"
+        );
         text += "";
     }
     std::io::stdout().lock().write_all(text.as_bytes())?;
@@ -114,13 +133,27 @@ fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Resu
     let mut gpu = crate::cli::run::open_backend(global)?;
     let mut machine = GpuMachine { gpu: gpu.as_mut() };
     let backend = machine.info().backend.clone();
-    let verdict = exercise::check(ex, &source, &mut machine, Limits::default(), &AtomicBool::new(false));
-    if verdict.passed {
-        if let Err(e) = crate::progress::state_dir().and_then(|d| state::record_pass(&d, id)) {
-            let _ = writeln!(std::io::stderr(), "cuda-academy: the pass is not recorded: {e:#}");
-        }
+    let verdict = exercise::check(
+        ex,
+        &source,
+        &mut machine,
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    if verdict.passed
+        && let Err(e) = crate::progress::state_dir().and_then(|d| state::record_pass(&d, id))
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: the pass is not recorded: {e:#}"
+        );
     }
-    let shown = file.display().to_string().chars().map(|c| if c.is_control() { '?' } else { c }).collect::<String>();
+    let shown = file
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect::<String>();
     let text = if json {
         let j = CheckJson {
             schema_version: SCHEMA_VERSION,
@@ -158,7 +191,10 @@ fn read_source(file: &Path) -> Result<String, String> {
     let shown = format!("{:?}", file.display().to_string());
     let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
     if meta.len() > MAX_FILE_BYTES {
-        return Err(format!("{shown} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}", meta.len()));
+        return Err(format!(
+            "{shown} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}",
+            meta.len()
+        ));
     }
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
     String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text; save it as UTF-8"))
@@ -166,7 +202,15 @@ fn read_source(file: &Path) -> Result<String, String> {
 
 /// The readable verdict: backend, the program's output, diagnostics, hazards, checks.
 fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
-    let mut out = format!("backend: {} ({})\n", backend.kind.screen_name(), backend.device.chars().filter(|c| !c.is_control()).collect::<String>());
+    let mut out = format!(
+        "backend: {} ({})\n",
+        backend.kind.screen_name(),
+        backend
+            .device
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+    );
     if !v.output.is_empty() {
         out += "\nprogram output:\n";
         for line in v.output.lines() {
@@ -182,13 +226,27 @@ fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
     if !v.hazards.is_empty() {
         out += "\nhazards:\n";
         for h in &v.hazards {
-            let level = if h.kind.is_warning() { "warning" } else { "error" };
-            out += &format!("{file}:{}: {level} [{}] {}\n", h.line, h.kind.name(), h.message);
+            let level = if h.kind.is_warning() {
+                "warning"
+            } else {
+                "error"
+            };
+            out += &format!(
+                "{file}:{}: {level} [{}] {}\n",
+                h.line,
+                h.kind.name(),
+                h.message
+            );
         }
     }
     out += "\nchecks:\n";
     for c in &v.checks {
-        out += &format!("  [{}] {} ({})\n", if c.passed { "pass" } else { "FAIL" }, c.name, c.detail);
+        out += &format!(
+            "  [{}] {} ({})\n",
+            if c.passed { "pass" } else { "FAIL" },
+            c.name,
+            c.detail
+        );
     }
     out
 }

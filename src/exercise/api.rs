@@ -18,34 +18,64 @@ pub const CALLS: &[(&str, &str)] = &[
     ("cudaHostRegister", "cudaHostRegister(ptr, bytes, flags)"),
     ("cudaHostUnregister", "cudaHostUnregister(ptr)"),
     ("cudaMemcpy", "cudaMemcpy(dst, src, bytes, kind)"),
-    ("cudaMemcpyAsync", "cudaMemcpyAsync(dst, src, bytes, kind, stream)"),
+    (
+        "cudaMemcpyAsync",
+        "cudaMemcpyAsync(dst, src, bytes, kind, stream)",
+    ),
     ("cudaMemset", "cudaMemset(ptr, byte, bytes)"),
-    ("cudaMemsetAsync", "cudaMemsetAsync(ptr, byte, bytes, stream)"),
+    (
+        "cudaMemsetAsync",
+        "cudaMemsetAsync(ptr, byte, bytes, stream)",
+    ),
     ("cudaStreamCreate", "cudaStreamCreate(&stream)"),
-    ("cudaStreamCreateWithFlags", "cudaStreamCreateWithFlags(&stream, flags)"),
+    (
+        "cudaStreamCreateWithFlags",
+        "cudaStreamCreateWithFlags(&stream, flags)",
+    ),
     ("cudaStreamDestroy", "cudaStreamDestroy(stream)"),
     ("cudaStreamSynchronize", "cudaStreamSynchronize(stream)"),
-    ("cudaStreamWaitEvent", "cudaStreamWaitEvent(stream, event, 0)"),
+    (
+        "cudaStreamWaitEvent",
+        "cudaStreamWaitEvent(stream, event, 0)",
+    ),
     ("cudaDeviceSynchronize", "cudaDeviceSynchronize()"),
     ("cudaEventCreate", "cudaEventCreate(&event)"),
-    ("cudaEventCreateWithFlags", "cudaEventCreateWithFlags(&event, flags)"),
+    (
+        "cudaEventCreateWithFlags",
+        "cudaEventCreateWithFlags(&event, flags)",
+    ),
     ("cudaEventDestroy", "cudaEventDestroy(event)"),
     ("cudaEventRecord", "cudaEventRecord(event, stream)"),
     ("cudaEventSynchronize", "cudaEventSynchronize(event)"),
-    ("cudaEventElapsedTime", "cudaEventElapsedTime(&ms, start, stop)"),
+    (
+        "cudaEventElapsedTime",
+        "cudaEventElapsedTime(&ms, start, stop)",
+    ),
     ("cudaGetLastError", "cudaGetLastError()"),
     ("cudaGetErrorString", "cudaGetErrorString(err)"),
     ("fill_input", "fill_input(h, n): the input pattern"),
-    ("check_output", "check_output(h, n): true when h holds transform of the input"),
+    (
+        "check_output",
+        "check_output(h, n): true when h holds transform of the input",
+    ),
     ("host_work", "host_work(ms): keep the CPU busy"),
     ("now_ms", "now_ms(): a clock in milliseconds"),
-    ("report", "report(\"name\", value): a metric the checks read"),
+    (
+        "report",
+        "report(\"name\", value): a metric the checks read",
+    ),
 ];
 
 /// The kernels of `academy.cuh`, launched as `name<<<grid, block, shmem, stream>>>(args)`.
 pub const KERNELS: &[(&str, &str)] = &[
-    ("transform", "transform<<<g, b, 0, s>>>(in, out, n): out[i] = in[i] * 2 + 1"),
-    ("spin", "spin<<<1, 1, 0, s>>>(cycles): busy for about `cycles` clock ticks"),
+    (
+        "transform",
+        "transform<<<g, b, 0, s>>>(in, out, n): out[i] = in[i] * 2 + 1",
+    ),
+    (
+        "spin",
+        "spin<<<1, 1, 0, s>>>(cycles): busy for about `cycles` clock ticks",
+    ),
 ];
 
 /// Named constants and their values (as in the CUDA runtime headers).

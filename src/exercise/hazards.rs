@@ -10,8 +10,8 @@ use std::collections::{HashMap, HashSet};
 use serde::Serialize;
 
 use super::log::{Call, DeviceOp, Entry, Range, RegionId};
-use clock::Clock;
 use crate::gpu::StreamId;
+use clock::Clock;
 
 /// What kind of mistake a hazard is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -110,12 +110,20 @@ const LEGACY: u32 = StreamId::LEGACY_DEFAULT.0;
 
 impl<'a> Checker<'a> {
     fn name(&self, r: RegionId) -> String {
-        self.names.get(&r).cloned().unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
+        self.names
+            .get(&r)
+            .cloned()
+            .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
     }
 
     fn report(&mut self, kind: HazardKind, line: u32, other_line: Option<u32>, message: String) {
         if self.seen.insert((kind, line, other_line)) {
-            self.out.push(Hazard { kind, line, other_line, message });
+            self.out.push(Hazard {
+                kind,
+                line,
+                other_line,
+                message,
+            });
         }
     }
 
@@ -188,7 +196,11 @@ impl<'a> Checker<'a> {
         }
         self.tails.insert(s, clock);
         if op.pageable_async {
-            let host_range = if op.kind == super::log::DeviceOpKind::CopyH2D { op.reads.first() } else { op.writes.first() };
+            let host_range = if op.kind == super::log::DeviceOpKind::CopyH2D {
+                op.reads.first()
+            } else {
+                op.writes.first()
+            };
             let name = host_range.map(|r| self.name(r.region)).unwrap_or_default();
             self.report(
                 HazardKind::PageableAsync,
@@ -205,7 +217,12 @@ impl<'a> Checker<'a> {
                 format!("`{}` on the legacy default stream waits for, and holds up, every blocking stream; use a stream made with cudaStreamNonBlocking", op.call),
             );
         }
-        self.in_flight.push(InFlight { stream: s, seq, line, op });
+        self.in_flight.push(InFlight {
+            stream: s,
+            seq,
+            line,
+            op,
+        });
     }
 
     fn host_access(&mut self, line: u32, range: &Range, what: &str, write: bool) {
@@ -213,7 +230,8 @@ impl<'a> Checker<'a> {
         for o in &self.in_flight {
             let op_writes = o.op.writes.iter().any(|r| r.overlaps(range));
             let op_reads = o.op.reads.iter().any(|r| r.overlaps(range));
-            if (write && (op_writes || op_reads)) || (!write && op_writes) {
+            // A host write conflicts with any use; a host read only with a device write.
+            if op_writes || (write && op_reads) {
                 found.push((o.line, o.op.call.clone(), op_writes));
             }
         }
@@ -221,9 +239,19 @@ impl<'a> Checker<'a> {
         for (other, call, op_writes) in found {
             let (kind, message) = if write {
                 let doing = if op_writes { "writing" } else { "reading" };
-                (HazardKind::WriteWhileInFlight, format!("{what} of `{name}` while the `{call}` on line {other} may still be {doing} it; wait for it first (cudaStreamSynchronize or an event)"))
+                (
+                    HazardKind::WriteWhileInFlight,
+                    format!(
+                        "{what} of `{name}` while the `{call}` on line {other} may still be {doing} it; wait for it first (cudaStreamSynchronize or an event)"
+                    ),
+                )
             } else {
-                (HazardKind::ReadBeforeSync, format!("{what} of `{name}` before the `{call}` on line {other} is known to have finished writing it; synchronise first (cudaStreamSynchronize, cudaEventSynchronize or cudaDeviceSynchronize)"))
+                (
+                    HazardKind::ReadBeforeSync,
+                    format!(
+                        "{what} of `{name}` before the `{call}` on line {other} is known to have finished writing it; synchronise first (cudaStreamSynchronize, cudaEventSynchronize or cudaDeviceSynchronize)"
+                    ),
+                )
             };
             self.report(kind, line, Some(other), message);
         }
@@ -233,7 +261,12 @@ impl<'a> Checker<'a> {
         let users: Vec<(u32, String)> = self
             .in_flight
             .iter()
-            .filter(|o| o.op.reads.iter().chain(&o.op.writes).any(|r| r.region == region))
+            .filter(|o| {
+                o.op.reads
+                    .iter()
+                    .chain(&o.op.writes)
+                    .any(|r| r.region == region)
+            })
             .map(|o| (o.line, o.op.call.clone()))
             .collect();
         let name = self.name(region);
@@ -245,18 +278,48 @@ impl<'a> Checker<'a> {
 
 /// Everything allocated, registered or created and not released by the end.
 fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Checker) {
-    let name = |r: &RegionId| names.get(r).cloned().unwrap_or_else(|| format!("allocation #{}", r.0 + 1));
+    let name = |r: &RegionId| {
+        names
+            .get(r)
+            .cloned()
+            .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
+    };
     let mut held: Vec<(u32, String)> = Vec::new(); // (line, message), in creation order
     let mut open: HashMap<String, usize> = HashMap::new();
     let mut registered: HashMap<RegionId, u32> = HashMap::new();
     for e in log {
         let (key, msg) = match &e.call {
-            Call::Alloc { region, name: call, .. } => {
-                let release = match call.as_str() { "malloc" => "free", "cudaMalloc" => "cudaFree", _ => "cudaFreeHost" };
-                (format!("r{}", region.0), format!("`{}` ({call} on line {}) is never released; call `{release}` when you are done with it", name(region), e.line))
+            Call::Alloc {
+                region, name: call, ..
+            } => {
+                let release = match call.as_str() {
+                    "malloc" => "free",
+                    "cudaMalloc" => "cudaFree",
+                    _ => "cudaFreeHost",
+                };
+                (
+                    format!("r{}", region.0),
+                    format!(
+                        "`{}` ({call} on line {}) is never released; call `{release}` when you are done with it",
+                        name(region),
+                        e.line
+                    ),
+                )
             }
-            Call::StreamCreate { stream, .. } => (format!("s{}", stream.0), format!("the stream created on line {} is never destroyed; call `cudaStreamDestroy`", e.line)),
-            Call::EventCreate { event } => (format!("e{}", event.0), format!("the event created on line {} is never destroyed; call `cudaEventDestroy`", e.line)),
+            Call::StreamCreate { stream, .. } => (
+                format!("s{}", stream.0),
+                format!(
+                    "the stream created on line {} is never destroyed; call `cudaStreamDestroy`",
+                    e.line
+                ),
+            ),
+            Call::EventCreate { event } => (
+                format!("e{}", event.0),
+                format!(
+                    "the event created on line {} is never destroyed; call `cudaEventDestroy`",
+                    e.line
+                ),
+            ),
             Call::Register { region } => {
                 registered.insert(*region, e.line);
                 continue;
@@ -292,7 +355,15 @@ fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Checker) {
         held.push((e.line, msg));
     }
     for (region, line) in registered {
-        c.report(HazardKind::Leak, line, None, format!("`{}` is registered here and never unregistered; call `cudaHostUnregister`", name(&region)));
+        c.report(
+            HazardKind::Leak,
+            line,
+            None,
+            format!(
+                "`{}` is registered here and never unregistered; call `cudaHostUnregister`",
+                name(&region)
+            ),
+        );
     }
     for (line, msg) in held {
         if !msg.is_empty() {

@@ -88,7 +88,12 @@ enum Flow {
 }
 
 /// Run `program` on `machine`.
-pub fn run(program: &Program, machine: &mut dyn Machine, limits: Limits, cancel: &AtomicBool) -> Outcome {
+pub fn run(
+    program: &Program,
+    machine: &mut dyn Machine,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Outcome {
     let mut it = Interp {
         machine,
         limits,
@@ -114,7 +119,11 @@ pub fn run(program: &Program, machine: &mut dyn Machine, limits: Limits, cancel:
     match it.machine.timeline_end() {
         Ok(ops) => it.out.timeline = ops,
         Err(e) if it.out.error.is_none() => {
-            it.out.error = Some(Diagnostic::at(it.line, 1, format!("cannot read the timeline: {e}")));
+            it.out.error = Some(Diagnostic::at(
+                it.line,
+                1,
+                format!("cannot read the timeline: {e}"),
+            ));
         }
         Err(_) => {}
     }
@@ -151,8 +160,11 @@ impl Interp<'_> {
                 ),
             });
         }
-        if self.out.steps % 1024 == 0 && self.cancel.load(Ordering::Relaxed) {
-            return Err(Stop { pos, message: "cancelled".into() });
+        if self.out.steps.is_multiple_of(1024) && self.cancel.load(Ordering::Relaxed) {
+            return Err(Stop {
+                pos,
+                message: "cancelled".into(),
+            });
         }
         Ok(())
     }
@@ -161,21 +173,23 @@ impl Interp<'_> {
         // Neighbouring element accesses from one line merge into one range (loops over `h[i]`).
         if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
             (self.out.log.last_mut(), &call)
+            && last.line == self.line
         {
-            if last.line == self.line {
-                match (&mut last.call, &call) {
-                    (Call::HostRead { range: r, .. }, Call::HostRead { .. })
-                    | (Call::HostWrite { range: r, .. }, Call::HostWrite { .. })
-                        if r.region == range.region && r.end == range.start =>
-                    {
-                        r.end = range.end;
-                        return;
-                    }
-                    _ => {}
+            match (&mut last.call, &call) {
+                (Call::HostRead { range: r, .. }, Call::HostRead { .. })
+                | (Call::HostWrite { range: r, .. }, Call::HostWrite { .. })
+                    if r.region == range.region && r.end == range.start =>
+                {
+                    r.end = range.end;
+                    return;
                 }
+                _ => {}
             }
         }
-        self.out.log.push(Entry { line: self.line, call });
+        self.out.log.push(Entry {
+            line: self.line,
+            call,
+        });
     }
 
     /// Count a GPU operation against the cap.
@@ -226,7 +240,11 @@ impl Interp<'_> {
             StmtKind::Expr(e) => {
                 self.eval(e)?;
             }
-            StmtKind::If { cond, then, otherwise } => {
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
                 if self.truthy(cond)? {
                     return self.scoped(then);
                 } else if let Some(o) = otherwise {
@@ -243,7 +261,14 @@ impl Interp<'_> {
                     self.step(s.pos)?;
                 }
             }
-            StmtKind::For { init, cond, update, body } => return self.for_loop(init.as_deref(), cond.as_ref(), update.as_ref(), body, s.pos),
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                return self.for_loop(init.as_deref(), cond.as_ref(), update.as_ref(), body, s.pos);
+            }
             StmtKind::Block(items) => return self.block(items),
             StmtKind::Return(e) => {
                 if let Some(e) = e {
@@ -280,10 +305,10 @@ impl Interp<'_> {
                 self.stmt(i)?;
             }
             loop {
-                if let Some(c) = cond {
-                    if !self.truthy(c)? {
-                        break;
-                    }
+                if let Some(c) = cond
+                    && !self.truthy(c)?
+                {
+                    break;
                 }
                 match self.scoped(body)? {
                     Flow::Break => break,

@@ -61,24 +61,61 @@ pub struct DeviceOp {
 /// One entry of the log.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {
-    Alloc { region: RegionId, kind: MemKind, bytes: u64, name: String },
-    Free { region: RegionId, call: &'static str },
-    Register { region: RegionId },
-    Unregister { region: RegionId },
-    StreamCreate { stream: StreamId, blocking: bool },
-    StreamDestroy { stream: StreamId },
-    EventCreate { event: EventId },
-    EventDestroy { event: EventId },
+    Alloc {
+        region: RegionId,
+        kind: MemKind,
+        bytes: u64,
+        name: String,
+    },
+    Free {
+        region: RegionId,
+        call: &'static str,
+    },
+    Register {
+        region: RegionId,
+    },
+    Unregister {
+        region: RegionId,
+    },
+    StreamCreate {
+        stream: StreamId,
+        blocking: bool,
+    },
+    StreamDestroy {
+        stream: StreamId,
+    },
+    EventCreate {
+        event: EventId,
+    },
+    EventDestroy {
+        event: EventId,
+    },
     Device(DeviceOp),
-    EventRecord { event: EventId, stream: StreamId },
-    StreamWaitEvent { stream: StreamId, event: EventId },
-    StreamSync { stream: StreamId },
-    EventSync { event: EventId },
+    EventRecord {
+        event: EventId,
+        stream: StreamId,
+    },
+    StreamWaitEvent {
+        stream: StreamId,
+        event: EventId,
+    },
+    StreamSync {
+        stream: StreamId,
+    },
+    EventSync {
+        event: EventId,
+    },
     DeviceSync,
     /// The host read these bytes (`h[i]`, `check_output`, `memcpy`'s source).
-    HostRead { range: Range, what: String },
+    HostRead {
+        range: Range,
+        what: String,
+    },
     /// The host wrote these bytes (`h[i] = …`, `fill_input`, `memcpy`'s destination).
-    HostWrite { range: Range, what: String },
+    HostWrite {
+        range: Range,
+        what: String,
+    },
 }
 
 /// A call with the line (1-based) of the learner's file that made it.

@@ -43,22 +43,74 @@ pub trait Machine {
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> MResult<()>;
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> MResult<f32>;
     fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> MResult<()>;
-    fn host_copy(&mut self, dst: HostBuf, dst_off: u64, src: HostBuf, src_off: u64, bytes: u64) -> MResult<()>;
+    fn host_copy(
+        &mut self,
+        dst: HostBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()>;
     /// Whether float `i` of `buf[off .. off + bytes]` is `pattern(seed, i) * A + B`, for every
     /// `i` (exactly `check_output` of `academy.cuh`).
-    fn host_holds_transform_of_fill(&mut self, buf: HostBuf, off: u64, bytes: u64, seed: u32) -> MResult<bool>;
+    fn host_holds_transform_of_fill(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> MResult<bool>;
     fn device_alloc(&mut self, bytes: u64) -> MResult<DevBuf>;
     fn device_free(&mut self, buf: DevBuf) -> MResult<()>;
     fn stream_create(&mut self, kind: StreamKind) -> MResult<StreamId>;
     fn stream_destroy(&mut self, stream: StreamId) -> MResult<()>;
     fn stream_sync(&mut self, stream: StreamId) -> MResult<()>;
     fn device_sync(&mut self) -> MResult<()>;
-    fn copy_h2d_async(&mut self, stream: StreamId, dst: DevBuf, dst_off: u64, src: HostBuf, src_off: u64, bytes: u64) -> MResult<()>;
-    fn copy_d2h_async(&mut self, stream: StreamId, dst: HostBuf, dst_off: u64, src: DevBuf, src_off: u64, bytes: u64) -> MResult<()>;
-    fn copy_d2d_async(&mut self, stream: StreamId, dst: DevBuf, dst_off: u64, src: DevBuf, src_off: u64, bytes: u64) -> MResult<()>;
-    fn memset_async(&mut self, stream: StreamId, dst: DevBuf, off: u64, bytes: u64, byte: u8) -> MResult<()>;
+    fn copy_h2d_async(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()>;
+    fn copy_d2h_async(
+        &mut self,
+        stream: StreamId,
+        dst: HostBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()>;
+    fn copy_d2d_async(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()>;
+    fn memset_async(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        off: u64,
+        bytes: u64,
+        byte: u8,
+    ) -> MResult<()>;
     /// `transform`: `dst[i] = src[i] * A + B` over `bytes / 4` floats.
-    fn launch_transform_into(&mut self, stream: StreamId, src: DevBuf, src_off: u64, dst: DevBuf, dst_off: u64, bytes: u64) -> MResult<()>;
+    fn launch_transform_into(
+        &mut self,
+        stream: StreamId,
+        src: DevBuf,
+        src_off: u64,
+        dst: DevBuf,
+        dst_off: u64,
+        bytes: u64,
+    ) -> MResult<()>;
     fn launch_spin_cycles(&mut self, stream: StreamId, cycles: u64) -> MResult<()>;
     fn event_create(&mut self, timing: bool) -> MResult<EventId>;
     fn event_destroy(&mut self, ev: EventId) -> MResult<()>;

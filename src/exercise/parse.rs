@@ -27,7 +27,11 @@ pub fn parse(text: &str) -> Result<Program, Vec<Diagnostic>> {
         )]);
     }
     let Some(tree) = parser.parse(text, None) else {
-        return Err(vec![Diagnostic::at(1, 1, "the parser gave up on this file")]);
+        return Err(vec![Diagnostic::at(
+            1,
+            1,
+            "the parser gave up on this file",
+        )]);
     };
     let root = tree.root_node();
     if root.has_error() {
@@ -146,7 +150,11 @@ impl Cx<'_> {
             .filter(|c| !c.is_control())
             .take(40)
             .collect();
-        format!("`{}` ({})", first_line.trim(), node.kind().replace('_', " "))
+        format!(
+            "`{}` ({})",
+            first_line.trim(),
+            node.kind().replace('_', " ")
+        )
     }
 
     fn translation_unit(&mut self, root: Node) -> Option<Program> {

@@ -17,8 +17,12 @@ pub fn passed_file(state_dir: &Path) -> PathBuf {
 pub fn load_passed(state_dir: &Path) -> anyhow::Result<BTreeSet<String>> {
     let path = passed_file(state_dir);
     match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .with_context(|| format!("{} is not a JSON list of exercise ids; move it aside to start afresh", path.display())),
+        Ok(bytes) => serde_json::from_slice(&bytes).with_context(|| {
+            format!(
+                "{} is not a JSON list of exercise ids; move it aside to start afresh",
+                path.display()
+            )
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeSet::new()),
         Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
     }
@@ -33,9 +37,11 @@ pub fn record_pass(state_dir: &Path, id: &str) -> anyhow::Result<()> {
     let path = passed_file(state_dir);
     let dir = path.parent().unwrap_or(state_dir);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).with_context(|| format!("cannot write in {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot write in {}", dir.display()))?;
     tmp.write_all(serde_json::to_string_pretty(&passed)?.as_bytes())?;
     tmp.as_file().sync_all()?;
-    tmp.persist(&path).with_context(|| format!("cannot save {}", path.display()))?;
+    tmp.persist(&path)
+        .with_context(|| format!("cannot save {}", path.display()))?;
     Ok(())
 }

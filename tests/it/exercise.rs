@@ -5,6 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
 mod catalog;
+mod cli;
 mod fake_machine;
 mod hazards;
 mod parse;
@@ -22,7 +23,12 @@ pub fn run(src: &str) -> Outcome {
 
 pub fn run_with(src: &str, limits: Limits) -> Outcome {
     let program = parse_src(src).unwrap_or_else(|d| panic!("does not parse: {d:?}"));
-    interp::run(&program, &mut FakeMachine::new(), limits, &AtomicBool::new(false))
+    interp::run(
+        &program,
+        &mut FakeMachine::new(),
+        limits,
+        &AtomicBool::new(false),
+    )
 }
 
 /// `body` inside `int main()`, after the header include.

@@ -6,7 +6,6 @@ mod cli;
 mod e2e_panel;
 mod e2e_pty;
 mod exercise;
-mod exercise_cli;
 mod experiments_sim;
 mod gpu_backend;
 mod lesson_parse;

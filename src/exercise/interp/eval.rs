@@ -16,31 +16,50 @@ enum Target {
 }
 
 pub(super) fn stop(pos: Pos, message: impl Into<String>) -> Stop {
-    Stop { pos, message: message.into() }
+    Stop {
+        pos,
+        message: message.into(),
+    }
 }
 
 impl Interp<'_> {
     pub(super) fn declare(&mut self, d: &VarDecl) -> Res<()> {
         let (array, len) = match &d.array_len {
             Some(e) => {
-                let n = self.eval(e)?.as_i64().ok_or_else(|| stop(e.pos, "an array size must be a whole number"))?;
+                let n = self
+                    .eval(e)?
+                    .as_i64()
+                    .ok_or_else(|| stop(e.pos, "an array size must be a whole number"))?;
                 if !(1..=MAX_ARRAY).contains(&n) {
-                    return Err(stop(e.pos, format!("an array of {n} elements: keep it between 1 and {MAX_ARRAY}")));
+                    return Err(stop(
+                        e.pos,
+                        format!("an array of {n} elements: keep it between 1 and {MAX_ARRAY}"),
+                    ));
                 }
                 (true, n as usize)
             }
             None => (false, 1),
         };
-        let mut var = Var { ty: d.ty, slots: vec![Value::Uninit; len], array };
+        let mut var = Var {
+            ty: d.ty,
+            slots: vec![Value::Uninit; len],
+            array,
+        };
         if let Some(init) = &d.init {
             if array {
-                return Err(stop(init.pos, "initialising an array is not supported here; assign its elements"));
+                return Err(stop(
+                    init.pos,
+                    "initialising an array is not supported here; assign its elements",
+                ));
             }
             let v = self.eval(init)?;
             self.name_region(&v, &d.name);
             var.slots[0] = convert(d.ty, v).map_err(|m| stop(init.pos, m))?;
         }
-        let scope = self.scopes.last_mut().ok_or_else(|| stop(d.pos, "no scope"))?;
+        let scope = self
+            .scopes
+            .last_mut()
+            .ok_or_else(|| stop(d.pos, "no scope"))?;
         scope.insert(d.name.clone(), var);
         Ok(())
     }
@@ -48,7 +67,10 @@ impl Interp<'_> {
     /// Remember the first variable an allocation is stored in, for messages.
     fn name_region(&mut self, v: &Value, name: &str) {
         if let Value::Ptr { region, .. } = v {
-            self.out.region_names.entry(*region).or_insert_with(|| name.to_string());
+            self.out
+                .region_names
+                .entry(*region)
+                .or_insert_with(|| name.to_string());
         }
     }
 
@@ -63,7 +85,15 @@ impl Interp<'_> {
 
     pub(super) fn truthy(&mut self, e: &Expr) -> Res<bool> {
         let v = self.eval(e)?;
-        v.truth().ok_or_else(|| stop(e.pos, format!("a condition must be a number or a pointer, not {}", v.describe())))
+        v.truth().ok_or_else(|| {
+            stop(
+                e.pos,
+                format!(
+                    "a condition must be a number or a pointer, not {}",
+                    v.describe()
+                ),
+            )
+        })
     }
 
     pub(super) fn eval(&mut self, e: &Expr) -> Res<Value> {
@@ -78,10 +108,18 @@ impl Interp<'_> {
             ExprKind::Var(name) => {
                 let (_, var) = self.lookup(name, e.pos)?;
                 if var.array {
-                    return Err(stop(e.pos, format!("`{name}` is an array: use one element, `{name}[i]`")));
+                    return Err(stop(
+                        e.pos,
+                        format!("`{name}` is an array: use one element, `{name}[i]`"),
+                    ));
                 }
                 match &var.slots[0] {
-                    Value::Uninit => return Err(stop(e.pos, format!("`{name}` is used before it is given a value"))),
+                    Value::Uninit => {
+                        return Err(stop(
+                            e.pos,
+                            format!("`{name}` is used before it is given a value"),
+                        ));
+                    }
                     v => v.clone(),
                 }
             }
@@ -91,16 +129,29 @@ impl Interp<'_> {
             },
             ExprKind::AddrOf(inner) => match self.target(inner)? {
                 Target::Var(p) => Value::Ref(p),
-                Target::Mem(..) => return Err(stop(e.pos, "`&` of host memory is not supported here; use `h + i`")),
+                Target::Mem(..) => {
+                    return Err(stop(
+                        e.pos,
+                        "`&` of host memory is not supported here; use `h + i`",
+                    ));
+                }
             },
             ExprKind::Unary(op, a) => {
                 let v = self.eval(a)?;
                 match (op, &v) {
-                    (UnOp::Not, _) => Value::Bool(!v.truth().ok_or_else(|| stop(e.pos, "`!` needs a number or pointer"))?),
+                    (UnOp::Not, _) => Value::Bool(
+                        !v.truth()
+                            .ok_or_else(|| stop(e.pos, "`!` needs a number or pointer"))?,
+                    ),
                     (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
                     (UnOp::Neg, Value::Float(f)) => Value::Float(-f),
                     (UnOp::Plus, Value::Int(_) | Value::Float(_)) => v,
-                    _ => return Err(stop(e.pos, format!("cannot apply this operator to {}", v.describe()))),
+                    _ => {
+                        return Err(stop(
+                            e.pos,
+                            format!("cannot apply this operator to {}", v.describe()),
+                        ));
+                    }
                 }
             }
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e.pos)?,
@@ -119,14 +170,30 @@ impl Interp<'_> {
                 }
             }
             ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e.pos)?,
-            ExprKind::Update { inc, prefix, target } => {
-                let one = Expr { kind: ExprKind::Int(1), pos: e.pos };
+            ExprKind::Update {
+                inc,
+                prefix,
+                target,
+            } => {
+                let one = Expr {
+                    kind: ExprKind::Int(1),
+                    pos: e.pos,
+                };
                 let old = self.eval(target)?;
-                let new = self.assign(Some(if *inc { BinOp::Add } else { BinOp::Sub }), target, &one, e.pos)?;
+                let new = self.assign(
+                    Some(if *inc { BinOp::Add } else { BinOp::Sub }),
+                    target,
+                    &one,
+                    e.pos,
+                )?;
                 if *prefix { new } else { old }
             }
             ExprKind::Call { name, args } => self.call(name, args, e.pos)?,
-            ExprKind::Launch { kernel, config, args } => self.launch(kernel, config, args, e.pos)?,
+            ExprKind::Launch {
+                kernel,
+                config,
+                args,
+            } => self.launch(kernel, config, args, e.pos)?,
         })
     }
 
@@ -136,24 +203,44 @@ impl Interp<'_> {
             ExprKind::Var(name) => {
                 let (scope, var) = self.lookup(name, e.pos)?;
                 if var.array {
-                    return Err(stop(e.pos, format!("`{name}` is an array: use one element, `{name}[i]`")));
+                    return Err(stop(
+                        e.pos,
+                        format!("`{name}` is an array: use one element, `{name}[i]`"),
+                    ));
                 }
-                Ok(Target::Var(Place { scope, name: name.clone(), index: 0 }))
+                Ok(Target::Var(Place {
+                    scope,
+                    name: name.clone(),
+                    index: 0,
+                }))
             }
             ExprKind::Index(base, idx) => {
-                let i = self.eval(idx)?.as_i64().ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?;
+                let i = self
+                    .eval(idx)?
+                    .as_i64()
+                    .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?;
                 if let ExprKind::Var(name) = &base.kind {
                     let (scope, var) = self.lookup(name, e.pos)?;
                     if var.array {
                         let len = var.slots.len();
                         if i < 0 || i as usize >= len {
-                            return Err(stop(idx.pos, format!("index {i} is outside `{name}`, which has {len} elements")));
+                            return Err(stop(
+                                idx.pos,
+                                format!("index {i} is outside `{name}`, which has {len} elements"),
+                            ));
                         }
-                        return Ok(Target::Var(Place { scope, name: name.clone(), index: i as usize }));
+                        return Ok(Target::Var(Place {
+                            scope,
+                            name: name.clone(),
+                            index: i as usize,
+                        }));
                     }
                 }
                 match self.eval(base)? {
-                    Value::Ptr { region, off } => Ok(Target::Mem(region.0 as usize, u64::try_from(off.saturating_add(i.saturating_mul(4))).unwrap_or(u64::MAX))),
+                    Value::Ptr { region, off } => Ok(Target::Mem(
+                        region.0 as usize,
+                        u64::try_from(off.saturating_add(i.saturating_mul(4))).unwrap_or(u64::MAX),
+                    )),
                     v => Err(stop(base.pos, format!("cannot index {}", v.describe()))),
                 }
             }
@@ -162,16 +249,26 @@ impl Interp<'_> {
     }
 
     fn read_place(&self, p: &Place, pos: Pos) -> Res<Value> {
-        let v = self.scopes[p.scope].get(&p.name).and_then(|v| v.slots.get(p.index));
+        let v = self.scopes[p.scope]
+            .get(&p.name)
+            .and_then(|v| v.slots.get(p.index));
         match v {
-            Some(Value::Uninit) | None => Err(stop(pos, format!("`{}[{}]` is used before it is given a value", p.name, p.index))),
+            Some(Value::Uninit) | None => Err(stop(
+                pos,
+                format!(
+                    "`{}[{}]` is used before it is given a value",
+                    p.name, p.index
+                ),
+            )),
             Some(v) => Ok(v.clone()),
         }
     }
 
     pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
         self.name_region(&v, &p.name);
-        let var = self.scopes[p.scope].get_mut(&p.name).ok_or_else(|| stop(pos, "lost variable"))?;
+        let var = self.scopes[p.scope]
+            .get_mut(&p.name)
+            .ok_or_else(|| stop(pos, "lost variable"))?;
         let v = convert(var.ty, v).map_err(|m| stop(pos, format!("`{}`: {m}", p.name)))?;
         if let Some(slot) = var.slots.get_mut(p.index) {
             *slot = v;
@@ -204,31 +301,58 @@ impl Interp<'_> {
             return Err(stop(pos, format!("`{name}` is used after it was freed")));
         }
         if r.kind == MemKind::Device {
-            return Err(stop(pos, format!("`{name}` is device memory: the host cannot read or write it (copy it to the host first)")));
+            return Err(stop(
+                pos,
+                format!(
+                    "`{name}` is device memory: the host cannot read or write it (copy it to the host first)"
+                ),
+            ));
         }
-        if off % 4 != 0 || off.saturating_add(4) > r.bytes {
-            return Err(stop(pos, format!("index out of bounds: byte {off} of `{name}`, which has {} bytes", r.bytes)));
+        if !off.is_multiple_of(4) || off.saturating_add(4) > r.bytes {
+            return Err(stop(
+                pos,
+                format!(
+                    "index out of bounds: byte {off} of `{name}`, which has {} bytes",
+                    r.bytes
+                ),
+            ));
         }
         r.host.ok_or_else(|| stop(pos, "host buffer missing"))
     }
 
     fn host_load(&mut self, region: usize, off: u64, pos: Pos) -> Res<Value> {
         let buf = self.host_float(region, off, pos)?;
-        self.log(Call::HostRead { range: self.range(region, off, 4), what: "a read".into() });
+        self.log(Call::HostRead {
+            range: self.range(region, off, 4),
+            what: "a read".into(),
+        });
         let r = self.machine.host_read_f32(buf, off / 4);
-        Ok(Value::Float(f64::from(self.m(pos, "reading host memory", r)?)))
+        Ok(Value::Float(f64::from(self.m(
+            pos,
+            "reading host memory",
+            r,
+        )?)))
     }
 
     fn host_store(&mut self, region: usize, off: u64, v: &Value, pos: Pos) -> Res<()> {
         let buf = self.host_float(region, off, pos)?;
-        let x = v.as_f64().ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
-        self.log(Call::HostWrite { range: self.range(region, off, 4), what: "a write".into() });
+        let x = v
+            .as_f64()
+            .ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
+        self.log(Call::HostWrite {
+            range: self.range(region, off, 4),
+            what: "a write".into(),
+        });
         let r = self.machine.host_write_f32(buf, off / 4, x as f32);
         self.m(pos, "writing host memory", r)
     }
 
     pub(super) fn range(&self, region: usize, start: u64, bytes: u64) -> Range {
-        Range { region: crate::exercise::log::RegionId(region as u32), start, end: start + bytes }
+        Range {
+            region: crate::exercise::log::RegionId(region as u32),
+            start,
+            end: start + bytes,
+        }
     }
 
     pub(super) fn region_name(&self, region: usize) -> String {
@@ -242,11 +366,16 @@ impl Interp<'_> {
     fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {
         let a = self.eval(l)?;
         if matches!(op, BinOp::And | BinOp::Or) {
-            let a = a.truth().ok_or_else(|| stop(l.pos, "`&&`/`||` need numbers or pointers"))?;
+            let a = a
+                .truth()
+                .ok_or_else(|| stop(l.pos, "`&&`/`||` need numbers or pointers"))?;
             if (op == BinOp::And) != a {
                 return Ok(Value::Bool(a));
             }
-            let b = self.eval(r)?.truth().ok_or_else(|| stop(r.pos, "`&&`/`||` need numbers or pointers"))?;
+            let b = self
+                .eval(r)?
+                .truth()
+                .ok_or_else(|| stop(r.pos, "`&&`/`||` need numbers or pointers"))?;
             return Ok(Value::Bool(b));
         }
         let b = self.eval(r)?;
@@ -259,15 +388,26 @@ impl Interp<'_> {
 fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
     use BinOp::*;
     match (a, b) {
-        (Value::Ptr { region, off }, v) | (v, Value::Ptr { region, off }) if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) => {
+        (Value::Ptr { region, off }, v) | (v, Value::Ptr { region, off })
+            if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) =>
+        {
             if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
                 return Err("cannot subtract a pointer from a number".into());
             }
             let n = v.as_i64().unwrap_or(0).saturating_mul(4);
-            let off = if op == Add { off.saturating_add(n) } else { off.saturating_sub(n) };
-            return Ok(Value::Ptr { region: *region, off });
+            let off = if op == Add {
+                off.saturating_add(n)
+            } else {
+                off.saturating_sub(n)
+            };
+            return Ok(Value::Ptr {
+                region: *region,
+                off,
+            });
         }
-        (Value::Ptr { .. } | Value::Null, Value::Ptr { .. } | Value::Null) if matches!(op, Eq | Ne) => {
+        (Value::Ptr { .. } | Value::Null, Value::Ptr { .. } | Value::Null)
+            if matches!(op, Eq | Ne) =>
+        {
             return Ok(Value::Bool((a == b) == (op == Eq)));
         }
         _ => {}
@@ -275,7 +415,8 @@ fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
     let what = |v: &Value| format!("cannot do arithmetic with {}", v.describe());
     let x = a.as_f64().ok_or_else(|| what(a))?;
     let y = b.as_f64().ok_or_else(|| what(b))?;
-    let ints = matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
+    let ints =
+        matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
     let cmp = |c: bool| Ok(Value::Bool(c));
     match op {
         Lt => return cmp(x < y),

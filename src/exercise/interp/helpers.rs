@@ -27,11 +27,18 @@ impl Interp<'_> {
                 };
                 let place = a.place(0)?;
                 self.gpu_op(pos)?;
-                let kind = if flags & 1 != 0 { StreamKind::NonBlocking } else { StreamKind::Blocking };
+                let kind = if flags & 1 != 0 {
+                    StreamKind::NonBlocking
+                } else {
+                    StreamKind::Blocking
+                };
                 let r = self.machine.stream_create(kind);
                 let s = self.m(pos, a.name, r)?;
                 self.streams.push(s);
-                self.log(Call::StreamCreate { stream: s, blocking: kind == StreamKind::Blocking });
+                self.log(Call::StreamCreate {
+                    stream: s,
+                    blocking: kind == StreamKind::Blocking,
+                });
                 self.write_place(&place, Value::Stream(s), pos)?;
             }
             "cudaStreamDestroy" => {
@@ -87,7 +94,10 @@ impl Interp<'_> {
                 let e = self.event_arg(a, 0)?;
                 let s = self.stream_arg(a, 1)?;
                 self.gpu_op(pos)?;
-                self.log(Call::EventRecord { event: e, stream: s });
+                self.log(Call::EventRecord {
+                    event: e,
+                    stream: s,
+                });
                 let r = self.machine.event_record(e, s);
                 self.m(pos, a.name, r)?;
             }
@@ -111,7 +121,10 @@ impl Interp<'_> {
                 let s = self.stream_arg(a, 0)?;
                 let e = self.event_arg(a, 1)?;
                 self.gpu_op(pos)?;
-                self.log(Call::StreamWaitEvent { stream: s, event: e });
+                self.log(Call::StreamWaitEvent {
+                    stream: s,
+                    event: e,
+                });
                 let r = self.machine.stream_wait_event(s, e);
                 self.m(pos, a.name, r)?;
             }
@@ -120,7 +133,11 @@ impl Interp<'_> {
             }
             "cudaGetErrorString" => {
                 a.arity(1, 1)?;
-                let text = if a.int(0)? == 0 { "no error" } else { "unknown error" };
+                let text = if a.int(0)? == 0 {
+                    "no error"
+                } else {
+                    "unknown error"
+                };
                 return Ok(Value::Str(text.into()));
             }
             _ => return self.academy(a),
@@ -132,7 +149,15 @@ impl Interp<'_> {
         match a.vals.get(i) {
             Some(Value::Event(e)) if self.events.contains(e) => Ok(*e),
             Some(Value::Event(_)) => Err(stop(a.pos, "this event was destroyed")),
-            Some(v) => Err(stop(a.pos, format!("argument {} of `{}` must be an event, not {}", i + 1, a.name, v.describe()))),
+            Some(v) => Err(stop(
+                a.pos,
+                format!(
+                    "argument {} of `{}` must be an event, not {}",
+                    i + 1,
+                    a.name,
+                    v.describe()
+                ),
+            )),
             None => Err(stop(a.pos, format!("`{}` needs an event", a.name))),
         }
     }
@@ -151,8 +176,14 @@ impl Interp<'_> {
             "report" => {
                 a.arity(2, 2)?;
                 let (name, value) = (a.str(0)?.to_string(), a.num(1)?);
-                if name.is_empty() || name.len() > 64 || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') {
-                    return Err(stop(pos, "a metric name is letters, digits and `_`, e.g. \"pinned_gbps\""));
+                if name.is_empty()
+                    || name.len() > 64
+                    || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
+                    return Err(stop(
+                        pos,
+                        "a metric name is letters, digits and `_`, e.g. \"pinned_gbps\"",
+                    ));
                 }
                 self.print(&format!("report {name} = {value:.6}\n"));
                 self.out.metrics.insert(name, value);
@@ -180,7 +211,10 @@ impl Interp<'_> {
                 Ok(Value::Void)
             }
             "fill_input" | "check_output" => self.fill_or_check(a),
-            other => Err(stop(pos, format!("`{other}` is not supported here; see the list with `?`"))),
+            other => Err(stop(
+                pos,
+                format!("`{other}` is not supported here; see the list with `?`"),
+            )),
         }
     }
 
@@ -190,29 +224,51 @@ impl Interp<'_> {
         let range = self.span(a, r, off, n.saturating_mul(4))?;
         let region = self.regions[r].clone();
         if region.kind == MemKind::Device {
-            return Err(stop(a.pos, format!("`{}` runs on the host; `{}` is device memory", a.name, self.region_name(r))));
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`{}` runs on the host; `{}` is device memory",
+                    a.name,
+                    self.region_name(r)
+                ),
+            ));
         }
         let Some(h) = region.host else {
             return Err(stop(a.pos, "host buffer missing"));
         };
         if a.name == "check_output" {
-            self.log(Call::HostRead { range, what: "check_output".into() });
-            let res = self.machine.host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
+            self.log(Call::HostRead {
+                range,
+                what: "check_output".into(),
+            });
+            let res = self
+                .machine
+                .host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
             let ok = self.m(a.pos, "check_output", res)?;
             self.out.output_checks.push((self.line, ok));
             return Ok(Value::Bool(ok));
         }
-        self.log(Call::HostWrite { range, what: "fill_input".into() });
+        self.log(Call::HostWrite {
+            range,
+            what: "fill_input".into(),
+        });
         if off == 0 && n * 4 == region.bytes {
             let res = self.machine.host_fill(h, FILL_SEED);
             self.m(a.pos, "fill_input", res)?;
         } else if n <= MAX_PARTIAL_FILL {
             for i in 0..n {
-                let res = self.machine.host_write_f32(h, off / 4 + i, fill_pattern_f32(FILL_SEED, i));
+                let res =
+                    self.machine
+                        .host_write_f32(h, off / 4 + i, fill_pattern_f32(FILL_SEED, i));
                 self.m(a.pos, "fill_input", res)?;
             }
         } else {
-            return Err(stop(a.pos, format!("`fill_input` over part of a buffer is limited to {MAX_PARTIAL_FILL} floats here; fill the whole buffer")));
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`fill_input` over part of a buffer is limited to {MAX_PARTIAL_FILL} floats here; fill the whole buffer"
+                ),
+            ));
         }
         Ok(Value::Void)
     }

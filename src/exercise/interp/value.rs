@@ -12,7 +12,10 @@ pub enum Value {
     Float(f64),
     Bool(bool),
     /// A pointer into an allocation, `off` bytes from its start.
-    Ptr { region: RegionId, off: i64 },
+    Ptr {
+        region: RegionId,
+        off: i64,
+    },
     Null,
     Stream(StreamId),
     Event(EventId),
@@ -91,10 +94,19 @@ impl Value {
 /// Convert `v` to what a variable of type `ty` holds, as C's implicit conversions do, or say
 /// why it cannot be stored.
 pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
-    let bad = |v: &Value| Err(format!("cannot store {} in a `{}` variable", v.describe(), ty_name(ty)));
+    let bad = |v: &Value| {
+        Err(format!(
+            "cannot store {} in a `{}` variable",
+            v.describe(),
+            ty_name(ty)
+        ))
+    };
     match ty {
         Ty::Int => v.as_i64().map(Value::Int).map_or_else(|| bad(&v), Ok),
-        Ty::Float => v.as_f64().map(|x| Value::Float(f64::from(x as f32))).map_or_else(|| bad(&v), Ok),
+        Ty::Float => v
+            .as_f64()
+            .map(|x| Value::Float(f64::from(x as f32)))
+            .map_or_else(|| bad(&v), Ok),
         Ty::Double => v.as_f64().map(Value::Float).map_or_else(|| bad(&v), Ok),
         Ty::Bool => v.truth().map(Value::Bool).map_or_else(|| bad(&v), Ok),
         Ty::Ptr => match v {

@@ -47,13 +47,20 @@ impl Machine for GpuMachine<'_> {
         missing("host_copy")
     }
     /// Reads the floats back through `host_read_f32s` (a real read of the backend's data).
-    fn host_holds_transform_of_fill(&mut self, buf: HostBuf, off: u64, bytes: u64, seed: u32) -> MResult<bool> {
+    fn host_holds_transform_of_fill(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> MResult<bool> {
         let (first, count) = (off / 4, bytes / 4);
         let mut chunk = vec![0.0f32; CHECK_CHUNK];
         let mut done = 0u64;
         while done < count {
             let len = (count - done).min(CHECK_CHUNK as u64) as usize;
-            self.gpu.host_read_f32s(buf, first + done, &mut chunk[..len])?;
+            self.gpu
+                .host_read_f32s(buf, first + done, &mut chunk[..len])?;
             for (i, got) in chunk[..len].iter().enumerate() {
                 let want = super::super::transform_value(fill_pattern_f32(seed, done + i as u64));
                 if got.to_bits() != want.to_bits() {
@@ -82,19 +89,55 @@ impl Machine for GpuMachine<'_> {
     fn device_sync(&mut self) -> MResult<()> {
         Ok(self.gpu.device_sync()?)
     }
-    fn copy_h2d_async(&mut self, s: StreamId, dst: DevBuf, dst_off: u64, src: HostBuf, src_off: u64, bytes: u64) -> MResult<()> {
-        Ok(self.gpu.copy_h2d_async(s, dst, dst_off, src, src_off, bytes)?)
+    fn copy_h2d_async(
+        &mut self,
+        s: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
+        Ok(self
+            .gpu
+            .copy_h2d_async(s, dst, dst_off, src, src_off, bytes)?)
     }
-    fn copy_d2h_async(&mut self, s: StreamId, dst: HostBuf, dst_off: u64, src: DevBuf, src_off: u64, bytes: u64) -> MResult<()> {
-        Ok(self.gpu.copy_d2h_async(s, dst, dst_off, src, src_off, bytes)?)
+    fn copy_d2h_async(
+        &mut self,
+        s: StreamId,
+        dst: HostBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
+        Ok(self
+            .gpu
+            .copy_d2h_async(s, dst, dst_off, src, src_off, bytes)?)
     }
-    fn copy_d2d_async(&mut self, _: StreamId, _: DevBuf, _: u64, _: DevBuf, _: u64, _: u64) -> MResult<()> {
+    fn copy_d2d_async(
+        &mut self,
+        _: StreamId,
+        _: DevBuf,
+        _: u64,
+        _: DevBuf,
+        _: u64,
+        _: u64,
+    ) -> MResult<()> {
         missing("copy_d2d_async")
     }
     fn memset_async(&mut self, _: StreamId, _: DevBuf, _: u64, _: u64, _: u8) -> MResult<()> {
         missing("memset_async")
     }
-    fn launch_transform_into(&mut self, _: StreamId, _: DevBuf, _: u64, _: DevBuf, _: u64, _: u64) -> MResult<()> {
+    fn launch_transform_into(
+        &mut self,
+        _: StreamId,
+        _: DevBuf,
+        _: u64,
+        _: DevBuf,
+        _: u64,
+        _: u64,
+    ) -> MResult<()> {
         missing("launch_transform_into")
     }
     fn launch_spin_cycles(&mut self, _: StreamId, _: u64) -> MResult<()> {

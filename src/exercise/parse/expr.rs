@@ -9,7 +9,10 @@ use crate::exercise::ast::{BinOp, Expr, ExprKind, Ty, UnOp};
 impl Cx<'_> {
     pub(super) fn expression(&mut self, node: Node, depth: usize) -> Option<Expr> {
         if depth > MAX_DEPTH {
-            return self.error(node, format!("expressions nested more than {MAX_DEPTH} deep"));
+            return self.error(
+                node,
+                format!("expressions nested more than {MAX_DEPTH} deep"),
+            );
         }
         let d = depth + 1;
         let kind = match node.kind() {
@@ -74,7 +77,13 @@ impl Cx<'_> {
                 let arg = self.field_expr(node, "argument", d)?;
                 match self.text(node.child_by_field_name("operator")?).as_str() {
                     "&" => ExprKind::AddrOf(arg),
-                    _ => ExprKind::Index(arg, Box::new(Expr { kind: ExprKind::Int(0), pos: pos(node) })),
+                    _ => ExprKind::Index(
+                        arg,
+                        Box::new(Expr {
+                            kind: ExprKind::Int(0),
+                            pos: pos(node),
+                        }),
+                    ),
                 }
             }
             "subscript_expression" => {
@@ -93,7 +102,10 @@ impl Cx<'_> {
             }
             "sizeof_expression" => match node.child_by_field_name("type") {
                 Some(t) => ExprKind::SizeOf(self.size_of(t)?),
-                None => return self.unsupported(node, "`sizeof` of an expression (write `sizeof(float)`)"),
+                None => {
+                    return self
+                        .unsupported(node, "`sizeof` of an expression (write `sizeof(float)`)");
+                }
             },
             "conditional_expression" => ExprKind::Cond(
                 self.field_expr(node, "condition", d)?,
@@ -105,7 +117,10 @@ impl Cx<'_> {
                 return self.unsupported(node, &what);
             }
         };
-        Some(Expr { kind, pos: pos(node) })
+        Some(Expr {
+            kind,
+            pos: pos(node),
+        })
     }
 
     fn field_expr(&mut self, node: Node, field: &str, depth: usize) -> Option<Box<Expr>> {
@@ -146,15 +161,23 @@ impl Cx<'_> {
         let mut args = Vec::new();
         let list = node.child_by_field_name("arguments")?;
         let mut cursor = list.walk();
-        let arg_nodes: Vec<Node> = list.named_children(&mut cursor).filter(|n| n.kind() != "comment").collect();
+        let arg_nodes: Vec<Node> = list
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .collect();
         for a in arg_nodes {
             args.push(self.expression(a, depth)?);
         }
         let mut cursor = node.walk();
-        let launch = node.children(&mut cursor).find(|c| c.kind() == "kernel_call_syntax");
+        let launch = node
+            .children(&mut cursor)
+            .find(|c| c.kind() == "kernel_call_syntax");
         if let Some(syntax) = launch {
             if function.kind() != "identifier" || !api::is_kernel(&name) {
-                return self.unsupported(function, &format!("the kernel `{name}` (only `transform` and `spin` from academy.cuh)"));
+                return self.unsupported(
+                    function,
+                    &format!("the kernel `{name}` (only `transform` and `spin` from academy.cuh)"),
+                );
             }
             let mut config = Vec::new();
             let mut cursor = syntax.walk();
@@ -162,7 +185,11 @@ impl Cx<'_> {
             for c in cfg {
                 config.push(self.expression(c, depth)?);
             }
-            return Some(ExprKind::Launch { kernel: name, config, args });
+            return Some(ExprKind::Launch {
+                kernel: name,
+                config,
+                args,
+            });
         }
         if function.kind() != "identifier" || !api::is_call(&name) {
             let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
@@ -235,7 +262,8 @@ impl Cx<'_> {
         }
         let size = match base.trim() {
             "float" | "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => 4,
-            "double" | "size_t" | "long" | "long long" | "unsigned long long" | "int64_t" | "uint64_t" => 8,
+            "double" | "size_t" | "long" | "long long" | "unsigned long long" | "int64_t"
+            | "uint64_t" => 8,
             "char" | "bool" => 1,
             other => return self.unsupported(node, &format!("`sizeof({other})`")),
         };

@@ -25,7 +25,10 @@ impl Cx<'_> {
 
     pub(super) fn statement(&mut self, node: Node, depth: usize) -> Option<Stmt> {
         if depth > MAX_DEPTH {
-            return self.error(node, format!("statements nested more than {MAX_DEPTH} deep"));
+            return self.error(
+                node,
+                format!("statements nested more than {MAX_DEPTH} deep"),
+            );
         }
         let kind = match node.kind() {
             "compound_statement" => StmtKind::Block(self.block_items(node, depth)?),
@@ -67,7 +70,10 @@ impl Cx<'_> {
     fn condition(&mut self, node: Node, depth: usize) -> Option<crate::exercise::ast::Expr> {
         let clause = node.child_by_field_name("condition")?;
         match clause.child_by_field_name("value") {
-            Some(v) if v.kind() != "declaration" && clause.child_by_field_name("initializer").is_none() => {
+            Some(v)
+                if v.kind() != "declaration"
+                    && clause.child_by_field_name("initializer").is_none() =>
+            {
                 self.expression(v, depth)
             }
             _ => self.unsupported(clause, "a declaration inside a condition"),
@@ -132,19 +138,30 @@ impl Cx<'_> {
         let base = self.text(base_node);
         let mut out = Vec::new();
         let mut cursor = node.walk();
-        let declarators: Vec<Node> = node.children_by_field_name("declarator", &mut cursor).collect();
+        let declarators: Vec<Node> = node
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
         for d in declarators {
             out.push(self.declarator(&base, base_node, d, depth)?);
         }
         Some(out)
     }
 
-    fn declarator(&mut self, base: &str, base_node: Node, node: Node, depth: usize) -> Option<VarDecl> {
+    fn declarator(
+        &mut self,
+        base: &str,
+        base_node: Node,
+        node: Node,
+        depth: usize,
+    ) -> Option<VarDecl> {
         let (mut d, init) = match node.kind() {
             "init_declarator" => {
                 let value = node.child_by_field_name("value")?;
                 if !matches!(value.kind(), "argument_list" | "initializer_list") {
-                    (node.child_by_field_name("declarator")?, Some(self.expression(value, depth)?))
+                    (
+                        node.child_by_field_name("declarator")?,
+                        Some(self.expression(value, depth)?),
+                    )
                 } else {
                     return self.unsupported(value, "an initializer list");
                 }
@@ -206,8 +223,10 @@ impl Cx<'_> {
 fn is_integer_type(name: &str) -> bool {
     let words: Vec<&str> = name.split_whitespace().collect();
     !words.is_empty()
-        && (matches!(name, "size_t" | "cudaError_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t")
-            || words
-                .iter()
-                .all(|w| matches!(*w, "int" | "long" | "short" | "unsigned" | "signed")))
+        && (matches!(
+            name,
+            "size_t" | "cudaError_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t"
+        ) || words
+            .iter()
+            .all(|w| matches!(*w, "int" | "long" | "short" | "unsigned" | "signed")))
 }

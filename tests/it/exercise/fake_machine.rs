@@ -20,7 +20,11 @@ const CALL_US: f64 = 2.0;
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Fill {
     /// Float at byte `o` is transform^t(pattern(seed, (o - origin) / 4)).
-    Pattern { seed: u32, origin: i64, t: u8 },
+    Pattern {
+        seed: u32,
+        origin: i64,
+        t: u8,
+    },
     Zero,
     Value(f32),
 }
@@ -94,7 +98,11 @@ impl FakeMachine {
     fn waits(&self, s: u32) -> f64 {
         let own = self.ready.get(&s).copied().unwrap_or(0.0);
         if s == 0 {
-            self.blocking.iter().filter(|(_, b)| **b).map(|(k, _)| self.ready.get(k).copied().unwrap_or(0.0)).fold(own, f64::max)
+            self.blocking
+                .iter()
+                .filter(|(_, b)| **b)
+                .map(|(k, _)| self.ready.get(k).copied().unwrap_or(0.0))
+                .fold(own, f64::max)
         } else if self.blocking.get(&s) == Some(&true) {
             own.max(self.ready.get(&0).copied().unwrap_or(0.0))
         } else {
@@ -103,13 +111,31 @@ impl FakeMachine {
     }
 
     /// Queue an op of `dur_us` on stream `s` and engine `e`; returns its end.
-    fn queue(&mut self, s: StreamId, e: usize, dur_us: f64, kind: OpKind, bytes: u64, label: &str) -> f64 {
+    fn queue(
+        &mut self,
+        s: StreamId,
+        e: usize,
+        dur_us: f64,
+        kind: OpKind,
+        bytes: u64,
+        label: &str,
+    ) -> f64 {
         self.now += CALL_US;
         let start = self.now.max(self.waits(s.0)).max(self.engines[e]);
         let end = start + dur_us;
         self.engines[e] = end;
         self.ready.insert(s.0, end);
-        self.ops.push(Op { stream: s.0, kind, start_us: start, end_us: end, bytes, host_mem: None, engine: Some(e as u32), start_inferred: false, label: label.into() });
+        self.ops.push(Op {
+            stream: s.0,
+            kind,
+            start_us: start,
+            end_us: end,
+            bytes,
+            host_mem: None,
+            engine: Some(e as u32),
+            start_inferred: false,
+            label: label.into(),
+        });
         end
     }
 
@@ -155,12 +181,20 @@ fn carry(segs: &[Seg], start: u64, bytes: u64, shift: i64, dt: u8) -> Vec<Seg> {
         .filter(|s| s.end > start && s.start < end)
         .map(|s| {
             let fill = match s.fill {
-                Fill::Pattern { seed, origin, t } => Fill::Pattern { seed, origin: origin + shift, t: t + dt },
+                Fill::Pattern { seed, origin, t } => Fill::Pattern {
+                    seed,
+                    origin: origin + shift,
+                    t: t + dt,
+                },
                 Fill::Value(v) if dt > 0 => Fill::Value(v * TRANSFORM_A + TRANSFORM_B),
                 Fill::Zero if dt > 0 => Fill::Value(TRANSFORM_B),
                 f => f,
             };
-            Seg { start: (s.start.max(start) as i64 + shift) as u64, end: (s.end.min(end) as i64 + shift) as u64, fill }
+            Seg {
+                start: (s.start.max(start) as i64 + shift) as u64,
+                end: (s.end.min(end) as i64 + shift) as u64,
+                fill,
+            }
         })
         .collect()
 }
@@ -171,9 +205,20 @@ impl Machine for FakeMachine {
     }
     fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> MResult<HostBuf> {
         self.calls.push("host_alloc");
-        self.now += if kind == HostMemKind::Pageable { 1.0 } else { bytes as f64 / PIN_BYTES_PER_US };
+        self.now += if kind == HostMemKind::Pageable {
+            1.0
+        } else {
+            bytes as f64 / PIN_BYTES_PER_US
+        };
         let id = self.id();
-        self.host.insert(id, Buf { bytes, kind: Some(kind), segs: Vec::new() });
+        self.host.insert(
+            id,
+            Buf {
+                bytes,
+                kind: Some(kind),
+                segs: Vec::new(),
+            },
+        );
         Ok(HostBuf(id))
     }
     fn host_free(&mut self, buf: HostBuf) -> MResult<()> {
@@ -199,38 +244,84 @@ impl Machine for FakeMachine {
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> MResult<()> {
         self.calls.push("host_fill");
         if let Some(b) = self.host.get_mut(&buf.0) {
-            b.segs = vec![Seg { start: 0, end: b.bytes, fill: Fill::Pattern { seed, origin: 0, t: 0 } }];
+            b.segs = vec![Seg {
+                start: 0,
+                end: b.bytes,
+                fill: Fill::Pattern {
+                    seed,
+                    origin: 0,
+                    t: 0,
+                },
+            }];
         }
         Ok(())
     }
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> MResult<f32> {
         self.calls.push("host_read_f32");
         let o = index * 4;
-        let seg = self.host.get(&buf.0).and_then(|b| b.segs.iter().find(|s| s.start <= o && o < s.end).copied());
+        let seg = self
+            .host
+            .get(&buf.0)
+            .and_then(|b| b.segs.iter().find(|s| s.start <= o && o < s.end).copied());
         Ok(seg.map_or(f32::NAN, |s| Self::value(s.fill, o)))
     }
     fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> MResult<()> {
         self.calls.push("host_write_f32");
         if let Some(b) = self.host.get_mut(&buf.0) {
             let o = index * 4;
-            put(&mut b.segs, o, o + 4, vec![Seg { start: o, end: o + 4, fill: Fill::Value(value) }]);
+            put(
+                &mut b.segs,
+                o,
+                o + 4,
+                vec![Seg {
+                    start: o,
+                    end: o + 4,
+                    fill: Fill::Value(value),
+                }],
+            );
         }
         Ok(())
     }
-    fn host_copy(&mut self, dst: HostBuf, dst_off: u64, src: HostBuf, src_off: u64, bytes: u64) -> MResult<()> {
+    fn host_copy(
+        &mut self,
+        dst: HostBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
         self.calls.push("host_copy");
-        let moved = carry(&self.host[&src.0].segs, src_off, bytes, dst_off as i64 - src_off as i64, 0);
+        let moved = carry(
+            &self.host[&src.0].segs,
+            src_off,
+            bytes,
+            dst_off as i64 - src_off as i64,
+            0,
+        );
         if let Some(b) = self.host.get_mut(&dst.0) {
             put(&mut b.segs, dst_off, dst_off + bytes, moved);
         }
         Ok(())
     }
-    fn host_holds_transform_of_fill(&mut self, buf: HostBuf, off: u64, bytes: u64, seed: u32) -> MResult<bool> {
+    fn host_holds_transform_of_fill(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> MResult<bool> {
         self.calls.push("host_holds_transform_of_fill");
-        let Some(b) = self.host.get(&buf.0) else { return Ok(false) };
+        let Some(b) = self.host.get(&buf.0) else {
+            return Ok(false);
+        };
         let mut covered = off;
-        for s in b.segs.iter().filter(|s| s.end > off && s.start < off + bytes) {
-            let right = s.start <= covered && matches!(s.fill, Fill::Pattern { seed: sd, origin, t: 1 } if sd == seed && origin == off as i64);
+        for s in b
+            .segs
+            .iter()
+            .filter(|s| s.end > off && s.start < off + bytes)
+        {
+            let right = s.start <= covered
+                && matches!(s.fill, Fill::Pattern { seed: sd, origin, t: 1 } if sd == seed && origin == off as i64);
             if !right {
                 return Ok(false);
             }
@@ -242,7 +333,14 @@ impl Machine for FakeMachine {
         self.calls.push("device_alloc");
         self.now += 10.0;
         let id = self.id();
-        self.dev.insert(id, Buf { bytes, kind: None, segs: Vec::new() });
+        self.dev.insert(
+            id,
+            Buf {
+                bytes,
+                kind: None,
+                segs: Vec::new(),
+            },
+        );
         Ok(DevBuf(id))
     }
     fn device_free(&mut self, buf: DevBuf) -> MResult<()> {
@@ -263,7 +361,9 @@ impl Machine for FakeMachine {
     }
     fn stream_sync(&mut self, stream: StreamId) -> MResult<()> {
         self.calls.push("stream_sync");
-        self.now = self.now.max(self.ready.get(&stream.0).copied().unwrap_or(0.0));
+        self.now = self
+            .now
+            .max(self.ready.get(&stream.0).copied().unwrap_or(0.0));
         Ok(())
     }
     fn device_sync(&mut self) -> MResult<()> {
@@ -271,56 +371,161 @@ impl Machine for FakeMachine {
         self.now = self.ready.values().copied().fold(self.now, f64::max);
         Ok(())
     }
-    fn copy_h2d_async(&mut self, s: StreamId, dst: DevBuf, dst_off: u64, src: HostBuf, src_off: u64, bytes: u64) -> MResult<()> {
+    fn copy_h2d_async(
+        &mut self,
+        s: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
         self.calls.push("copy_h2d_async");
         let pageable = self.host[&src.0].kind == Some(HostMemKind::Pageable);
-        let rate = if pageable { PAGEABLE_BYTES_PER_US } else { PINNED_BYTES_PER_US };
+        let rate = if pageable {
+            PAGEABLE_BYTES_PER_US
+        } else {
+            PINNED_BYTES_PER_US
+        };
         let end = self.queue(s, 0, bytes as f64 / rate, OpKind::H2d, bytes, "H2D");
         if pageable {
             self.now = end; // the driver stages pageable memory: the call returns when done
         }
-        let moved = carry(&self.host[&src.0].segs, src_off, bytes, dst_off as i64 - src_off as i64, 0);
+        let moved = carry(
+            &self.host[&src.0].segs,
+            src_off,
+            bytes,
+            dst_off as i64 - src_off as i64,
+            0,
+        );
         if let Some(b) = self.dev.get_mut(&dst.0) {
             put(&mut b.segs, dst_off, dst_off + bytes, moved);
         }
         Ok(())
     }
-    fn copy_d2h_async(&mut self, s: StreamId, dst: HostBuf, dst_off: u64, src: DevBuf, src_off: u64, bytes: u64) -> MResult<()> {
+    fn copy_d2h_async(
+        &mut self,
+        s: StreamId,
+        dst: HostBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
         self.calls.push("copy_d2h_async");
         let pageable = self.host[&dst.0].kind == Some(HostMemKind::Pageable);
-        let rate = if pageable { PAGEABLE_BYTES_PER_US } else { PINNED_BYTES_PER_US };
+        let rate = if pageable {
+            PAGEABLE_BYTES_PER_US
+        } else {
+            PINNED_BYTES_PER_US
+        };
         let end = self.queue(s, 1, bytes as f64 / rate, OpKind::D2h, bytes, "D2H");
         if pageable {
             self.now = end;
         }
-        let moved = carry(&self.dev[&src.0].segs, src_off, bytes, dst_off as i64 - src_off as i64, 0);
+        let moved = carry(
+            &self.dev[&src.0].segs,
+            src_off,
+            bytes,
+            dst_off as i64 - src_off as i64,
+            0,
+        );
         if let Some(b) = self.host.get_mut(&dst.0) {
             put(&mut b.segs, dst_off, dst_off + bytes, moved);
         }
         Ok(())
     }
-    fn copy_d2d_async(&mut self, s: StreamId, dst: DevBuf, dst_off: u64, src: DevBuf, src_off: u64, bytes: u64) -> MResult<()> {
+    fn copy_d2d_async(
+        &mut self,
+        s: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
         self.calls.push("copy_d2d_async");
-        self.queue(s, 2, bytes as f64 / KERNEL_BYTES_PER_US, OpKind::Kernel, bytes, "D2D");
-        let moved = carry(&self.dev[&src.0].segs, src_off, bytes, dst_off as i64 - src_off as i64, 0);
+        self.queue(
+            s,
+            2,
+            bytes as f64 / KERNEL_BYTES_PER_US,
+            OpKind::Kernel,
+            bytes,
+            "D2D",
+        );
+        let moved = carry(
+            &self.dev[&src.0].segs,
+            src_off,
+            bytes,
+            dst_off as i64 - src_off as i64,
+            0,
+        );
         if let Some(b) = self.dev.get_mut(&dst.0) {
             put(&mut b.segs, dst_off, dst_off + bytes, moved);
         }
         Ok(())
     }
-    fn memset_async(&mut self, s: StreamId, dst: DevBuf, off: u64, bytes: u64, byte: u8) -> MResult<()> {
+    fn memset_async(
+        &mut self,
+        s: StreamId,
+        dst: DevBuf,
+        off: u64,
+        bytes: u64,
+        byte: u8,
+    ) -> MResult<()> {
         self.calls.push("memset_async");
-        self.queue(s, 2, bytes as f64 / KERNEL_BYTES_PER_US, OpKind::Kernel, bytes, "memset");
-        let fill = if byte == 0 { Fill::Zero } else { Fill::Value(f32::NAN) };
+        self.queue(
+            s,
+            2,
+            bytes as f64 / KERNEL_BYTES_PER_US,
+            OpKind::Kernel,
+            bytes,
+            "memset",
+        );
+        let fill = if byte == 0 {
+            Fill::Zero
+        } else {
+            Fill::Value(f32::NAN)
+        };
         if let Some(b) = self.dev.get_mut(&dst.0) {
-            put(&mut b.segs, off, off + bytes, vec![Seg { start: off, end: off + bytes, fill }]);
+            put(
+                &mut b.segs,
+                off,
+                off + bytes,
+                vec![Seg {
+                    start: off,
+                    end: off + bytes,
+                    fill,
+                }],
+            );
         }
         Ok(())
     }
-    fn launch_transform_into(&mut self, s: StreamId, src: DevBuf, src_off: u64, dst: DevBuf, dst_off: u64, bytes: u64) -> MResult<()> {
+    fn launch_transform_into(
+        &mut self,
+        s: StreamId,
+        src: DevBuf,
+        src_off: u64,
+        dst: DevBuf,
+        dst_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
         self.calls.push("launch_transform_into");
-        self.queue(s, 2, 2.0 * bytes as f64 / KERNEL_BYTES_PER_US, OpKind::Kernel, bytes, "transform");
-        let moved = carry(&self.dev[&src.0].segs, src_off, bytes, dst_off as i64 - src_off as i64, 1);
+        self.queue(
+            s,
+            2,
+            2.0 * bytes as f64 / KERNEL_BYTES_PER_US,
+            OpKind::Kernel,
+            bytes,
+            "transform",
+        );
+        let moved = carry(
+            &self.dev[&src.0].segs,
+            src_off,
+            bytes,
+            dst_off as i64 - src_off as i64,
+            1,
+        );
         if let Some(b) = self.dev.get_mut(&dst.0) {
             put(&mut b.segs, dst_off, dst_off + bytes, moved);
         }

@@ -64,16 +64,29 @@ fn a_race_the_data_did_not_show_is_still_reported() {
     let src = std::fs::read_to_string("exercises/fix-the-race/starter.cu").unwrap();
     let out = run(&src);
     assert!(out.error.is_none());
-    assert!(out.output_checks.iter().all(|(_, ok)| *ok), "the data looked right");
+    assert!(
+        out.output_checks.iter().all(|(_, ok)| *ok),
+        "the data looked right"
+    );
     let h = hazards::check(&out.log, &out.region_names, false);
-    assert!(h.iter().any(|h| h.kind == HazardKind::ReadBeforeSync), "{h:?}");
+    assert!(
+        h.iter().any(|h| h.kind == HazardKind::ReadBeforeSync),
+        "{h:?}"
+    );
 }
 
 #[test]
 fn write_while_in_flight_and_its_twin() {
-    let racy = with_setup("    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    fill_input(h_in, n);\n    cudaStreamSynchronize(s);");
-    assert_eq!(kinds(&hazards_of(&racy, false)), [HazardKind::WriteWhileInFlight]);
-    let fixed = with_setup("    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaStreamSynchronize(s);\n    fill_input(h_in, n);");
+    let racy = with_setup(
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    fill_input(h_in, n);\n    cudaStreamSynchronize(s);",
+    );
+    assert_eq!(
+        kinds(&hazards_of(&racy, false)),
+        [HazardKind::WriteWhileInFlight]
+    );
+    let fixed = with_setup(
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaStreamSynchronize(s);\n    fill_input(h_in, n);",
+    );
     assert!(hazards_of(&fixed, false).is_empty());
 }
 
@@ -83,7 +96,10 @@ fn free_while_in_flight_and_its_twin() {
     let h = hazards_of(racy, false);
     assert_eq!(kinds(&h), [HazardKind::FreeWhileInFlight]);
     assert_eq!((h[0].line, h[0].other_line), (12, Some(11)));
-    let fixed = racy.replace("    cudaFreeHost(h);\n    cudaStreamSynchronize(s);", "    cudaStreamSynchronize(s);\n    cudaFreeHost(h);");
+    let fixed = racy.replace(
+        "    cudaFreeHost(h);\n    cudaStreamSynchronize(s);",
+        "    cudaStreamSynchronize(s);\n    cudaFreeHost(h);",
+    );
     assert!(hazards_of(&fixed, false).is_empty());
 }
 
@@ -93,16 +109,25 @@ fn pageable_async_is_a_warning_that_pinning_fixes() {
     let h = hazards_of(racy, false);
     assert_eq!(kinds(&h), [HazardKind::PageableAsync]);
     assert!(h[0].kind.is_warning());
-    let registered = racy.replace("    float *d;", "    cudaHostRegister(h, 4096, cudaHostRegisterDefault);\n    float *d;").replace("    free(h);", "    cudaHostUnregister(h);\n    free(h);");
+    let registered = racy
+        .replace(
+            "    float *d;",
+            "    cudaHostRegister(h, 4096, cudaHostRegisterDefault);\n    float *d;",
+        )
+        .replace("    free(h);", "    cudaHostUnregister(h);\n    free(h);");
     assert!(hazards_of(&registered, false).is_empty());
 }
 
 #[test]
 fn default_stream_warns_only_where_overlap_is_asked() {
-    let body = with_setup("    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);");
+    let body = with_setup(
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);",
+    );
     assert_eq!(kinds(&hazards_of(&body, true)), [HazardKind::DefaultStream]);
     assert!(hazards_of(&body, false).is_empty());
-    let on_s = with_setup("    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s);\n    cudaStreamSynchronize(s);");
+    let on_s = with_setup(
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s);\n    cudaStreamSynchronize(s);",
+    );
     assert!(hazards_of(&on_s, true).is_empty());
 }
 
@@ -111,7 +136,9 @@ fn leaks_of_memory_streams_events_and_registrations() {
     let leaky = "    float *d;\n    cudaMalloc(&d, 64);\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n    cudaEvent_t e;\n    cudaEventCreate(&e);\n    float *h = (float *)malloc(64);\n    cudaHostRegister(h, 64, 0);";
     let h = hazards_of(leaky, false);
     assert_eq!(kinds(&h), [HazardKind::Leak; 5], "{h:?}");
-    let clean = format!("{leaky}\n    cudaHostUnregister(h);\n    free(h);\n    cudaEventDestroy(e);\n    cudaStreamDestroy(s);\n    cudaFree(d);");
+    let clean = format!(
+        "{leaky}\n    cudaHostUnregister(h);\n    free(h);\n    cudaEventDestroy(e);\n    cudaStreamDestroy(s);\n    cudaFree(d);"
+    );
     assert!(hazards_of(&clean, false).is_empty());
 }
 
@@ -119,17 +146,32 @@ fn leaks_of_memory_streams_events_and_registrations() {
 fn an_event_or_the_legacy_stream_orders_work_but_a_non_blocking_stream_does_not() {
     let copy = "    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s);\n";
     let read = "    bool ok = check_output(h_out, n);\n";
-    let event = format!("    cudaEvent_t e;\n    cudaEventCreate(&e);\n{copy}    cudaEventRecord(e, s);\n    cudaEventSynchronize(e);\n{read}    cudaEventDestroy(e);");
+    let event = format!(
+        "    cudaEvent_t e;\n    cudaEventCreate(&e);\n{copy}    cudaEventRecord(e, s);\n    cudaEventSynchronize(e);\n{read}    cudaEventDestroy(e);"
+    );
     assert!(hazards_of(&with_setup(&event), false).is_empty());
     // A synchronous copy on the legacy default stream waits for the blocking stream `s`.
-    let legacy = format!("{copy}    cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice);\n{read}");
+    let legacy =
+        format!("{copy}    cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice);\n{read}");
     assert!(hazards_of(&with_setup(&legacy), false).is_empty());
-    let non_blocking = with_setup(&legacy).replace("cudaStreamCreate(&s);", "cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);");
+    let non_blocking = with_setup(&legacy).replace(
+        "cudaStreamCreate(&s);",
+        "cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);",
+    );
     // Nothing ever waits for the non-blocking stream: the read and both frees of the copy's
     // buffers (d_out, h_out) race with it.
     let h = kinds(&hazards_of(&non_blocking, false));
-    assert_eq!(h, [HazardKind::ReadBeforeSync, HazardKind::FreeWhileInFlight, HazardKind::FreeWhileInFlight]);
+    assert_eq!(
+        h,
+        [
+            HazardKind::ReadBeforeSync,
+            HazardKind::FreeWhileInFlight,
+            HazardKind::FreeWhileInFlight
+        ]
+    );
     // Syncing another stream that waited on an event recorded after the copy also orders it.
-    let waited = format!("    cudaStream_t t;\n    cudaStreamCreate(&t);\n    cudaEvent_t e;\n    cudaEventCreate(&e);\n{copy}    cudaEventRecord(e, s);\n    cudaStreamWaitEvent(t, e, 0);\n    cudaStreamSynchronize(t);\n{read}    cudaEventDestroy(e);\n    cudaStreamDestroy(t);");
+    let waited = format!(
+        "    cudaStream_t t;\n    cudaStreamCreate(&t);\n    cudaEvent_t e;\n    cudaEventCreate(&e);\n{copy}    cudaEventRecord(e, s);\n    cudaStreamWaitEvent(t, e, 0);\n    cudaStreamSynchronize(t);\n{read}    cudaEventDestroy(e);\n    cudaStreamDestroy(t);"
+    );
     assert!(hazards_of(&with_setup(&waited), false).is_empty());
 }
