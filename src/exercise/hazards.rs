@@ -4,6 +4,7 @@
 //! run's timing happened to hide it.
 
 mod clock;
+mod leaks;
 
 use std::collections::{HashMap, HashSet};
 
@@ -85,12 +86,12 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
     for entry in log {
         c.entry(entry);
     }
-    leaks(log, names, &mut c);
+    leaks::leaks(log, names, &mut c);
     c.out.sort_by_key(|h| (h.line, h.other_line));
     c.out
 }
 
-struct Checker<'a> {
+pub(super) struct Checker<'a> {
     names: &'a HashMap<RegionId, String>,
     overlap: bool,
     /// Everything the host knows has completed.
@@ -116,7 +117,13 @@ impl<'a> Checker<'a> {
             .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
     }
 
-    fn report(&mut self, kind: HazardKind, line: u32, other_line: Option<u32>, message: String) {
+    pub(super) fn report(
+        &mut self,
+        kind: HazardKind,
+        line: u32,
+        other_line: Option<u32>,
+        message: String,
+    ) {
         if self.seen.insert((kind, line, other_line)) {
             self.out.push(Hazard {
                 kind,
@@ -272,102 +279,6 @@ impl<'a> Checker<'a> {
         let name = self.name(region);
         for (other, op) in users {
             self.report(HazardKind::FreeWhileInFlight, line, Some(other), format!("`{call}` of `{name}` while the `{op}` on line {other} may still use it; synchronise before releasing memory"));
-        }
-    }
-}
-
-/// Everything allocated, registered or created and not released by the end.
-fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Checker) {
-    let name = |r: &RegionId| {
-        names
-            .get(r)
-            .cloned()
-            .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
-    };
-    let mut held: Vec<(u32, String)> = Vec::new(); // (line, message), in creation order
-    let mut open: HashMap<String, usize> = HashMap::new();
-    let mut registered: HashMap<RegionId, u32> = HashMap::new();
-    for e in log {
-        let (key, msg) = match &e.call {
-            Call::Alloc {
-                region, name: call, ..
-            } => {
-                let release = match call.as_str() {
-                    "malloc" => "free",
-                    "cudaMalloc" => "cudaFree",
-                    _ => "cudaFreeHost",
-                };
-                (
-                    format!("r{}", region.0),
-                    format!(
-                        "`{}` ({call} on line {}) is never released; call `{release}` when you are done with it",
-                        name(region),
-                        e.line
-                    ),
-                )
-            }
-            Call::StreamCreate { stream, .. } => (
-                format!("s{}", stream.0),
-                format!(
-                    "the stream created on line {} is never destroyed; call `cudaStreamDestroy`",
-                    e.line
-                ),
-            ),
-            Call::EventCreate { event } => (
-                format!("e{}", event.0),
-                format!(
-                    "the event created on line {} is never destroyed; call `cudaEventDestroy`",
-                    e.line
-                ),
-            ),
-            Call::Register { region } => {
-                registered.insert(*region, e.line);
-                continue;
-            }
-            Call::Unregister { region } => {
-                registered.remove(region);
-                continue;
-            }
-            Call::Free { region, .. } => {
-                if let Some(reg_line) = registered.remove(region) {
-                    c.report(HazardKind::Leak, e.line, Some(reg_line), format!("`{}` is freed while still registered (line {reg_line}); call `cudaHostUnregister` first", name(region)));
-                }
-                if let Some(i) = open.remove(&format!("r{}", region.0)) {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            Call::StreamDestroy { stream } => {
-                if let Some(i) = open.remove(&format!("s{}", stream.0)) {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            Call::EventDestroy { event } => {
-                if let Some(i) = open.remove(&format!("e{}", event.0)) {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            _ => continue,
-        };
-        open.insert(key, held.len());
-        held.push((e.line, msg));
-    }
-    for (region, line) in registered {
-        c.report(
-            HazardKind::Leak,
-            line,
-            None,
-            format!(
-                "`{}` is registered here and never unregistered; call `cudaHostUnregister`",
-                name(&region)
-            ),
-        );
-    }
-    for (line, msg) in held {
-        if !msg.is_empty() {
-            c.report(HazardKind::Leak, line, None, msg);
         }
     }
 }

@@ -5,16 +5,22 @@
 //! statement and expression is a step), a cap on GPU operations, allocations checked against the
 //! device's free memory and a host budget, and a cancellation flag polled as it runs.
 
+mod alloc;
+mod arith;
 mod calls;
+mod copies;
 mod eval;
 mod helpers;
+mod launch;
+mod memory;
+mod stmt;
 mod value;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::Diagnostic;
-use super::ast::{Pos, Program, Stmt, StmtKind};
+use super::ast::{Pos, Program};
 use super::log::{Call, Entry, MemKind, RegionId};
 use super::machine::{EventId, Machine, MachineError};
 use crate::gpu::{DevBuf, HostBuf, StreamId};
@@ -213,117 +219,6 @@ impl Interp<'_> {
             pos,
             message: format!("{what}: {e}"),
         })
-    }
-
-    fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
-        self.scopes.push(HashMap::new());
-        let mut flow = Flow::Normal;
-        for s in stmts {
-            flow = self.stmt(s)?;
-            if !matches!(flow, Flow::Normal) {
-                break;
-            }
-        }
-        self.scopes.pop();
-        Ok(flow)
-    }
-
-    fn stmt(&mut self, s: &Stmt) -> Res<Flow> {
-        self.step(s.pos)?;
-        self.line = s.pos.line;
-        match &s.kind {
-            StmtKind::Decl(vars) => {
-                for v in vars {
-                    self.declare(v)?;
-                }
-            }
-            StmtKind::Expr(e) => {
-                self.eval(e)?;
-            }
-            StmtKind::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                if self.truthy(cond)? {
-                    return self.scoped(then);
-                } else if let Some(o) = otherwise {
-                    return self.scoped(o);
-                }
-            }
-            StmtKind::While { cond, body } => {
-                while self.truthy(cond)? {
-                    match self.scoped(body)? {
-                        Flow::Break => break,
-                        Flow::Return => return Ok(Flow::Return),
-                        _ => {}
-                    }
-                    self.step(s.pos)?;
-                }
-            }
-            StmtKind::For {
-                init,
-                cond,
-                update,
-                body,
-            } => {
-                return self.for_loop(init.as_deref(), cond.as_ref(), update.as_ref(), body, s.pos);
-            }
-            StmtKind::Block(items) => return self.block(items),
-            StmtKind::Return(e) => {
-                if let Some(e) = e {
-                    self.eval(e)?;
-                }
-                return Ok(Flow::Return);
-            }
-            StmtKind::Break => return Ok(Flow::Break),
-            StmtKind::Continue => return Ok(Flow::Continue),
-            StmtKind::Empty => {}
-        }
-        Ok(Flow::Normal)
-    }
-
-    /// A statement in its own scope (an `if` branch or a loop body).
-    fn scoped(&mut self, s: &Stmt) -> Res<Flow> {
-        match &s.kind {
-            StmtKind::Block(items) => self.block(items),
-            _ => self.block(std::slice::from_ref(s)),
-        }
-    }
-
-    fn for_loop(
-        &mut self,
-        init: Option<&Stmt>,
-        cond: Option<&super::ast::Expr>,
-        update: Option<&super::ast::Expr>,
-        body: &Stmt,
-        pos: Pos,
-    ) -> Res<Flow> {
-        self.scopes.push(HashMap::new());
-        let result = (|| {
-            if let Some(i) = init {
-                self.stmt(i)?;
-            }
-            loop {
-                if let Some(c) = cond
-                    && !self.truthy(c)?
-                {
-                    break;
-                }
-                match self.scoped(body)? {
-                    Flow::Break => break,
-                    Flow::Return => return Ok(Flow::Return),
-                    _ => {}
-                }
-                self.step(pos)?;
-                if let Some(u) = update {
-                    self.eval(u)?;
-                }
-            }
-            Ok(Flow::Normal)
-        })();
-        self.scopes.pop();
-        result
     }
 
     /// Give back whatever the program left allocated, so the machine is clean for the next run.

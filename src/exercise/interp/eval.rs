@@ -1,19 +1,12 @@
 //! Expressions: variables, arithmetic, pointers into host memory, assignment.
 
-use super::value::{Place, Value, Var, convert};
+use super::memory::Target;
+use super::value::{Value, Var, convert};
 use super::{Interp, Res, Stop};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos, Ty, UnOp, VarDecl};
-use crate::exercise::log::{Call, MemKind, Range};
 
 /// Longest array a program may declare: arrays hold streams and events, not data.
 const MAX_ARRAY: i64 = 4096;
-
-/// Where an assignment goes.
-enum Target {
-    Var(Place),
-    /// A float in host memory: the allocation's index and the byte offset.
-    Mem(usize, u64),
-}
 
 pub(super) fn stop(pos: Pos, message: impl Into<String>) -> Stop {
     Stop {
@@ -65,7 +58,7 @@ impl Interp<'_> {
     }
 
     /// Remember the first variable an allocation is stored in, for messages.
-    fn name_region(&mut self, v: &Value, name: &str) {
+    pub(super) fn name_region(&mut self, v: &Value, name: &str) {
         if let Value::Ptr { region, .. } = v {
             self.out
                 .region_names
@@ -74,7 +67,7 @@ impl Interp<'_> {
         }
     }
 
-    fn lookup(&self, name: &str, pos: Pos) -> Res<(usize, &Var)> {
+    pub(super) fn lookup(&self, name: &str, pos: Pos) -> Res<(usize, &Var)> {
         for (depth, scope) in self.scopes.iter().enumerate().rev() {
             if let Some(v) = scope.get(name) {
                 return Ok((depth, v));
@@ -197,173 +190,7 @@ impl Interp<'_> {
         })
     }
 
-    /// What `e` names as an assignment target.
-    fn target(&mut self, e: &Expr) -> Res<Target> {
-        match &e.kind {
-            ExprKind::Var(name) => {
-                let (scope, var) = self.lookup(name, e.pos)?;
-                if var.array {
-                    return Err(stop(
-                        e.pos,
-                        format!("`{name}` is an array: use one element, `{name}[i]`"),
-                    ));
-                }
-                Ok(Target::Var(Place {
-                    scope,
-                    name: name.clone(),
-                    index: 0,
-                }))
-            }
-            ExprKind::Index(base, idx) => {
-                let i = self
-                    .eval(idx)?
-                    .as_i64()
-                    .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?;
-                if let ExprKind::Var(name) = &base.kind {
-                    let (scope, var) = self.lookup(name, e.pos)?;
-                    if var.array {
-                        let len = var.slots.len();
-                        if i < 0 || i as usize >= len {
-                            return Err(stop(
-                                idx.pos,
-                                format!("index {i} is outside `{name}`, which has {len} elements"),
-                            ));
-                        }
-                        return Ok(Target::Var(Place {
-                            scope,
-                            name: name.clone(),
-                            index: i as usize,
-                        }));
-                    }
-                }
-                match self.eval(base)? {
-                    Value::Ptr { region, off } => Ok(Target::Mem(
-                        region.0 as usize,
-                        u64::try_from(off.saturating_add(i.saturating_mul(4))).unwrap_or(u64::MAX),
-                    )),
-                    v => Err(stop(base.pos, format!("cannot index {}", v.describe()))),
-                }
-            }
-            _ => Err(stop(e.pos, "this cannot be assigned to")),
-        }
-    }
-
-    fn read_place(&self, p: &Place, pos: Pos) -> Res<Value> {
-        let v = self.scopes[p.scope]
-            .get(&p.name)
-            .and_then(|v| v.slots.get(p.index));
-        match v {
-            Some(Value::Uninit) | None => Err(stop(
-                pos,
-                format!(
-                    "`{}[{}]` is used before it is given a value",
-                    p.name, p.index
-                ),
-            )),
-            Some(v) => Ok(v.clone()),
-        }
-    }
-
-    pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
-        self.name_region(&v, &p.name);
-        let var = self.scopes[p.scope]
-            .get_mut(&p.name)
-            .ok_or_else(|| stop(pos, "lost variable"))?;
-        let v = convert(var.ty, v).map_err(|m| stop(pos, format!("`{}`: {m}", p.name)))?;
-        if let Some(slot) = var.slots.get_mut(p.index) {
-            *slot = v;
-        }
-        Ok(())
-    }
-
-    fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {
-        let value = match op {
-            None => self.eval(r)?,
-            Some(op) => self.binary(op, l, r, pos)?,
-        };
-        match self.target(l)? {
-            Target::Var(p) => {
-                self.write_place(&p, value, pos)?;
-                self.read_place(&p, pos)
-            }
-            Target::Mem(region, off) => {
-                self.host_store(region, off, &value, pos)?;
-                Ok(value)
-            }
-        }
-    }
-
-    /// A checked host-memory float: the allocation is host memory, alive, and `off` inside it.
-    fn host_float(&self, region: usize, off: u64, pos: Pos) -> Res<crate::gpu::HostBuf> {
-        let r = &self.regions[region];
-        let name = self.region_name(region);
-        if r.freed {
-            return Err(stop(pos, format!("`{name}` is used after it was freed")));
-        }
-        if r.kind == MemKind::Device {
-            return Err(stop(
-                pos,
-                format!(
-                    "`{name}` is device memory: the host cannot read or write it (copy it to the host first)"
-                ),
-            ));
-        }
-        if !off.is_multiple_of(4) || off.saturating_add(4) > r.bytes {
-            return Err(stop(
-                pos,
-                format!(
-                    "index out of bounds: byte {off} of `{name}`, which has {} bytes",
-                    r.bytes
-                ),
-            ));
-        }
-        r.host.ok_or_else(|| stop(pos, "host buffer missing"))
-    }
-
-    fn host_load(&mut self, region: usize, off: u64, pos: Pos) -> Res<Value> {
-        let buf = self.host_float(region, off, pos)?;
-        self.log(Call::HostRead {
-            range: self.range(region, off, 4),
-            what: "a read".into(),
-        });
-        let r = self.machine.host_read_f32(buf, off / 4);
-        Ok(Value::Float(f64::from(self.m(
-            pos,
-            "reading host memory",
-            r,
-        )?)))
-    }
-
-    fn host_store(&mut self, region: usize, off: u64, v: &Value, pos: Pos) -> Res<()> {
-        let buf = self.host_float(region, off, pos)?;
-        let x = v
-            .as_f64()
-            .ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
-        self.log(Call::HostWrite {
-            range: self.range(region, off, 4),
-            what: "a write".into(),
-        });
-        let r = self.machine.host_write_f32(buf, off / 4, x as f32);
-        self.m(pos, "writing host memory", r)
-    }
-
-    pub(super) fn range(&self, region: usize, start: u64, bytes: u64) -> Range {
-        Range {
-            region: crate::exercise::log::RegionId(region as u32),
-            start,
-            end: start + bytes,
-        }
-    }
-
-    pub(super) fn region_name(&self, region: usize) -> String {
-        self.out
-            .region_names
-            .get(&crate::exercise::log::RegionId(region as u32))
-            .cloned()
-            .unwrap_or_else(|| format!("allocation #{}", region + 1))
-    }
-
-    fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {
+    pub(super) fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {
         let a = self.eval(l)?;
         if matches!(op, BinOp::And | BinOp::Or) {
             let a = a
@@ -379,77 +206,6 @@ impl Interp<'_> {
             return Ok(Value::Bool(b));
         }
         let b = self.eval(r)?;
-        arith(op, &a, &b).map_err(|m| stop(pos, m))
+        super::arith::arith(op, &a, &b).map_err(|m| stop(pos, m))
     }
-}
-
-/// `a op b` with C's rules for the subset: integers stay integers, anything with a float is a
-/// float, and `ptr ± n` moves by `n` floats.
-fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
-    use BinOp::*;
-    match (a, b) {
-        (Value::Ptr { region, off }, v) | (v, Value::Ptr { region, off })
-            if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) =>
-        {
-            if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
-                return Err("cannot subtract a pointer from a number".into());
-            }
-            let n = v.as_i64().unwrap_or(0).saturating_mul(4);
-            let off = if op == Add {
-                off.saturating_add(n)
-            } else {
-                off.saturating_sub(n)
-            };
-            return Ok(Value::Ptr {
-                region: *region,
-                off,
-            });
-        }
-        (Value::Ptr { .. } | Value::Null, Value::Ptr { .. } | Value::Null)
-            if matches!(op, Eq | Ne) =>
-        {
-            return Ok(Value::Bool((a == b) == (op == Eq)));
-        }
-        _ => {}
-    }
-    let what = |v: &Value| format!("cannot do arithmetic with {}", v.describe());
-    let x = a.as_f64().ok_or_else(|| what(a))?;
-    let y = b.as_f64().ok_or_else(|| what(b))?;
-    let ints =
-        matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
-    let cmp = |c: bool| Ok(Value::Bool(c));
-    match op {
-        Lt => return cmp(x < y),
-        Le => return cmp(x <= y),
-        Gt => return cmp(x > y),
-        Ge => return cmp(x >= y),
-        Eq => return cmp(x == y),
-        Ne => return cmp(x != y),
-        _ => {}
-    }
-    if ints {
-        let (i, j) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
-        let v = match op {
-            Add => i.wrapping_add(j),
-            Sub => i.wrapping_sub(j),
-            Mul => i.wrapping_mul(j),
-            Div | Rem if j == 0 => return Err("division by zero".into()),
-            Div => i.wrapping_div(j),
-            Rem => i.wrapping_rem(j),
-            Shl => i.wrapping_shl(j.clamp(0, 63) as u32),
-            Shr => i.wrapping_shr(j.clamp(0, 63) as u32),
-            BitAnd => i & j,
-            BitOr => i | j,
-            BitXor => i ^ j,
-            _ => return Err("unexpected operator".into()),
-        };
-        return Ok(Value::Int(v));
-    }
-    Ok(Value::Float(match op {
-        Add => x + y,
-        Sub => x - y,
-        Mul => x * y,
-        Div => x / y,
-        _ => return Err("this operator needs whole numbers".into()),
-    }))
 }

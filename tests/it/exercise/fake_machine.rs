@@ -3,11 +3,14 @@
 //! model (one copy engine per direction, one compute queue, pageable copies block the host at a
 //! fifth of pinned bandwidth, pinned allocation is slow). It also records every call by name.
 
+mod contents;
+
 use std::collections::HashMap;
 
+use contents::{Fill, Seg, carry, put};
+
 use cuda_academy::exercise::machine::{EventId, MResult, Machine};
-use cuda_academy::exercise::{TRANSFORM_A, TRANSFORM_B};
-use cuda_academy::gpu::{DevBuf, DeviceInfo, HostBuf, StreamId, StreamKind, fill_pattern_f32};
+use cuda_academy::gpu::{DevBuf, DeviceInfo, HostBuf, StreamId, StreamKind};
 use cuda_academy::report::{BackendInfo, BackendKind, HostMemKind, Op, OpKind, TimingSource};
 
 const PINNED_BYTES_PER_US: f64 = 50_000.0; // 50 GB/s
@@ -15,26 +18,6 @@ const PAGEABLE_BYTES_PER_US: f64 = 10_000.0; // 10 GB/s
 const KERNEL_BYTES_PER_US: f64 = 1_000_000.0; // 1 TB/s
 const PIN_BYTES_PER_US: f64 = 3_000.0; // ~350 ms per GiB
 const CALL_US: f64 = 2.0;
-
-/// What a byte range holds.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Fill {
-    /// Float at byte `o` is transform^t(pattern(seed, (o - origin) / 4)).
-    Pattern {
-        seed: u32,
-        origin: i64,
-        t: u8,
-    },
-    Zero,
-    Value(f32),
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Seg {
-    start: u64,
-    end: u64,
-    fill: Fill,
-}
 
 #[derive(Default)]
 struct Buf {
@@ -138,65 +121,6 @@ impl FakeMachine {
         });
         end
     }
-
-    fn value(fill: Fill, offset: u64) -> f32 {
-        match fill {
-            Fill::Zero => 0.0,
-            Fill::Value(v) => v,
-            Fill::Pattern { seed, origin, t } => {
-                let mut x = fill_pattern_f32(seed, ((offset as i64 - origin) / 4) as u64);
-                for _ in 0..t {
-                    x = x * TRANSFORM_A + TRANSFORM_B;
-                }
-                x
-            }
-        }
-    }
-}
-
-/// Replace `[start, end)` of `segs` with `new`.
-fn put(segs: &mut Vec<Seg>, start: u64, end: u64, new: Vec<Seg>) {
-    let mut out = Vec::new();
-    for s in segs.drain(..) {
-        if s.end <= start || s.start >= end {
-            out.push(s);
-            continue;
-        }
-        if s.start < start {
-            out.push(Seg { end: start, ..s });
-        }
-        if s.end > end {
-            out.push(Seg { start: end, ..s });
-        }
-    }
-    out.extend(new);
-    out.sort_by_key(|s| s.start);
-    *segs = out;
-}
-
-/// The segments of `[start, start + bytes)`, moved by `shift` bytes and transformed `dt` times.
-fn carry(segs: &[Seg], start: u64, bytes: u64, shift: i64, dt: u8) -> Vec<Seg> {
-    let end = start + bytes;
-    segs.iter()
-        .filter(|s| s.end > start && s.start < end)
-        .map(|s| {
-            let fill = match s.fill {
-                Fill::Pattern { seed, origin, t } => Fill::Pattern {
-                    seed,
-                    origin: origin + shift,
-                    t: t + dt,
-                },
-                Fill::Value(v) if dt > 0 => Fill::Value(v * TRANSFORM_A + TRANSFORM_B),
-                Fill::Zero if dt > 0 => Fill::Value(TRANSFORM_B),
-                f => f,
-            };
-            Seg {
-                start: (s.start.max(start) as i64 + shift) as u64,
-                end: (s.end.min(end) as i64 + shift) as u64,
-                fill,
-            }
-        })
-        .collect()
 }
 
 impl Machine for FakeMachine {
@@ -263,7 +187,7 @@ impl Machine for FakeMachine {
             .host
             .get(&buf.0)
             .and_then(|b| b.segs.iter().find(|s| s.start <= o && o < s.end).copied());
-        Ok(seg.map_or(f32::NAN, |s| Self::value(s.fill, o)))
+        Ok(seg.map_or(f32::NAN, |s| contents::value(s.fill, o)))
     }
     fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> MResult<()> {
         self.calls.push("host_write_f32");
