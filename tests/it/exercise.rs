@@ -4,6 +4,7 @@
 // Test helpers outside `#[test]` functions may fail loudly too.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+mod adapter;
 mod catalog;
 mod cli;
 mod fake_machine;
