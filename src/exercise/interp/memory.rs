@@ -67,8 +67,10 @@ impl Interp<'_> {
     }
 
     pub(super) fn read_place(&self, p: &Place, pos: Pos) -> Res<Value> {
-        let v = self.scopes[p.scope]
-            .get(&p.name)
+        let v = self
+            .scopes
+            .get(p.scope)
+            .and_then(|s| s.get(&p.name))
             .and_then(|v| v.slots.get(p.index));
         match v {
             Some(Value::Uninit) | None => Err(stop(
@@ -84,9 +86,11 @@ impl Interp<'_> {
 
     pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
         self.name_region(&v, &p.name);
-        let var = self.scopes[p.scope]
-            .get_mut(&p.name)
-            .ok_or_else(|| stop(pos, "lost variable"))?;
+        let var = self
+            .scopes
+            .get_mut(p.scope)
+            .and_then(|s| s.get_mut(&p.name))
+            .ok_or_else(|| stop(pos, format!("`{}` is out of scope here", p.name)))?;
         let v = convert(var.ty, v).map_err(|m| stop(pos, format!("`{}`: {m}", p.name)))?;
         if let Some(slot) = var.slots.get_mut(p.index) {
             *slot = v;

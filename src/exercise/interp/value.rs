@@ -110,7 +110,9 @@ pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
         Ty::Double => v.as_f64().map(Value::Float).map_or_else(|| bad(&v), Ok),
         Ty::Bool => v.truth().map(Value::Bool).map_or_else(|| bad(&v), Ok),
         Ty::Ptr => match v {
-            Value::Ptr { .. } | Value::Null | Value::Ref(_) => Ok(v),
+            // Not `&x`: an address is only an argument (`cudaMalloc(&p, …)`), never stored, so
+            // it cannot outlive the scope of what it points to.
+            Value::Ptr { .. } | Value::Null => Ok(v),
             Value::Int(0) => Ok(Value::Null),
             _ => bad(&v),
         },

@@ -192,6 +192,10 @@ fn misuse_at_run_time_is_a_diagnostic() {
             "before it is given a value",
         ),
         ("    int z = 1 / 0;", "division by zero"),
+        (
+            "    int x = 1;\n    float *p = (float *)&x;",
+            "cannot store an address",
+        ),
     ] {
         let out = run(&program(body));
         let err = out.error.unwrap_or_else(|| panic!("no error for {body}"));
