@@ -79,6 +79,7 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
         seqs: HashMap::new(),
         blocking: HashMap::new(),
         events: HashMap::new(),
+        records: HashMap::new(),
         in_flight: Vec::new(),
         out: Vec::new(),
         seen: HashSet::new(),
@@ -102,6 +103,8 @@ pub(super) struct Checker<'a> {
     /// Live created streams: whether each is blocking (synchronises with the legacy stream).
     blocking: HashMap<u32, bool>,
     events: HashMap<u32, Clock>,
+    /// Per event: the stream it was last recorded on, its place there, and the line.
+    records: HashMap<u32, (u32, u64, u32)>,
     in_flight: Vec<InFlight<'a>>,
     out: Vec<Hazard>,
     seen: HashSet<(HazardKind, u32, Option<u32>)>,
@@ -160,9 +163,17 @@ impl<'a> Checker<'a> {
                 self.blocking.remove(&stream.0);
             }
             Call::EventRecord { event, stream } => {
-                let c = self.waits_for(stream.0);
+                // A record is an operation of its stream: it completes after what came before.
+                let s = stream.0;
+                let mut c = self.waits_for(s);
+                let seq = self.seqs.entry(s).or_default();
+                *seq += 1;
+                c.set(s, *seq);
+                self.records.insert(event.0, (s, *seq, e.line));
+                self.tails.insert(s, c.clone());
                 self.events.insert(event.0, c);
             }
+            Call::EventElapsed { start, end } => self.elapsed(e.line, [start.0, end.0]),
             Call::StreamWaitEvent { stream, event } => {
                 let ev = self.events.get(&event.0).cloned();
                 self.tails.entry(stream.0).or_default().join(ev.as_ref());
@@ -230,6 +241,23 @@ impl<'a> Checker<'a> {
             line,
             op,
         });
+    }
+
+    /// `cudaEventElapsedTime` on an event the host does not know has completed: CUDA answers
+    /// cudaErrorNotReady, and a program that ignores it times nothing.
+    fn elapsed(&mut self, line: u32, events: [u32; 2]) {
+        for ev in events {
+            if let Some(&(s, seq, rec_line)) = self.records.get(&ev)
+                && self.host.get(s) < seq
+            {
+                self.report(
+                    HazardKind::ReadBeforeSync,
+                    line,
+                    Some(rec_line),
+                    format!("`cudaEventElapsedTime` reads the event recorded on line {rec_line} before it is known to have happened (CUDA answers cudaErrorNotReady); call `cudaEventSynchronize` on it first"),
+                );
+            }
+        }
     }
 
     fn host_access(&mut self, line: u32, range: &Range, what: &str, write: bool) {

@@ -108,6 +108,7 @@ pub fn run(
         regions: Vec::new(),
         streams: Vec::new(),
         events: Vec::new(),
+        recorded: Vec::new(),
         out: Outcome::default(),
         line: 1,
         gpu_ops: 0,
@@ -145,6 +146,8 @@ struct Interp<'a> {
     /// Streams and events created and not yet destroyed.
     streams: Vec<StreamId>,
     events: Vec<EventId>,
+    /// Events recorded at least once (`cudaEventElapsedTime` needs both recorded).
+    recorded: Vec<EventId>,
     out: Outcome,
     /// The line of the statement being run, for log entries.
     line: u32,

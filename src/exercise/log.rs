@@ -95,6 +95,11 @@ pub enum Call {
         event: EventId,
         stream: StreamId,
     },
+    /// `cudaEventElapsedTime`: the host reads both events' times.
+    EventElapsed {
+        start: EventId,
+        end: EventId,
+    },
     StreamWaitEvent {
         stream: StreamId,
         event: EventId,

@@ -100,6 +100,9 @@ impl Interp<'_> {
                 });
                 let r = self.machine.event_record(e, s);
                 self.m(pos, a.name, r)?;
+                if !self.recorded.contains(&e) {
+                    self.recorded.push(e);
+                }
             }
             "cudaEventSynchronize" => {
                 a.arity(1, 1)?;
@@ -112,6 +115,17 @@ impl Interp<'_> {
                 a.arity(3, 3)?;
                 let place = a.place(0)?;
                 let (start, end) = (self.event_arg(a, 1)?, self.event_arg(a, 2)?);
+                for (e, which) in [(start, "start"), (end, "end")] {
+                    if !self.recorded.contains(&e) {
+                        return Err(stop(
+                            pos,
+                            format!(
+                                "the {which} event was never recorded: call `cudaEventRecord` on it first (CUDA answers cudaErrorInvalidResourceHandle)"
+                            ),
+                        ));
+                    }
+                }
+                self.log(Call::EventElapsed { start, end });
                 let r = self.machine.event_elapsed_ms(start, end);
                 let ms = self.m(pos, a.name, r)?;
                 self.write_place(&place, Value::Float(f64::from(ms)), pos)?;

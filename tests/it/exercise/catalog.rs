@@ -180,3 +180,34 @@ fn lessons_that_name_unknown_or_foreign_exercises_are_problems() {
         "{p:?}"
     );
 }
+
+#[test]
+fn every_solution_with_any_one_line_deleted_is_graded_without_a_crash() {
+    // Deleting a line makes every kind of mistake at once: undeclared names, missing frees,
+    // missing syncs, broken braces. Each must come back as a verdict, never a panic.
+    let cancel = AtomicBool::new(false);
+    let limits = Limits {
+        max_steps: 200_000,
+        ..Limits::default()
+    };
+    for ex in catalog::all() {
+        let lines: Vec<&str> = ex.solution.lines().collect();
+        for skip in 0..lines.len() {
+            let mutant: String = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, l)| format!("{l}\n"))
+                .collect();
+            let v = exercise::check(ex, &mutant, &mut FakeMachine::new(), limits, &cancel);
+            if !v.passed {
+                assert!(
+                    v.checks.iter().any(|c| !c.passed && !c.detail.is_empty()),
+                    "{} without line {}",
+                    ex.id,
+                    skip + 1
+                );
+            }
+        }
+    }
+}

@@ -175,3 +175,24 @@ fn an_event_or_the_legacy_stream_orders_work_but_a_non_blocking_stream_does_not(
     );
     assert!(hazards_of(&with_setup(&waited), false).is_empty());
 }
+
+#[test]
+fn elapsed_time_before_the_event_is_known_to_have_happened_is_a_read_before_sync() {
+    let timed = "    cudaEvent_t a, b;\n    cudaEventCreate(&a);\n    cudaEventCreate(&b);\n    cudaEventRecord(a, s);\n    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaEventRecord(b, s);\n    float ms = 0;\n    cudaEventElapsedTime(&ms, a, b);\n    cudaStreamSynchronize(s);\n    cudaEventDestroy(a);\n    cudaEventDestroy(b);";
+    let h = hazards_of(&with_setup(timed), false);
+    // Neither event is known to have happened: both are named.
+    assert_eq!(kinds(&h), [HazardKind::ReadBeforeSync; 2], "{h:?}");
+    assert_eq!(
+        (h[0].line, h[0].other_line, h[1].other_line),
+        (25, Some(21), Some(23))
+    );
+    let fixed = timed.replace(
+        "    float ms = 0;\n",
+        "    cudaEventSynchronize(b);\n    float ms = 0;\n",
+    );
+    assert!(hazards_of(&with_setup(&fixed), false).is_empty());
+    let unrecorded = run(&program(&with_setup(
+        "    cudaEvent_t a;\n    cudaEventCreate(&a);\n    float ms;\n    cudaEventElapsedTime(&ms, a, a);",
+    )));
+    assert!(unrecorded.error.unwrap().message.contains("never recorded"));
+}
