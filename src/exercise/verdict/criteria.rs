@@ -210,6 +210,12 @@ fn compare(
     test: impl Fn(f64, f64) -> (bool, String),
 ) -> Result<String, String> {
     let x = mine.ok_or_else(|| format!("`{name}` was not reported"))?;
+    // A time of 0 makes a rate infinite: "fast enough" must not pass on a missing measurement.
+    if !x.is_finite() {
+        return Err(format!(
+            "`{name}` is {x}: was the time it divides by measured?"
+        ));
+    }
     let r = reference?;
     match test(x, r) {
         (true, d) => Ok(d),

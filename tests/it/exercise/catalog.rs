@@ -211,3 +211,28 @@ fn every_solution_with_any_one_line_deleted_is_graded_without_a_crash() {
         }
     }
 }
+
+#[test]
+fn a_rate_from_a_time_never_measured_does_not_pass() {
+    // Without cudaEventElapsedTime, ms stays 0 and the bandwidth is infinite.
+    let ex = catalog::find("pageable-to-pinned").unwrap();
+    let src = ex
+        .solution
+        .replace("    cudaEventElapsedTime(&ms, start, stop);\n", "");
+    assert_ne!(src, ex.solution);
+    let v = exercise::check(
+        ex,
+        &src,
+        &mut FakeMachine::new(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    assert!(!v.passed);
+    assert!(
+        v.checks
+            .iter()
+            .any(|c| !c.passed && c.detail.contains("is inf")),
+        "{:?}",
+        v.checks
+    );
+}
