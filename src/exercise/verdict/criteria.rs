@@ -98,12 +98,20 @@ pub(super) fn grade(
             "no hazards".into(),
             match hazards.first() {
                 None => Ok("none found".into()),
-                Some(h) => Err(format!(
-                    "{} hazard(s); first: {} on line {}",
-                    hazards.len(),
-                    h.kind.name(),
-                    h.line
-                )),
+                Some(_) => {
+                    let shown: Vec<String> = hazards
+                        .iter()
+                        .take(3)
+                        .map(|h| format!("{} (line {})", h.kind.name(), h.line))
+                        .collect();
+                    let more = hazards.len().saturating_sub(3);
+                    let tail = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    Err(format!("{}{tail}", shown.join(", ")))
+                }
             },
         ),
         Criterion::MetricsReported { metrics } => (format!("reports {}", metrics.join(", ")), {
