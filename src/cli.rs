@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub mod calibrate;
 pub mod check;
 pub mod completions;
+pub mod exercise;
 pub mod info;
 pub mod list;
 pub mod run;
@@ -75,6 +76,38 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+    /// Hands-on exercises: list them, show a starter, check your file.
+    Exercise(ExerciseArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExerciseArgs {
+    #[command(subcommand)]
+    pub command: ExerciseCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ExerciseCommand {
+    /// List the exercises: id, lesson, title, passed.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print an exercise's starter file (or its solution) to stdout.
+    Show {
+        id: String,
+        #[arg(long)]
+        solution: bool,
+    },
+    /// Run FILE as exercise ID and grade it: exit 0 passed, 1 not yet, 2 usage error.
+    Check {
+        id: String,
+        file: PathBuf,
+        /// Print one JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Args)]

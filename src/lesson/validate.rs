@@ -197,6 +197,11 @@ fn check_meta(
             ));
         }
     }
+    out.extend(
+        crate::exercise::validate(&meta.id, &meta.exercises)
+            .into_iter()
+            .map(|m| Diagnostic::new(source, line_of_key("exercises"), m)),
+    );
     let mut seen = std::collections::HashSet::new();
     for (i, q) in meta.quiz.iter().enumerate() {
         let line = find_nth_line(front, "[[quiz]]", i)
