@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::panel::{BackendState, PanelView, Running, default_view, has_chart};
 use super::{App, Cmd, Focus};
+use crate::experiment::registry;
 use crate::report::Report;
 use crate::timeline::{TimelineView, ViewMode};
 use crate::worker::WorkerEvent;
@@ -75,7 +76,11 @@ impl App {
             return Vec::new();
         }
         let options = self.panel.options.get(&id).cloned().unwrap_or_default();
-        if let Err(err) = options.validate(&id) {
+        let checked = registry::find(&id).map_or_else(
+            || Err(format!("the registry has no experiment {id}")),
+            |spec| options.validate(spec).map_err(|e| e.to_string()),
+        );
+        if let Err(err) = checked {
             self.panel
                 .error(format!("cannot run {id}: {err} (o changes the parameters)"));
             return Vec::new();

@@ -10,7 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use cuda_academy::experiment::{
-    self, ExperimentError, ExperimentOptions, IDS, RunContext, metrics, parse_size,
+    self, ExperimentError, ExperimentOptions, RunContext, parse_size, registry,
 };
 use cuda_academy::gpu::profile::Profile;
 use cuda_academy::gpu::sim::SimGpu;
@@ -50,17 +50,18 @@ fn metric(r: &Report, name: &str) -> f64 {
 
 #[test]
 fn every_experiment_reports_its_contract_metrics_with_units() {
-    for id in IDS {
+    for spec in registry::ALL {
+        let id = spec.id;
         let r = report(id);
         assert_eq!(r.experiment, id);
-        let required = metrics::required(id);
-        assert!(!required.is_empty());
-        for (name, unit) in required {
+        assert!(spec.required().next().is_some());
+        for declared in spec.required() {
+            let name = declared.name;
             let m = r
                 .metrics
-                .get(*name)
+                .get(name)
                 .unwrap_or_else(|| panic!("{id} lacks {name}"));
-            assert_eq!(m.unit, *unit, "{id}: unit of {name}");
+            assert_eq!(m.unit, declared.unit, "{id}: unit of {name}");
             assert!(
                 m.value.is_finite() && m.value > 0.0,
                 "{id}: {name} = {}",
@@ -77,7 +78,7 @@ fn every_experiment_reports_its_contract_metrics_with_units() {
 
 #[test]
 fn json_has_the_contract_keys_and_types() {
-    for id in IDS {
+    for id in registry::ids() {
         let v = serde_json::to_value(report(id)).unwrap();
         assert!(v["schema_version"].is_u64());
         assert_eq!(v["experiment"], id);
@@ -112,7 +113,7 @@ fn runs_are_deterministic() {
 
 #[test]
 fn every_check_passes() {
-    for id in IDS {
+    for id in registry::ids() {
         let r = report(id);
         assert!(!r.checks.is_empty(), "{id}: no checks");
         for c in &r.checks {
@@ -123,7 +124,7 @@ fn every_check_passes() {
 
 #[test]
 fn ops_on_one_stream_never_overlap() {
-    for id in IDS {
+    for id in registry::ids() {
         let r = report(id);
         let timelines =
             std::iter::once(&r.timeline).chain(r.other_timelines.iter().map(|t| &t.ops));
@@ -323,7 +324,7 @@ fn bad_options_are_clear_errors() {
         .contains("pipeline")
     );
     let unknown = err("nope", o());
-    for id in IDS {
+    for id in registry::ids() {
         assert!(unknown.contains(id), "{unknown}");
     }
 }
@@ -537,9 +538,10 @@ fn the_pipeline_search_covers_both_orders_and_keeps_the_fastest() {
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
         .fold(f64::INFINITY, f64::min);
+    // "Best" is the simplest configuration within 1% of the fastest.
     assert!(
-        metric(&r, "best_ms") <= fastest_seen + 1e-9,
-        "best is not the fastest configuration tried"
+        metric(&r, "best_ms") <= fastest_seen * 1.01 + 1e-9,
+        "best is not within 1% of the fastest configuration tried"
     );
     assert!(orders.contains(&r.params.extra["best_order"].as_str()));
 }

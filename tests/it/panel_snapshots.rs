@@ -96,7 +96,13 @@ fn pipeline_timeline_beside_the_quiz() {
         run(&mut app, "4 r", report.clone());
         let t = draw(&app, w, h);
         let screen = text(&t);
-        for needle in ["stream 1", "Simulated", "Quick check", "sequential"] {
+        for needle in [
+            "stream 1",
+            "Simulated",
+            "Quick check",
+            "per-chunk",
+            "breadth-first",
+        ] {
             assert!(screen.contains(needle), "{needle} missing at {w}x{h}");
         }
         insta::assert_snapshot!(format!("pipeline_{w}x{h}"), t.backend());
