@@ -39,8 +39,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.is_empty() {
         return;
     }
-    // A short timeline panel leaves out who produced the run: the title says it already.
-    let compact = app.panel_view() == PanelView::Timeline && inner.height < 16;
+    // A short timeline or chart panel leaves out who produced the run: the title says it already.
+    let compact =
+        matches!(app.panel_view(), PanelView::Timeline | PanelView::Chart) && inner.height < 16;
     let head = head_lines(app, inner.width, compact);
     let head_rows = u16::try_from(head.len())
         .unwrap_or(u16::MAX)

@@ -86,9 +86,23 @@ fn json_has_the_contract_keys_and_types() {
         assert_eq!(v["backend"]["profile"], "h200");
         assert!(v["backend"]["device"].as_str().unwrap().contains("H200"));
         assert!(v["params"]["size"].is_u64());
+        let spec = registry::find(id).unwrap();
         for (name, m) in v["metrics"].as_object().unwrap() {
             assert!(m["value"].is_f64() || m["value"].is_u64(), "{id}: {name}");
             assert!(m["unit"].is_string(), "{id}: {name}");
+            // Every metric is declared, and carries its clock and sample count.
+            let declared = spec
+                .metric(name)
+                .unwrap_or_else(|| panic!("{id} reports {name}, which its registry entry lacks"));
+            assert_eq!(m["unit"], declared.unit, "{id}: {name}");
+            assert_eq!(m["clock"], "model", "{id}: {name} (a simulated run)");
+            let n = m["n"].as_u64().unwrap();
+            assert!(n >= 1, "{id}: {name}");
+            // A spread needs several samples (derived values have an n but no spread).
+            assert!(
+                !m["spread"].is_object() || n > 1,
+                "{id}: {name}: spread of one sample"
+            );
         }
         for op in v["timeline"].as_array().unwrap() {
             assert!(op["stream"].is_u64());
@@ -544,6 +558,30 @@ fn the_pipeline_search_covers_both_orders_and_keeps_the_fastest() {
         "best is not within 1% of the fastest configuration tried"
     );
     assert!(orders.contains(&r.params.extra["best_order"].as_str()));
+    // The best shape was also run in the other order, recorded, and the winner named.
+    let win = experiment::pipeline::order_result(&r).unwrap();
+    assert_ne!(win.winner, win.loser);
+    assert!(win.winner_ms <= win.loser_ms * 1.01, "{win:?}");
+    let other = r
+        .other_timelines
+        .iter()
+        .find(|t| t.name.starts_with(win.loser) || t.name.starts_with(win.winner))
+        .unwrap_or_else(|| panic!("no other-order timeline in {:?}", r.other_timelines));
+    assert!(other.name.contains("streams x"), "{}", other.name);
+    assert!(!other.ops.is_empty());
+}
+
+#[test]
+fn a_fixed_issue_order_runs_only_that_order() {
+    let opts = ExperimentOptions {
+        size: Some(4 << 20),
+        issue_order: Some(experiment::IssueOrder::BreadthFirst),
+        ..Default::default()
+    };
+    let r = run("pipeline", &opts).unwrap();
+    assert_eq!(r.params.extra["best_order"], "breadth-first");
+    assert!(experiment::pipeline::order_result(&r).is_none());
+    assert!(r.series.iter().all(|s| s.name.ends_with("breadth-first")));
 }
 
 #[test]

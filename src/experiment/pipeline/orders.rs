@@ -135,3 +135,71 @@ pub fn order_result(report: &Report) -> Option<OrderResult> {
         shape: shape(report.params.streams?, report.params.chunks?),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{BackendInfo, BackendKind, Metric, Params, TimingSource};
+
+    fn report(per_chunk: f64, breadth_first: f64, chosen: IssueOrder) -> Report {
+        let mut r = Report {
+            schema_version: crate::report::SCHEMA_VERSION,
+            experiment: "pipeline".into(),
+            backend: BackendInfo {
+                kind: BackendKind::Simulated,
+                device: "d".into(),
+                profile: None,
+                reason: None,
+                timing: TimingSource::Model,
+            },
+            params: Params {
+                streams: Some(3),
+                chunks: Some(32),
+                ..Params::default()
+            },
+            metrics: Default::default(),
+            timeline: Vec::new(),
+            other_timelines: Vec::new(),
+            series: Vec::new(),
+            checks: Vec::new(),
+            notes: Vec::new(),
+        };
+        r.params
+            .extra
+            .insert("best_order".into(), chosen.name().into());
+        for (order, ms) in [
+            (IssueOrder::PerChunk, per_chunk),
+            (IssueOrder::BreadthFirst, breadth_first),
+        ] {
+            r.metrics
+                .insert(metric_name(order).into(), Metric::new(ms, MS));
+        }
+        r
+    }
+
+    #[test]
+    fn the_faster_order_wins_and_a_near_tie_says_so() {
+        let win = order_result(&report(5.66, 7.21, IssueOrder::PerChunk)).expect("both orders");
+        assert_eq!(
+            (win.winner, win.loser, win.tie),
+            ("per-chunk", "breadth-first", false)
+        );
+        assert_eq!(
+            win.describe(),
+            "5.66 ms against 7.21 ms breadth-first (3 streams x 32 chunks)"
+        );
+        let win = order_result(&report(7.0, 5.0, IssueOrder::BreadthFirst)).expect("both orders");
+        assert_eq!(win.winner, "breadth-first");
+        // Within 1%: a tie, named after the order the search chose.
+        let tie = order_result(&report(5.66, 5.65, IssueOrder::PerChunk)).expect("both orders");
+        assert!(tie.tie);
+        assert_eq!(tie.winner, "per-chunk");
+        assert!(
+            tie.describe()
+                .starts_with("tied within 1% with breadth-first")
+        );
+        let mut one = report(5.0, 6.0, IssueOrder::PerChunk);
+        one.metrics.remove("breadth_first_ms");
+        assert_eq!(order_result(&one), None);
+    }
+}

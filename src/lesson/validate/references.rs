@@ -130,6 +130,84 @@ fn line_with(front: &str, key: &str, value: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lesson::validate::parse_lesson;
+
+    /// A valid lesson with one line swapped for `bad` (when given).
+    fn lesson(swap: Option<(&str, &str)>) -> String {
+        let text = r#"+++
+id = "l"
+title = "L"
+experiments = ["pipeline"]
+
+[[quiz]]
+id = "p"
+kind = "predict"
+prompt = "Predict the speedup."
+metric = "speedup"
+tolerance_pct = 30.0
+explanation = "Because."
++++
+# Card
+
+Best: {{metric:best_ms}}, sequential {{metric:sequential_ms}}.
+"#;
+        match swap {
+            Some((from, to)) => text.replacen(from, to, 1),
+            None => text.to_string(),
+        }
+    }
+
+    fn errors(text: &str) -> Vec<String> {
+        match parse_lesson("l.md", text.as_bytes()) {
+            Ok(_) => Vec::new(),
+            Err(d) => d.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    #[test]
+    fn a_lesson_naming_only_registered_things_passes() {
+        assert_eq!(errors(&lesson(None)), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_misspelled_placeholder_fails_at_its_line() {
+        let e = errors(&lesson(Some(("{{metric:best_ms}}", "{{metric:bset_ms}}"))));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with("l.md:16: {{metric:bset_ms}}"), "{e:?}");
+        assert!(e[0].contains("did you mean \"best_ms\""), "{e:?}");
+    }
+
+    #[test]
+    fn a_misspelled_predict_metric_fails_at_its_line() {
+        let e = errors(&lesson(Some((
+            "metric = \"speedup\"",
+            "metric = \"speedpu\"",
+        ))));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].starts_with("l.md:10: quiz question \"p\""), "{e:?}");
+        assert!(e[0].contains("did you mean \"speedup\""), "{e:?}");
+    }
+
+    #[test]
+    fn a_predict_metric_of_another_lessons_experiment_fails() {
+        let e = errors(&lesson(Some((
+            "metric = \"speedup\"",
+            "metric = \"pinned_h2d_gbps\"",
+        ))));
+        assert_eq!(e.len(), 1, "{e:?}");
+        assert!(e[0].contains("does not list"), "{e:?}");
+    }
+
+    #[test]
+    fn an_unknown_experiment_id_fails_at_its_line() {
+        let e = errors(&lesson(Some(("[\"pipeline\"]", "[\"pipline\"]"))));
+        // The predict metric is then measured by no experiment of the lesson, too.
+        assert!(
+            e.iter().any(|d| d
+                .starts_with("l.md:4: unknown experiment \"pipline\"; did you mean \"pipeline\"?")),
+            "{e:?}"
+        );
+    }
 
     #[test]
     fn placeholders_are_found_and_malformed_ones_skipped() {

@@ -10,7 +10,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Paragraph, Widget};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use crate::experiment::options::IssueOrder;
 use crate::experiment::pipeline::grid::{GridPoint, points};
@@ -19,8 +19,8 @@ use crate::report::Report;
 use crate::theme::Theme;
 use crate::timeline::format::three_digits;
 
-/// Width of the row-label column (`4 streams`).
-const LABEL: usize = 10;
+/// Width of the row-label column (`breadth-first`, `4 streams`).
+const LABEL: usize = 14;
 
 /// The widget (see the module docs).
 #[derive(Debug, Clone, PartialEq)]
@@ -66,18 +66,19 @@ impl PipelineSweep {
         v
     }
 
-    /// The lines of one order's table, with columns `chunks`.
+    /// The lines of one order's table, with columns `chunks`: a header row (the order, then the
+    /// chunk counts), then one row per stream count.
     fn table(&self, order: IssueOrder, chunks: &[u32], cell: usize) -> Vec<Line<'static>> {
         let theme = self.theme;
-        let title = format!("{:<LABEL$}chunks →", order.name());
-        let mut out = vec![Line::styled(title, theme.heading(3))];
         let head: String = chunks.iter().map(|c| format!("{c:>cell$}")).collect();
-        out.push(Line::styled(
-            format!("{:<LABEL$}{head}", "streams ↓"),
-            theme.muted(),
-        ));
+        let mut out = vec![Line::from(vec![
+            Span::styled(format!("{:<LABEL$}", order.name()), theme.heading(3)),
+            Span::styled(head, theme.muted()),
+        ])];
         for streams in self.axis(|p| p.config.streams) {
-            let mut spans = vec![Span::styled(format!("{streams:>8}  "), theme.text())];
+            let word = if streams == 1 { "stream" } else { "streams" };
+            let label = format!("{:>LABEL$}", format!("{streams} {word} "));
+            let mut spans = vec![Span::styled(label, theme.text())];
             for &c in chunks {
                 let config = Config {
                     streams,
@@ -175,7 +176,7 @@ impl Widget for PipelineSweep {
         let table_width = LABEL + cell * chunks.len();
         let mut lines = vec![
             Line::styled(
-                "Time of each configuration tried (ms, one run each)",
+                "ms for each streams x chunks tried (one run each; columns: chunks)",
                 theme.strong(),
             ),
             Line::styled(self.legend(), theme.muted()),
@@ -190,13 +191,12 @@ impl Widget for PipelineSweep {
                 lines.push(Line::from(spans));
             }
         } else {
-            for (i, t) in tables.into_iter().enumerate() {
-                if i > 0 {
-                    lines.push(Line::default());
-                }
+            for t in tables {
                 lines.extend(t);
             }
         }
-        Paragraph::new(lines).render(area, buf);
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: false })
+            .render(area, buf);
     }
 }
