@@ -81,29 +81,28 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     run,
 };
 
-/// The headline timeline's label: `best: per-chunk · 3 streams x 32 chunks · 5.66 ms`.
+/// The headline timeline's label: `best: per-chunk, 5.66 ms · 3 streams x 32 chunks` (order
+/// and time first, so a narrow panel that cuts the label keeps them).
 fn headline_name(report: &Report) -> String {
     let order = report
         .params
         .extra
         .get("best_order")
-        .map_or("best", String::as_str);
+        .map_or("?", String::as_str);
     let time = report
         .metrics
         .get("best_ms")
         .map(|m| {
             format!(
-                " · {}",
+                ", {}",
                 crate::timeline::format::format_duration_us(m.value * 1e3)
             )
         })
         .unwrap_or_default();
+    let (streams, chunks) = (report.params.streams, report.params.chunks);
     format!(
-        "best: {order} · {}{time}",
-        shape(
-            report.params.streams.unwrap_or(0),
-            report.params.chunks.unwrap_or(0)
-        )
+        "best: {order}{time} · {}",
+        shape(streams.unwrap_or(0), chunks.unwrap_or(0))
     )
 }
 

@@ -32,13 +32,13 @@ pub fn other(order: IssueOrder) -> IssueOrder {
     }
 }
 
-/// The name of the other order's timeline: `breadth-first · 3 streams x 32 chunks · 7.21 ms`.
+/// The name of the other order's timeline: `breadth-first, 7.21 ms · 3 streams x 32 chunks`.
 pub fn timeline_name(cfg: Config, ms: f64) -> String {
     format!(
-        "{} · {} · {}",
+        "{}, {} · {}",
         cfg.order.name(),
-        shape(cfg.streams, cfg.chunks),
-        crate::timeline::format::format_duration_us(ms * 1e3)
+        crate::timeline::format::format_duration_us(ms * 1e3),
+        shape(cfg.streams, cfg.chunks)
     )
 }
 
