@@ -123,6 +123,9 @@ impl App {
         if n > 1 {
             self.panel.choice = (self.panel.choice + 1) % n;
             self.panel.scroll = 0;
+        } else if n == 1 {
+            self.panel
+                .info("this lesson has one experiment: nothing to switch to");
         }
     }
 
@@ -174,22 +177,36 @@ impl App {
         let Some(id) = self.experiment().map(str::to_string) else {
             return;
         };
-        match self.panel.outcomes.get_mut(&id) {
+        let text = match self.panel.outcomes.get_mut(&id) {
+            Some(outcome) if outcome.timeline.is_some() && outcome.compare_choices().len() < 2 => {
+                "nothing to compare with yet: run it again (r) and the new run is compared with \
+                 this one"
+                    .to_string()
+            }
             Some(outcome) if outcome.timeline.is_some() => {
                 outcome.cycle_compare(mode);
                 self.panel.view = PanelView::Timeline;
+                match outcome.compare_name() {
+                    Some(name) => format!("comparing with {name} (c for the next)"),
+                    None => "comparison off: this run alone (c compares again)".to_string(),
+                }
             }
-            _ => self
-                .panel
-                .info("no timeline yet: press r to run the experiment"),
-        }
+            _ => "no timeline yet: press r to run the experiment".to_string(),
+        };
+        self.panel.info(text);
     }
 
     /// `+ - < > [ ]`: to the timeline, only when the panel has one (the view switches to it).
     pub(super) fn timeline_key(&mut self, key: char) {
         let Some(view) = self.timeline_mut() else {
-            self.panel
-                .info("no timeline to zoom: press r to run the experiment");
+            let what = match key {
+                '[' | ']' => "select from",
+                '<' | '>' => "pan",
+                _ => "zoom",
+            };
+            self.panel.info(format!(
+                "no timeline to {what}: press r to run the experiment"
+            ));
             return;
         };
         view.handle_key(key);
