@@ -143,7 +143,7 @@ pub fn check_size(size: u64) -> Result<(), String> {
             format_bytes(MAX_SIZE)
         ));
     }
-    if size % 4 != 0 {
+    if !size.is_multiple_of(4) {
         return Err(format!(
             "--size {size} is not a multiple of 4 bytes (the kernels work on f32s)"
         ));
