@@ -140,8 +140,15 @@ pub fn render_table(report: &Report) -> String {
         (!required, at)
     });
     let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
+    let unit_width = report
+        .metrics
+        .values()
+        .map(|m| m.unit.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
     out += &format!(
-        "{:<width$}  {:>10}  {:<6}  {:<13}  spread\n",
+        "{:<width$}  {:>10}  {:<unit_width$}  {:<13}  spread\n",
         "metric", "value", "unit", "clock"
     );
     for name in names {
@@ -156,11 +163,13 @@ pub fn render_table(report: &Report) -> String {
                 number(s.max)
             )
         });
-        out += &format!(
-            "{name:<width$}  {:>10}  {:<6}  {clock:<13}  {spread}\n",
+        let line = format!(
+            "{name:<width$}  {:>10}  {:<unit_width$}  {clock:<13}  {spread}",
             number(m.value),
             m.unit
         );
+        out += line.trim_end();
+        out += "\n";
     }
     if !report.checks.is_empty() {
         out += "\nchecks\n";
