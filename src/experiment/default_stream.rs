@@ -72,6 +72,14 @@ pub fn run(
     }
     let need = Need { device: 1, host: 1 };
     let (size, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
+    if report.backend.kind == crate::report::BackendKind::Simulated {
+        report.notes.push(
+            "The simulator runs one kernel at a time on one compute engine, so the small \
+             stream-0 kernel starts when the spin kernel ends even with non-blocking streams; \
+             on a GPU with SMs to spare it can start at once."
+                .into(),
+        );
+    }
     let mut s = Session::new(gpu);
     let host: HostBuf = s.host(size, HostMemKind::Pinned)?;
     s.host_fill(host, 31)?;

@@ -208,10 +208,16 @@ fn headline(
             ..up
         };
         let k = kind_name(kind);
-        s.call(stream, &format!("cuMemcpyHtoDAsync {k}"), |g| up.issue(g))?;
-        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
-        s.call(stream, &format!("cuMemcpyDtoHAsync {k}"), |g| down.issue(g))?;
-        s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
+        // Lesson 1 is about plain cudaMemcpy: say that each pair of driver calls is one.
+        let copy = |what: &str| format!("cudaMemcpy {k}: {what}");
+        s.call(stream, &copy("cuMemcpyHtoDAsync"), |g| up.issue(g))?;
+        s.call(stream, &copy("+ cuStreamSynchronize"), |g| {
+            g.stream_sync(stream)
+        })?;
+        s.call(stream, &copy("cuMemcpyDtoHAsync"), |g| down.issue(g))?;
+        s.call(stream, &copy("+ cuStreamSynchronize"), |g| {
+            g.stream_sync(stream)
+        })?;
     }
     report.timeline = s.end()?;
     for &(kind, src, dst) in bufs {

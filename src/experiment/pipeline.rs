@@ -5,116 +5,32 @@
 //! bandwidth, whichever is larger. Sequential and best runs are verified against the host.
 
 use crate::gpu::{Gpu, StreamId, StreamKind};
-use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Report};
+use crate::report::{HostMemKind, NamedTimeline, Op, OpKind, Report};
 
 use super::fit::Need;
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put, put_derived, put_summary};
 use super::options::{MIB, format_bytes};
-use super::registry::{Chart, ExperimentSpec, MetricSpec, Param, Timing};
-use super::session::{Session, device_span_us, same_stream_overlap};
+use super::session::{Session, device_span_us};
 use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
 pub mod grid;
+pub mod invariants;
 pub mod orders;
 pub mod schedule;
 pub mod search;
+mod spec;
 
 use schedule::{Buffers, Config, TRANSFORM, recorded_wall_ms, run_once, time_once};
 use search::{FINAL_REPS, Space, search};
 
 pub use orders::{OrderResult, order_result};
+pub use spec::{SPEC, shape};
 
 /// The experiment id.
 pub const ID: &str = "pipeline";
 /// Bytes through the pipeline by default.
 pub const DEFAULT_SIZE: u64 = 256 * MIB;
-
-/// The registry's declaration (see [`super::registry`]).
-pub const SPEC: ExperimentSpec = ExperimentSpec {
-    id: ID,
-    title: "chunked copies and kernels over several streams, searched for the fastest",
-    params: &[
-        Param::Size,
-        Param::Streams,
-        Param::Chunks,
-        Param::HostMem,
-        Param::Order,
-    ],
-    default_size: DEFAULT_SIZE,
-    metrics: &[
-        MetricSpec::required("sequential_ms", MS, "sequential", Timing::Host),
-        MetricSpec::required("best_ms", MS, "best pipeline", Timing::Host),
-        MetricSpec::required("best_streams", STREAMS, "best streams", Timing::Host),
-        MetricSpec::required("best_chunks", CHUNKS, "best chunks", Timing::Host),
-        MetricSpec::extra("per_chunk_ms", MS, "per-chunk order", Timing::Host),
-        MetricSpec::extra("breadth_first_ms", MS, "breadth-first order", Timing::Host),
-        MetricSpec::required("speedup", TIMES, "speedup", Timing::Host),
-        MetricSpec::required(
-            "bidirectional_gbps",
-            GBPS,
-            "both directions",
-            Timing::Device,
-        ),
-        MetricSpec::required("bound_ms", MS, "lower bound", Timing::Device),
-        // The bound is on the device clock and the best time on the host's.
-        MetricSpec::required("efficiency", RATIO, "bound / best", Timing::Mixed),
-        MetricSpec::extra("h2d_alone_ms", MS, "H2D alone", Timing::Device),
-        MetricSpec::extra("kernel_alone_ms", MS, "kernel alone", Timing::Device),
-        MetricSpec::extra("d2h_alone_ms", MS, "D2H alone", Timing::Device),
-        MetricSpec::extra(
-            "recorded_ms",
-            MS,
-            "recorded run (timeline on)",
-            Timing::Host,
-        ),
-        MetricSpec::extra(
-            "instrumentation_overhead_pct",
-            "%",
-            "recorded run's extra time",
-            Timing::Host,
-        ),
-    ],
-    chart: Some(Chart::PipelineSweep),
-    opens_on_chart: false,
-    headline: headline_name,
-    run,
-};
-
-/// The headline timeline's label: `best: per-chunk, 5.66 ms · 3 streams x 32 chunks` (order
-/// and time first, so a narrow panel that cuts the label keeps them).
-fn headline_name(report: &Report) -> String {
-    let order = report
-        .params
-        .extra
-        .get("best_order")
-        .map_or("?", String::as_str);
-    let time = report
-        .metrics
-        .get("best_ms")
-        .map(|m| {
-            format!(
-                ", {}",
-                crate::timeline::format::format_duration_us(m.value * 1e3)
-            )
-        })
-        .unwrap_or_default();
-    let (streams, chunks) = (report.params.streams, report.params.chunks);
-    format!(
-        "best: {order}{time} · {}",
-        shape(streams.unwrap_or(0), chunks.unwrap_or(0))
-    )
-}
-
-/// `1 stream x 1 chunk`, `3 streams x 32 chunks`.
-pub fn shape(streams: u32, chunks: u32) -> String {
-    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
-    format!(
-        "{} x {}",
-        plural(streams, "stream", "streams"),
-        plural(chunks, "chunk", "chunks")
-    )
-}
 
 /// Run the experiment (see the module docs).
 pub fn run(
@@ -236,9 +152,12 @@ pub fn run(
         .extra
         .insert("configurations".into(), times.len().to_string());
     report.series.extend(grid::series(&times));
-    report
-        .checks
-        .extend(invariants(&best_ops, best_ms, bound_ms, sequential_ms));
+    report.checks.extend(invariants::checks(
+        &best_ops,
+        best_ms,
+        bound_ms,
+        sequential_ms,
+    ));
     report.timeline = best_ops;
     report.other_timelines.extend(other_order);
     report.other_timelines.push(NamedTimeline {
@@ -309,29 +228,4 @@ fn bidirectional(
         rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
     }
     Ok((summary(&rates), ops))
-}
-
-/// Physics the result must obey (with 2% for measurement noise on real hardware).
-fn invariants(best_ops: &[Op], best_ms: f64, bound_ms: f64, sequential_ms: f64) -> Vec<Check> {
-    let overlap = same_stream_overlap(best_ops);
-    vec![
-        Check {
-            name: "ops on one stream never overlap".into(),
-            passed: overlap.is_none(),
-            detail: overlap.unwrap_or_else(|| {
-                let n = best_ops.iter().filter(|o| o.kind != OpKind::Host).count();
-                format!("{n} device ops of the best run checked")
-            }),
-        },
-        Check {
-            name: "best is not faster than the bound".into(),
-            passed: best_ms >= bound_ms * 0.98,
-            detail: format!("best {best_ms:.3} ms, bound {bound_ms:.3} ms"),
-        },
-        Check {
-            name: "best is not slower than sequential".into(),
-            passed: best_ms <= sequential_ms * 1.02,
-            detail: format!("best {best_ms:.3} ms, sequential {sequential_ms:.3} ms"),
-        },
-    ]
 }

@@ -43,6 +43,10 @@ pub fn draw(buf: &mut Buffer, ctx: &RowContext<'_>, rows: &FooterRows, area: Rec
         buf.set_stringn(ctx.x, y, span, label_room, ctx.theme.muted());
         for tick in &ticks {
             let room = plot_width.saturating_sub(usize::from(tick.column));
+            // A label cut at the right edge reads as another number (`6` for `60 ms`): skip it.
+            if tick.label.chars().count() > room {
+                continue;
+            }
             let x = plot_x + tick.column;
             buf.set_stringn(x, y, &tick.label, room, ctx.theme.muted());
         }
