@@ -421,3 +421,21 @@ fn right_on_an_auto_size_goes_above_the_experiments_default() {
         form.options.size
     );
 }
+
+#[test]
+fn a_second_run_keeps_the_view_the_learner_chose() {
+    let mut app = app();
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    assert_eq!(
+        app.panel_view(),
+        PanelView::Chart,
+        "the first run opens on its chart"
+    );
+    press(&mut app, "v");
+    let chosen = app.panel_view();
+    assert_ne!(chosen, PanelView::Chart);
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    assert_eq!(app.panel_view(), chosen);
+}

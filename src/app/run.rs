@@ -275,10 +275,11 @@ impl App {
                     }
                 }
                 let graded = self.grade_predictions(running.lesson, &report);
-                self.panel
-                    .outcome_mut(&running.experiment)
-                    .accept(report, mode);
-                if self.experiment() == Some(running.experiment.as_str()) {
+                let outcome = self.panel.outcome_mut(&running.experiment);
+                let first = outcome.report.is_none();
+                outcome.accept(report, mode);
+                // The first report opens on its default view; later runs keep the view chosen.
+                if first && self.experiment() == Some(running.experiment.as_str()) {
                     self.panel.view = default_view(&running.experiment);
                     self.panel.scroll = 0;
                 }

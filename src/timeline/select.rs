@@ -30,7 +30,7 @@ pub struct OpDetails {
     pub bytes: u64,
     pub start_us: f64,
     pub duration_us: f64,
-    /// Bytes over duration, for ops that move bytes.
+    /// Bytes over duration, for copies.
     pub gbps: Option<f64>,
     pub host_mem: Option<HostMemKind>,
     pub engine: Option<u32>,
@@ -47,7 +47,10 @@ impl OpDetails {
             bytes: op.bytes,
             start_us: op.start_us,
             duration_us: op.duration_us(),
-            gbps: gbps(op.bytes, op.duration_us()),
+            // A rate only means something for a copy (a spin kernel's "GB/s" would not).
+            gbps: matches!(op.kind, OpKind::H2d | OpKind::D2h)
+                .then(|| gbps(op.bytes, op.duration_us()))
+                .flatten(),
             host_mem: op.host_mem,
             engine: op.engine,
             start_inferred: op.start_inferred,
