@@ -64,9 +64,9 @@ impl OpDetails {
         self.summary_within(usize::MAX)
     }
 
-    /// [`Self::summary`] in at most `width` characters: the least important parts (the label,
-    /// then the start time, the host memory, the rate, the size) are left out until it fits;
-    /// the kind, stream, engine and duration always stay.
+    /// [`Self::summary`] in at most `width` characters: the least important parts (the label
+    /// of a copy or kernel, then the start time, the host memory, the rate, the size) are left
+    /// out until it fits; the kind, stream, engine and duration always stay.
     pub fn summary_within(&self, width: usize) -> String {
         // (text, drop rank: 0 never, higher goes first)
         let mut parts: Vec<(String, u8)> = vec![
@@ -91,7 +91,9 @@ impl OpDetails {
         }
         parts.push((format!("at {}", format_duration_us(self.start_us)), 5));
         if !self.label.is_empty() {
-            parts.push((self.label.clone(), 6));
+            // A host op is its call: its label goes last of all.
+            let rank = if self.kind == OpKind::Host { 1 } else { 6 };
+            parts.push((self.label.clone(), rank));
         }
         let join = |parts: &[(String, u8)]| {
             parts

@@ -119,7 +119,7 @@ pub fn source_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>
     };
     let mut what = format!(" · {timing} · {}", format_bytes(report.params.size));
     if let (Some(s), Some(c)) = (report.params.streams, report.params.chunks) {
-        what.push_str(&format!(", {s} streams x {c} chunks"));
+        what.push_str(&format!(", {}", crate::experiment::pipeline::shape(s, c)));
     }
     if let Some(mem) = report.params.extra.get("host_mem") {
         what.push_str(&format!(", {mem}"));
