@@ -394,7 +394,7 @@ fn every_experiment_runs_live_and_verifies() {
     use cuda_academy::experiment::{self, ExperimentOptions, RunContext};
     let mut g = open();
     let out = std::env::var_os("GPU_TEST_OUT").map(std::path::PathBuf::from);
-    for id in experiment::IDS {
+    for id in experiment::registry::ids() {
         let t = std::time::Instant::now();
         let r = experiment::run(
             id,
