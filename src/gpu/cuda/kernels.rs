@@ -17,6 +17,8 @@ use crate::gpu::{GpuError, Kernel};
 
 const TRANSFORM_SRC: &str = include_str!("../../../kernels/transform.cu");
 const SPIN_SRC: &str = include_str!("../../../kernels/spin.cu");
+const TRANSFORM_INTO_SRC: &str = include_str!("../../../kernels/transform_into.cu");
+const SPIN_CYCLES_SRC: &str = include_str!("../../../kernels/spin_cycles.cu");
 
 /// A compiled module image and how it was made.
 #[derive(Debug, Clone)]
@@ -73,8 +75,8 @@ fn compile(cc: (u32, u32)) -> Result<Image, String> {
 }
 
 fn compile_with(arch_opt: &str, cubin: bool) -> Result<Vec<u8>, String> {
-    let src = CString::new(format!("{TRANSFORM_SRC}\n{SPIN_SRC}"))
-        .map_err(|_| "kernel source contains NUL".to_string())?;
+    let src = [TRANSFORM_SRC, SPIN_SRC, TRANSFORM_INTO_SRC, SPIN_CYCLES_SRC].join("\n");
+    let src = CString::new(src).map_err(|_| "kernel source contains NUL".to_string())?;
     let prog = nvrtc::create_program(&src, Some(c"cuda_academy.cu"))
         .map_err(|e| format!("nvrtcCreateProgram: {e:?}"))?;
     // SAFETY: `prog` is live until `destroy_program` below; `src` outlives it.
@@ -128,6 +130,8 @@ pub struct Loaded {
     module: CUmodule,
     transform: CUfunction,
     spin: CUfunction,
+    transform_into: CUfunction,
+    spin_cycles: CUfunction,
     /// How the image was made (for `info`).
     pub format: String,
     blocks_cap: u32,
@@ -145,12 +149,16 @@ impl Loaded {
             module,
             transform: std::ptr::null_mut(),
             spin: std::ptr::null_mut(),
+            transform_into: std::ptr::null_mut(),
+            spin_cycles: std::ptr::null_mut(),
             format: image.format.clone(),
             // Enough blocks to fill every SM several times; the grid-stride loop covers the rest.
             blocks_cap: multiprocessors.max(1) * 16,
         };
         loaded.transform = loaded.function(c"transform")?;
         loaded.spin = loaded.function(c"spin")?;
+        loaded.transform_into = loaded.function(c"transform_into")?;
+        loaded.spin_cycles = loaded.function(c"spin_cycles")?;
         Ok(loaded)
     }
 
@@ -163,6 +171,13 @@ impl Loaded {
         Ok(f)
     }
 
+    /// Enough blocks of [`THREADS`] for `n` elements, capped (the loops are grid-stride).
+    fn blocks(&self, n: u64) -> u32 {
+        u32::try_from(n.div_ceil(u64::from(THREADS)))
+            .unwrap_or(u32::MAX)
+            .clamp(1, self.blocks_cap)
+    }
+
     /// Launch `kernel` over `n` f32s at `ptr` in `stream` (asynchronous).
     pub(crate) fn launch(
         &self,
@@ -171,12 +186,8 @@ impl Loaded {
         ptr: sys::CUdeviceptr,
         n: u64,
     ) -> Result<(), GpuError> {
-        const THREADS: u32 = 256;
-        let blocks = u32::try_from(n.div_ceil(u64::from(THREADS)))
-            .unwrap_or(u32::MAX)
-            .clamp(1, self.blocks_cap);
         let mut x = ptr;
-        let mut n = n;
+        let mut n_arg = n;
         let (f, mut p2, mut p3) = match kernel {
             Kernel::Transform { a, b } => (self.transform, a.to_bits(), b.to_bits()),
             Kernel::Spin { iterations } => (self.spin, iterations, 0),
@@ -184,20 +195,77 @@ impl Loaded {
         // The f32 parameters are passed as their bits: the kernel reads 4 bytes either way.
         let mut params: [*mut c_void; 4] = [
             (&mut x as *mut u64).cast(),
-            (&mut n as *mut u64).cast(),
+            (&mut n_arg as *mut u64).cast(),
             (&mut p2 as *mut u32).cast(),
             (&mut p3 as *mut u32).cast(),
         ];
-        // SAFETY: `f` belongs to the loaded module; `params` points at values that match the
-        // kernel's parameter list (spin ignores the 4th) and live until the call returns, which is
-        // when the driver has copied them.
+        // SAFETY: `params` matches the kernel's parameter list (spin ignores the 4th) and lives
+        // until the call returns.
+        unsafe { self.launch_raw(f, self.blocks(n), stream, &mut params) }
+    }
+
+    /// `transform_into(in, out, n, a, b)` over `n` f32s (asynchronous).
+    pub(crate) fn launch_transform_into(
+        &self,
+        stream: CUstream,
+        (src, dst): (sys::CUdeviceptr, sys::CUdeviceptr),
+        n: u64,
+        (a, b): (f32, f32),
+    ) -> Result<(), GpuError> {
+        let (mut src, mut dst, mut n_arg, mut a, mut b) = (src, dst, n, a, b);
+        let mut params: [*mut c_void; 5] = [
+            (&mut src as *mut u64).cast(),
+            (&mut dst as *mut u64).cast(),
+            (&mut n_arg as *mut u64).cast(),
+            (&mut a as *mut f32).cast(),
+            (&mut b as *mut f32).cast(),
+        ];
+        // SAFETY: `params` matches `transform_into`'s parameter list and lives until the call
+        // returns.
+        let f = self.transform_into;
+        unsafe { self.launch_raw(f, self.blocks(n), stream, &mut params) }
+    }
+
+    /// `spin_cycles(cycles)` on one thread (asynchronous).
+    pub(crate) fn launch_spin_cycles(&self, stream: CUstream, cycles: u64) -> Result<(), GpuError> {
+        let mut cycles = i64::try_from(cycles).unwrap_or(i64::MAX);
+        let mut params: [*mut c_void; 1] = [(&mut cycles as *mut i64).cast()];
+        // SAFETY: `params` matches `spin_cycles(long long)` and lives until the call returns.
+        let f = self.spin_cycles;
+        unsafe { self.launch_raw_threads(f, (1, 1), stream, &mut params) }
+    }
+
+    /// # Safety
+    /// `params` must match `f`'s parameter list and stay alive until this returns.
+    unsafe fn launch_raw(
+        &self,
+        f: CUfunction,
+        blocks: u32,
+        stream: CUstream,
+        params: &mut [*mut c_void],
+    ) -> Result<(), GpuError> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.launch_raw_threads(f, (blocks, THREADS), stream, params) }
+    }
+
+    /// # Safety
+    /// As [`Loaded::launch_raw`].
+    unsafe fn launch_raw_threads(
+        &self,
+        f: CUfunction,
+        (blocks, threads): (u32, u32),
+        stream: CUstream,
+        params: &mut [*mut c_void],
+    ) -> Result<(), GpuError> {
+        // SAFETY: `f` belongs to the loaded module; the caller guarantees `params`; the driver
+        // copies the values before returning.
         check("cuLaunchKernel", unsafe {
             sys::cuLaunchKernel(
                 f,
                 blocks,
                 1,
                 1,
-                THREADS,
+                threads,
                 1,
                 1,
                 0,
@@ -208,6 +276,9 @@ impl Loaded {
         })
     }
 }
+
+/// Threads per block of the element-wise kernels.
+const THREADS: u32 = 256;
 
 impl Drop for Loaded {
     fn drop(&mut self) {
