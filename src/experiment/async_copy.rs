@@ -89,7 +89,6 @@ pub fn run(
         let src = s.host(size, kind)?;
         s.host_fill(src, 21 + i as u32)?;
         srcs.push((kind, src));
-        s.set_move_data(false);
         let spec = |bytes| CopySpec {
             dir: Dir::H2d,
             stream,
@@ -150,7 +149,6 @@ pub fn run(
             });
         }
     }
-    s.set_move_data(true);
     ctx.step("copy, kernel, copy in one stream")?;
     headline(&mut s, &mut report, (stream, dev), &srcs, size)?;
     s.finish()?;
@@ -222,7 +220,6 @@ fn headline(
         "copy-kernel-copy output matches the host",
         (input, out),
         size,
-        1,
         TRANSFORM,
     )?);
     report.checks.push(in_order_check(&report.timeline));

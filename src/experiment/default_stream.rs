@@ -85,7 +85,6 @@ pub fn run(
     s.host_fill(host, 31)?;
     let dev = s.device(size)?;
     let (spin_buf, small_buf) = (s.device(SPIN_BYTES)?, s.device(SMALL_BYTES)?);
-    s.set_move_data(false); // nothing here is read back
     let probe = s.stream(StreamKind::NonBlocking)?;
     let copy = CopySpec {
         dir: Dir::H2d,

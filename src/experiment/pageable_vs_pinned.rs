@@ -106,8 +106,6 @@ pub fn run(
         // warm-up copy touches `dst`). Each kind gets its own data so a mix-up shows.
         s.host_fill(src, 1 + bufs.len() as u32)?;
         bufs.push((kind, src, dst));
-        // The sweep's data is never read back: let a simulator skip moving it.
-        s.set_move_data(false);
         for dir in [Dir::H2d, Dir::D2h] {
             let host = if dir == Dir::H2d { src } else { dst };
             let at = |bytes| CopySpec {
@@ -170,7 +168,6 @@ fn headline(
     bufs: &[(HostMemKind, crate::gpu::HostBuf, crate::gpu::HostBuf)],
     size: u64,
 ) -> Result<(), ExperimentError> {
-    s.set_move_data(true);
     // Put the other kind's data in each destination first, so that a round trip that did
     // nothing cannot pass the check.
     for (i, &(kind, _, dst)) in bufs.iter().enumerate() {

@@ -249,7 +249,6 @@ fn bandwidth(
     let dev = s.device(copy)?;
     let check = s.host(copy, HostMemKind::Pinned)?;
     let mut bufs = Vec::new();
-    s.set_move_data(false); // timed copies are not read back; verification turns it on again
     for (i, kind) in BW_KINDS.into_iter().enumerate() {
         ctx.step(&format!(
             "{} copies of {} ({}/{})",
@@ -280,7 +279,6 @@ fn bandwidth(
             }
         }
     }
-    s.set_move_data(true);
     headline(s, report, (stream, dev, check), &bufs, copy)
 }
 
