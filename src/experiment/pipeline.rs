@@ -12,10 +12,11 @@ use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Report, Serie
 use super::fit::Need;
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put};
 use super::options::{MIB, format_bytes};
-use super::session::{Session, device_span_us, same_stream_overlap};
+use super::session::{Session, same_stream_overlap};
 use super::stats::median;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
+pub mod bound;
 pub mod schedule;
 pub mod search;
 
@@ -80,8 +81,8 @@ pub fn run(
 
     ctx.step("both directions at once")?;
     s.set_move_data(false); // nothing until the final run is read back
-    let (bidir_gbps, bidir_ops) = bidirectional(&mut s, &b, &streams)?;
-    let bound_ms = longest_stage_ms.max(2.0 * bytes as f64 / bidir_gbps.max(1e-9) / 1e6);
+    let (bidir_gbps, bidir_ops) = bound::bidirectional(&mut s, &b)?;
+    let bound_ms = bound::bound_ms(longest_stage_ms, bytes, bidir_gbps);
 
     let (best, best_ms, times) = search(&mut s, &b, &space, &streams, ctx)?;
     ctx.step(&format!("best: {}, verified", best.describe()))?;
@@ -160,34 +161,6 @@ fn stage_times(report: &mut Report, ops: &[Op]) -> f64 {
         longest = longest.max(ms);
     }
     longest
-}
-
-/// Half the buffer up and the other half down at once, on two streams: total GB/s (median of 3)
-/// and the last run's timeline.
-fn bidirectional(
-    s: &mut Session,
-    b: &Buffers,
-    streams: &[StreamId],
-) -> Result<(f64, Vec<Op>), ExperimentError> {
-    let (up, down) = (streams[0], *streams.get(1).unwrap_or(&streams[0]));
-    let half = b.bytes / 8 * 4;
-    let mut rates = Vec::new();
-    let mut ops = Vec::new();
-    for _ in 0..3 {
-        s.begin()?;
-        s.call(up, "cuMemcpyHtoDAsync", |g| {
-            g.copy_h2d_async(up, b.dev, 0, b.input, 0, half)
-        })?;
-        s.call(down, "cuMemcpyDtoHAsync", |g| {
-            g.copy_d2h_async(down, b.output, half, b.dev, half, half)
-        })?;
-        s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
-            g.device_sync()
-        })?;
-        ops = s.end()?;
-        rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
-    }
-    Ok((median(&rates), ops))
 }
 
 /// One series per (streams, order): time against chunk count.
