@@ -155,6 +155,7 @@ impl SimGpu {
             work,
             deps,
             record: self.recording,
+            pacing: costs::pacing(&self.profile),
         });
         self.streams.issued(stream, id)?;
         Ok(id)
