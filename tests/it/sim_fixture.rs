@@ -149,3 +149,30 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
         chosen.live
     );
 }
+
+#[test]
+fn the_shipped_profile_matches_the_live_sweep_too() {
+    // Its per-op costs were fitted the same way, from `pipeline-search-1.json`.
+    let p = Profile::builtin("h200").unwrap();
+    assert!(p.op_overhead_us > 0.0 && p.stream_wait_us > 0.0 && p.engine_switch_us > 0.0);
+    let table = rows(&p, &[]);
+    for r in table
+        .iter()
+        .filter(|r| !known_gap(&r.config, p.copy_engines))
+    {
+        assert!(
+            r.err().abs() <= 0.10,
+            "{}: simulated {:.3} ms, live {:.3} ms",
+            r.config.describe(),
+            r.sim,
+            r.live
+        );
+    }
+    let live_best = table.iter().map(|r| r.live).fold(f64::INFINITY, f64::min);
+    let chosen = table.iter().min_by(|a, b| a.sim.total_cmp(&b.sim)).unwrap();
+    assert!(
+        chosen.live <= live_best * 1.03,
+        "{}",
+        chosen.config.describe()
+    );
+}
