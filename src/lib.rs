@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod exercise;
 pub mod experiment;
 pub mod gpu;
 pub mod highlight;

@@ -34,10 +34,11 @@ pub fn calibrate(
         ctx.step(&format!("calibrate: {id}"))?;
         super::run(id, gpu, &opts, ctx)
     };
-    let bw = run("pageable-vs-pinned", gpu)?;
-    let alloc = run("pinned-alloc", gpu)?;
-    let asynchronous = run("async-copy", gpu)?;
-    let pipe = run("pipeline", gpu)?;
+    // The experiments whose metrics the profile is fitted from (ids from their registry entries).
+    let bw = run(super::pageable_vs_pinned::SPEC.id, gpu)?;
+    let alloc = run(super::pinned_alloc::SPEC.id, gpu)?;
+    let asynchronous = run(super::async_copy::SPEC.id, gpu)?;
+    let pipe = run(super::pipeline::SPEC.id, gpu)?;
     ctx.step("calibrate: call costs and kernels")?;
     let mut s = Session::new(gpu);
     let m = micro::measure(&mut s, fallback_micro(template))?;

@@ -9,7 +9,8 @@ use std::fmt;
 use pulldown_cmark::{Event, Parser};
 
 use super::{Card, FORMAT_VERSION, FrontMatter, Lesson, QuestionKind};
-use crate::experiment;
+
+mod references;
 
 /// Longest line a lesson may have: longer ones are almost certainly not prose, and would make
 /// wrapping and highlighting slow.
@@ -74,6 +75,13 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
     for card in &cards {
         check_nesting(source, card, &mut problems);
     }
+    references::check(
+        source,
+        meta.as_ref(),
+        (front, front_line),
+        &cards,
+        &mut problems,
+    );
     match meta {
         Some(meta) if problems.is_empty() => {
             let id_line = find_key_line(front, "id").map_or(front_line, |l| front_line + l - 1);
@@ -185,18 +193,11 @@ fn check_meta(
             "title is empty",
         ));
     }
-    for exp in &meta.experiments {
-        if !experiment::IDS.contains(&exp.as_str()) {
-            out.push(Diagnostic::new(
-                source,
-                line_of_key("experiments"),
-                format!(
-                    "unknown experiment {exp:?}; known: {}",
-                    experiment::IDS.join(", ")
-                ),
-            ));
-        }
-    }
+    out.extend(
+        crate::exercise::validate(&meta.id, &meta.exercises)
+            .into_iter()
+            .map(|m| Diagnostic::new(source, line_of_key("exercises"), m)),
+    );
     let mut seen = std::collections::HashSet::new();
     for (i, q) in meta.quiz.iter().enumerate() {
         let line = find_nth_line(front, "[[quiz]]", i)

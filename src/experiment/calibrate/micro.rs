@@ -63,7 +63,6 @@ pub fn measure(s: &mut Session, fallback: Micro) -> Result<Micro, GpuError> {
     let stream = s.stream(StreamKind::NonBlocking)?;
     let (small, large) = (4 * KIB, 64 * MIB);
     let buf = s.device(large)?;
-    s.set_move_data(false);
     m.api_call_us = host_time(s, |s| {
         let st = s.stream_create(StreamKind::NonBlocking)?;
         s.stream_destroy(st)

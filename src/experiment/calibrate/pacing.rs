@@ -56,11 +56,10 @@ pub fn points(r: &Report) -> Vec<Point> {
 }
 
 /// The simulated host time (ms) of one configuration over `bytes` with `profile`: the same
-/// calls in the same order as the live pipeline's timed runs (no data moved).
+/// calls in the same order as the live pipeline's timed runs.
 pub fn simulate_ms(profile: &Profile, bytes: u64, config: Config) -> Result<f64, ExperimentError> {
     let mut gpu = SimGpu::new(profile.clone(), "calibration fit".into());
     let mut s = Session::new(&mut gpu);
-    s.set_move_data(false);
     let b = Buffers {
         input: s.host(bytes, HostMemKind::Pinned)?,
         output: s.host(bytes, HostMemKind::Pinned)?,

@@ -11,7 +11,7 @@ use crate::report::Op;
 
 use super::super::ExperimentError;
 use super::super::session::{Session, device_span_us};
-use super::super::stats::median;
+use super::super::stats::Summary;
 use super::schedule::Buffers;
 
 /// Repetitions of the bidirectional measurement (its median is used).
@@ -25,7 +25,10 @@ pub fn bound_ms(longest_stage_ms: f64, bytes: u64, bidir_gbps: f64) -> f64 {
 /// Half the buffer up and the other half down at once, on two private non-blocking streams
 /// (freed with the session): total GB/s (median of [`REPS`], device clock of the recorded
 /// timeline) and the last run's timeline.
-pub fn bidirectional(s: &mut Session, b: &Buffers) -> Result<(f64, Vec<Op>), ExperimentError> {
+pub fn bidirectional(
+    s: &mut Session,
+    b: &Buffers,
+) -> Result<(Summary, Vec<Op>), ExperimentError> {
     let up = s.stream(StreamKind::NonBlocking)?;
     let down = s.stream(StreamKind::NonBlocking)?;
     let half = b.bytes / 8 * 4;
@@ -45,7 +48,7 @@ pub fn bidirectional(s: &mut Session, b: &Buffers) -> Result<(f64, Vec<Op>), Exp
         ops = s.end()?;
         rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
     }
-    Ok((median(&rates), ops))
+    Ok((super::summary(&rates), ops))
 }
 
 #[cfg(test)]

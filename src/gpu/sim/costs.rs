@@ -115,3 +115,24 @@ pub(super) fn register_us(p: &Profile, bytes: u64) -> f64 {
 pub(super) fn unregister_us(p: &Profile, bytes: u64) -> f64 {
     p.unregister_ms_per_gib * 1e3 * gib(bytes)
 }
+
+/// SM clock the exercises' `spin(cycles)` counts, in cycles per µs. Not yet a profile field:
+/// 1980 MHz is the H200 SXM's maximum SM clock (what `nvidia-smi -q -d CLOCK` reports as max);
+/// `calibrate` should measure it (`CU_DEVICE_ATTRIBUTE_CLOCK_RATE` on the live side).
+const SPIN_CYCLES_PER_US: f64 = 1980.0;
+
+/// Device time of the exercises' `spin(cycles)` kernel.
+pub(super) fn spin_cycles_us(p: &Profile, cycles: u64) -> f64 {
+    p.kernel_launch_latency_us + cycles as f64 / SPIN_CYCLES_PER_US
+}
+
+/// Device time of `cuMemsetD8Async` over `bytes`: modelled as a kernel writing every byte once.
+pub(super) fn memset_us(p: &Profile, bytes: u64) -> f64 {
+    p.kernel_launch_latency_us + bytes as f64 / (p.device_mem_gbps * 1e3)
+}
+
+/// Device time of a device-to-device copy of `bytes`: modelled as a kernel reading and writing
+/// every byte, like the transform.
+pub(super) fn d2d_us(p: &Profile, bytes: u64) -> f64 {
+    p.kernel_launch_latency_us + 2.0 * bytes as f64 / (p.device_mem_gbps * 1e3)
+}

@@ -13,6 +13,8 @@
 //! set of flowing copies changes. Time moves only from event to event, so results are exact and
 //! deterministic.
 
+use std::collections::HashMap;
+
 use super::costs::Dir;
 use crate::gpu::GpuError;
 use crate::report::{HostMemKind, Op, OpKind};
@@ -30,6 +32,12 @@ pub(super) enum Work {
     },
     Kernel {
         duration_us: f64,
+    },
+    /// An event record or a stream's wait for one: no engine time, it ends as soon as its
+    /// dependencies have. With `keep_end` its end time is kept after pruning (for
+    /// `event_elapsed_ms`) until [`Device::forget_end`].
+    Marker {
+        keep_end: bool,
     },
 }
 
@@ -105,14 +113,18 @@ pub(super) struct Device {
     /// Id of `slots[0]`; every op below it has ended.
     base: OpId,
     slots: Vec<Slot>,
-    /// H2D copy engine, D2H copy engine (the same one if the GPU has one), compute.
-    engines: [Engine; 3],
+    /// H2D copy engine, D2H copy engine (the same one if the GPU has one), compute, and a
+    /// pseudo-engine for markers (which take no time).
+    engines: [Engine; 4],
     d2h_engine: usize,
     bidir_bytes_per_us: f64,
     recorded: Vec<(OpId, Op)>,
+    /// End times of ended markers issued with `keep_end`.
+    kept_ends: HashMap<OpId, f64>,
 }
 
 const COMPUTE: usize = 2;
+const MARKERS: usize = 3;
 
 impl Device {
     pub(super) fn new(copy_engines: u32, bidir_bytes_per_us: f64) -> Device {
@@ -124,6 +136,7 @@ impl Device {
             d2h_engine: if copy_engines >= 2 { 1 } else { 0 },
             bidir_bytes_per_us,
             recorded: Vec::new(),
+            kept_ends: HashMap::new(),
         }
     }
 
@@ -132,6 +145,7 @@ impl Device {
             Work::Copy { dir: Dir::H2d, .. } => 0,
             Work::Copy { dir: Dir::D2h, .. } => self.d2h_engine,
             Work::Kernel { .. } => COMPUTE,
+            Work::Marker { .. } => MARKERS,
         }
     }
 
@@ -198,6 +212,18 @@ impl Device {
         Ok(end)
     }
 
+    /// When op `id` ended: from its slot, or kept for a marker issued with `keep_end`.
+    pub(super) fn end_of(&self, id: OpId) -> Option<f64> {
+        self.slot(id)
+            .and_then(|s| s.end_us)
+            .or_else(|| self.kept_ends.get(&id).copied())
+    }
+
+    /// Stop keeping the end time of marker `id`.
+    pub(super) fn forget_end(&mut self, id: OpId) {
+        self.kept_ends.remove(&id);
+    }
+
     /// Recorded ops (absolute times) since the last call, with their ids.
     pub(super) fn take_recorded(&mut self) -> Vec<(OpId, Op)> {
         std::mem::take(&mut self.recorded)
@@ -216,7 +242,7 @@ impl Device {
     fn step(&mut self, limit: Option<f64>) -> Result<bool, GpuError> {
         self.start_ready()?;
         let rates = self.rates();
-        let times: Vec<Option<f64>> = (0..3)
+        let times: Vec<Option<f64>> = (0..self.engines.len())
             .map(|e| {
                 let wake = self.next_ready(e).filter(|&t| t > self.now + EPS_US);
                 self.event_time(e, &rates).or(wake)

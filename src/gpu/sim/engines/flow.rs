@@ -1,6 +1,6 @@
 //! The engines' mechanics: starting ready ops, sharing the link, firing events.
 
-use super::{COMPUTE, Device, EPS_US, OpId, Phase, Running, Work, stuck};
+use super::{COMPUTE, Device, EPS_US, MARKERS, OpId, Phase, Running, Work, stuck};
 use crate::gpu::GpuError;
 use crate::gpu::sim::costs::Dir;
 use crate::report::Op;
@@ -38,6 +38,7 @@ impl Device {
                 Work::Kernel { duration_us } => Phase::Busy {
                     until: now + pre + duration_us,
                 },
+                Work::Marker { .. } => Phase::Busy { until: now },
             };
             self.engines[e].running = Some(Running { id, phase });
             self.engines[e].last_stream = Some(stream);
@@ -176,7 +177,8 @@ impl Device {
         let now = self.now;
         let slot = self.slot_mut(running.id).ok_or_else(stuck)?;
         slot.end_us = Some(now);
-        if slot.op.record {
+        let keep_end = matches!(slot.op.work, Work::Marker { keep_end: true });
+        if slot.op.record && e != MARKERS {
             let op = Op {
                 stream: slot.op.stream,
                 kind: slot.op.kind,
@@ -189,6 +191,9 @@ impl Device {
                 label: slot.op.label.to_string(),
             };
             self.recorded.push((running.id, op));
+        }
+        if keep_end {
+            self.kept_ends.insert(running.id, now);
         }
         Ok(())
     }
