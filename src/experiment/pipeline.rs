@@ -10,10 +10,11 @@ use crate::report::{HostMemKind, NamedTimeline, Op, OpKind, Report};
 use super::fit::Need;
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put, put_derived, put_summary};
 use super::options::{MIB, format_bytes};
-use super::session::{Session, device_span_us};
+use super::session::Session;
 use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
+pub mod bound;
 pub mod grid;
 pub mod invariants;
 pub mod orders;
@@ -84,9 +85,9 @@ pub fn run(
     let longest_stage_ms = stage_times(&mut report, &seq_ops);
 
     ctx.step("both directions at once")?;
-    let (bidir, bidir_ops) = bidirectional(&mut s, &b, &streams)?;
+    let (bidir, bidir_ops) = bound::bidirectional(&mut s, &b)?;
     let bidir_gbps = bidir.median;
-    let bound_ms = longest_stage_ms.max(2.0 * bytes as f64 / bidir_gbps.max(1e-9) / 1e6);
+    let bound_ms = bound::bound_ms(longest_stage_ms, bytes, bidir_gbps);
 
     let (best, best_time, times) = search(&mut s, &b, &space, &streams, ctx)?;
     let best_ms = best_time.median;
@@ -196,32 +197,4 @@ fn summary(samples: &[f64]) -> Summary {
         iqr: f64::NAN,
         count: 0,
     })
-}
-
-/// Half the buffer up and the other half down at once, on two streams: total GB/s (3 runs)
-/// and the last run's timeline.
-fn bidirectional(
-    s: &mut Session,
-    b: &Buffers,
-    streams: &[StreamId],
-) -> Result<(Summary, Vec<Op>), ExperimentError> {
-    let (up, down) = (streams[0], *streams.get(1).unwrap_or(&streams[0]));
-    let half = b.bytes / 8 * 4;
-    let mut rates = Vec::new();
-    let mut ops = Vec::new();
-    for _ in 0..3 {
-        s.begin()?;
-        s.call(up, "cuMemcpyHtoDAsync", |g| {
-            g.copy_h2d_async(up, b.dev, 0, b.input, 0, half)
-        })?;
-        s.call(down, "cuMemcpyDtoHAsync", |g| {
-            g.copy_d2h_async(down, b.output, half, b.dev, half, half)
-        })?;
-        s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
-            g.device_sync()
-        })?;
-        ops = s.end()?;
-        rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
-    }
-    Ok((summary(&rates), ops))
 }

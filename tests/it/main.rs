@@ -13,6 +13,7 @@ mod lessons_content;
 mod no_driver;
 mod panel_snapshots;
 mod run_cli;
+mod sim_fixture;
 mod sim_model;
 mod timeline_widget;
 mod trace_export;

@@ -39,7 +39,7 @@ impl CudaGpu {
         let hptr = unsafe { h.ptr().add(off) };
         let n = usize::try_from(bytes).map_err(|_| GpuError::Invalid("size".into()))?;
         let issue_us = if self.recorder.recording() {
-            self.recorder.now_us()
+            self.recorder.before_issue()
         } else {
             0.0
         };
@@ -95,12 +95,13 @@ impl CudaGpu {
         let s = self.stream(stream)?;
         let d = self.dev_buf(buf)?;
         check_range("device", d.bytes, off, bytes)?;
+        let ptr = d.ptr + off;
         let issue_us = if self.recorder.recording() {
-            self.recorder.now_us()
+            self.recorder.before_issue()
         } else {
             0.0
         };
-        loaded.launch(s, kernel, d.ptr + off, bytes / 4)?;
+        loaded.launch(s, kernel, ptr, bytes / 4)?;
         if self.recorder.recording() {
             let op = Issued {
                 stream: stream.0,

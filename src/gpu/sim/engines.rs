@@ -54,11 +54,30 @@ pub(super) struct DevOp {
     pub(super) deps: Vec<OpId>,
     /// Whether it goes on the timeline being recorded.
     pub(super) record: bool,
+    /// The front end's per-op costs (see [`Pacing`]).
+    pub(super) pacing: Pacing,
+}
+
+/// What it costs the device to move from one op to the next, beyond the op's own work. All
+/// are measured on the H200 by `calibrate` from host-timed runs (issue 10 §2): many small
+/// chunks cost more than their bytes because of these.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Pacing {
+    /// Engine time before every op (the front end fetching it), idle on the timeline.
+    pub(super) op_us: f64,
+    /// When the op's stream predecessor ran on another engine, the op starts at least this long
+    /// after that predecessor ended (the stream's wait is a semaphore the next engine's channel
+    /// polls). The engine is free meanwhile: other streams' ops may run.
+    pub(super) stream_wait_us: f64,
+    /// Extra engine time when the engine last ran an op of another stream (a channel switch).
+    pub(super) switch_us: f64,
 }
 
 #[derive(Debug)]
 struct Slot {
     op: DevOp,
+    /// The engine that runs it.
+    engine: usize,
     start_us: Option<f64>,
     end_us: Option<f64>,
 }
@@ -137,6 +156,7 @@ impl Device {
         self.engines[engine].queue.push(id);
         self.slots.push(Slot {
             op,
+            engine,
             start_us: None,
             end_us: None,
         });
@@ -223,7 +243,10 @@ impl Device {
         self.start_ready()?;
         let rates = self.rates();
         let times: Vec<Option<f64>> = (0..self.engines.len())
-            .map(|e| self.event_time(e, &rates))
+            .map(|e| {
+                let wake = self.next_ready(e).filter(|&t| t > self.now + EPS_US);
+                self.event_time(e, &rates).or(wake)
+            })
             .collect();
         let Some(next) = times.iter().flatten().copied().reduce(f64::min) else {
             return Ok(false);

@@ -126,6 +126,7 @@ impl SimGpu {
             deps,
             // Markers take no time and have no lane: they stay off the timeline.
             record: self.recording && !matches!(work, Work::Marker { .. }),
+            pacing: costs::pacing(&self.profile),
         });
         self.streams.issued(stream, id)?;
         Ok(id)
