@@ -36,6 +36,9 @@ pub struct FrontMatter {
     /// Experiment ids this lesson runs (see `cuda-academy run --help`); the first is the default.
     #[serde(default)]
     pub experiments: Vec<String>,
+    /// Hands-on exercise ids (folders under `exercises/`; see `cuda-academy exercise list`).
+    #[serde(default)]
+    pub exercises: Vec<String>,
     /// The quick-check questions.
     #[serde(default)]
     pub quiz: Vec<Question>,

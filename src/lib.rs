@@ -7,6 +7,7 @@
 pub mod app;
 pub mod atomic_file;
 pub mod cli;
+pub mod exercise;
 pub mod experiment;
 pub mod gpu;
 pub mod highlight;

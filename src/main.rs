@@ -44,6 +44,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Run(args)) => cli::run::run(args, &cli.global),
         Some(Command::Info(args)) => cli::info::info(args, &cli.global),
         Some(Command::Calibrate(args)) => cli::calibrate::calibrate(args, &cli.global),
+        Some(Command::Exercise(args)) => cli::exercise::exercise(args, &cli.global),
     }
 }
 

@@ -212,6 +212,13 @@ pub fn render_text(r: &InfoReport) -> String {
                 (None, Some(e)) => s += &format!("PCIe link:       unknown ({e})\n"),
                 (None, None) => {}
             }
+            for note in d
+                .pci_bus_id
+                .iter()
+                .flat_map(|id| pcie::explain::setup_notes(id))
+            {
+                s += &format!("Note:            {note}\n");
+            }
             s += &format!("Timeline timing: {:?}\n", d.timing).to_lowercase();
         }
         None => s += "GPU:             none usable on this machine\n",

@@ -2,15 +2,15 @@
 //! (with a note), explicit sizes that do not fit are errors that say what was asked, what is
 //! free and the largest size that fits.
 //!
-//! The host check counts everything the run will hold in this process: its host buffers, and on
-//! the simulator the simulated device buffers too ([`host_bytes_per_byte`], the one place that
-//! knows what each backend keeps in host memory). "Free" is the smaller of `MemAvailable` and
+//! The host check counts everything the run will hold in this process ([`host_bytes_per_byte`],
+//! the one place that turns what a backend says it keeps in host memory into bytes): a live GPU's
+//! host buffers are real memory; the simulator holds descriptions, not bytes, and refuses sizes
+//! its profiled host could not hold by itself. "Free" is the smaller of `MemAvailable` and
 //! the room left under an address-space limit (`ulimit -v`, `prlimit --as`), so a run is
 //! refused with a message instead of being OOM-killed or aborted by a failed allocation.
 
 use super::ExperimentError;
 use super::options::format_bytes;
-use crate::report::BackendKind;
 
 /// How many bytes of device and host memory each byte of an experiment's size needs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,32 +19,29 @@ pub struct Need {
     pub host: u64,
 }
 
-/// Host bytes this process holds per byte of size on `backend`. The CUDA backend holds its host
-/// buffers (device buffers are on the GPU); the simulator keeps the data of its simulated device
-/// buffers in host memory as well. (A simulator that holds no data would return 0 here.)
-pub fn host_bytes_per_byte(backend: BackendKind, need: Need) -> u64 {
-    match backend {
-        BackendKind::Cuda => need.host,
-        BackendKind::Simulated => need.host + need.device,
-    }
+/// Host bytes this process holds per byte of size on a backend that does (`holds_host_bytes`,
+/// from `DeviceInfo`) or does not keep real host buffers: a live GPU holds its host buffers
+/// (device buffers are on the GPU); the simulator holds no data at all.
+pub fn host_bytes_per_byte(holds_host_bytes: bool, need: Need) -> u64 {
+    if holds_host_bytes { need.host } else { 0 }
 }
 
 /// Memory that is free now: the device's (from the backend) and the host's (`None` when the
-/// platform does not say), and which backend will hold it.
+/// platform does not say), and whether the backend keeps real host buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Free {
     pub device: u64,
     pub host: Option<u64>,
-    pub backend: BackendKind,
+    pub holds_host_bytes: bool,
 }
 
 impl Free {
     /// The backend's free device memory and the host memory this process may still use.
-    pub fn now(free_device: u64, backend: BackendKind) -> Free {
+    pub fn now(free_device: u64, holds_host_bytes: bool) -> Free {
         Free {
             device: free_device,
             host: host_available(),
-            backend,
+            holds_host_bytes,
         }
     }
 }
@@ -100,7 +97,7 @@ fn misfit(size: u64, need: Need, free: Free) -> Option<(&'static str, u64, u64)>
     if dev > budget(free.device) {
         return Some(("device", dev, free.device));
     }
-    let host = size.saturating_mul(host_bytes_per_byte(free.backend, need));
+    let host = size.saturating_mul(host_bytes_per_byte(free.holds_host_bytes, need));
     match free.host {
         Some(h) if host > budget(h) => Some(("host", host, h)),
         _ => None,
@@ -109,7 +106,7 @@ fn misfit(size: u64, need: Need, free: Free) -> Option<(&'static str, u64, u64)>
 
 /// The largest size (a whole MiB when that much fits) that passes [`misfit`].
 fn largest_fitting(need: Need, free: Free) -> u64 {
-    let per_host = host_bytes_per_byte(free.backend, need);
+    let per_host = host_bytes_per_byte(free.holds_host_bytes, need);
     let limit = |free: u64, per: u64| budget(free).checked_div(per).unwrap_or(u64::MAX);
     let mut size = limit(free.device, need.device);
     if let Some(h) = free.host {

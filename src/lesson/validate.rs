@@ -9,13 +9,14 @@ use std::fmt;
 use pulldown_cmark::{Event, Parser};
 
 use super::{Card, FORMAT_VERSION, FrontMatter, Lesson};
-use crate::experiment;
+
+mod references;
 
 mod lines;
 mod quiz;
 
 use lines::KeyLines;
-pub use quiz::MAX_CHOICES;
+pub use quiz::{MAX_CHOICES, names_an_option_letter};
 
 /// Longest line a lesson may have: longer ones are almost certainly not prose, and would make
 /// wrapping and highlighting slow.
@@ -83,6 +84,13 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
     for card in &cards {
         check_nesting(source, card, &mut problems);
     }
+    references::check(
+        source,
+        meta.as_ref(),
+        (front, front_line, lines.experiments),
+        &cards,
+        &mut problems,
+    );
     match meta {
         Some(meta) if problems.is_empty() => Ok(Lesson {
             meta,
@@ -176,18 +184,11 @@ fn check_meta(source: &str, meta: &FrontMatter, lines: &KeyLines, out: &mut Vec<
     if meta.title.trim().is_empty() {
         out.push(Diagnostic::new(source, lines.title, "title is empty"));
     }
-    for exp in &meta.experiments {
-        if !experiment::IDS.contains(&exp.as_str()) {
-            out.push(Diagnostic::new(
-                source,
-                lines.experiments,
-                format!(
-                    "unknown experiment {exp:?}; known: {}",
-                    experiment::IDS.join(", ")
-                ),
-            ));
-        }
-    }
+    out.extend(
+        crate::exercise::validate(&meta.id, &meta.exercises)
+            .into_iter()
+            .map(|m| Diagnostic::new(source, lines.exercises, m)),
+    );
     quiz::check_quiz(source, &meta.quiz, lines, out);
 }
 

@@ -50,17 +50,35 @@ fn lesson_dir() -> tempfile::TempDir {
     dir
 }
 
+/// A state folder whose learner has option-order seed 0, and the key that picks file option
+/// `index` of question `question` in lesson `lesson` for that learner.
+fn known_learner() -> tempfile::TempDir {
+    let state = tempfile::tempdir().unwrap();
+    std::fs::write(
+        state.path().join("progress.json"),
+        r#"{"version": 2, "seed": 0}"#,
+    )
+    .unwrap();
+    state
+}
+
+fn key_for(lesson: &str, question: &str, n: usize, index: usize) -> String {
+    let order = cuda_academy::progress::shuffle::order(0, lesson, question, n);
+    let pos = order.iter().position(|&i| i == index).unwrap();
+    char::from(b'a' + u8::try_from(pos).unwrap()).to_string()
+}
+
 #[test]
 fn answer_quit_relaunch_and_resume() {
     let lessons = lesson_dir();
-    let state = tempfile::tempdir().unwrap();
+    let state = known_learner();
     let mut tui = launch(lessons.path(), state.path());
     tui.wait_for("Lesson 1/4 · card 1/3");
     tui.keys(RIGHT);
     tui.wait_for("Lesson 1/4 · card 2/3");
     tui.keys("\t");
     tui.keys(DOWN);
-    tui.keys("\r");
+    tui.keys(&key_for("pageable", "staging", 4, 1));
     tui.wait_for("✓ Correct");
     tui.keys("q");
     let (code, screen) = tui.exit_code();
@@ -73,9 +91,43 @@ fn answer_quit_relaunch_and_resume() {
     let mut tui = launch(lessons.path(), state.path());
     tui.wait_for("Lesson 1/4 · card 2/3");
     tui.wait_for("✓ Correct");
-    tui.wait_for("score 1/1");
+    tui.wait_for("quiz 1/2");
     tui.keys("\x03");
     assert_eq!(tui.exit_code().0, 0, "Ctrl-C quits normally");
+}
+
+#[test]
+fn two_instances_on_one_state_folder_keep_each_others_answers() {
+    let lessons = lesson_dir();
+    let state = known_learner();
+    let mut a = launch(lessons.path(), state.path());
+    let mut b = launch(lessons.path(), state.path());
+    a.wait_for("Lesson 1/4 · card 1/3");
+    b.wait_for("Lesson 1/4 · card 1/3");
+    // A answers lesson 1's first question (saved at once).
+    a.keys("\t");
+    a.keys(&key_for("pageable", "staging", 4, 1));
+    a.wait_for("✓ Correct");
+    // B, which has not seen A's answer, answers lesson 2's and saves over the file.
+    b.keys("2");
+    b.wait_for("Lesson 2/4");
+    b.keys("\t");
+    b.keys(&key_for("pinned", "alloc", 4, 2));
+    b.wait_for("✓ Correct");
+    a.keys("q");
+    assert_eq!(a.exit_code().0, 0);
+    b.keys("q");
+    assert_eq!(b.exit_code().0, 0);
+    let file = std::fs::read_to_string(state.path().join("progress.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&file).unwrap();
+    let attempts =
+        |lesson: &str, q: &str| json["lessons"][lesson]["answers"][q]["attempts"].clone();
+    assert_eq!(attempts("pageable", "staging")[0]["choice"], 1, "{file}");
+    assert_eq!(attempts("pinned", "alloc")[0]["choice"], 2, "{file}");
+    assert_eq!(
+        json["current_lesson"], "pinned",
+        "the last one to move wins"
+    );
 }
 
 #[test]

@@ -5,6 +5,7 @@
 mod cli;
 mod e2e_panel;
 mod e2e_pty;
+mod exercise;
 mod experiments_sim;
 mod gpu_backend;
 mod hardening;
@@ -17,6 +18,7 @@ mod panel_snapshots;
 #[allow(dead_code)]
 mod pty;
 mod run_cli;
+mod sim_fixture;
 mod sim_model;
 mod timeline_widget;
 mod trace_export;

@@ -37,6 +37,8 @@ pub struct KeySpans {
     #[serde(default)]
     experiments: Option<Spanned<IgnoredAny>>,
     #[serde(default)]
+    exercises: Option<Spanned<IgnoredAny>>,
+    #[serde(default)]
     quiz: Vec<Spanned<IgnoredAny>>,
 }
 
@@ -46,6 +48,7 @@ pub struct KeyLines {
     pub id: usize,
     pub title: usize,
     pub experiments: usize,
+    pub exercises: usize,
     /// One per question, in order.
     pub quiz: Vec<usize>,
     /// Used when a key's position is unknown: the first line of the front matter.
@@ -66,6 +69,7 @@ impl KeyLines {
             id: at(&spans.id),
             title: at(&spans.title),
             experiments: at(&spans.experiments),
+            exercises: at(&spans.exercises),
             quiz: spans
                 .quiz
                 .iter()

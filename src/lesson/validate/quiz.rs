@@ -40,6 +40,12 @@ pub(super) fn check_quiz(
 }
 
 fn check_choices(name: &str, q: &Question, say: &mut impl FnMut(String)) {
+    if names_an_option_letter(&q.explanation) {
+        say(format!(
+            "{name}: the explanation names an option by its letter; options are shown in a \
+             shuffled order per learner, so refer to them by content (\"the staging-buffer answer\")"
+        ));
+    }
     let n = q.choices.len();
     if n < 2 {
         say(format!("{name}: needs at least 2 choices, has {n}"));
@@ -69,6 +75,47 @@ fn check_predict(name: &str, q: &Question, say: &mut impl FnMut(String)) {
     if q.tolerance_pct.is_none_or(|t| !(t > 0.0 && t <= 100.0)) {
         say(format!(
             "{name}: a predict question needs `tolerance_pct` between 0 and 100"
+        ));
+    }
+}
+
+/// Whether `text` names an option by its letter ("option B", "the answer is C", "(A)", "D)",
+/// "not D."), which means nothing once options are shuffled per learner. A capital letter that
+/// starts a sentence ("A pageable copy ...") is not a name.
+pub fn names_an_option_letter(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let letter = |w: &str| {
+        let w = w.trim_matches(|c: char| "()*_,;:\"'`".contains(c));
+        matches!(
+            w.trim_end_matches('.'),
+            "A" | "B" | "C" | "D" | "E" | "F" | "G" | "H"
+        ) && (w.len() == 1 || w.ends_with('.'))
+    };
+    words.iter().enumerate().any(|(i, w)| {
+        let after_word = i > 0
+            && ["option", "answer", "choice", "is", "not"].contains(
+                &words[i - 1]
+                    .to_lowercase()
+                    .trim_matches(|c: char| !c.is_alphanumeric()),
+            );
+        let bracketed = w.starts_with('(') && w.ends_with(')') || w.ends_with(')') && w.len() == 2;
+        letter(w) && (after_word || bracketed || w.ends_with('.'))
+    })
+}
+
+#[cfg(test)]
+mod letter_tests {
+    use super::names_an_option_letter;
+
+    #[test]
+    fn option_letters_are_found_and_sentence_starts_are_not() {
+        assert!(names_an_option_letter("so the answer is B here"));
+        assert!(names_an_option_letter("Option (C) is tempting"));
+        assert!(names_an_option_letter("not D."));
+        assert!(names_an_option_letter("Pick B) if unsure"));
+        assert!(!names_an_option_letter("A pageable copy adds a D2H step"));
+        assert!(!names_an_option_letter(
+            "Both engines: H2D and D2H at once."
         ));
     }
 }

@@ -1,7 +1,7 @@
-//! Review C3: a run never grows into an out-of-memory kill. The simulator's footprint counts
-//! its device buffers (kept in host memory), and under an address-space limit (`ulimit -v`,
-//! as `prlimit --as` sets) a too-large run is refused with a message naming a size that fits,
-//! instead of aborting on a failed allocation.
+//! Review C3: a run never grows into an out-of-memory kill. The simulator holds no bytes, so an
+//! address-space limit (`ulimit -v`, as `prlimit --as` sets) does not stop it; sizes its profiled
+//! host could not hold are refused with a message. (A live GPU's host buffers are checked
+//! against free memory before allocating: `experiment::fit` tests.)
 
 use std::process::Output;
 
@@ -22,47 +22,36 @@ fn limited(kib: u64, args: &[&str]) -> Output {
         .unwrap()
 }
 
-/// A 1 GiB address space: `pipeline --size 1G` would hold 3 GiB on the simulator.
+/// A 1 GiB address space: the simulator holds descriptions, not bytes, so an 8 GiB pipeline
+/// runs (and verifies) in a few megabytes instead of being aborted or killed.
 #[test]
-fn an_address_space_limit_is_a_refusal_that_names_a_size_that_fits() {
+fn an_address_space_limit_does_not_stop_the_simulator() {
     let out = limited(
         1 << 20,
-        &["run", "pipeline", "--backend", "sim", "--size", "1G"],
+        &["run", "pipeline", "--backend", "sim", "--size", "8G"],
+    );
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("floats match"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+/// A size the simulated host (the profiled machine) could not hold is refused with a message,
+/// as the real machine would refuse it, not attempted.
+#[test]
+fn a_size_beyond_the_profiled_host_is_a_clear_refusal() {
+    let out = limited(
+        1 << 20,
+        &["run", "pipeline", "--backend", "sim", "--size", "64G"],
     );
     assert_no_crash(&out);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let err = text(&out.stderr);
-    assert!(err.contains("of host memory"), "{err}");
-    let fits = err
-        .split("the largest size that fits is --size ")
-        .nth(1)
-        .unwrap_or_else(|| panic!("no size that fits named: {err}"))
-        .trim()
-        .to_string();
-    // And that size does run under the same limit.
-    let out = limited(
-        1 << 20,
-        &["run", "pipeline", "--backend", "sim", "--size", &fits],
+    assert!(
+        err.contains("out of host memory") && err.contains("smaller --size"),
+        "{err}"
     );
-    assert_no_crash(&out);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "--size {fits}: {}",
-        text(&out.stderr)
-    );
-}
-
-/// Without `--size`, the default shrinks to what the limit leaves, with a note.
-#[test]
-fn defaults_shrink_under_an_address_space_limit() {
-    let out = limited(
-        1_000_000,
-        &["run", "pageable-vs-pinned", "--backend", "sim", "--json"],
-    );
-    assert_no_crash(&out);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let notes = report["notes"].to_string();
-    assert!(notes.contains("size reduced from 256 MiB"), "{notes}");
 }
