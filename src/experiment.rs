@@ -41,13 +41,15 @@ pub enum ExperimentError {
     #[error("{0}")]
     InvalidOption(String),
     #[error(
-        "--size {asked} needs {needed} of {what} memory, but only {free} is free; pick a smaller --size"
+        "--size {asked} needs {needed} of {what} memory, but only {free} is free; the largest \
+         size that fits is --size {fits}"
     )]
     TooLarge {
         what: &'static str,
         asked: String,
         needed: String,
         free: String,
+        fits: String,
     },
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -115,7 +117,7 @@ pub(crate) fn sized_report(
         requested,
         default,
         need,
-        fit::Free::now(gpu.info().free_mem),
+        fit::Free::now(gpu.info().free_mem, gpu.info().holds_host_bytes),
     )?;
     let mut report = new_report(
         id,

@@ -32,7 +32,12 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         cancel: &cancel,
         progress: &progress,
     };
-    let result = experiment::run(&args.experiment, gpu.as_mut(), &opts, &ctx);
+    // A CUDA library that panics mid-run (a symbol the driver lacks) is an error, not a crash.
+    let result = crate::gpu::detect::catch_quietly(|| {
+        experiment::run(&args.experiment, gpu.as_mut(), &opts, &ctx)
+    })
+    .map_err(experiment::ExperimentError::from)
+    .and_then(|r| r);
     if show_progress {
         eprint!("\r\x1b[2K");
     }
@@ -40,22 +45,30 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if report.backend.kind == BackendKind::Cuda {
         report.params.device = Some(global.device);
     }
-    if let Some(path) = &args.trace {
-        crate::trace::write_chrome_trace(&report, path)?;
-        if !args.json {
-            eprintln!(
-                "wrote the timeline as a Chrome trace to {} (open it in https://ui.perfetto.dev)",
-                path.display()
-            );
-        }
-    }
     let text = if args.json {
         serde_json::to_string_pretty(&report).context("cannot write the report as JSON")? + "\n"
     } else {
         render_table(&report)
     };
-    // A closed pipe (e.g. `| head`) is not a crash.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let text = match args.json {
+        true => crate::sanitize::json(text),
+        false => crate::sanitize::clean(&text).into_owned(),
+    };
+    // A write error (a full disk, /dev/full) is an error; a closed pipe is handled by main.
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the results to stdout")?;
+    // After the results, so a bad --trace path never throws a finished run away.
+    if let Some(path) = &args.trace {
+        crate::trace::write_chrome_trace(&report, path)?;
+        if !args.json {
+            eprintln!(
+                "wrote the timeline as a Chrome trace to {} (open it in https://ui.perfetto.dev)",
+                crate::sanitize::clean(&path.display().to_string())
+            );
+        }
+    }
     if let Some(failed) = report.checks.iter().find(|c| !c.passed) {
         eprintln!("error: check failed: {} ({})", failed.name, failed.detail);
         return Ok(ExitCode::FAILURE);

@@ -114,13 +114,18 @@ pub fn run(
 ) -> Result<Report, ExperimentError> {
     // One allocation of `size` is held at a time; the copies need their own, smaller buffers.
     let host_only = Need { device: 0, host: 1 };
-    let (size, size_note) = fit_size(opts.size, DEFAULT_SIZE, host_only, Free::now(u64::MAX))?;
+    let (size, size_note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        host_only,
+        Free::now(u64::MAX, gpu.info().holds_host_bytes),
+    )?;
     let copies = Need { device: 1, host: 5 };
     let (copy, note) = fit_size(
         None,
         COPY_SIZE.min(size),
         copies,
-        Free::now(gpu.info().free_mem),
+        Free::now(gpu.info().free_mem, gpu.info().holds_host_bytes),
     )?;
     let mut params = Params {
         size,

@@ -193,7 +193,8 @@ impl Profile {
         self.validate()
             .map_err(|e| e.with_origin(&path.display().to_string()))?;
         let text = self.to_toml()?;
-        std::fs::write(path, text).map_err(|e| ProfileError::Io {
+        // Atomic: a full disk or a kill never leaves half a profile in place of the old one.
+        crate::atomic_file::write(path, text.as_bytes()).map_err(|e| ProfileError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })

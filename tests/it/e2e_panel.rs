@@ -10,10 +10,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-#[path = "support/pty.rs"]
-#[allow(dead_code)]
-mod pty;
-use pty::{RIGHT, Tui};
+use crate::pty::{RIGHT, Tui};
 
 const COLS: u16 = 120;
 const ROWS: u16 = 36;

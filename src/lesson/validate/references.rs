@@ -11,11 +11,12 @@ use crate::lesson::{Card, FrontMatter, QuestionKind};
 const OPEN: &str = "{{metric:";
 const CLOSE: &str = "}}";
 
-/// Check `meta` (whose TOML text is `front`, starting at line `front_line`) and `cards`.
+/// Check `meta` (whose TOML text is `front`, starting at line `front_line`, with its
+/// `experiments` key at line `experiments_line`) and `cards`.
 pub fn check(
     source: &str,
     meta: Option<&FrontMatter>,
-    (front, front_line): (&str, usize),
+    (front, front_line, experiments_line): (&str, usize, usize),
     cards: &[Card],
     out: &mut Vec<Diagnostic>,
 ) {
@@ -23,7 +24,8 @@ pub fn check(
     if let Some(meta) = meta {
         for id in &meta.experiments {
             if registry::find(id).is_none() {
-                let line = at(line_with(front, "experiments", id));
+                let line = line_with(front, "experiments", id)
+                    .map_or(experiments_line, |l| front_line + l);
                 out.push(Diagnostic::new(source, line, unknown_experiment(id)));
             }
         }

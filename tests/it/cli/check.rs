@@ -250,3 +250,15 @@ fn unreadable_file_is_that_lessons_problem() {
     );
     assert!(stdout(&out).starts_with(&prefix), "{}", stdout(&out));
 }
+
+#[test]
+fn an_explanation_that_names_an_option_letter() {
+    // Options are shown shuffled per learner: "the answer is B" means nothing to them.
+    let bytes = good_with(|t| {
+        t.replace(
+            "Only page-locked memory can be DMA'd directly.",
+            "The answer is B: only page-locked memory can be DMA'd directly.",
+        )
+    });
+    expect_problem("letter.md", bytes, 7, "names an option by its letter");
+}
