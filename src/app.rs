@@ -27,7 +27,13 @@ use crate::theme::Theme;
 pub use msg::{Cmd, Msg};
 pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
 pub use params::ParamsForm;
-pub use predict::within_tolerance;
+pub use predict::{RunLedger, within_tolerance};
+/// Prediction wording shared by the quiz pane and the results view.
+pub mod predict_view {
+    pub use super::predict::{
+        closeness, describe_options, domain_error, format_value_in, metric_unit,
+    };
+}
 pub use quiz::QuizState;
 pub use stats::LessonStats;
 
@@ -122,6 +128,8 @@ pub struct App {
     pub panel: PanelState,
     /// The parameter form, while open.
     pub params: Option<ParamsForm>,
+    /// This session's runs, for grading predictions and quoting results.
+    pub runs: RunLedger,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -148,6 +156,7 @@ impl App {
             highlight_ready: false,
             panel: PanelState::default(),
             params: None,
+            runs: RunLedger::default(),
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -255,6 +264,8 @@ impl App {
             Action::Answer => return self.answer(),
             Action::NextQuestion => self.move_question(1),
             Action::PrevQuestion => self.move_question(-1),
+            Action::PickOption(n) => return self.pick_option(usize::from(n)),
+            Action::NextToReview => self.next_to_review(),
             Action::ListUp => self.move_selection(-1),
             Action::ListDown => self.move_selection(1),
             Action::OpenLesson => self.open_selected(),
@@ -325,5 +336,9 @@ impl App {
 
 #[cfg(test)]
 mod panel_tests;
+#[cfg(test)]
+mod predict_tests;
+#[cfg(test)]
+mod quiz_tests;
 #[cfg(test)]
 mod tests;

@@ -76,6 +76,9 @@ pub enum Action {
     Answer,
     NextQuestion,
     PrevQuestion,
+    /// Choose and answer the option at position N (0-based; the letter pressed).
+    PickOption(u8),
+    NextToReview,
     ListUp,
     ListDown,
     OpenLesson,
@@ -128,6 +131,8 @@ impl Action {
             Action::Answer => "answer",
             Action::NextQuestion => "next question",
             Action::PrevQuestion => "previous question",
+            Action::PickOption(_) => "pick option",
+            Action::NextToReview => "next to review",
             Action::ListUp => "select previous",
             Action::ListDown => "select next",
             Action::OpenLesson => "open lesson",
@@ -173,8 +178,10 @@ impl Action {
             Action::PageUp | Action::PageDown => "scroll the pane a page",
             Action::Top | Action::Bottom => "scroll to the start or end",
             Action::OptionUp | Action::OptionDown => "move the › cursor",
-            Action::Answer => "answer; again on an answer: retry",
+            Action::Answer => "answer (the first is scored); again: practice",
             Action::NextQuestion | Action::PrevQuestion => "move among the lesson's questions",
+            Action::PickOption(_) => "answer with that option (practice once answered)",
+            Action::NextToReview => "the next question missed or not answered yet",
             Action::ListUp | Action::ListDown => "move the selection",
             Action::OpenLesson => "open the selected lesson",
             Action::ResetLesson => "clear this lesson's progress (asks)",
@@ -259,9 +266,12 @@ pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Action> {
     })
 }
 
-/// Fill in the digit of a lesson jump.
+/// Fill in the digit of a lesson jump, the letter of an option.
 fn resolve(action: Action, key: &KeyEvent) -> Action {
     match (action, key.code) {
+        (Action::PickOption(_), KeyCode::Char(c)) if c.is_ascii_lowercase() => {
+            Action::PickOption(c as u8 - b'a')
+        }
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())

@@ -5,7 +5,9 @@
 //! shell (terminal, GPU, files) at the edges. See README "Architecture".
 
 pub mod app;
+pub mod atomic_file;
 pub mod cli;
+pub mod exercise;
 pub mod experiment;
 pub mod gpu;
 pub mod highlight;
@@ -15,6 +17,7 @@ pub mod markdown;
 pub mod meminfo;
 pub mod progress;
 pub mod report;
+pub mod sanitize;
 pub mod text_fit;
 pub mod theme;
 pub mod timeline;

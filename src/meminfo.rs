@@ -17,8 +17,9 @@ fn read_field(name: &str) -> Option<u64> {
     field(&text, name)
 }
 
-/// The value of `name` (e.g. `MemTotal:`) in a `/proc/meminfo` text, converted from KiB to bytes.
-fn field(text: &str, name: &str) -> Option<u64> {
+/// The value of `name` (e.g. `MemTotal:`) in a `/proc/meminfo` text (or any `/proc` file of
+/// `NAME:   1234 kB` lines, such as `/proc/self/status`), converted from KiB to bytes.
+pub fn field(text: &str, name: &str) -> Option<u64> {
     let line = text.lines().find(|l| l.starts_with(name))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     kib.checked_mul(1024)

@@ -1,26 +1,42 @@
-//! The learner's progress: which card each lesson is at, answers and scores. Versioned JSON in
+//! The learner's progress: which card each lesson is at, every answer, predictions with the run
+//! that graded them, and the last default-parameter results of each experiment. Versioned JSON in
 //! `progress.json` under the XDG state dir (`$CUDA_ACADEMY_STATE_DIR` overrides), saved
 //! atomically; an unreadable file is renamed aside, never silently overwritten.
 //!
 //! The policy, in one place: [`load`] never fails (a missing file is a fresh start; a file it
-//! cannot parse is moved to `progress.json.corrupt-<UTC time>` and a banner says so), and [`save`]
-//! never replaces a `progress.json` it cannot parse (that only happens when moving it aside
-//! failed), so a learner's history is never lost without a word.
+//! cannot parse is moved to `progress.json.corrupt-<UTC time>` and a banner says so; a version-1
+//! file is migrated, keeping every answer), and [`save`] re-reads the file and merges it with the
+//! record in memory before writing (two instances never lose each other's work), and never
+//! replaces a `progress.json` it cannot parse.
 
+mod answer;
 mod aside;
+mod clock;
+mod merge;
+#[cfg(test)]
+mod merge_tests;
+mod migrate;
+pub mod score;
+pub mod shuffle;
 mod store;
 #[cfg(test)]
 mod tests;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::report::{BackendKind, Metric, Params};
+
+pub use answer::{AnswerRecord, Attempt, Grade, MAX_ATTEMPTS};
+pub use clock::now_ms;
+pub use merge::merge;
 pub use store::{load, peek, save};
 
-/// Version of the file format written by this build.
-pub const PROGRESS_VERSION: u32 = 1;
+/// Version of the file format written by this build (1: latest answer only; 2: every attempt,
+/// graded predictions, timestamps for merging, the shuffle seed and saved results).
+pub const PROGRESS_VERSION: u32 = 2;
 
 /// Name of the progress file inside the state dir.
 pub const FILE_NAME: &str = "progress.json";
@@ -28,16 +44,30 @@ pub const FILE_NAME: &str = "progress.json";
 /// Environment variable that overrides the state dir (used by tests and for portable installs).
 pub const STATE_DIR_ENV: &str = "CUDA_ACADEMY_STATE_DIR";
 
-/// Everything the app remembers between runs.
+/// Everything the app remembers between runs. Times (`*_at`) are milliseconds since the Unix
+/// epoch; they decide which record is newer when two instances' files are merged.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Progress {
     pub version: u32,
+    /// Orders each question's options for this learner ([`shuffle`]); made on first launch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// Lesson id of the lesson open at quit, to resume there.
     #[serde(default)]
     pub current_lesson: Option<String>,
+    /// When `current_lesson` was set.
+    #[serde(default)]
+    pub current_at: u64,
+    /// When everything was last reset: older records do not count (and are dropped on merge).
+    #[serde(default)]
+    pub reset_at: u64,
     /// Lesson id -> that lesson's progress.
     #[serde(default)]
     pub lessons: BTreeMap<String, LessonProgress>,
+    /// Experiment id -> its last run with default parameters (metrics only, no timeline), so
+    /// cards keep quoting "in your run" values after a relaunch.
+    #[serde(default)]
+    pub results: BTreeMap<String, SavedRun>,
 }
 
 /// One lesson's progress.
@@ -46,25 +76,39 @@ pub struct LessonProgress {
     /// Card the learner was on (0-based).
     #[serde(default)]
     pub card: usize,
+    /// When `card` was set (the last card visit).
+    #[serde(default)]
+    pub card_at: u64,
     /// Cards seen (0-based indices).
     #[serde(default)]
     pub seen: Vec<usize>,
-    /// Question id -> the learner's latest answer.
+    /// Question id -> every answer given to it.
     #[serde(default)]
     pub answers: BTreeMap<String, AnswerRecord>,
+    /// When this lesson was last reset: older records do not count.
+    #[serde(default)]
+    pub reset_at: u64,
 }
 
-/// The learner's latest answer to one question.
+/// Which run produced a value: enough to say "measured 1.78x (simulated; default parameters)".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AnswerRecord {
-    /// Choice questions: the option chosen (0-based).
-    pub choice: Option<usize>,
-    /// Predict questions: the number typed.
-    pub predicted: Option<f64>,
-    /// Whether the latest answer was right (predict: `None` until graded against a run).
-    pub correct: Option<bool>,
-    /// How many times it was answered (retries count).
-    pub attempts: u32,
+pub struct RunSource {
+    /// Experiment id.
+    pub experiment: String,
+    pub backend: BackendKind,
+    /// The GPU, or the GPU the simulator's profile models.
+    pub device: String,
+    /// The parameters the run used (after fitting the size to memory).
+    pub params: Params,
+}
+
+/// An experiment's last default-parameter results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SavedRun {
+    /// When the run completed.
+    pub at: u64,
+    pub source: RunSource,
+    pub metrics: BTreeMap<String, Metric>,
 }
 
 /// What loading found.
@@ -76,7 +120,8 @@ pub struct Loaded {
 }
 
 impl Progress {
-    /// An empty progress record of the current version.
+    /// An empty progress record of the current version, without a seed (tests and fixtures get
+    /// the same option order every time; [`Progress::new_learner`] is what a first launch gets).
     pub fn fresh() -> Progress {
         Progress {
             version: PROGRESS_VERSION,
@@ -84,18 +129,58 @@ impl Progress {
         }
     }
 
-    /// Forget one lesson (the "reset lesson" action). Returns whether there was anything to forget.
-    pub fn reset_lesson(&mut self, lesson_id: &str) -> bool {
-        let removed = self.lessons.remove(lesson_id).is_some();
-        if self.current_lesson.as_deref() == Some(lesson_id) {
-            self.current_lesson = None;
+    /// A first launch: a fresh record with a random shuffle seed.
+    pub fn new_learner() -> Progress {
+        Progress {
+            seed: Some(shuffle::random_seed()),
+            ..Progress::fresh()
         }
-        removed
     }
 
-    /// Forget everything (the "reset all" action).
+    /// Forget one lesson (the "reset lesson" action), remembering when, so a merge with another
+    /// instance's older records does not bring them back. Returns whether there was anything.
+    pub fn reset_lesson(&mut self, lesson_id: &str) -> bool {
+        let now = now_ms();
+        let had = self.lessons.get(lesson_id).is_some_and(|l| !l.is_empty());
+        self.lessons.insert(
+            lesson_id.to_string(),
+            LessonProgress {
+                reset_at: now,
+                ..LessonProgress::default()
+            },
+        );
+        if self.current_lesson.as_deref() == Some(lesson_id) {
+            self.current_lesson = None;
+            self.current_at = now;
+        }
+        had
+    }
+
+    /// Forget every lesson (the "reset all" action); the seed and saved results stay.
     pub fn reset_all(&mut self) {
-        *self = Progress::fresh();
+        let now = now_ms();
+        self.lessons.clear();
+        self.current_lesson = None;
+        self.current_at = now;
+        self.reset_at = now;
+    }
+
+    /// Record that card `card` of lesson `lesson_id` is open: seen, and the place to resume.
+    pub fn visit(&mut self, lesson_id: &str, card: usize) {
+        let now = now_ms();
+        self.current_lesson = Some(lesson_id.to_string());
+        self.current_at = now;
+        let entry = self.lessons.entry(lesson_id.to_string()).or_default();
+        entry.card = card;
+        entry.card_at = now;
+        if let Err(at) = entry.seen.binary_search(&card) {
+            entry.seen.insert(at, card);
+        }
+    }
+
+    /// The shuffle seed (0 for a record that has none yet).
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or(0)
     }
 }
 
@@ -103,7 +188,7 @@ impl LessonProgress {
     /// Number of distinct cards seen below `card_count` (stale indices from an edited lesson
     /// do not count).
     pub fn seen_count(&self, card_count: usize) -> usize {
-        let seen: std::collections::BTreeSet<usize> = self
+        let seen: BTreeSet<usize> = self
             .seen
             .iter()
             .copied()
@@ -112,12 +197,9 @@ impl LessonProgress {
         seen.len()
     }
 
-    /// Number of questions whose latest answer was right.
-    pub fn correct_count(&self) -> usize {
-        self.answers
-            .values()
-            .filter(|a| a.correct == Some(true))
-            .count()
+    /// Nothing recorded (a reset marker alone).
+    fn is_empty(&self) -> bool {
+        self.seen.is_empty() && self.answers.is_empty() && self.card == 0
     }
 }
 

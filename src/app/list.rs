@@ -40,14 +40,14 @@ impl App {
         match what {
             Reset::Lesson(idx) => {
                 if let Some(key) = self.catalog.entries.get(idx).map(|e| e.key().to_string()) {
-                    self.progress.lessons.remove(&key);
+                    self.progress.reset_lesson(&key);
                 }
                 if idx == self.lesson {
                     self.card = 0;
                 }
             }
             Reset::All => {
-                self.progress.lessons.clear();
+                self.progress.reset_all();
                 self.card = 0;
             }
         }

@@ -52,14 +52,7 @@ impl App {
             return;
         };
         let id = lesson.id().to_string();
-        let card = self.card;
-        self.progress.current_lesson = Some(id.clone());
-        let entry = self.progress.lessons.entry(id).or_default();
-        entry.card = card;
-        if !entry.seen.contains(&card) {
-            entry.seen.push(card);
-            entry.seen.sort_unstable();
-        }
+        self.progress.visit(&id, self.card);
     }
 
     pub(super) fn next_card(&mut self) {

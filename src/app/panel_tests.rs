@@ -1,5 +1,5 @@
 //! `update` for the experiment panel: run, cancel, worker events, timeline keys, export, the
-//! parameter form and grading predictions, with reports from real runs on the simulator.
+//! parameter form (grading predictions: `predict_tests`), with reports from real runs on the simulator.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::layout::Size;
@@ -7,7 +7,6 @@ use ratatui::layout::Size;
 use super::*;
 use crate::experiment::{self, ExperimentOptions, RunContext};
 use crate::gpu::detect;
-use crate::progress::AnswerRecord;
 use crate::report::Report;
 use crate::worker::WorkerEvent;
 
@@ -135,7 +134,11 @@ fn timeline_keys_reach_the_timeline_only_when_there_is_one() {
     let mut app = app();
     press(&mut app, "3 ]");
     assert!(app.timeline().is_none());
-    assert!(app.panel.message.as_ref().unwrap().text.contains("press r"));
+    let said = &app.panel.message.as_ref().unwrap().text;
+    assert!(
+        said.contains("no timeline to select from") && said.contains("press r"),
+        "{said}"
+    );
     let id = run_id(&press(&mut app, "r"));
     done(&mut app, id, sim_report("async-copy"));
     press(&mut app, "v");
@@ -221,47 +224,6 @@ fn the_parameter_form_sets_options_and_enter_runs_with_them() {
     assert!(press(&mut app, "Esc").is_empty());
     assert!(app.overlay.is_none());
     assert_eq!(app.panel.options["pipeline"].size, Some(4 << 20));
-}
-
-#[test]
-fn a_run_grades_the_lessons_predictions_and_fills_lesson_text() {
-    let mut app = app();
-    press(&mut app, "3");
-    let card = |app: &App| -> String {
-        app.card_lines(60)
-            .iter()
-            .map(|l| l.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-            .replace('\u{a0}', " ")
-    };
-    assert!(card(&app).contains(crate::markdown::METRIC_INVITATION));
-    let report = sim_report("async-copy");
-    let measured = report.metrics["copy_done_us_pageable"].value;
-    let answers = &mut app.progress.lessons.get_mut("async").unwrap().answers;
-    let record = |predicted| AnswerRecord {
-        choice: None,
-        predicted: Some(predicted),
-        correct: None,
-        attempts: 1,
-    };
-    answers.insert("done".into(), record(measured * 1.2));
-    let id = run_id(&press(&mut app, "r"));
-    assert_eq!(done(&mut app, id, report.clone()), [Cmd::SaveProgress]);
-    let graded = &app.progress.lessons["async"].answers["done"];
-    assert_eq!(graded.correct, Some(true), "20% off, 40% allowed");
-    let text = app.metric_text("copy_done_us_pageable").unwrap();
-    assert!(card(&app).contains(&text), "the card shows {text}");
-    assert!(!card(&app).contains(crate::markdown::METRIC_INVITATION));
-    // A far-off prediction is graded wrong by the next run.
-    let answers = &mut app.progress.lessons.get_mut("async").unwrap().answers;
-    answers.insert("done".into(), record(measured * 3.0));
-    let id = run_id(&press(&mut app, "r"));
-    done(&mut app, id, report);
-    assert_eq!(
-        app.progress.lessons["async"].answers["done"].correct,
-        Some(false)
-    );
 }
 
 #[test]
@@ -373,4 +335,65 @@ fn a_click_on_the_panel_focuses_it_and_the_wheel_scrolls_its_results() {
     assert!(app.panel.scroll > 0, "the results scroll under the pointer");
     press(&mut app, "k k k k");
     assert_eq!(app.panel.scroll, 0, "Up scrolls back in the focused panel");
+}
+
+#[test]
+fn c_and_s_say_so_when_there_is_nothing_to_compare_or_switch_to() {
+    let mut app = app();
+    press(&mut app, "s");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("one experiment"), "{said}");
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    press(&mut app, "c");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("nothing to compare with yet"), "{said}");
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    press(&mut app, "c");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("comparison off"), "{said}");
+    press(&mut app, "c");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("comparing with previous run"), "{said}");
+}
+
+#[test]
+fn right_on_an_auto_size_goes_above_the_experiments_default() {
+    let mut app = app();
+    press(&mut app, "o Right");
+    let form = app.params.as_ref().unwrap();
+    let default = crate::experiment::registry::find(&form.experiment)
+        .unwrap()
+        .default_size;
+    assert!(
+        form.options.size.unwrap() > default,
+        "{:?}",
+        form.options.size
+    );
+    press(&mut app, "Left Left");
+    let form = app.params.as_ref().unwrap();
+    assert!(
+        form.options.size.unwrap() < default,
+        "{:?}",
+        form.options.size
+    );
+}
+
+#[test]
+fn a_second_run_keeps_the_view_the_learner_chose() {
+    let mut app = app();
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    assert_eq!(
+        app.panel_view(),
+        PanelView::Chart,
+        "the first run opens on its chart"
+    );
+    press(&mut app, "v");
+    let chosen = app.panel_view();
+    assert_ne!(chosen, PanelView::Chart);
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    assert_eq!(app.panel_view(), chosen);
 }

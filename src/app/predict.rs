@@ -1,9 +1,23 @@
-//! Predict, then measure: grading the lesson's predict questions when a run reports their metric,
-//! and the measured values that lesson text (`{{metric:NAME}}`) and the quiz pane show.
+//! Predict, then measure. A prediction is graded by the first run that completes after it was
+//! typed **with the experiment's default parameters**; the grade is then frozen, with the
+//! measured value, the run's parameters and backend (in progress). The last default run of each
+//! experiment is kept in progress too, and is what `{{metric:NAME}}` in lesson text quotes; a
+//! run with other parameters is quoted only when there is no default one, and then says which
+//! parameters it used.
+
+use std::collections::BTreeMap;
+
+mod wording;
+
+pub use wording::{closeness, describe_options, domain_error, format_value_in, metric_unit};
 
 use super::App;
+use crate::experiment::ExperimentOptions;
 use crate::lesson::QuestionKind;
-use crate::report::Report;
+use crate::progress::{Grade, RunSource, SavedRun, now_ms};
+use crate::report::{Metric, Report};
+use crate::ui::metrics::format_metric;
+use wording::quoted;
 
 /// Whether `predicted` is within `tolerance_pct` percent of `measured`.
 pub fn within_tolerance(predicted: f64, measured: f64, tolerance_pct: f64) -> bool {
@@ -11,49 +25,164 @@ pub fn within_tolerance(predicted: f64, measured: f64, tolerance_pct: f64) -> bo
     (predicted - measured).abs() <= allowed
 }
 
+/// A question's tolerance when the lesson gives none.
+pub const DEFAULT_TOLERANCE_PCT: f64 = 10.0;
+
+/// Runs this session: the options each run started with (to know whether it used the defaults
+/// when it completes), and the last run of each experiment with other parameters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunLedger {
+    started: BTreeMap<u64, ExperimentOptions>,
+    /// Experiment id -> its latest run with other parameters, newer than its default run.
+    odd: BTreeMap<String, (SavedRun, ExperimentOptions)>,
+}
+
+impl RunLedger {
+    /// Run `run_id` starts with `options`.
+    pub fn started(&mut self, run_id: u64, options: &ExperimentOptions) {
+        self.started.insert(run_id, options.clone());
+    }
+}
+
 impl App {
-    /// Grade every prediction of lesson `lesson` whose metric `report` measured; returns how
-    /// many were graded. Only predictions already typed are graded (one typed later is graded
-    /// by the next run).
-    pub(super) fn grade_predictions(&mut self, lesson: usize, report: &Report) -> usize {
-        let Some(l) = self.catalog.entries.get(lesson).and_then(|e| e.lesson()) else {
-            return 0;
+    /// A run completed: keep its results (persisted when it used the default parameters), and
+    /// grade the predictions it settles. Returns whether progress changed (save it).
+    pub(super) fn record_run(&mut self, run_id: u64, report: &Report) -> bool {
+        let options = self.runs.started.remove(&run_id);
+        let run = SavedRun {
+            at: now_ms(),
+            source: RunSource {
+                experiment: report.experiment.clone(),
+                backend: report.backend.kind,
+                device: report.backend.device.clone(),
+                params: report.params.clone(),
+            },
+            metrics: report.metrics.clone(),
         };
-        let id = l.id().to_string();
-        let questions: Vec<_> = l
+        match options {
+            Some(options) if options == ExperimentOptions::default() => {
+                self.runs.odd.remove(&report.experiment);
+                self.grade_predictions(&run);
+                self.progress.results.insert(report.experiment.clone(), run);
+                true
+            }
+            // Unknown or other parameters: quotable with its parameters, never a grade.
+            other => {
+                let options = other.unwrap_or_default();
+                self.runs
+                    .odd
+                    .insert(report.experiment.clone(), (run, options));
+                false
+            }
+        }
+    }
+
+    /// Grade every waiting prediction whose metric `run` measured, in the lessons that run
+    /// its experiment.
+    fn grade_predictions(&mut self, run: &SavedRun) {
+        for entry in &self.catalog.entries {
+            let Some(lesson) = entry.lesson() else {
+                continue;
+            };
+            if !lesson.meta.experiments.contains(&run.source.experiment) {
+                continue;
+            }
+            let Some(progress) = self.progress.lessons.get_mut(lesson.id()) else {
+                continue;
+            };
+            for q in lesson
+                .meta
+                .quiz
+                .iter()
+                .filter(|q| q.kind == QuestionKind::Predict)
+            {
+                let Some(metric) = q.metric.as_deref().and_then(|m| run.metrics.get(m)) else {
+                    continue;
+                };
+                let Some(record) = progress.answers.get_mut(&q.id) else {
+                    continue;
+                };
+                if record.graded().is_some() {
+                    continue; // frozen
+                }
+                let Some(attempt) = record
+                    .attempts
+                    .iter_mut()
+                    .rev()
+                    .find(|a| a.predicted.is_some())
+                else {
+                    continue;
+                };
+                let predicted = attempt.predicted.unwrap_or(f64::NAN);
+                let tolerance = q.tolerance_pct.unwrap_or(DEFAULT_TOLERANCE_PCT);
+                attempt.grade = Some(Grade {
+                    at: run.at,
+                    measured: metric.value,
+                    unit: metric.unit.clone(),
+                    tolerance_pct: tolerance,
+                    close: within_tolerance(predicted, metric.value, tolerance),
+                    run: run.source.clone(),
+                });
+            }
+        }
+    }
+
+    /// The value of metric `name` for lesson text, e.g. `55.1 GB/s (simulated)`: from the last
+    /// run with default parameters (the open lesson's experiments first); failing that, from a
+    /// run with other parameters, naming them. `None` before any run measured it.
+    pub fn metric_text(&self, name: &str) -> Option<String> {
+        let lesson_experiments = self.experiments();
+        let default_run = lesson_experiments
+            .iter()
+            .filter_map(|id| self.progress.results.get(id))
+            .find(|r| r.metrics.contains_key(name))
+            .or_else(|| {
+                let mut all: Vec<&SavedRun> = self.progress.results.values().collect();
+                all.sort_by_key(|r| std::cmp::Reverse(r.at));
+                all.into_iter().find(|r| r.metrics.contains_key(name))
+            });
+        if let Some(run) = default_run {
+            return Some(quoted(&run.metrics[name], run.source.backend, None));
+        }
+        let (run, options) = self
+            .runs
+            .odd
+            .values()
+            .filter(|(r, _)| r.metrics.contains_key(name))
+            .max_by_key(|(r, _)| r.at)?;
+        let params = describe_options(options);
+        Some(quoted(
+            &run.metrics[name],
+            run.source.backend,
+            Some(&params),
+        ))
+    }
+
+    /// `value  (you predicted X)` for the results view, when the open lesson has a prediction
+    /// of metric `name`; else `value` unchanged.
+    pub fn with_prediction(&self, name: &str, value: String) -> String {
+        let Some(lesson) = self.entry().and_then(|e| e.lesson()) else {
+            return value;
+        };
+        let progress = self.progress.lessons.get(lesson.id());
+        let predicted = lesson
             .meta
             .quiz
             .iter()
-            .filter(|q| q.kind == QuestionKind::Predict)
-            .filter_map(|q| {
-                let metric = report.metrics.get(q.metric.as_deref()?)?;
-                Some((q.id.clone(), metric.value, q.tolerance_pct.unwrap_or(10.0)))
-            })
-            .collect();
-        let Some(progress) = self.progress.lessons.get_mut(&id) else {
-            return 0;
-        };
-        let mut graded = 0;
-        for (qid, measured, tolerance) in questions {
-            if let Some(record) = progress.answers.get_mut(&qid)
-                && let Some(predicted) = record.predicted
-            {
-                record.correct = Some(within_tolerance(predicted, measured, tolerance));
-                graded += 1;
+            .filter(|q| q.kind == QuestionKind::Predict && q.metric.as_deref() == Some(name))
+            .find_map(|q| {
+                let record = progress?.answers.get(&q.id)?;
+                record
+                    .graded()
+                    .map(|(p, _)| p)
+                    .or(record.pending_prediction())
+            });
+        match (predicted, metric_unit(name)) {
+            (Some(p), Some(unit)) => {
+                let p = format_metric(&Metric::new(p, unit));
+                format!("{value}  (you predicted {p})")
             }
-        }
-        graded
-    }
-
-    /// The measured value of metric `name` for lesson text and the quiz, e.g. `55.1 GB/s`;
-    /// `None` before a run measured it.
-    pub fn metric_text(&self, name: &str) -> Option<String> {
-        let metric = self.panel.measured.get(name)?;
-        let text = crate::ui::metrics::format_metric(metric);
-        if self.panel.simulated.contains(name) {
-            Some(format!("{text} (simulated)"))
-        } else {
-            Some(text)
+            _ => value,
         }
     }
 }

@@ -1,13 +1,16 @@
-//! The quick-check: one question at a time, answering, retrying, and typing a prediction.
+//! The quick-check: one question at a time, its options in the learner's own order, answering
+//! (the first try is scored, later tries are practice), picking by letter, jumping to the next
+//! question to review, and typing a prediction.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
+mod input;
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{App, Cmd};
+use crate::keymap::{self, Ctx};
 use crate::lesson::{Question, QuestionKind};
-use crate::progress::AnswerRecord;
-
-/// Longest prediction the input field takes.
-const MAX_INPUT: usize = 24;
+use crate::progress::score::{self, Mark};
+use crate::progress::{AnswerRecord, Attempt, now_ms, shuffle};
 
 /// The quiz pane's own state (answers themselves live in progress).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -16,7 +19,7 @@ pub struct QuizState {
     pub lesson: Option<usize>,
     /// Question shown (0-based).
     pub question: usize,
-    /// Option under the `›` cursor.
+    /// Option under the `›` cursor: a position on screen, not an index into the file.
     pub cursor: usize,
     /// The learner chose to try an answered question again: hide the verdict until they answer.
     pub retrying: bool,
@@ -24,8 +27,10 @@ pub struct QuizState {
     pub scroll: u16,
     /// The prediction being typed, while the input field is open.
     pub input: Option<String>,
-    /// Why the last typed prediction was refused.
+    /// Why the last typed prediction was refused (cleared when the input changes).
     pub input_error: Option<String>,
+    /// A one-line answer to the last quiz key (e.g. "nothing left to review").
+    pub notice: Option<String>,
 }
 
 impl App {
@@ -34,7 +39,7 @@ impl App {
             lesson: Some(self.lesson),
             ..QuizState::default()
         };
-        self.quiz.cursor = self.saved_choice().unwrap_or(0);
+        self.quiz.cursor = self.saved_position().unwrap_or(0);
     }
 
     /// The open lesson's questions.
@@ -49,20 +54,54 @@ impl App {
         self.questions().get(self.quiz.question)
     }
 
-    /// The learner's latest answer to the question shown.
+    /// Every answer to the question shown.
     pub fn record(&self) -> Option<&AnswerRecord> {
         let id = self.entry()?.lesson()?.id();
         let q = self.question()?;
         self.progress.lessons.get(id)?.answers.get(&q.id)
     }
 
-    /// Whether the question shown has its verdict on screen.
-    pub fn revealed(&self) -> bool {
-        !self.quiz.retrying && self.record().is_some()
+    /// Where the question shown stands (its first try, or its graded prediction).
+    pub fn mark(&self) -> Mark {
+        let Some(q) = self.question() else {
+            return Mark::Open;
+        };
+        let lesson = self.entry().and_then(|e| e.lesson()).map(|l| l.id());
+        score::mark(q, lesson.and_then(|id| self.progress.lessons.get(id)))
     }
 
-    fn saved_choice(&self) -> Option<usize> {
-        self.record().and_then(|r| r.choice)
+    /// The order the question shown presents its options in: `order[position]` is the index
+    /// into the lesson file's choices.
+    pub fn option_order(&self) -> Vec<usize> {
+        let (Some(q), Some(lesson)) = (self.question(), self.entry().and_then(|e| e.lesson()))
+        else {
+            return Vec::new();
+        };
+        shuffle::order(self.progress.seed(), lesson.id(), &q.id, q.choices.len())
+    }
+
+    /// Whether the question shown has its verdict on screen.
+    pub fn revealed(&self) -> bool {
+        let answered = match self.question().map(|q| q.kind) {
+            Some(QuestionKind::Choice) => self.latest_choice().is_some(),
+            _ => self.record().is_some_and(|r| !r.attempts.is_empty()),
+        };
+        !self.quiz.retrying && answered
+    }
+
+    /// The latest option chosen (file index), when it is one of the question's options.
+    pub fn latest_choice(&self) -> Option<usize> {
+        let n = self.question()?.choices.len();
+        self.record()?
+            .attempts
+            .iter()
+            .rev()
+            .find_map(|a| a.choice.filter(|&c| c < n))
+    }
+
+    /// Where the latest choice is shown.
+    fn saved_position(&self) -> Option<usize> {
+        shuffle::position_of(&self.option_order(), self.latest_choice()?)
     }
 
     pub(super) fn move_option(&mut self, delta: i32) {
@@ -79,23 +118,73 @@ impl App {
         let n = self.questions().len();
         let next = i64::try_from(self.quiz.question).unwrap_or(0) + i64::from(delta);
         let max = i64::try_from(n.saturating_sub(1)).unwrap_or(0);
-        self.quiz.question = usize::try_from(next.clamp(0, max)).unwrap_or(0);
+        self.show_question(usize::try_from(next.clamp(0, max)).unwrap_or(0));
+    }
+
+    fn show_question(&mut self, index: usize) {
+        self.quiz.question = index;
         self.quiz.retrying = false;
         self.quiz.scroll = 0;
         self.quiz.input_error = None;
-        self.quiz.cursor = self.saved_choice().unwrap_or(0);
+        self.quiz.notice = None;
+        self.quiz.cursor = self.saved_position().unwrap_or(0);
+    }
+
+    /// `N`: the next question after this one (wrapping) that was missed or is still open.
+    pub(super) fn next_to_review(&mut self) {
+        let marks = self.question_marks(self.lesson);
+        let n = marks.len();
+        let here = self.quiz.question;
+        let found = (1..=n)
+            .map(|step| (here + step) % n.max(1))
+            .find(|&i| marks.get(i).is_some_and(|m| m.needs_review()));
+        match found {
+            Some(i) => self.show_question(i),
+            None => {
+                self.quiz.notice = Some(if n == 0 {
+                    "this lesson has no questions".to_string()
+                } else {
+                    "nothing to review: every question is answered, and none was missed".to_string()
+                });
+            }
+        }
+    }
+
+    /// `a`-`d`: choose the option at that letter and answer (as practice once answered). On a
+    /// question without that option the letter does what it does elsewhere (`c` compares).
+    pub(super) fn pick_option(&mut self, position: usize) -> Vec<Cmd> {
+        let Some(q) = self.question() else {
+            return Vec::new();
+        };
+        if q.kind != QuestionKind::Choice || position >= q.choices.len() {
+            let letter = char::from(b'a' + u8::try_from(position.min(25)).unwrap_or(25));
+            let key = KeyEvent::new(KeyCode::Char(letter), KeyModifiers::NONE);
+            return match keymap::lookup(Ctx::Main, &key) {
+                Some(action) => self.perform(action),
+                None => Vec::new(),
+            };
+        }
+        self.quiz.cursor = position;
+        self.quiz.retrying = true;
+        self.answer()
     }
 
     /// Enter in the quiz pane: answer, or start a retry of an answered question, or open the
     /// prediction field.
     pub(super) fn answer(&mut self) -> Vec<Cmd> {
+        self.quiz.notice = None;
         let Some(q) = self.question() else {
             return Vec::new();
         };
         if q.kind == QuestionKind::Predict {
+            if self.record().is_some_and(|r| r.graded().is_some()) {
+                self.quiz.notice =
+                    Some("this prediction is graded, and a grade is final".to_string());
+                return Vec::new();
+            }
             let typed = self
                 .record()
-                .and_then(|r| r.predicted)
+                .and_then(AnswerRecord::pending_prediction)
                 .map(|p| p.to_string());
             self.quiz.input = Some(typed.unwrap_or_default());
             self.quiz.input_error = None;
@@ -105,18 +194,15 @@ impl App {
             self.quiz.retrying = true;
             return Vec::new();
         }
-        let right = q.answer == Some(self.quiz.cursor);
-        let choice = self.quiz.cursor;
-        self.store_answer(Some(choice), None, Some(right));
+        let Some(&choice) = self.option_order().get(self.quiz.cursor) else {
+            return Vec::new();
+        };
+        let right = q.answer == Some(choice);
+        self.store_attempt(Attempt::choice(choice, right, now_ms()));
         Vec::from([Cmd::SaveProgress])
     }
 
-    fn store_answer(
-        &mut self,
-        choice: Option<usize>,
-        predicted: Option<f64>,
-        correct: Option<bool>,
-    ) {
+    fn store_attempt(&mut self, attempt: Attempt) {
         let Some(id) = self
             .entry()
             .and_then(|e| e.lesson())
@@ -128,65 +214,8 @@ impl App {
             return;
         };
         let answers = &mut self.progress.lessons.entry(id).or_default().answers;
-        let attempts = answers.get(&qid).map_or(0, |r| r.attempts) + 1;
-        answers.insert(
-            qid,
-            AnswerRecord {
-                choice,
-                predicted,
-                correct,
-                attempts,
-            },
-        );
+        answers.entry(qid).or_default().push(attempt);
         self.quiz.retrying = false;
         self.quiz.scroll = 0;
     }
-
-    /// A key while the prediction field is open: everything types into it (digits do not jump to
-    /// lessons); Enter submits, Esc leaves.
-    pub(super) fn on_input_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
-        let Some(input) = self.quiz.input.as_mut() else {
-            return Vec::new();
-        };
-        match key.code {
-            KeyCode::Esc => {
-                self.quiz.input = None;
-                self.quiz.input_error = None;
-            }
-            KeyCode::Backspace => {
-                input.pop();
-            }
-            KeyCode::Char(c) if is_number_char(c) && input.chars().count() < MAX_INPUT => {
-                input.push(c);
-            }
-            KeyCode::Enter => return self.submit_prediction(),
-            // A prediction never blocks a run (`r` is not part of a number).
-            KeyCode::Char('r') => return self.run_experiment(),
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    fn submit_prediction(&mut self) -> Vec<Cmd> {
-        let text = self.quiz.input.clone().unwrap_or_default();
-        match text.trim().replace(',', ".").parse::<f64>() {
-            Ok(value) if value.is_finite() => {
-                self.quiz.input = None;
-                self.quiz.input_error = None;
-                self.store_answer(None, Some(value), None);
-                Vec::from([Cmd::SaveProgress])
-            }
-            _ => {
-                self.quiz.input_error = Some(format!(
-                    "{:?} is not a number; type one such as 4.5, then Enter",
-                    text.trim()
-                ));
-                Vec::new()
-            }
-        }
-    }
-}
-
-fn is_number_char(c: char) -> bool {
-    c.is_ascii_digit() || matches!(c, '.' | ',' | '-' | '+' | 'e' | 'E')
 }

@@ -1,31 +1,10 @@
-//! Per-lesson figures for the lesson list and the header: cards seen, quiz score.
+//! Per-lesson figures for the lesson list, the header and the quiz pane, and the question map:
+//! thin wrappers over [`crate::progress::score`], which `cuda-academy list` uses too, so every
+//! screen counts the same way.
 
 use super::App;
-use crate::lesson::QuestionKind;
-
-/// How far the learner is in one lesson.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct LessonStats {
-    /// Distinct cards seen.
-    pub seen: usize,
-    /// Cards in the lesson.
-    pub cards: usize,
-    /// Choice questions answered right (latest answer).
-    pub right: usize,
-    /// Choice questions answered at all.
-    pub answered: usize,
-    /// Choice questions in the lesson.
-    pub questions: usize,
-    /// Predictions recorded.
-    pub predicted: usize,
-}
-
-impl LessonStats {
-    /// Every card seen.
-    pub fn complete(&self) -> bool {
-        self.cards > 0 && self.seen >= self.cards
-    }
-}
+pub use crate::progress::score::LessonStats;
+use crate::progress::score::{self, Mark};
 
 impl App {
     /// Figures for lesson `idx`; all zero for a broken lesson.
@@ -33,28 +12,20 @@ impl App {
         let Some(lesson) = self.catalog.entries.get(idx).and_then(|e| e.lesson()) else {
             return LessonStats::default();
         };
-        let progress = self.progress.lessons.get(lesson.id());
-        let cards = lesson.cards.len();
-        let mut stats = LessonStats {
-            cards,
-            seen: progress.map_or(0, |p| p.seen.iter().filter(|&&c| c < cards).count()),
-            ..LessonStats::default()
+        LessonStats::of(lesson, self.progress.lessons.get(lesson.id()))
+    }
+
+    /// Each question of lesson `idx`, in order: right, wrong, open, or waiting for a run.
+    pub fn question_marks(&self, idx: usize) -> Vec<Mark> {
+        let Some(lesson) = self.catalog.entries.get(idx).and_then(|e| e.lesson()) else {
+            return Vec::new();
         };
-        for q in &lesson.meta.quiz {
-            let record = progress.and_then(|p| p.answers.get(&q.id));
-            match q.kind {
-                QuestionKind::Choice => {
-                    stats.questions += 1;
-                    if let Some(correct) = record.and_then(|r| r.correct) {
-                        stats.answered += 1;
-                        stats.right += usize::from(correct);
-                    }
-                }
-                QuestionKind::Predict => {
-                    stats.predicted += usize::from(record.is_some_and(|r| r.predicted.is_some()));
-                }
-            }
-        }
-        stats
+        let progress = self.progress.lessons.get(lesson.id());
+        lesson
+            .meta
+            .quiz
+            .iter()
+            .map(|q| score::mark(q, progress))
+            .collect()
     }
 }

@@ -1,9 +1,12 @@
 //! `cuda-academy list [--json]`: the lessons in course order, from the binary or `--lessons DIR`.
 //!
-//! The table (for people) fits 80 columns and shows, read-only, how far the learner got; the
-//! JSON (for scripts) is `{"lessons": [{"id", "title", "order", "cards", "questions",
-//! "experiments", "broken", "source"}]}` where `broken` is `null` or the reason the file is
-//! unusable. A broken lesson is listed, not an error: `cuda-academy check` explains it.
+//! Both read, never write, the progress file, and count the way every screen of the TUI counts
+//! ([`LessonStats`]). The table (for people) fits 80 columns; the JSON (for scripts) is
+//! `{"schema_version", "lessons": [{"id", "title", "order", "cards", "questions",
+//! "quiz_questions", "predict_questions", "experiments", "broken", "source", "progress"}]}` where
+//! `broken` is `null` or the reason the file is unusable and `progress` is `null` when the
+//! progress file cannot be read (see README, "Scoring"). A broken lesson is listed, not an
+//! error: `cuda-academy check` explains it.
 
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -13,7 +16,11 @@ use serde::Serialize;
 
 use crate::cli::{GlobalArgs, ListArgs};
 use crate::lesson::{Catalog, LessonEntry};
+use crate::progress::score::LessonStats;
 use crate::progress::{self, Progress};
+
+/// Version of the `list --json` shape; bumped when a field changes meaning or disappears.
+pub const LIST_SCHEMA_VERSION: u32 = 1;
 
 /// Width the table is laid out for.
 const TABLE_WIDTH: usize = 80;
@@ -29,39 +36,50 @@ pub struct Row {
     pub cards: usize,
     /// Quick-check questions (all kinds).
     pub questions: usize,
+    /// Of those, multiple-choice questions (the quiz score counts these).
+    pub quiz_questions: usize,
+    /// Of those, predict questions (the predictions score counts these).
+    pub predict_questions: usize,
     pub experiments: Vec<String>,
     /// `null`, or why the file cannot be used (its first problem, `file:line: message`).
     pub broken: Option<String>,
     /// Where the lesson came from.
     pub source: String,
+    /// How far the learner got; `null` for a broken lesson or an unreadable progress file.
+    pub progress: Option<LessonStats>,
 }
 
 #[derive(Serialize)]
 struct ListJson<'a> {
+    schema_version: u32,
     lessons: &'a [Row],
 }
 
 /// Carry out `cuda-academy list`.
 pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let catalog = load_catalog(global.lessons.as_deref())?;
-    let rows = rows(&catalog);
+    // Read-only: `list` must never move or rewrite the progress file.
+    // No file yet means nothing done (0/N); an unreadable one means unknown (-, null).
+    let progress = progress::state_dir().ok().and_then(|d| {
+        progress::peek(&d).or_else(|| (!progress::path(&d).exists()).then(Progress::fresh))
+    });
+    let rows = rows(&catalog, progress.as_ref());
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
-        serde_json::to_writer_pretty(&mut out, &ListJson { lessons: &rows })?;
-        writeln!(out)?;
+        let json = serde_json::to_string_pretty(&ListJson {
+            schema_version: LIST_SCHEMA_VERSION,
+            lessons: &rows,
+        })?;
+        writeln!(out, "{}", crate::sanitize::json(json))?;
     } else if rows.is_empty() {
         let place = global.lessons.as_ref().map_or_else(
             || "built into this binary".to_string(),
             |d| format!("in {}", d.display()),
         );
-        writeln!(out, "No lessons {place}: lessons are `*.md` files.")?;
+        let line = format!("No lessons {place}: lessons are `*.md` files.");
+        writeln!(out, "{}", crate::sanitize::clean_line(&line))?;
     } else {
-        // Read-only: `list` must never move or rewrite the progress file.
-        // No file yet means nothing done (0/N); an unreadable one means unknown (-).
-        let progress = progress::state_dir().ok().and_then(|d| {
-            progress::peek(&d).or_else(|| (!progress::path(&d).exists()).then(Progress::fresh))
-        });
-        out.write_all(table(&rows, progress.as_ref()).as_bytes())?;
+        out.write_all(table(&rows).as_bytes())?;
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
@@ -77,23 +95,30 @@ pub fn load_catalog(dir: Option<&Path>) -> anyhow::Result<Catalog> {
     }
 }
 
-/// The catalog as rows, in course order.
-pub fn rows(catalog: &Catalog) -> Vec<Row> {
-    catalog.entries.iter().map(row).collect()
+/// The catalog as rows, in course order, with the learner's progress (`None`: unknown).
+pub fn rows(catalog: &Catalog, progress: Option<&Progress>) -> Vec<Row> {
+    catalog.entries.iter().map(|e| row(e, progress)).collect()
 }
 
-fn row(entry: &LessonEntry) -> Row {
+fn row(entry: &LessonEntry, progress: Option<&Progress>) -> Row {
     match entry {
-        LessonEntry::Ok(lesson) => Row {
-            id: lesson.id().to_string(),
-            title: lesson.title().to_string(),
-            order: Some(lesson.meta.order),
-            cards: lesson.cards.len(),
-            questions: lesson.meta.quiz.len(),
-            experiments: lesson.meta.experiments.clone(),
-            broken: None,
-            source: lesson.source.clone(),
-        },
+        LessonEntry::Ok(lesson) => {
+            let stats = progress.map(|p| LessonStats::of(lesson, p.lessons.get(lesson.id())));
+            let blank = LessonStats::of(lesson, None);
+            Row {
+                id: lesson.id().to_string(),
+                title: lesson.title().to_string(),
+                order: Some(lesson.meta.order),
+                cards: lesson.cards.len(),
+                questions: lesson.meta.quiz.len(),
+                quiz_questions: blank.quiz_questions,
+                predict_questions: blank.predict_questions,
+                experiments: lesson.meta.experiments.clone(),
+                broken: None,
+                source: lesson.source.clone(),
+                progress: stats,
+            }
+        }
         LessonEntry::Broken { source, problems } => {
             let first = problems
                 .first()
@@ -110,19 +135,26 @@ fn row(entry: &LessonEntry) -> Row {
                 order: None,
                 cards: 0,
                 questions: 0,
+                quiz_questions: 0,
+                predict_questions: 0,
                 experiments: Vec::new(),
                 broken: Some(format!("{first}{more}")),
                 source: source.clone(),
+                progress: None,
             }
         }
     }
 }
 
-/// The table for people: `#  ID  TITLE  CARDS  QUIZ  SEEN  SCORE`, at most 80 columns wide.
-pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
-    let header = ["#", "ID", "TITLE", "CARDS", "QUIZ", "SEEN", "SCORE"].map(String::from);
-    let cells: Vec<[String; 7]> = rows.iter().map(|r| cells(r, progress)).collect();
-    let lines: Vec<&[String; 7]> = std::iter::once(&header).chain(&cells).collect();
+/// Column headings of the table.
+const HEADINGS: [&str; 6] = ["#", "ID", "TITLE", "SEEN", "QUIZ", "PREDICTIONS"];
+
+/// The table for people: `#  ID  TITLE  SEEN  QUIZ  PREDICTIONS`, at most 80 columns wide, then
+/// what the columns count.
+pub fn table(rows: &[Row]) -> String {
+    let header = HEADINGS.map(String::from);
+    let cells: Vec<[String; 6]> = rows.iter().map(cells).collect();
+    let lines: Vec<&[String; 6]> = std::iter::once(&header).chain(&cells).collect();
     let widths = column_widths(&lines);
     let mut text = String::new();
     for line in lines {
@@ -131,7 +163,7 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
             .zip(widths)
             .enumerate()
             .map(|(i, (cell, w))| {
-                let cell = crate::text_fit::truncate(cell, w);
+                let cell = crate::sanitize::truncate(cell, w);
                 // Numbers right-aligned, words left-aligned.
                 if i == 0 || i >= 3 {
                     format!("{cell:>w$}")
@@ -143,6 +175,10 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
         text.push_str(parts.join("  ").trim_end());
         text.push('\n');
     }
+    text.push_str(
+        "SEEN: cards seen. QUIZ: multiple-choice questions right on the first try.\n\
+         PREDICTIONS: graded within tolerance by a run with default parameters.\n",
+    );
     if rows.iter().any(|r| r.broken.is_some()) {
         text.push_str(
             "Broken lessons are unusable; `cuda-academy check DIR` lists every problem.\n",
@@ -152,11 +188,11 @@ pub fn table(rows: &[Row], progress: Option<&Progress>) -> String {
 }
 
 /// Each column as wide as its widest cell; ids capped, the title taking what is left of 80.
-fn column_widths(lines: &[&[String; 7]]) -> [usize; 7] {
-    let mut widths = [0usize; 7];
+fn column_widths(lines: &[&[String; 6]]) -> [usize; 6] {
+    let mut widths = [0usize; 6];
     for line in lines {
         for (w, cell) in widths.iter_mut().zip(line.iter()) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(crate::sanitize::width(&crate::sanitize::clean_line(cell)));
         }
     }
     widths[1] = widths[1].min(24);
@@ -166,25 +202,21 @@ fn column_widths(lines: &[&[String; 7]]) -> [usize; 7] {
     widths
 }
 
-fn cells(row: &Row, progress: Option<&Progress>) -> [String; 7] {
+fn cells(row: &Row) -> [String; 6] {
     let Some(reason) = &row.broken else {
-        let lesson = progress.and_then(|p| p.lessons.get(&row.id));
-        let (seen, score) = match (progress, lesson) {
-            (None, _) => ("-".to_string(), "-".to_string()),
-            (Some(_), None) => (format!("0/{}", row.cards), format!("0/{}", row.questions)),
-            (Some(_), Some(l)) => (
-                format!("{}/{}", l.seen_count(row.cards), row.cards),
-                format!("{}/{}", l.correct_count().min(row.questions), row.questions),
-            ),
+        let s = row.progress;
+        let fraction = |done: Option<usize>, of: usize| match (of, done) {
+            (0, _) => "-".to_string(),
+            (_, None) => format!("-/{of}"),
+            (_, Some(d)) => format!("{d}/{of}"),
         };
         return [
             row.order.map_or_else(String::new, |o| o.to_string()),
             row.id.clone(),
             row.title.clone(),
-            row.cards.to_string(),
-            row.questions.to_string(),
-            seen,
-            score,
+            fraction(s.map(|s| s.cards_seen), row.cards),
+            fraction(s.map(|s| s.quiz_right), row.quiz_questions),
+            fraction(s.map(|s| s.predictions_close), row.predict_questions),
         ];
     };
     // The reason without the path prefix, which the ID column already names.
@@ -199,6 +231,6 @@ fn cells(row: &Row, progress: Option<&Progress>) -> [String; 7] {
         dash(),
         dash(),
         dash(),
-        dash(),
     ]
 }
+

@@ -105,6 +105,25 @@ pub const BINDINGS: &[Binding] = &[
         Some(("n/p", "question")),
     ),
     b(C::Quiz, &[Key::Char('p')], "p", A::PrevQuestion, None),
+    b(
+        C::Quiz,
+        &[
+            Key::Char('a'),
+            Key::Char('b'),
+            Key::Char('c'),
+            Key::Char('d'),
+        ],
+        "a-d",
+        A::PickOption(0),
+        Some(("a-d", "pick")),
+    ),
+    b(
+        C::Quiz,
+        &[Key::Char('N')],
+        "N",
+        A::NextToReview,
+        Some(("N", "review")),
+    ),
     b(C::Quiz, &[Key::Code(K::PageUp)], "PgUp", A::PageUp, None),
     b(
         C::Quiz,

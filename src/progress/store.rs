@@ -1,5 +1,6 @@
-//! Reading and writing `progress.json`: parse with version check, load with the corrupt-file
-//! policy, read-only peek, and the atomic save (temp file, fsync, rename, fsync dir).
+//! Reading and writing `progress.json`: parse with version check (and the version-1 migration),
+//! load with the corrupt-file policy, read-only peek, and the save: re-read the file, merge it
+//! with the record in memory, write a temp file, fsync, rename, fsync dir.
 
 use std::fs;
 use std::io::{self, Write};
@@ -10,7 +11,7 @@ use anyhow::Context;
 use serde::Deserialize;
 use tempfile::NamedTempFile;
 
-use super::{Loaded, PROGRESS_VERSION, Progress, aside, path};
+use super::{Loaded, PROGRESS_VERSION, Progress, aside, merge, migrate, path};
 
 /// Parse a progress file; `Err` says why it cannot be used, in words for the banner.
 pub(crate) fn parse(bytes: &[u8]) -> Result<Progress, String> {
@@ -22,13 +23,16 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Progress, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("it is empty".to_string());
     }
-    if let Ok(v) = serde_json::from_slice::<VersionOnly>(bytes)
-        && v.version > PROGRESS_VERSION
+    let version = serde_json::from_slice::<VersionOnly>(bytes).map(|v| v.version);
+    if let Ok(v) = version
+        && v > PROGRESS_VERSION
     {
         return Err(format!(
-            "it was written by a newer cuda-academy: format version {}, this one reads up to {PROGRESS_VERSION}",
-            v.version
+            "it was written by a newer cuda-academy: format version {v}, this one reads up to {PROGRESS_VERSION}"
         ));
+    }
+    if matches!(version, Ok(1)) {
+        return migrate::from_v1(bytes).map_err(|e| format!("it is not valid progress JSON: {e}"));
     }
     let mut progress: Progress =
         serde_json::from_slice(bytes).map_err(|e| format!("it is not valid progress JSON: {e}"))?;
@@ -37,9 +41,11 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Progress, String> {
 }
 
 /// Load `dir/progress.json`; a missing file is a fresh start, an unreadable one is renamed to
-/// `progress.json.corrupt-<time>` with a banner. Never fails.
+/// `progress.json.corrupt-<time>` with a banner; temp files a killed save left are removed.
+/// Never fails.
 pub fn load(dir: &Path) -> Loaded {
     let stamp = aside::utc_stamp(SystemTime::now());
+    clean_temp_files(dir);
     load_with(dir, &stamp, &|from, to| fs::rename(from, to))
 }
 
@@ -56,7 +62,13 @@ pub(crate) fn load_with(
     };
     let bytes = match fs::read(&file) {
         Ok(bytes) => bytes,
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return fresh(None),
+        // A first launch: a new learner, with their own option order.
+        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+            return Loaded {
+                progress: Progress::new_learner(),
+                banner: None,
+            };
+        }
         // Not corrupt, just unreadable (permissions, a folder in its place): leave it alone.
         Err(err) => {
             return fresh(Some(format!(
@@ -68,10 +80,16 @@ pub(crate) fn load_with(
         }
     };
     match parse(&bytes) {
-        Ok(progress) => Loaded {
-            progress,
-            banner: None,
-        },
+        Ok(mut progress) => {
+            // A migrated version-1 file has no seed yet; it is written with the next save.
+            if progress.seed.is_none() {
+                progress.seed = Progress::new_learner().seed;
+            }
+            Loaded {
+                progress,
+                banner: None,
+            }
+        }
         Err(why) => fresh(Some(aside::set_aside(&file, &why, stamp, rename))),
     }
 }
@@ -82,8 +100,10 @@ pub fn peek(dir: &Path) -> Option<Progress> {
     fs::read(path(dir)).ok().and_then(|b| parse(&b).ok())
 }
 
-/// Write `dir/progress.json` atomically (temp file, fsync, rename, fsync dir). Refuses to replace
-/// an existing file it cannot parse: that file was not moved aside, and would be lost.
+/// Merge `progress` with what `dir/progress.json` holds now (another instance may have written
+/// it) and write the result atomically. Refuses to replace an existing file it cannot parse:
+/// that file was not moved aside, and would be lost. A `progress.json` that is a symbolic link
+/// is written through the link.
 pub fn save(dir: &Path, progress: &Progress) -> anyhow::Result<()> {
     save_with(dir, progress, |_| Ok(()))
 }
@@ -94,35 +114,69 @@ pub(crate) fn save_with(
     progress: &Progress,
     before_persist: impl FnOnce(&mut NamedTempFile) -> io::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = path(dir);
-    refuse_unreadable(&file)?;
+    let file = through_link(&path(dir));
+    let on_disk = read_for_merge(&file)?;
     fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the progress folder {}", dir.display()))?;
-    let record = Progress {
-        version: PROGRESS_VERSION,
-        ..progress.clone()
+    let record = match on_disk {
+        Some(theirs) => merge(progress, &theirs),
+        None => Progress {
+            version: PROGRESS_VERSION,
+            ..progress.clone()
+        },
     };
     let mut json = serde_json::to_vec_pretty(&record).context("cannot encode progress")?;
     json.push(b'\n');
-    let write_err = || format!("cannot write progress in {}", dir.display());
+    let folder = file.parent().unwrap_or(dir);
+    let write_err = || format!("cannot write progress in {}", folder.display());
     // Dropping the temp file on any error below deletes it; progress.json is untouched.
-    let mut tmp = NamedTempFile::new_in(dir).with_context(write_err)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(folder)
+        .with_context(write_err)?;
     tmp.write_all(&json).with_context(write_err)?;
     tmp.as_file().sync_all().with_context(write_err)?;
     before_persist(&mut tmp).with_context(write_err)?;
     tmp.persist(&file)
         .map_err(|e| e.error)
         .with_context(|| format!("cannot replace {}", file.display()))?;
-    sync_dir(dir);
+    sync_dir(folder);
     Ok(())
 }
 
-fn refuse_unreadable(file: &Path) -> anyhow::Result<()> {
+/// Temp files of a save start with this; one left by a kill is removed by the next load.
+const TEMP_PREFIX: &str = ".progress.json.tmp";
+
+/// Remove temp files a killed save left in `dir` (best effort).
+pub(crate) fn clean_temp_files(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let is_ours = entry.file_name().to_string_lossy().starts_with(TEMP_PREFIX);
+        if is_ours && entry.file_type().is_ok_and(|t| t.is_file()) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// The file a symbolic link `file` points to (so saving keeps the link); else `file`.
+fn through_link(file: &Path) -> std::path::PathBuf {
+    let is_link = fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && let Ok(target) = fs::canonicalize(file) {
+        return target;
+    }
+    file.to_path_buf()
+}
+
+/// What the file holds now: `None` when there is none; an error when it exists but cannot be
+/// read or parsed (it must not be overwritten).
+fn read_for_merge(file: &Path) -> anyhow::Result<Option<Progress>> {
     let why = match fs::read(file) {
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(err) => format!("it cannot be read ({err})"),
         Ok(bytes) => match parse(&bytes) {
-            Ok(_) => return Ok(()),
+            Ok(progress) => return Ok(Some(progress)),
             Err(why) => why,
         },
     };

@@ -17,37 +17,32 @@ const STAMP: &str = "20261129T173740Z";
 
 fn sample() -> Progress {
     let mut answers = BTreeMap::new();
-    answers.insert(
-        "pinned-needed".to_string(),
-        AnswerRecord {
-            choice: Some(2),
-            predicted: None,
-            correct: Some(true),
-            attempts: 3,
-        },
-    );
-    answers.insert(
-        "guess-bw".to_string(),
-        AnswerRecord {
-            choice: None,
-            predicted: Some(12.5),
-            correct: None,
-            attempts: 1,
-        },
-    );
+    let mut retried = AnswerRecord::default();
+    retried.push(Attempt::choice(0, false, 10));
+    retried.push(Attempt::choice(2, true, 11));
+    answers.insert("pinned-needed".to_string(), retried);
+    let mut predicted = AnswerRecord::default();
+    predicted.push(Attempt::prediction(12.5, 12));
+    answers.insert("guess-bw".to_string(), predicted);
     let mut lessons = BTreeMap::new();
     lessons.insert(
         "async-copy".to_string(),
         LessonProgress {
             card: 4,
+            card_at: 13,
             seen: vec![0, 1, 2, 3, 4],
             answers,
+            reset_at: 0,
         },
     );
     Progress {
         version: PROGRESS_VERSION,
+        seed: Some(7),
         current_lesson: Some("async-copy".to_string()),
+        current_at: 13,
+        reset_at: 0,
         lessons,
+        results: BTreeMap::new(),
     }
 }
 
@@ -69,7 +64,14 @@ fn corrupt_files(dir: &Path) -> Vec<String> {
 fn missing_file_is_a_fresh_start_without_banner() {
     let dir = tempfile::tempdir().unwrap();
     let loaded = load(&dir.path().join("not-yet-created"));
-    assert_eq!(loaded.progress, Progress::fresh());
+    assert!(loaded.progress.seed.is_some(), "a new learner gets a seed");
+    assert_eq!(
+        Progress {
+            seed: None,
+            ..loaded.progress.clone()
+        },
+        Progress::fresh()
+    );
     assert_eq!(loaded.progress.version, PROGRESS_VERSION);
     assert_eq!(loaded.banner, None);
 }
@@ -84,7 +86,7 @@ fn save_then_load_round_trips_and_creates_the_dir() {
     assert_eq!(loaded.progress, sample());
     let text = fs::read_to_string(path(&state)).unwrap();
     assert!(
-        text.contains("\n  \"version\": 1"),
+        text.contains("\n  \"version\": 2"),
         "not pretty JSON: {text}"
     );
     // No temp files left next to it.
@@ -110,7 +112,7 @@ fn assert_moved_aside(contents: &[u8], reason_word: &str) {
     let dir = tempfile::tempdir().unwrap();
     fs::write(path(dir.path()), contents).unwrap();
     let loaded = load_with(dir.path(), STAMP, &real_rename);
-    assert_eq!(loaded.progress, Progress::fresh());
+    assert_eq!(loaded.progress.lessons.len(), 0);
     let banner = loaded.banner.expect("a banner");
     let aside = dir.path().join(format!("progress.json.corrupt-{STAMP}"));
     assert!(
@@ -166,7 +168,7 @@ fn empty_file_is_moved_aside() {
 
 #[test]
 fn newer_version_is_moved_aside() {
-    assert_moved_aside(br#"{"version": 2, "something": "new"}"#, "newer");
+    assert_moved_aside(br#"{"version": 3, "something": "new"}"#, "newer");
 }
 
 #[test]
@@ -252,7 +254,7 @@ fn failed_save_leaves_the_old_file_intact_and_no_temp_files() {
         1,
         "temp file left behind"
     );
-    assert_eq!(load(dir.path()).progress, Progress::fresh());
+    assert!(load(dir.path()).progress.lessons.is_empty());
 }
 
 #[test]
@@ -270,10 +272,12 @@ fn peek_never_touches_a_corrupt_file() {
 
 #[test]
 fn missing_optional_fields_default() {
-    let p = parse(br#"{"version": 1}"#).unwrap();
+    let p = parse(br#"{"version": 2}"#).unwrap();
     assert_eq!(p, Progress::fresh());
-    let p = parse(br#"{"version": 1, "lessons": {"a": {"card": 2}}}"#).unwrap();
+    let p = parse(br#"{"version": 2, "lessons": {"a": {"card": 2}}}"#).unwrap();
     assert_eq!(p.lessons["a"].card, 2);
+    let p = parse(br#"{"version": 1}"#).unwrap();
+    assert_eq!(p, Progress::fresh(), "an empty version-1 file");
     assert!(parse(br#"{"lessons": {}}"#).is_err(), "version is required");
 }
 
@@ -281,13 +285,17 @@ fn missing_optional_fields_default() {
 fn reset_lesson_and_reset_all() {
     let mut p = sample();
     assert!(!p.reset_lesson("nope"));
-    assert_eq!(p, sample());
     assert!(p.reset_lesson("async-copy"));
-    assert!(p.lessons.is_empty());
+    assert!(p.lessons["async-copy"].answers.is_empty());
+    assert!(
+        p.lessons["async-copy"].reset_at > 0,
+        "the reset is remembered for merging"
+    );
     assert_eq!(p.current_lesson, None);
     let mut p = sample();
     p.reset_all();
-    assert_eq!(p, Progress::fresh());
+    assert!(p.lessons.is_empty() && p.current_lesson.is_none());
+    assert_eq!(p.seed, Some(7), "the learner's option order stays");
 }
 
 #[test]
@@ -295,7 +303,6 @@ fn counts_ignore_duplicates_and_stale_cards() {
     let mut lp = sample().lessons["async-copy"].clone();
     lp.seen = vec![0, 0, 1, 7, 99];
     assert_eq!(lp.seen_count(8), 3);
-    assert_eq!(lp.correct_count(), 1);
 }
 
 #[test]
@@ -319,40 +326,61 @@ fn state_dir_honours_the_override() {
     }
 }
 
+fn attempt() -> impl Strategy<Value = Attempt> {
+    (
+        any::<u64>(),
+        proptest::option::of(0usize..10),
+        proptest::option::of(any::<bool>()),
+        proptest::option::of(-1e12f64..1e12),
+    )
+        .prop_map(|(at, choice, correct, predicted)| Attempt {
+            at,
+            choice,
+            correct,
+            predicted,
+            grade: None,
+            after_seeing: false,
+        })
+}
+
 fn answer() -> impl Strategy<Value = AnswerRecord> {
     (
-        proptest::option::of(0usize..10),
-        proptest::option::of(-1e12f64..1e12),
-        proptest::option::of(any::<bool>()),
+        proptest::collection::vec(attempt(), 0..4),
         any::<u32>(),
+        any::<bool>(),
     )
-        .prop_map(|(choice, predicted, correct, attempts)| AnswerRecord {
-            choice,
-            predicted,
-            correct,
+        .prop_map(|(attempts, unrecorded, first_unrecorded)| AnswerRecord {
             attempts,
+            unrecorded,
+            first_unrecorded,
         })
 }
 
 fn progress() -> impl Strategy<Value = Progress> {
     let lesson = (
         any::<usize>(),
+        any::<u64>(),
         proptest::collection::vec(0usize..50, 0..20),
         proptest::collection::btree_map("[a-z0-9-]{1,12}", answer(), 0..6),
     )
-        .prop_map(|(card, seen, answers)| LessonProgress {
+        .prop_map(|(card, card_at, seen, answers)| LessonProgress {
             card,
+            card_at,
             seen,
             answers,
+            reset_at: 0,
         });
     (
+        any::<u64>().prop_map(Some),
         proptest::option::of("\\PC{0,20}"),
         proptest::collection::btree_map("\\PC{1,16}", lesson, 0..5),
     )
-        .prop_map(|(current_lesson, lessons)| Progress {
+        .prop_map(|(seed, current_lesson, lessons)| Progress {
             version: PROGRESS_VERSION,
+            seed,
             current_lesson,
             lessons,
+            ..Progress::default()
         })
 }
 

@@ -1,5 +1,5 @@
 //! The top line: the breadcrumb `Lesson 3/4 · card 5/12` (a contract), the lesson title, and the
-//! lesson's figures on the right.
+//! lesson's figures on the right (cards seen and the scores, worded as everywhere else).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -41,15 +41,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if stats.cards == 0 {
         return;
     }
-    let mut right = format!("{}/{} cards seen", stats.seen, stats.cards);
-    if stats.answered > 0 {
-        right.push_str(&format!(" · quiz {}/{}", stats.right, stats.answered));
+    // The fullest text that fits: cards and scores, else the scores alone.
+    let score = stats.score_text();
+    let mut full = format!("{}/{} cards seen", stats.cards_seen, stats.cards);
+    if !score.is_empty() {
+        full.push_str(&format!(" · {score}"));
     }
+    let fits = |t: &str| t.chars().count() + 1 + left_width + 2 <= usize::from(area.width);
+    let Some(right) = [full, score].into_iter().find(|t| !t.is_empty() && fits(t)) else {
+        return;
+    };
     let right = format!("{right} ");
     let width = u16::try_from(right.chars().count()).unwrap_or(u16::MAX);
-    // Only when it fits beside the title; the title matters more.
-    if usize::from(width) + left_width + 2 <= usize::from(area.width) {
-        let at = Rect::new(area.right() - width, area.y, width, 1);
-        Span::styled(right, theme.muted()).render(at, buf);
-    }
+    let at = Rect::new(area.right().saturating_sub(width), area.y, width, 1);
+    Span::styled(right, theme.muted()).render(at, buf);
 }

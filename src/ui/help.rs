@@ -16,7 +16,7 @@ use crate::ui::{layout, text};
 const NOTES: &[&str] = &[
     "The lesson list is a sidebar on wide terminals; L or Tab opens it on narrow ones.",
     "Predict questions: Enter opens a field; type a number, Enter saves it, Esc leaves. \
-     A run of the lesson's experiment grades it.",
+     The first run with default parameters grades it.",
     "Experiments run on a worker thread: keys keep working; Esc cancels a run.",
     "The mouse wheel scrolls the pane under the pointer (off with --no-mouse).",
 ];
@@ -24,7 +24,7 @@ const NOTES: &[&str] = &[
 /// From this text width on, the overlay has two columns.
 const TWO_COLUMNS_FROM: u16 = 120;
 /// Sections in the left column when there are two.
-const LEFT_SECTIONS: usize = 2;
+const LEFT_SECTIONS: usize = 3;
 
 /// The box on a screen of `area`, and its columns of lines: as wide as useful, as tall as its
 /// text (or the screen).

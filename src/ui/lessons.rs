@@ -1,5 +1,5 @@
-//! The lesson list: each lesson's completion (a glyph and cards seen / total) and quiz score
-//! (right / answered); broken lessons with their `file:line: reason`. A sidebar on wide
+//! The lesson list: each lesson's completion (a glyph and cards seen / total), its scores and a
+//! map of its questions (right, missed, open); broken lessons with their `file:line: reason`. A sidebar on wide
 //! terminals, an overlay on narrow ones.
 
 use ratatui::buffer::Buffer;
@@ -13,7 +13,7 @@ use crate::lesson::LessonEntry;
 use crate::ui::{layout, pane_block, text};
 
 /// The glyphs, so completion reads without colour.
-pub const LEGEND: &str = "✓ done ◐ started ○ new ✗ broken";
+pub const LEGEND: &str = "✓ done ◐ started ○ new ✗ broken · questions: ✓ right ✗ missed ○ open ◌ awaiting a run · ▸ open lesson";
 
 /// Draw the lesson list into `area` (a sidebar, or the inside of the overlay).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -33,7 +33,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         lines.extend(entry_lines(app, idx, inner.width));
         lines.push(Line::default());
     }
-    lines.push(Line::styled(LEGEND, app.theme.muted()));
+    lines.extend(legend(app, inner.width));
     // Keep the selected lesson in view when the list is taller than the pane.
     let height = usize::from(inner.height);
     let skip = (selected_at + 4)
@@ -50,10 +50,16 @@ pub fn render_overlay(app: &App, area: Rect, buf: &mut Buffer) {
         .map(|idx| entry_lines(app, idx, width.saturating_sub(4)).len() + 1)
         .sum();
     // Entries, the legend, and the border.
-    let rows = u16::try_from(entries + 3).unwrap_or(u16::MAX);
+    let legend_rows = legend(app, width.saturating_sub(4)).len();
+    let rows = u16::try_from(entries + legend_rows + 2).unwrap_or(u16::MAX);
     let box_area = layout::centered(area, width, rows.min(area.height));
     Clear.render(box_area, buf);
     render(app, box_area, buf);
+}
+
+fn legend(app: &App, width: u16) -> Vec<Line<'static>> {
+    let spans = [Span::styled(LEGEND, app.theme.muted())];
+    text::wrap(&spans, width, Span::raw(""), Span::raw(""))
 }
 
 fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
@@ -67,7 +73,7 @@ fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
     let glyph = match entry {
         LessonEntry::Broken { .. } => "✗",
         _ if stats.complete() => "✓",
-        _ if stats.seen > 0 => "◐",
+        _ if stats.cards_seen > 0 => "◐",
         _ => "○",
     };
     let mut title_style = if open { theme.strong() } else { theme.text() };
@@ -90,19 +96,26 @@ fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
             wrapped.truncate(3);
             lines.extend(wrapped);
         }
-        LessonEntry::Ok(_) => lines.push(stats_line(app, idx, theme.muted())),
+        LessonEntry::Ok(_) => lines.extend(stats_line(app, idx, theme.muted(), width)),
     }
     lines
 }
 
-fn stats_line(app: &App, idx: usize, style: Style) -> Line<'static> {
+fn stats_line(app: &App, idx: usize, style: Style, width: u16) -> Vec<Line<'static>> {
     let s = app.stats(idx);
-    let mut text = format!("     {}/{} cards", s.seen, s.cards);
-    if s.answered > 0 {
-        text.push_str(&format!(" · quiz {}/{}", s.right, s.answered));
-    } else if s.questions > 0 {
-        let plural = if s.questions == 1 { "" } else { "s" };
-        text.push_str(&format!(" · {} question{plural}", s.questions));
+    let mut text = format!("{}/{} cards", s.cards_seen, s.cards);
+    let score = s.score_text();
+    if !score.is_empty() {
+        text.push_str(&format!(" · {score}"));
     }
-    Line::styled(text, style)
+    let indent = || Span::raw("     ");
+    let mut lines = text::wrap(&[Span::styled(text, style)], width, indent(), indent());
+    // The question map: which were right, missed, open (N in the quiz pane jumps to them).
+    let marks = app.question_marks(idx);
+    if !marks.is_empty() {
+        let glyphs: Vec<&str> = marks.iter().map(|m| m.glyph()).collect();
+        let spans = [Span::styled(glyphs.join(""), style)];
+        lines.extend(text::wrap(&spans, width, indent(), indent()));
+    }
+    lines
 }

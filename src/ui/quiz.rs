@@ -1,6 +1,9 @@
-//! The quiz pane: the question shown, its options with a `›` cursor (reversed while focused), and
-//! after answering the verdict in words and glyphs, the right answer marked, and the explanation.
-//! Predict questions show an input field instead of options.
+//! The quiz pane: the question map (`✓ ✗ ○`, the question shown reversed), the question, its
+//! options in the learner's own order with a `›` cursor (reversed while focused), and after
+//! answering the verdict in words and glyphs: the scored first try, and practice tries said to be
+//! practice. Predict questions show an input field instead of options ([`predict`]).
+
+mod predict;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,6 +12,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, Focus};
 use crate::lesson::{Question, QuestionKind};
+use crate::progress::score::Mark;
 use crate::ui::{layout, pane_block, text};
 
 /// Draw the quiz pane into `area`.
@@ -21,10 +25,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         format!(" Quick check {}/{count} ", app.quiz.question + 1)
     };
-    let stats = app.stats(app.lesson);
-    let mut block = pane_block(theme, app.focus == Focus::Quiz).title(title);
-    if stats.answered > 0 {
-        let score = format!(" score {}/{} ", stats.right, stats.answered);
+    let mut block = pane_block(theme, app.focus == Focus::Quiz).title(title.clone());
+    // The score on the frame when it fits beside the title; else on the question map's line.
+    if score_fits_title(app, area.width) {
+        let score = format!(" {} ", app.stats(app.lesson).score_text());
         block = block.title(Line::from(score).right_aligned());
     }
     let lines = lines(app, text_area.width);
@@ -38,6 +42,14 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(visible).render(text_area, buf);
 }
 
+/// Whether the score fits on the frame of a pane `width` wide, beside the title.
+fn score_fits_title(app: &App, width: u16) -> bool {
+    let count = app.questions().len();
+    let score = app.stats(app.lesson).score_text();
+    let title = format!(" Quick check {}/{count} ", app.quiz.question + 1);
+    !score.is_empty() && title.chars().count() + score.chars().count() + 6 <= usize::from(width)
+}
+
 /// The pane's text at `width` columns (the app uses the count to clamp scrolling).
 pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
@@ -49,48 +61,73 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         };
         return vec![Line::styled(why, theme.muted())];
     };
-    let mut out = Vec::new();
-    let tag = if q.kind == QuestionKind::Predict {
-        "Predict: "
-    } else {
-        ""
-    };
+    let mut out = map_lines(app, width);
+    if let Some(notice) = &app.quiz.notice {
+        out.extend(muted_wrapped(app, notice, width));
+    }
+    // Predict prompts already say what to predict; no "Predict:" tag in front of them.
     let prompt = text::inline(&q.prompt, theme.strong(), theme.inline_code());
-    out.extend(text::wrap(
-        &prompt,
-        width,
-        Span::styled(tag, theme.heading(3)),
-        Span::raw(""),
-    ));
+    out.extend(text::wrap(&prompt, width, Span::raw(""), Span::raw("")));
     out.push(Line::default());
     match q.kind {
         QuestionKind::Choice => choice_lines(app, q, width, &mut out),
-        QuestionKind::Predict => predict_lines(app, width, &mut out),
+        QuestionKind::Predict => predict::lines(app, width, &mut out),
     }
     out
+}
+
+/// `✓ ✗ ○ ○ ◌`: every question of the lesson, the one shown reversed; then the score when the
+/// frame has no room for it.
+fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let marks = app.question_marks(app.lesson);
+    let mut spans = Vec::new();
+    for (i, mark) in marks.iter().enumerate() {
+        let style = if i == app.quiz.question {
+            theme.selected()
+        } else if *mark == Mark::Wrong {
+            theme.wrong()
+        } else if *mark == Mark::Right {
+            theme.correct()
+        } else {
+            theme.muted()
+        };
+        spans.push(Span::styled(mark.glyph(), style));
+        spans.push(Span::raw(" "));
+    }
+    // The pane is 4 columns wider than its text.
+    if !score_fits_title(app, width.saturating_add(4)) {
+        let score = app.stats(app.lesson).score_text();
+        spans.push(Span::styled(format!(" {score}"), theme.muted()));
+    }
+    text::wrap(&spans, width, Span::raw(""), Span::raw(""))
 }
 
 fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>>) {
     let theme = &app.theme;
     let revealed = app.revealed();
-    let chosen = app.record().and_then(|r| r.choice);
+    let chosen = app.latest_choice();
+    let order = app.option_order();
     // The verdict goes above the options so it is seen at once, even in a short pane.
     if revealed {
-        let verdict = verdict_line(app, q);
-        out.extend(text::wrap(
-            &verdict.spans,
-            width,
-            Span::raw(""),
-            Span::raw("  "),
-        ));
+        for verdict in verdict_lines(app, q, &order) {
+            out.extend(text::wrap(
+                &verdict.spans,
+                width,
+                Span::raw(""),
+                Span::raw("  "),
+            ));
+        }
         out.push(Line::default());
     }
-    for (i, choice) in q.choices.iter().enumerate() {
-        let letter = letter(i);
-        let at_cursor = i == app.quiz.cursor;
+    for (pos, &index) in order.iter().enumerate() {
+        let Some(choice) = q.choices.get(index) else {
+            continue;
+        };
+        let at_cursor = pos == app.quiz.cursor;
         let cursor = if at_cursor { "›" } else { " " };
-        let right = q.answer == Some(i);
-        let mark = match (revealed, right, chosen == Some(i)) {
+        let right = q.answer == Some(index);
+        let mark = match (revealed, right, chosen == Some(index)) {
             // A no-break space keeps the mark on the line of the option's last word.
             (true, true, _) => "\u{a0}✓",
             (true, false, true) => "\u{a0}✗",
@@ -99,14 +136,14 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
         let mut style = theme.text();
         if revealed && right {
             style = theme.correct();
-        } else if revealed && chosen == Some(i) {
+        } else if revealed && chosen == Some(index) {
             style = theme.wrong();
         } else if at_cursor && app.focus == Focus::Quiz {
             style = theme.selected();
         }
         let mut spans = text::inline(choice, style, style.patch(theme.inline_code()));
         spans.push(Span::styled(mark, style));
-        let first = Span::styled(format!("{cursor} {letter}. "), style);
+        let first = Span::styled(format!("{cursor} {}. ", letter(pos)), style);
         out.extend(text::wrap(&spans, width, first, Span::raw("     ")));
     }
     out.push(Line::default());
@@ -114,132 +151,66 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
         let why = text::inline(&q.explanation, theme.text(), theme.inline_code());
         out.extend(text::wrap(&why, width, Span::raw(""), Span::raw("")));
         out.push(Line::default());
-        out.push(Line::styled(
-            "Enter tries again · n next question",
-            theme.muted(),
+        out.extend(muted_wrapped(
+            app,
+            "Enter tries again (practice) · n next question · N next to review",
+            width,
         ));
     } else {
         let hint = if app.focus == Focus::Quiz {
-            "↑↓ choose, Enter answers"
+            let last = letter(order.len().saturating_sub(1).min(3)).to_ascii_lowercase();
+            format!("↑↓ choose, Enter answers (or a-{last}); the first answer is the one scored")
         } else {
-            "Tab to this pane to answer"
+            "Tab to this pane to answer".to_string()
         };
-        out.extend(muted_wrapped(app, hint, width));
+        out.extend(muted_wrapped(app, &hint, width));
     }
 }
 
-fn verdict_line(app: &App, q: &Question) -> Line<'static> {
+/// The scored first try; and when the latest answer is practice, that too, said to be practice.
+fn verdict_lines(app: &App, q: &Question, order: &[usize]) -> Vec<Line<'static>> {
     let theme = &app.theme;
-    let record = app.record();
-    let attempts = match record.map_or(1, |r| r.attempts) {
-        1 => "first try".to_string(),
-        n => format!("attempt {n}"),
-    };
-    let verdict = if record.and_then(|r| r.correct) == Some(true) {
-        Span::styled("✓ Correct", theme.correct())
-    } else {
-        let answer = q.answer.map_or('?', letter);
-        Span::styled(
+    let answer = q
+        .answer
+        .and_then(|a| crate::progress::shuffle::position_of(order, a))
+        .map_or('?', letter);
+    let count = app.record().map_or(1, |r| r.count());
+    let scored = match app.mark() {
+        Mark::Right => Span::styled("✓ Correct", theme.correct()),
+        _ if app.record().is_some_and(|r| r.first_unrecorded) => Span::styled(
+            "✗ First try not recorded (an older version kept only the latest answer)",
+            theme.wrong(),
+        ),
+        _ => Span::styled(
             format!("✗ Not quite: the answer is {answer}"),
             theme.wrong(),
-        )
+        ),
     };
-    Line::from(vec![
-        verdict,
-        Span::styled(format!("  ({attempts})"), theme.muted()),
-    ])
+    if count <= 1 {
+        let note = Span::styled("  · first try, scored", theme.muted());
+        return vec![Line::from(vec![scored, note])];
+    }
+    let latest_right = app.latest_choice().is_some_and(|c| q.answer == Some(c));
+    let practice = if latest_right {
+        Span::styled("practice: ✓ right", theme.correct())
+    } else {
+        Span::styled(format!("practice: ✗ the answer is {answer}"), theme.wrong())
+    };
+    vec![
+        Line::from(vec![
+            practice,
+            Span::styled(format!("  · attempt {count}"), theme.muted()),
+        ]),
+        Line::from(vec![
+            Span::styled("scored (first try): ", theme.muted()),
+            scored,
+        ]),
+    ]
 }
 
-/// A, B, C, ... for option `i`.
+/// A, B, C, ... for the option shown at position `i`.
 fn letter(i: usize) -> char {
     char::from(b'A' + u8::try_from(i.min(25)).unwrap_or(25))
-}
-
-fn predict_lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
-    let theme = &app.theme;
-    if let Some(input) = &app.quiz.input {
-        let field = format!(
-            " {input}▏{}",
-            " ".repeat(12usize.saturating_sub(input.len()))
-        );
-        out.push(Line::from(vec![
-            Span::styled("Your prediction: ", theme.strong()),
-            Span::styled(field, theme.selected()),
-        ]));
-        if let Some(err) = &app.quiz.input_error {
-            let spans = [Span::styled(err.clone(), theme.error())];
-            out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
-        }
-        out.push(Line::styled("Enter saves · Esc leaves", theme.muted()));
-        return;
-    }
-    match app.record().and_then(|r| r.predicted) {
-        Some(value) => {
-            out.push(Line::from(vec![
-                Span::styled("Your prediction: ", theme.strong()),
-                Span::styled(value.to_string(), theme.inline_code()),
-                Span::styled(" (saved)", theme.muted()),
-            ]));
-            out.extend(graded_lines(app, value, width));
-            out.push(Line::default());
-            out.push(Line::styled(
-                "Enter changes it · n next question",
-                theme.muted(),
-            ));
-        }
-        None => {
-            let hint = if app.focus == Focus::Quiz {
-                "Enter opens a field to type your prediction"
-            } else {
-                "Tab to this pane, then Enter to predict"
-            };
-            out.extend(muted_wrapped(app, hint, width));
-        }
-    }
-}
-
-/// "you predicted X, measured Y" with the verdict once a run graded it; else when it will be.
-fn graded_lines(app: &App, predicted: f64, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    let measured = app
-        .question()
-        .and_then(|q| q.metric.as_deref())
-        .and_then(|m| app.metric_text(m));
-    let correct = app.record().and_then(|r| r.correct);
-    let spans = match (correct, measured) {
-        (Some(right), Some(measured)) => {
-            let (verdict, style) = if right {
-                ("✓ Close enough: ", theme.correct())
-            } else {
-                ("✗ Off: ", theme.wrong())
-            };
-            let tol = app.question().and_then(|q| q.tolerance_pct).unwrap_or(10.0);
-            vec![
-                Span::styled(verdict, style),
-                Span::raw(format!(
-                    "you predicted {predicted}, measured {measured} (within {tol}% counts)."
-                )),
-            ]
-        }
-        (Some(right), None) => {
-            let verdict = if right {
-                "✓ Graded: close enough."
-            } else {
-                "✗ Graded: off."
-            };
-            vec![Span::raw(verdict)]
-        }
-        (None, _) => vec![Span::raw(
-            "It will be graded when the lesson's experiment runs (press r).",
-        )],
-    };
-    let mut out = text::wrap(&spans, width, Span::raw(""), Span::raw(""));
-    if let (Some(_), Some(q)) = (correct, app.question()) {
-        out.push(Line::default());
-        let why = text::inline(&q.explanation, theme.text(), theme.inline_code());
-        out.extend(text::wrap(&why, width, Span::raw(""), Span::raw("")));
-    }
-    out
 }
 
 /// A muted hint, wrapped to the pane (narrow panes beside the experiment panel).

@@ -98,7 +98,14 @@ fn list_json(args: &[&str]) -> Vec<Value> {
     assert_no_panic(&out);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let json: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["schema_version"], 1);
     json["lessons"].as_array().unwrap().clone()
+}
+
+/// The SEEN, QUIZ and PREDICTIONS cells of a table line.
+fn scores(line: &str) -> Vec<&str> {
+    let cells: Vec<&str> = line.split_whitespace().collect();
+    cells[cells.len().saturating_sub(3)..].to_vec()
 }
 
 #[test]
@@ -111,8 +118,15 @@ fn list_json_from_a_folder() {
     assert_eq!(lessons[1]["order"], 2);
     assert_eq!(lessons[1]["cards"], 2);
     assert_eq!(lessons[1]["questions"], 1);
+    assert_eq!(lessons[1]["quiz_questions"], 1);
+    assert_eq!(lessons[1]["predict_questions"], 0);
     assert_eq!(lessons[1]["experiments"], serde_json::json!(["async-copy"]));
     assert!(lessons.iter().all(|l| l["broken"].is_null()));
+    // No progress file yet: nothing done, and said so in numbers.
+    let progress = &lessons[1]["progress"];
+    assert_eq!(progress["cards_seen"], 0);
+    assert_eq!(progress["quiz_right"], 0);
+    assert_eq!(progress["passed"], false);
 }
 
 #[test]
@@ -166,8 +180,9 @@ fn list_table_fits_80_columns() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 4, "{text}");
+    assert_eq!(lines.len(), 6, "{text}");
     assert!(lines[0].starts_with("#  ID"), "{text}");
+    assert!(lines[4].starts_with("SEEN: cards seen. QUIZ:"), "{text}");
     for (line, (id, title)) in lines[1..].iter().zip([
         ("pageable", "Pageable"),
         ("streams", "Streams"),
@@ -199,8 +214,9 @@ fn list_table_marks_broken_lessons() {
         "{text}"
     );
     let good = text.lines().find(|l| l.contains("good")).unwrap();
-    assert!(
-        good.ends_with("0/2    0/1"),
+    assert_eq!(
+        scores(good),
+        ["0/2", "0/1", "-"],
         "no progress yet should read 0/N: {good}"
     );
     assert!(text.contains("cuda-academy check"), "{text}");
@@ -220,9 +236,11 @@ fn list_shows_progress_without_touching_the_file() {
         .unwrap();
     let text = stdout(&out);
     let streams = text.lines().find(|l| l.contains("streams")).unwrap();
-    assert!(streams.ends_with("2/2    1/1"), "{streams}");
+    // A version-1 record answered twice: the right answer kept was a retry, its first try is
+    // unknown, so it does not count as right.
+    assert_eq!(scores(streams), ["2/2", "0/1", "-"], "{streams}");
     let pageable = text.lines().find(|l| l.contains("pageable")).unwrap();
-    assert!(pageable.ends_with("0/2    0/1"), "{pageable}");
+    assert_eq!(scores(pageable), ["0/2", "0/1", "-"], "{pageable}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), progress);
     // A corrupt file is neither moved aside nor rewritten by `list`.
     std::fs::write(&file, "{junk").unwrap();
@@ -234,6 +252,59 @@ fn list_shows_progress_without_touching_the_file() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(std::fs::read_dir(state.path()).unwrap().count(), 1);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "{junk");
+}
+
+#[test]
+fn list_and_list_json_count_first_tries_the_same_way() {
+    let dir = good_folder();
+    let state = tempfile::tempdir().unwrap();
+    // Streams q1: wrong first (choice 0), then right as practice. Pageable q1: right first.
+    let progress = r#"{"version": 2, "seed": 1, "lessons": {
+        "streams": {"card": 1, "seen": [0, 1], "answers": {"q1": {"attempts": [
+            {"at": 1, "choice": 0, "correct": false}, {"at": 2, "choice": 1, "correct": true}]}}},
+        "pageable": {"seen": [0, 1], "answers": {"q1": {"attempts": [
+            {"at": 3, "choice": 1, "correct": true}]}, "gone": {"attempts": [
+            {"at": 4, "choice": 1, "correct": true}]}}}}}"#;
+    std::fs::write(state.path().join("progress.json"), progress).unwrap();
+    let list = |json: bool| {
+        let mut cmd = bin(state.path());
+        cmd.args(["list", "--lessons"]).arg(dir.path());
+        if json {
+            cmd.arg("--json");
+        }
+        stdout(&cmd.output().unwrap())
+    };
+    let text = list(false);
+    let row = |id: &str| scores(text.lines().find(|l| l.contains(id)).unwrap()).join(" ");
+    assert_eq!(
+        row("streams"),
+        "2/2 0/1 -",
+        "a retry never raises the score"
+    );
+    assert_eq!(
+        row("pageable"),
+        "2/2 1/1 -",
+        "an unknown question id does not count"
+    );
+    let json: Value = serde_json::from_str(&list(true)).unwrap();
+    let by_id = |id: &str| {
+        json["lessons"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["id"] == id)
+            .unwrap()["progress"]
+            .clone()
+    };
+    assert_eq!(by_id("streams")["quiz_right"], 0);
+    assert_eq!(by_id("streams")["quiz_answered"], 1);
+    assert_eq!(by_id("streams")["passed"], false);
+    assert_eq!(by_id("pageable")["quiz_right"], 1);
+    assert_eq!(by_id("pageable")["passed"], true);
+    // An unreadable file: progress unknown, not zero.
+    std::fs::write(state.path().join("progress.json"), "{junk").unwrap();
+    let json: Value = serde_json::from_str(&list(true)).unwrap();
+    assert!(json["lessons"][0]["progress"].is_null(), "{json}");
 }
 
 #[test]
@@ -253,7 +324,7 @@ fn empty_state_dir_override_falls_back_to_xdg_state_home() {
         .unwrap();
     let text = stdout(&out);
     let pageable = text.lines().find(|l| l.contains("pageable")).unwrap();
-    assert!(pageable.ends_with("1/2    0/1"), "{text}");
+    assert_eq!(scores(pageable), ["1/2", "0/1", "-"], "{text}");
 }
 
 #[test]

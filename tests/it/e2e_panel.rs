@@ -96,7 +96,9 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     };
     assert!(screen.contains(word), "{screen}");
     assert!(
-        screen.contains("sequential") && screen.contains("best: "),
+        screen.contains("per-chunk")
+            && screen.contains("breadth-first")
+            && screen.contains("best: "),
         "{screen}"
     );
     tui.send("]");

@@ -6,16 +6,20 @@ mod cli;
 mod code_width;
 mod e2e_panel;
 mod e2e_pty;
+mod exercise;
 mod experiments_sim;
 mod gpu_backend;
+mod hardening;
 mod lesson_parse;
 mod lessons_content;
 mod no_driver;
 mod panel_snapshots;
-// The pseudo-terminal harness the end-to-end tests share: declared once, here.
+// The pseudo-terminal harness, shared by e2e_pty and e2e_panel (one module, loaded once).
 #[path = "support/pty.rs"]
+#[allow(dead_code)]
 mod pty;
 mod run_cli;
+mod sim_fixture;
 mod sim_model;
 mod timeline_widget;
 mod trace_export;

@@ -25,10 +25,21 @@ fn app(w: u16, h: u16, color: bool) -> App {
     )
 }
 
-/// Press space-separated keys (single characters, or Tab/Enter/Down/Esc/Right).
+/// The key of the option at file index `index` of the question shown (options are shuffled per
+/// learner, so the letter is looked up).
+fn letter_of(app: &App, index: usize) -> char {
+    let pos = app.option_order().iter().position(|&i| i == index).unwrap();
+    char::from(b'a' + u8::try_from(pos).unwrap())
+}
+
+/// Press space-separated keys (single characters, or Tab/Enter/Down/Esc/Right; RIGHT and WRONG
+/// pick the right option of the question shown, or its first wrong one).
 fn press(app: &mut App, keys: &str) {
     for k in keys.split_whitespace() {
+        let answer = app.question().and_then(|q| q.answer).unwrap_or(0);
         let code = match k {
+            "RIGHT" => KeyCode::Char(letter_of(app, answer)),
+            "WRONG" => KeyCode::Char(letter_of(app, usize::from(answer == 0))),
             "Tab" => KeyCode::Tab,
             "Enter" => KeyCode::Enter,
             "Down" => KeyCode::Down,
@@ -77,12 +88,22 @@ fn quiz_before_answering() {
 
 #[test]
 fn quiz_answered_right() {
-    screen("quiz_right", "Tab Down Enter");
+    screen("quiz_right", "Tab RIGHT");
 }
 
 #[test]
 fn quiz_answered_wrong() {
-    screen("quiz_wrong", "Tab Enter");
+    screen("quiz_wrong", "Tab WRONG");
+}
+
+#[test]
+fn quiz_practice_after_a_wrong_first_try() {
+    screen("quiz_practice", "Tab WRONG RIGHT");
+}
+
+#[test]
+fn quiz_map_after_one_right_one_wrong() {
+    screen("quiz_map", "Tab RIGHT n WRONG N");
 }
 
 #[test]
@@ -97,7 +118,7 @@ fn quiz_prediction_saved() {
 
 #[test]
 fn lesson_list() {
-    screen("lessons", "Tab Down Enter L j");
+    screen("lessons", "Tab RIGHT n WRONG L j");
 }
 
 #[test]
@@ -118,7 +139,7 @@ fn confirmation_dialog() {
 #[test]
 fn wide_layout_with_the_lesson_sidebar() {
     let mut app = app(200, 50, true);
-    press(&mut app, "Tab Down Enter Tab");
+    press(&mut app, "Tab RIGHT Tab");
     insta::assert_snapshot!("wide_200x50", draw(&app, 200, 50).backend());
 }
 
@@ -186,10 +207,8 @@ fn colour_off_uses_no_colour_and_still_shows_the_selection() {
         .filter(|c| c.modifier.contains(Modifier::REVERSED))
         .map(|c| c.symbol())
         .collect::<String>();
-    assert!(
-        reversed.contains("B. In a pinned staging buffer"),
-        "{reversed:?}"
-    );
+    let second = app.question().unwrap().choices[app.option_order()[1]].clone();
+    assert!(reversed.contains(&format!("B. {second}")), "{reversed:?}");
     insta::assert_snapshot!("no_color_quiz_80x24", terminal.backend());
 
     let coloured = draw(&self::app(80, 24, true), 80, 24);

@@ -6,7 +6,6 @@ use super::*;
 fn same_calls_give_identical_ops_and_times() {
     let run = || {
         let mut gpu = sim();
-        gpu.set_move_data(false);
         let (ops, _, _) = pipeline(&mut gpu, 64 * MIB, 3, 16);
         (ops, gpu.host_now_us())
     };
@@ -127,15 +126,6 @@ fn allocation_and_pinning_cost_host_time() {
         gpu.host_read_f32(pinned, 0).is_err(),
         "a freed buffer must not be readable"
     );
-}
-
-#[test]
-fn a_large_pipeline_simulates_without_moving_data() {
-    // How long this takes is a benchmark (`cargo bench --bench sim`, at 64 MiB), not a test.
-    let mut gpu = sim();
-    gpu.set_move_data(false);
-    let (ops, _, _) = pipeline(&mut gpu, 256 * MIB, 3, 32);
-    assert_eq!(ops.len(), 96);
 }
 
 #[test]

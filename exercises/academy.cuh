@@ -1,0 +1,99 @@
+// academy.cuh: the helpers every cuda-academy exercise includes.
+//
+// An exercise is an ordinary CUDA program: `nvcc -std=c++17 -I exercises file.cu` builds it and it
+// runs on any NVIDIA GPU. cuda-academy also interprets the same file (a documented subset of the
+// host API, see README "Hands-on exercises") on your GPU or on its simulator. Everything here
+// behaves the same in both places:
+//   transform<<<g, b, 0, s>>>(in, out, n)  out[i] = in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B
+//   spin<<<1, 1, 0, s>>>(cycles)           keeps the GPU busy for about `cycles` clock ticks
+//   fill_input(h, n)                      the deterministic input pattern (seed ACADEMY_FILL_SEED)
+//   check_output(h, n)                    true when h holds transform of fill_input, exactly
+//   host_work(ms)                         the CPU busy for `ms` milliseconds
+//   now_ms()                              a monotonic clock in milliseconds
+//   report(name, value)                   a named metric the exercise checks read
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cuda_runtime.h>
+
+// The same constants as cuda-academy's `exercise::TRANSFORM_A`, `TRANSFORM_B` and `FILL_SEED`.
+#define ACADEMY_TRANSFORM_A 2.0f
+#define ACADEMY_TRANSFORM_B 1.0f
+#define ACADEMY_FILL_SEED 7u
+
+// The light kernel: one read and one write per element, grid-stride so any grid covers any n.
+__global__ void transform(const float *in, float *out, size_t n)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        out[i] = in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B;
+    }
+}
+
+// Busy for `cycles` SM clock ticks: a kernel whose length is set by time, not by memory.
+__global__ void spin(long long cycles)
+{
+    long long start = clock64();
+    while (clock64() - start < cycles) {
+    }
+}
+
+// Float number `index` of the input pattern: a port, bit for bit, of cuda-academy's
+// `gpu::fill_pattern_f32` (SplitMix64 finaliser; multiples of 1/16 in [-64, 65), so
+// `x * 2 + 1` is exact with or without a fused multiply-add).
+static inline float academy_pattern(uint32_t seed, uint64_t index)
+{
+    const uint64_t block = index % (65521ull * 17ull) / 65521ull;
+    const uint64_t i = index % 65521ull;
+    uint64_t z = (((uint64_t)seed << 32) ^ i) + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return ((float)(z % 2048ull) - 1024.0f + (float)block) / 16.0f;
+}
+
+// Write the input pattern into h[0 .. n).
+static inline void fill_input(float *h, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        h[i] = academy_pattern(ACADEMY_FILL_SEED, i);
+    }
+}
+
+// True when h[0 .. n) holds transform() of the input pattern, every value exactly.
+static inline bool check_output(const float *h, size_t n)
+{
+    for (size_t i = 0; i < n; ++i) {
+        float want = academy_pattern(ACADEMY_FILL_SEED, i) * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B;
+        if (h[i] != want) {
+            printf("check_output: h[%zu] is %f, expected %f\n", i, h[i], want);
+            return false;
+        }
+    }
+    return true;
+}
+
+// A monotonic clock, in milliseconds from an arbitrary origin.
+static inline double now_ms()
+{
+    using namespace std::chrono;
+    return duration<double, std::milli>(steady_clock::now().time_since_epoch()).count();
+}
+
+// Keep the CPU busy for `ms` milliseconds (the "other work" a program does while the GPU runs).
+static inline void host_work(double ms)
+{
+    double end = now_ms() + ms;
+    while (now_ms() < end) {
+    }
+}
+
+// A named metric: the exercise's checks read these lines.
+static inline void report(const char *name, double value)
+{
+    printf("report %s = %f\n", name, value);
+}

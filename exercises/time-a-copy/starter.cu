@@ -1,0 +1,38 @@
+// Lesson 1: time a pageable and a pinned copy with CUDA events.
+#include "academy.cuh"
+
+int main()
+{
+    const size_t n = 1 << 24; // 16 Mi floats: 64 MiB
+    const size_t bytes = n * sizeof(float);
+    float *h_page = (float *)malloc(bytes);
+    float *h_pin;
+    cudaMallocHost(&h_pin, bytes);
+    float *d_in;
+    float *d_out;
+    cudaMalloc(&d_in, bytes);
+    cudaMalloc(&d_out, bytes);
+    fill_input(h_page, n);
+    fill_input(h_pin, n);
+
+    // TODO: create two events, `start` and `stop`.
+
+    // TODO: record `start`, copy, record `stop`, wait for `stop`, and report
+    // the bandwidth as "pageable_gbps".
+    cudaMemcpy(d_in, h_page, bytes, cudaMemcpyHostToDevice);
+
+    // TODO: the same for the pinned copy, reported as "pinned_gbps".
+    cudaMemcpy(d_in, h_pin, bytes, cudaMemcpyHostToDevice);
+
+    transform<<<1024, 256>>>(d_in, d_out, n);
+    cudaMemcpy(h_pin, d_out, bytes, cudaMemcpyDeviceToHost);
+    bool ok = check_output(h_pin, n);
+    printf("check_output: %s\n", ok ? "pass" : "FAIL");
+
+    // TODO: destroy the events.
+    cudaFree(d_in);
+    cudaFree(d_out);
+    cudaFreeHost(h_pin);
+    free(h_page);
+    return 0;
+}

@@ -1,0 +1,134 @@
+//! How predictions and quoted values are worded: values with units, closeness bands, the
+//! parameters of a run in words, and why a typed value is impossible for its metric.
+
+use crate::experiment::ExperimentOptions;
+use crate::experiment::options::format_bytes;
+use crate::report::{BackendKind, HostMemKind, Metric};
+use crate::ui::metrics::format_metric;
+
+/// How close a prediction came, in the bands every grade names.
+pub fn closeness(off_pct: f64) -> &'static str {
+    if off_pct <= 10.0 {
+        "within 10%"
+    } else if off_pct <= 25.0 {
+        "within 25%"
+    } else if off_pct <= 50.0 {
+        "within 50%"
+    } else {
+        "more than 50% off"
+    }
+}
+
+/// `value` with `unit` as the screen writes it: `2.50x`, `812 µs`, `55.1 GB/s`.
+pub fn format_value_in(value: f64, unit: &str) -> String {
+    format_metric(&Metric::new(value, unit))
+}
+
+/// `55.1 GB/s (simulated)`, `8.10 GB/s (simulated; size 64 MiB)`, `55.1 GB/s (size 64 MiB)`.
+pub(super) fn quoted(metric: &Metric, backend: BackendKind, params: Option<&str>) -> String {
+    let value = format_metric(metric);
+    let simulated = backend == BackendKind::Simulated;
+    match (simulated, params) {
+        (false, None) => value,
+        (true, None) => format!("{value} (simulated)"),
+        (false, Some(p)) => format!("{value} ({p})"),
+        (true, Some(p)) => format!("{value} (simulated; {p})"),
+    }
+}
+
+/// The options a learner set, in words: `size 64 MiB, 1 stream, 16 chunks, pageable memory`.
+pub fn describe_options(o: &ExperimentOptions) -> String {
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    if let Some(size) = o.size {
+        parts.push(format!("size {}", format_bytes(size)));
+    }
+    if let Some(s) = o.streams {
+        parts.push(plural(s, "stream", "streams"));
+    }
+    if let Some(c) = o.chunks {
+        parts.push(plural(c, "chunk", "chunks"));
+    }
+    if let Some(m) = o.host_mem {
+        parts.push(
+            match m {
+                HostMemKind::Pageable => "pageable memory",
+                HostMemKind::Pinned => "pinned memory",
+                HostMemKind::WriteCombined => "write-combined memory",
+                HostMemKind::Registered => "registered memory",
+            }
+            .to_string(),
+        );
+    }
+    if let Some(order) = o.issue_order {
+        parts.push(format!("{} order", order.name()));
+    }
+    if let Some(r) = o.repetitions {
+        parts.push(plural(r, "repetition", "repetitions"));
+    }
+    if parts.is_empty() {
+        "parameters not recorded".to_string()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// The unit of metric `name`, from the experiments' metric contract.
+pub fn metric_unit(name: &str) -> Option<&'static str> {
+    crate::experiment::registry::metric(name).map(|(_, spec)| spec.unit)
+}
+
+/// Why `value` cannot be a value of a metric in `unit`, if it cannot: every metric is positive,
+/// and a ratio (bound / best) is at most 1.
+pub fn domain_error(value: f64, unit: &str) -> Option<String> {
+    let shown = format_metric(&Metric::new(value, unit));
+    if !value.is_finite() {
+        return Some("type a number such as 4.5, then Enter".to_string());
+    }
+    if value <= 0.0 {
+        let what = match unit {
+            "GB/s" => "a bandwidth",
+            "x" => "a speedup",
+            "us" | "ms" | "ms/GiB" => "a time",
+            _ => "this value",
+        };
+        return Some(format!("{shown} cannot be right: {what} is more than 0"));
+    }
+    if unit == "ratio" && value > 1.0 {
+        return Some(format!("{shown} cannot be right: this ratio is at most 1"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closeness_bands_and_domains() {
+        assert_eq!(closeness(9.9), "within 10%");
+        assert_eq!(closeness(40.4), "within 50%");
+        assert_eq!(closeness(51.0), "more than 50% off");
+        assert!(domain_error(-5.0, "GB/s").unwrap().contains("bandwidth"));
+        assert!(domain_error(0.0, "x").unwrap().contains("speedup"));
+        assert!(domain_error(1.5, "ratio").is_some());
+        assert_eq!(domain_error(2.5, "x"), None);
+        assert_eq!(metric_unit("speedup"), Some("x"));
+        assert_eq!(metric_unit("nope"), None);
+    }
+
+    #[test]
+    fn options_read_as_words() {
+        let o = ExperimentOptions {
+            size: Some(64 << 20),
+            streams: Some(1),
+            chunks: Some(16),
+            host_mem: Some(HostMemKind::Pageable),
+            ..ExperimentOptions::default()
+        };
+        assert_eq!(
+            describe_options(&o),
+            "size 64 MiB, 1 stream, 16 chunks, pageable memory"
+        );
+    }
+}

@@ -1,0 +1,252 @@
+//! `cuda-academy exercise list|show|check`: the hands-on exercises from the command line.
+//!
+//! `check ID FILE` exits 0 when the file passes, 1 when it does not (a one-line verdict and each
+//! failing check on stderr), 2 on a usage error (unknown id, unreadable file). With `--json` it
+//! prints one object: `schema_version`, `exercise`, `passed`, `backend` (as in `run`), `checks`,
+//! `diagnostics`, `hazards`, `metrics`, `timeline` (the op schema of `run`), `output`.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+
+use anyhow::Context;
+use serde::Serialize;
+
+use crate::cli::{ExerciseArgs, ExerciseCommand, GlobalArgs};
+use crate::exercise::interp::Limits;
+use crate::exercise::machine::{GpuMachine, Machine};
+use crate::exercise::verdict::CheckResult;
+use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
+use crate::report::{BackendInfo, Op};
+
+/// Largest exercise file read: far beyond any exercise, small enough to parse at once.
+const MAX_FILE_BYTES: u64 = 1 << 20;
+const SCHEMA_VERSION: u32 = 1;
+const USAGE: u8 = 2;
+
+/// Carry out `cuda-academy exercise ...`.
+pub fn exercise(args: &ExerciseArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    match &args.command {
+        ExerciseCommand::List { json } => list(*json),
+        ExerciseCommand::Show { id, solution } => show(id, *solution),
+        ExerciseCommand::Check { id, file, json } => check(id, file, *json, global),
+    }
+}
+
+fn usage(message: String) -> anyhow::Result<ExitCode> {
+    let _ = writeln!(std::io::stderr(), "cuda-academy: {message}");
+    Ok(ExitCode::from(USAGE))
+}
+
+fn find(id: &str) -> Result<&'static Exercise, String> {
+    catalog::find(id).ok_or_else(|| {
+        format!(
+            "unknown exercise {id:?}; `cuda-academy exercise list` shows them: {}",
+            catalog::ids().join(", ")
+        )
+    })
+}
+
+#[derive(Serialize)]
+struct ListRow<'a> {
+    id: &'a str,
+    lesson: &'a str,
+    title: &'a str,
+    passed: bool,
+}
+
+fn list(json: bool) -> anyhow::Result<ExitCode> {
+    let passed = crate::progress::state_dir().and_then(|d| state::load_passed(&d));
+    let passed_set = passed.as_ref().cloned().unwrap_or_default();
+    let rows: Vec<ListRow> = catalog::all()
+        .iter()
+        .map(|e| ListRow {
+            id: &e.id,
+            lesson: &e.lesson,
+            title: &e.title,
+            passed: passed_set.contains(&e.id),
+        })
+        .collect();
+    let mut text = if json {
+        serde_json::to_string_pretty(&rows)? + "\n"
+    } else {
+        let w = rows.iter().map(|r| r.id.len()).max().unwrap_or(2);
+        let l = rows.iter().map(|r| r.lesson.len()).max().unwrap_or(6);
+        let mut t = format!("{:<w$}  {:<l$}  {:<6}  title\n", "id", "lesson", "passed");
+        for r in &rows {
+            t += &format!(
+                "{:<w$}  {:<l$}  {:<6}  {}\n",
+                r.id,
+                r.lesson,
+                if r.passed { "yes" } else { "-" },
+                r.title
+            );
+        }
+        t
+    };
+    if let Err(e) = passed {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: passed exercises unknown: {e:#}"
+        );
+        text += "";
+    }
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show(id: &str, solution: bool) -> anyhow::Result<ExitCode> {
+    let ex = match find(id) {
+        Ok(ex) => ex,
+        Err(m) => return usage(m),
+    };
+    let text = if solution { ex.solution } else { ex.starter };
+    std::io::stdout().lock().write_all(text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct CheckJson<'a> {
+    schema_version: u32,
+    exercise: &'a str,
+    passed: bool,
+    backend: &'a BackendInfo,
+    checks: &'a [CheckResult],
+    diagnostics: &'a [Diagnostic],
+    hazards: &'a [Hazard],
+    metrics: &'a BTreeMap<String, f64>,
+    timeline: &'a [Op],
+    output: &'a str,
+}
+
+fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+    let ex = match find(id) {
+        Ok(ex) => ex,
+        Err(m) => return usage(m),
+    };
+    let source = match read_source(file) {
+        Ok(s) => s,
+        Err(m) => return usage(m),
+    };
+    let mut gpu = crate::cli::run::open_backend(global)?;
+    let mut machine = GpuMachine { gpu: gpu.as_mut() };
+    let backend = machine.info().backend.clone();
+    let verdict = exercise::check(
+        ex,
+        &source,
+        &mut machine,
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    if verdict.passed
+        && let Err(e) = crate::progress::state_dir().and_then(|d| state::record_pass(&d, id))
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: the pass is not recorded: {e:#}"
+        );
+    }
+    let shown = file
+        .display()
+        .to_string()
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect::<String>();
+    let text = if json {
+        let j = CheckJson {
+            schema_version: SCHEMA_VERSION,
+            exercise: &ex.id,
+            passed: verdict.passed,
+            backend: &backend,
+            checks: &verdict.checks,
+            diagnostics: &verdict.diagnostics,
+            hazards: &verdict.hazards,
+            metrics: &verdict.metrics,
+            timeline: &verdict.timeline,
+            output: &verdict.output,
+        };
+        serde_json::to_string_pretty(&j).context("cannot write the verdict as JSON")? + "\n"
+    } else {
+        render(&verdict, &shown, &backend)
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if verdict.passed {
+        if !json {
+            println!("{}", verdict.summary(&ex.id));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{}", verdict.summary(&ex.id));
+    for c in verdict.checks.iter().filter(|c| !c.passed) {
+        let _ = writeln!(err, "  FAIL {}: {}", c.name, c.detail);
+    }
+    Ok(ExitCode::FAILURE)
+}
+
+/// The learner's file as text, or why it cannot be read (a usage error).
+fn read_source(file: &Path) -> Result<String, String> {
+    let shown = format!("{:?}", file.display().to_string());
+    let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{shown} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}",
+            meta.len()
+        ));
+    }
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text; save it as UTF-8"))
+}
+
+/// The readable verdict: backend, the program's output, diagnostics, hazards, checks.
+fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
+    let mut out = format!(
+        "backend: {} ({})\n",
+        backend.kind.screen_name(),
+        backend
+            .device
+            .chars()
+            .filter(|c| !c.is_control())
+            .collect::<String>()
+    );
+    if !v.output.is_empty() {
+        out += "\nprogram output:\n";
+        for line in v.output.lines() {
+            out += &format!("  {line}\n");
+        }
+    }
+    if !v.diagnostics.is_empty() {
+        out += "\n";
+        for d in &v.diagnostics {
+            out += &format!("{file}:{}:{}: {}\n", d.line, d.column, d.message);
+        }
+    }
+    if !v.hazards.is_empty() {
+        out += "\nhazards:\n";
+        for h in &v.hazards {
+            let level = if h.kind.is_warning() {
+                "warning"
+            } else {
+                "error"
+            };
+            out += &format!(
+                "{file}:{}: {level} [{}] {}\n",
+                h.line,
+                h.kind.name(),
+                h.message
+            );
+        }
+    }
+    out += "\nchecks:\n";
+    for c in &v.checks {
+        out += &format!(
+            "  [{}] {} ({})\n",
+            if c.passed { "pass" } else { "FAIL" },
+            c.name,
+            c.detail
+        );
+    }
+    out
+}

@@ -1,0 +1,194 @@
+//! The exercises: one registry, read from `exercises/<id>/` (an `exercise.toml` with title,
+//! lesson, task, hints and pass criteria, a `starter.cu` and a `solution.cu`), embedded at build
+//! time. Lessons name their exercises in front matter; [`validate`] is how `check` sees them.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use super::verdict::Criterion;
+
+/// Embeds one exercise folder: (id, exercise.toml, starter.cu, solution.cu).
+macro_rules! exercise {
+    ($id:literal) => {
+        (
+            $id,
+            include_str!(concat!("../../exercises/", $id, "/exercise.toml")),
+            include_str!(concat!("../../exercises/", $id, "/starter.cu")),
+            include_str!(concat!("../../exercises/", $id, "/solution.cu")),
+        )
+    };
+}
+
+/// Every exercise, in course order. A new exercise is a folder and one line here.
+const SOURCES: &[(&str, &str, &str, &str)] = &[
+    exercise!("time-a-copy"),
+    exercise!("pageable-to-pinned"),
+    exercise!("register-existing"),
+    exercise!("pin-once"),
+    exercise!("fix-the-race"),
+    exercise!("keep-it-alive"),
+    exercise!("overlap-host-work"),
+    exercise!("double-buffer"),
+    exercise!("issue-order"),
+];
+
+/// `exercise.toml`, field by field.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ExerciseFile {
+    /// Same as the folder name.
+    id: String,
+    /// The id of the lesson it belongs to.
+    lesson: String,
+    title: String,
+    /// What to do, in markdown.
+    task: String,
+    /// An exercise about overlap: work on the legacy default stream is a `default-stream` hazard.
+    #[serde(default)]
+    overlap: bool,
+    /// Revealed one at a time.
+    hints: Vec<String>,
+    /// All must pass.
+    criteria: Vec<Criterion>,
+}
+
+/// One exercise, ready to check.
+#[derive(Debug, Clone)]
+pub struct Exercise {
+    pub id: String,
+    pub lesson: String,
+    pub title: String,
+    pub task: String,
+    pub overlap: bool,
+    pub hints: Vec<String>,
+    pub criteria: Vec<Criterion>,
+    pub starter: &'static str,
+    pub solution: &'static str,
+}
+
+struct Registry {
+    exercises: Vec<Exercise>,
+    /// `(exercise id, problem)` for every exercise that is broken.
+    problems: Vec<(String, String)>,
+}
+
+fn registry() -> &'static Registry {
+    static REGISTRY: OnceLock<Registry> = OnceLock::new();
+    REGISTRY.get_or_init(|| {
+        let mut reg = Registry {
+            exercises: Vec::new(),
+            problems: Vec::new(),
+        };
+        for (id, toml_text, starter, solution) in SOURCES {
+            match load(id, toml_text, starter, solution) {
+                Ok(ex) => reg.exercises.push(ex),
+                Err(problems) => reg
+                    .problems
+                    .extend(problems.into_iter().map(|p| (id.to_string(), p))),
+            }
+        }
+        reg
+    })
+}
+
+fn load(
+    id: &str,
+    toml_text: &str,
+    starter: &'static str,
+    solution: &'static str,
+) -> Result<Exercise, Vec<String>> {
+    let file: ExerciseFile = toml::from_str(toml_text).map_err(|e| {
+        vec![format!(
+            "exercises/{id}/exercise.toml: {}",
+            e.message().trim()
+        )]
+    })?;
+    let mut problems = Vec::new();
+    if file.id != id {
+        problems.push(format!(
+            "exercises/{id}/exercise.toml: id {:?} differs from the folder name",
+            file.id
+        ));
+    }
+    if file.hints.is_empty() || file.hints.iter().any(|h| h.trim().is_empty()) {
+        problems.push(format!(
+            "exercises/{id}/exercise.toml: needs at least one hint, none empty"
+        ));
+    }
+    if file.criteria.is_empty() {
+        problems.push(format!(
+            "exercises/{id}/exercise.toml: needs at least one criterion"
+        ));
+    }
+    for c in &file.criteria {
+        if let Err(e) = c.validate() {
+            problems.push(format!("exercises/{id}/exercise.toml: {e}"));
+        }
+    }
+    for (name, text) in [("starter.cu", starter), ("solution.cu", solution)] {
+        if let Err(diags) = super::parse::parse(text) {
+            problems.extend(diags.iter().map(|d| format!("exercises/{id}/{name}:{d}")));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Ok(Exercise {
+        id: file.id,
+        lesson: file.lesson,
+        title: file.title,
+        task: file.task,
+        overlap: file.overlap,
+        hints: file.hints,
+        criteria: file.criteria,
+        starter,
+        solution,
+    })
+}
+
+/// Every exercise that loaded, in course order.
+pub fn all() -> &'static [Exercise] {
+    &registry().exercises
+}
+
+/// The exercise with this id.
+pub fn find(id: &str) -> Option<&'static Exercise> {
+    all().iter().find(|e| e.id == id)
+}
+
+/// Every id in the registry, loaded or broken.
+pub fn ids() -> Vec<&'static str> {
+    SOURCES.iter().map(|s| s.0).collect()
+}
+
+/// Problems with the exercises a lesson names (`ids_named`, its front matter's `exercises`):
+/// unknown ids, another lesson's exercises, broken exercise files. Empty when all is well.
+/// (Exercises that name a lesson missing from its list are not a problem here: a folder given
+/// with `--lessons` may reuse an id; the tests check the built-in lessons list every exercise.)
+pub fn validate(lesson_id: &str, ids_named: &[String]) -> Vec<String> {
+    let reg = registry();
+    let mut out = Vec::new();
+    for id in ids_named {
+        if let Some(ex) = find(id) {
+            if ex.lesson != lesson_id {
+                out.push(format!(
+                    "exercise {id:?} belongs to lesson {:?}, not this one",
+                    ex.lesson
+                ));
+            }
+        } else if !ids().contains(&id.as_str()) {
+            out.push(format!(
+                "unknown exercise {id:?}; known: {}",
+                ids().join(", ")
+            ));
+        }
+        out.extend(
+            reg.problems
+                .iter()
+                .filter(|(p, _)| p == id)
+                .map(|(_, m)| m.clone()),
+        );
+    }
+    out
+}

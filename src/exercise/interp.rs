@@ -1,0 +1,252 @@
+//! The interpreter: walks a [`Program`] statement by statement, driving a [`Machine`] for every
+//! CUDA call and writing the [`Call`] log the hazard checker reads.
+//!
+//! Limits keep a learner's mistake from hanging or exhausting anything: a step budget (every
+//! statement and expression is a step), a cap on GPU operations, allocations checked against the
+//! device's free memory and a host budget, and a cancellation flag polled as it runs.
+
+mod alloc;
+mod arith;
+mod calls;
+mod copies;
+mod eval;
+mod helpers;
+mod launch;
+mod memory;
+mod stmt;
+mod value;
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use super::Diagnostic;
+use super::ast::{Pos, Program};
+use super::log::{Call, Entry, MemKind, RegionId};
+use super::machine::{EventId, Machine, MachineError};
+use crate::gpu::{DevBuf, HostBuf, StreamId};
+use crate::report::Op;
+
+pub use value::Value;
+use value::Var;
+
+/// How far a program may go before it is stopped.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_steps: u64,
+    pub max_gpu_ops: u64,
+    /// Host memory a program may allocate in all.
+    pub max_host_bytes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_steps: 5_000_000,
+            max_gpu_ops: 100_000,
+            max_host_bytes: 8 << 30,
+        }
+    }
+}
+
+/// What a run produced. `error` is set when the run stopped early; the rest holds what happened
+/// up to there.
+#[derive(Debug, Clone, Default)]
+pub struct Outcome {
+    pub log: Vec<Entry>,
+    /// `report(name, value)` calls; a name reported twice keeps the last value.
+    pub metrics: BTreeMap<String, f64>,
+    /// Each `check_output` call: its line and result.
+    pub output_checks: Vec<(u32, bool)>,
+    /// What the program printed (with `printf` and `report`).
+    pub output: String,
+    pub error: Option<Diagnostic>,
+    pub timeline: Vec<Op>,
+    /// The variable each allocation was first stored in, for messages.
+    pub region_names: HashMap<RegionId, String>,
+    pub steps: u64,
+}
+
+/// Why the walk stopped early: where, and what to tell the learner.
+#[derive(Debug, Clone)]
+pub(crate) struct Stop {
+    pub pos: Pos,
+    pub message: String,
+}
+
+type Res<T> = Result<T, Stop>;
+
+/// One allocation as the interpreter tracks it.
+#[derive(Debug, Clone)]
+struct Region {
+    kind: MemKind,
+    host: Option<HostBuf>,
+    dev: Option<DevBuf>,
+    bytes: u64,
+    registered: bool,
+    freed: bool,
+}
+
+enum Flow {
+    Normal,
+    Break,
+    Continue,
+    Return,
+}
+
+/// Run `program` on `machine`.
+pub fn run(
+    program: &Program,
+    machine: &mut dyn Machine,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Outcome {
+    let mut it = Interp {
+        machine,
+        limits,
+        cancel,
+        scopes: vec![HashMap::new()],
+        regions: Vec::new(),
+        streams: Vec::new(),
+        events: Vec::new(),
+        recorded: Vec::new(),
+        out: Outcome::default(),
+        line: 1,
+        gpu_ops: 0,
+        host_bytes: 0,
+        device_bytes: 0,
+    };
+    if let Err(e) = it.machine.timeline_begin() {
+        it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
+        return it.out;
+    }
+    if let Err(stop) = it.block(&program.main) {
+        it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
+    }
+    it.release_leftovers();
+    match it.machine.timeline_end() {
+        Ok(ops) => it.out.timeline = ops,
+        Err(e) if it.out.error.is_none() => {
+            it.out.error = Some(Diagnostic::at(
+                it.line,
+                1,
+                format!("cannot read the timeline: {e}"),
+            ));
+        }
+        Err(_) => {}
+    }
+    it.out
+}
+
+struct Interp<'a> {
+    machine: &'a mut dyn Machine,
+    limits: Limits,
+    cancel: &'a AtomicBool,
+    scopes: Vec<HashMap<String, Var>>,
+    regions: Vec<Region>,
+    /// Streams and events created and not yet destroyed.
+    streams: Vec<StreamId>,
+    events: Vec<EventId>,
+    /// Events recorded at least once (`cudaEventElapsedTime` needs both recorded).
+    recorded: Vec<EventId>,
+    out: Outcome,
+    /// The line of the statement being run, for log entries.
+    line: u32,
+    gpu_ops: u64,
+    host_bytes: u64,
+    device_bytes: u64,
+}
+
+impl Interp<'_> {
+    /// Count one step; stop on the budget or a cancellation.
+    fn step(&mut self, pos: Pos) -> Res<()> {
+        self.out.steps += 1;
+        if self.out.steps > self.limits.max_steps {
+            return Err(Stop {
+                pos,
+                message: format!(
+                    "stopped after {} steps: does a loop never end?",
+                    self.limits.max_steps
+                ),
+            });
+        }
+        if self.out.steps.is_multiple_of(1024) && self.cancel.load(Ordering::Relaxed) {
+            return Err(Stop {
+                pos,
+                message: "cancelled".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn log(&mut self, call: Call) {
+        // Neighbouring element accesses from one line merge into one range (loops over `h[i]`).
+        if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
+            (self.out.log.last_mut(), &call)
+            && last.line == self.line
+        {
+            match (&mut last.call, &call) {
+                (Call::HostRead { range: r, .. }, Call::HostRead { .. })
+                | (Call::HostWrite { range: r, .. }, Call::HostWrite { .. })
+                    if r.region == range.region && r.end == range.start =>
+                {
+                    r.end = range.end;
+                    return;
+                }
+                _ => {}
+            }
+        }
+        self.out.log.push(Entry {
+            line: self.line,
+            call,
+        });
+    }
+
+    /// Count a GPU operation against the cap.
+    fn gpu_op(&mut self, pos: Pos) -> Res<()> {
+        self.gpu_ops += 1;
+        if self.gpu_ops > self.limits.max_gpu_ops {
+            return Err(Stop {
+                pos,
+                message: format!(
+                    "stopped after {} GPU operations: does a loop issue work without end?",
+                    self.limits.max_gpu_ops
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// A machine result, with a failure turned into a stop at `pos` naming `what`.
+    fn m<T>(&self, pos: Pos, what: &str, r: Result<T, MachineError>) -> Res<T> {
+        r.map_err(|e| Stop {
+            pos,
+            message: format!("{what}: {e}"),
+        })
+    }
+
+    /// Give back whatever the program left allocated, so the machine is clean for the next run.
+    /// Not logged: the leak checker has already seen the program end without it.
+    fn release_leftovers(&mut self) {
+        let _ = self.machine.device_sync();
+        for r in std::mem::take(&mut self.regions) {
+            if r.freed {
+                continue;
+            }
+            if let Some(h) = r.host {
+                if r.registered {
+                    let _ = self.machine.host_unregister(h);
+                }
+                let _ = self.machine.host_free(h);
+            }
+            if let Some(d) = r.dev {
+                let _ = self.machine.device_free(d);
+            }
+        }
+        for s in std::mem::take(&mut self.streams) {
+            let _ = self.machine.stream_destroy(s);
+        }
+        for e in std::mem::take(&mut self.events) {
+            let _ = self.machine.event_destroy(e);
+        }
+    }
+}

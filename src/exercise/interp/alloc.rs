@@ -1,0 +1,180 @@
+//! Allocation, release and page-locking: `malloc`/`free`, `cudaMalloc`/`cudaFree`,
+//! `cudaMallocHost`/`cudaHostAlloc`/`cudaFreeHost`, `cudaHostRegister`/`cudaHostUnregister`,
+//! each checked against the limits and the kind of memory it takes.
+
+use super::calls::Args;
+use super::eval::stop;
+use super::value::Value;
+use super::{Interp, Region, Res};
+use crate::exercise::log::{Call, MemKind, RegionId};
+use crate::report::HostMemKind;
+
+impl Interp<'_> {
+    pub(super) fn alloc(
+        &mut self,
+        a: &Args,
+        kind: MemKind,
+        bytes: u64,
+        host_kind: HostMemKind,
+    ) -> Res<usize> {
+        self.gpu_op(a.pos)?;
+        if bytes == 0 {
+            return Err(stop(
+                a.pos,
+                format!("`{}` of 0 bytes: is the size right?", a.name),
+            ));
+        }
+        let device = kind == MemKind::Device;
+        let (used, limit, what) = if device {
+            (
+                self.device_bytes,
+                self.machine.info().free_mem,
+                "the device's free memory",
+            )
+        } else {
+            (
+                self.host_bytes,
+                self.limits.max_host_bytes,
+                "the host memory an exercise may use",
+            )
+        };
+        if used.saturating_add(bytes) > limit {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`{}` of {bytes} bytes is more than {what} ({} bytes left): is the size right?",
+                    a.name,
+                    limit.saturating_sub(used)
+                ),
+            ));
+        }
+        let (host, dev) = if device {
+            let r = self.machine.device_alloc(bytes);
+            (None, Some(self.m(a.pos, a.name, r)?))
+        } else {
+            let r = self.machine.host_alloc(bytes, host_kind);
+            (Some(self.m(a.pos, a.name, r)?), None)
+        };
+        if device {
+            self.device_bytes += bytes;
+        } else {
+            self.host_bytes += bytes;
+        }
+        self.regions.push(Region {
+            kind,
+            host,
+            dev,
+            bytes,
+            registered: false,
+            freed: false,
+        });
+        let region = RegionId(self.regions.len() as u32 - 1);
+        self.log(Call::Alloc {
+            region,
+            kind,
+            bytes,
+            name: a.name.to_string(),
+        });
+        Ok(region.0 as usize)
+    }
+
+    pub(super) fn free(&mut self, a: &Args) -> Res<Value> {
+        a.arity(1, 1)?;
+        if matches!(a.vals[0], Value::Null) {
+            return Ok(Value::Int(0));
+        }
+        let (r, off) = a.ptr(0)?;
+        let name = self.region_name(r);
+        let region = self.regions[r].clone();
+        let want = match region.kind {
+            MemKind::Pageable => "free",
+            MemKind::Pinned => "cudaFreeHost",
+            MemKind::Device => "cudaFree",
+        };
+        if region.freed {
+            return Err(stop(a.pos, format!("`{name}` is freed twice")));
+        }
+        if off != 0 {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`{}` needs the pointer the allocation returned, not `{name}` plus an offset",
+                    a.name
+                ),
+            ));
+        }
+        if a.name != want {
+            return Err(stop(
+                a.pos,
+                format!("`{name}` must be released with `{want}`, not `{}`", a.name),
+            ));
+        }
+        let call = match a.name {
+            "free" => "free",
+            "cudaFree" => "cudaFree",
+            _ => "cudaFreeHost",
+        };
+        self.log(Call::Free {
+            region: RegionId(r as u32),
+            call,
+        });
+        let result = match (region.host, region.dev) {
+            (Some(h), _) => self.machine.host_free(h),
+            (_, Some(d)) => self.machine.device_free(d),
+            _ => Ok(()),
+        };
+        self.m(a.pos, a.name, result)?;
+        if region.kind == MemKind::Device {
+            self.device_bytes -= region.bytes;
+        } else {
+            self.host_bytes -= region.bytes;
+        }
+        self.regions[r].freed = true;
+        Ok(Value::Int(0))
+    }
+
+    pub(super) fn register(&mut self, a: &Args) -> Res<Value> {
+        let on = a.name == "cudaHostRegister";
+        a.arity(if on { 3 } else { 1 }, if on { 3 } else { 1 })?;
+        let (r, off) = a.ptr(0)?;
+        let name = self.region_name(r);
+        let region = self.regions[r].clone();
+        if region.kind != MemKind::Pageable || region.freed {
+            return Err(stop(
+                a.pos,
+                format!("`{}` takes live `malloc` memory; `{name}` is not", a.name),
+            ));
+        }
+        if on && (off != 0 || a.count(1)? != region.bytes) {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "registering part of an allocation is not supported here; register all of `{name}` ({} bytes)",
+                    region.bytes
+                ),
+            ));
+        }
+        if region.registered == on {
+            let state = if on {
+                "already registered"
+            } else {
+                "not registered"
+            };
+            return Err(stop(a.pos, format!("`{name}` is {state}")));
+        }
+        let h = region
+            .host
+            .ok_or_else(|| stop(a.pos, "host buffer missing"))?;
+        let region_id = RegionId(r as u32);
+        let result = if on {
+            self.log(Call::Register { region: region_id });
+            self.machine.host_register(h)
+        } else {
+            self.log(Call::Unregister { region: region_id });
+            self.machine.host_unregister(h)
+        };
+        self.m(a.pos, a.name, result)?;
+        self.regions[r].registered = on;
+        Ok(Value::Int(0))
+    }
+}

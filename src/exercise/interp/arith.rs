@@ -1,0 +1,75 @@
+//! Arithmetic and comparisons with C's rules for the subset.
+
+use super::value::Value;
+use crate::exercise::ast::BinOp;
+
+/// `a op b` with C's rules for the subset: integers stay integers, anything with a float is a
+/// float, and `ptr ± n` moves by `n` floats.
+pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
+    use BinOp::*;
+    match (a, b) {
+        (Value::Ptr { region, off }, v) | (v, Value::Ptr { region, off })
+            if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) =>
+        {
+            if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
+                return Err("cannot subtract a pointer from a number".into());
+            }
+            let n = v.as_i64().unwrap_or(0).saturating_mul(4);
+            let off = if op == Add {
+                off.saturating_add(n)
+            } else {
+                off.saturating_sub(n)
+            };
+            return Ok(Value::Ptr {
+                region: *region,
+                off,
+            });
+        }
+        (Value::Ptr { .. } | Value::Null, Value::Ptr { .. } | Value::Null)
+            if matches!(op, Eq | Ne) =>
+        {
+            return Ok(Value::Bool((a == b) == (op == Eq)));
+        }
+        _ => {}
+    }
+    let what = |v: &Value| format!("cannot do arithmetic with {}", v.describe());
+    let x = a.as_f64().ok_or_else(|| what(a))?;
+    let y = b.as_f64().ok_or_else(|| what(b))?;
+    let ints =
+        matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
+    let cmp = |c: bool| Ok(Value::Bool(c));
+    match op {
+        Lt => return cmp(x < y),
+        Le => return cmp(x <= y),
+        Gt => return cmp(x > y),
+        Ge => return cmp(x >= y),
+        Eq => return cmp(x == y),
+        Ne => return cmp(x != y),
+        _ => {}
+    }
+    if ints {
+        let (i, j) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
+        let v = match op {
+            Add => i.wrapping_add(j),
+            Sub => i.wrapping_sub(j),
+            Mul => i.wrapping_mul(j),
+            Div | Rem if j == 0 => return Err("division by zero".into()),
+            Div => i.wrapping_div(j),
+            Rem => i.wrapping_rem(j),
+            Shl => i.wrapping_shl(j.clamp(0, 63) as u32),
+            Shr => i.wrapping_shr(j.clamp(0, 63) as u32),
+            BitAnd => i & j,
+            BitOr => i | j,
+            BitXor => i ^ j,
+            _ => return Err("unexpected operator".into()),
+        };
+        return Ok(Value::Int(v));
+    }
+    Ok(Value::Float(match op {
+        Add => x + y,
+        Sub => x - y,
+        Mul => x * y,
+        Div => x / y,
+        _ => return Err("this operator needs whole numbers".into()),
+    }))
+}

@@ -1,0 +1,178 @@
+//! Calls that allocate, free and move memory, and kernel launches.
+
+use super::eval::stop;
+use super::value::{Place, Value};
+use super::{Interp, Res};
+use crate::exercise::ast::{Expr, Pos};
+use crate::exercise::log::{MemKind, RegionId};
+use crate::report::HostMemKind;
+
+/// A call's evaluated arguments, with the accessors that check them.
+pub(super) struct Args<'a> {
+    pub name: &'a str,
+    pub vals: &'a [Value],
+    pub exprs: &'a [Expr],
+    pub pos: Pos,
+}
+
+impl Args<'_> {
+    pub fn at(&self, i: usize) -> Pos {
+        self.exprs.get(i).map_or(self.pos, |e| e.pos)
+    }
+    pub fn arity(&self, min: usize, max: usize) -> Res<()> {
+        let n = self.vals.len();
+        if n < min || n > max {
+            let want = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
+            return Err(stop(
+                self.pos,
+                format!("`{}` takes {want} arguments, not {n}", self.name),
+            ));
+        }
+        Ok(())
+    }
+    pub fn int(&self, i: usize) -> Res<i64> {
+        self.vals[i].as_i64().ok_or_else(|| {
+            stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` must be a number, not {}",
+                    i + 1,
+                    self.name,
+                    self.vals[i].describe()
+                ),
+            )
+        })
+    }
+    pub fn count(&self, i: usize) -> Res<u64> {
+        let v = self.int(i)?;
+        u64::try_from(v).map_err(|_| {
+            stop(
+                self.at(i),
+                format!("argument {} of `{}` is negative ({v})", i + 1, self.name),
+            )
+        })
+    }
+    pub fn num(&self, i: usize) -> Res<f64> {
+        self.vals[i].as_f64().ok_or_else(|| {
+            stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` must be a number, not {}",
+                    i + 1,
+                    self.name,
+                    self.vals[i].describe()
+                ),
+            )
+        })
+    }
+    /// A pointer into an allocation: (allocation index, byte offset).
+    pub fn ptr(&self, i: usize) -> Res<(usize, u64)> {
+        match &self.vals[i] {
+            Value::Ptr { region, off } if *off >= 0 => Ok((region.0 as usize, *off as u64)),
+            Value::Ptr { .. } => Err(stop(
+                self.at(i),
+                "this pointer points before the start of its allocation",
+            )),
+            v => Err(stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` must be a pointer from an allocation, not {}",
+                    i + 1,
+                    self.name,
+                    v.describe()
+                ),
+            )),
+        }
+    }
+    pub fn place(&self, i: usize) -> Res<Place> {
+        match &self.vals[i] {
+            Value::Ref(p) => Ok(p.clone()),
+            _ => Err(stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` must be the address of a variable, e.g. `&x`",
+                    i + 1,
+                    self.name
+                ),
+            )),
+        }
+    }
+    pub fn str(&self, i: usize) -> Res<&str> {
+        match &self.vals[i] {
+            Value::Str(s) => Ok(s),
+            v => Err(stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` must be a string, not {}",
+                    i + 1,
+                    self.name,
+                    v.describe()
+                ),
+            )),
+        }
+    }
+}
+
+impl Interp<'_> {
+    pub(super) fn call(&mut self, name: &str, exprs: &[Expr], pos: Pos) -> Res<Value> {
+        let mut vals = Vec::with_capacity(exprs.len());
+        for e in exprs {
+            vals.push(self.eval(e)?);
+        }
+        let a = Args {
+            name,
+            vals: &vals,
+            exprs,
+            pos,
+        };
+        match name {
+            "malloc" => {
+                a.arity(1, 1)?;
+                let r = self.alloc(&a, MemKind::Pageable, a.count(0)?, HostMemKind::Pageable)?;
+                Ok(Value::Ptr {
+                    region: RegionId(r as u32),
+                    off: 0,
+                })
+            }
+            "cudaMalloc" | "cudaMallocHost" | "cudaHostAlloc" => {
+                a.arity(
+                    if name == "cudaHostAlloc" { 3 } else { 2 },
+                    if name == "cudaHostAlloc" { 3 } else { 2 },
+                )?;
+                let place = a.place(0)?;
+                let bytes = a.count(1)?;
+                let (kind, host_kind) = match name {
+                    "cudaMalloc" => (MemKind::Device, HostMemKind::Pinned),
+                    "cudaHostAlloc" if a.int(2)? & 4 != 0 => {
+                        (MemKind::Pinned, HostMemKind::WriteCombined)
+                    }
+                    _ => (MemKind::Pinned, HostMemKind::Pinned),
+                };
+                let r = self.alloc(&a, kind, bytes, host_kind)?;
+                self.out
+                    .region_names
+                    .entry(RegionId(r as u32))
+                    .or_insert_with(|| place.name.clone());
+                self.write_place(
+                    &place,
+                    Value::Ptr {
+                        region: RegionId(r as u32),
+                        off: 0,
+                    },
+                    pos,
+                )?;
+                Ok(Value::Int(0))
+            }
+            "free" | "cudaFree" | "cudaFreeHost" => self.free(&a),
+            "cudaHostRegister" | "cudaHostUnregister" => self.register(&a),
+            "cudaMemcpy" | "cudaMemcpyAsync" => self.memcpy_cuda(&a),
+            "memcpy" => self.memcpy_host(&a),
+            "cudaMemset" | "cudaMemsetAsync" => self.memset(&a),
+            _ => self.helper(&a),
+        }
+    }
+}

@@ -1,0 +1,226 @@
+//! Copies and memsets: which way each goes, checked ranges, the log entry, the machine call.
+
+use super::calls::Args;
+use super::eval::stop;
+use super::value::Value;
+use super::{Interp, Res};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, Range};
+use crate::gpu::StreamId;
+
+impl Interp<'_> {
+    /// Check that `bytes` from `off` lie inside live allocation `r`; returns its range.
+    pub(super) fn span(&self, a: &Args, r: usize, off: u64, bytes: u64) -> Res<Range> {
+        let region = &self.regions[r];
+        let name = self.region_name(r);
+        if region.freed {
+            return Err(stop(
+                a.pos,
+                format!("`{}` uses `{name}` after it was freed", a.name),
+            ));
+        }
+        if off.saturating_add(bytes) > region.bytes {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`{}` of {bytes} bytes at byte {off} runs past the end of `{name}` ({} bytes)",
+                    a.name, region.bytes
+                ),
+            ));
+        }
+        Ok(self.range(r, off, bytes))
+    }
+
+    /// The stream argument `i` (absent means the legacy default stream), checked to be alive.
+    pub(super) fn stream_arg(&self, a: &Args, i: usize) -> Res<StreamId> {
+        let s = match a.vals.get(i) {
+            None | Some(Value::Int(0) | Value::Null) => StreamId::LEGACY_DEFAULT,
+            Some(Value::Stream(s)) => *s,
+            Some(v) => {
+                return Err(stop(
+                    a.at(i),
+                    format!(
+                        "argument {} of `{}` must be a stream, not {}",
+                        i + 1,
+                        a.name,
+                        v.describe()
+                    ),
+                ));
+            }
+        };
+        if s != StreamId::LEGACY_DEFAULT && !self.streams.contains(&s) {
+            return Err(stop(
+                a.at(i),
+                "this stream was destroyed (or never created)",
+            ));
+        }
+        Ok(s)
+    }
+
+    pub(super) fn memcpy_cuda(&mut self, a: &Args) -> Res<Value> {
+        let sync = a.name == "cudaMemcpy";
+        if sync {
+            a.arity(4, 4)?
+        } else {
+            a.arity(4, 5)?
+        }
+        let ((dr, doff), (sr, soff), bytes, kind) = (a.ptr(0)?, a.ptr(1)?, a.count(2)?, a.int(3)?);
+        let stream = if sync {
+            StreamId::LEGACY_DEFAULT
+        } else {
+            self.stream_arg(a, 4)?
+        };
+        let (dst, src) = (
+            self.span(a, dr, doff, bytes)?,
+            self.span(a, sr, soff, bytes)?,
+        );
+        let (d_dev, s_dev) = (
+            self.regions[dr].kind == MemKind::Device,
+            self.regions[sr].kind == MemKind::Device,
+        );
+        let (op, expected) = match (s_dev, d_dev) {
+            (false, true) => (DeviceOpKind::CopyH2D, 1),
+            (true, false) => (DeviceOpKind::CopyD2H, 2),
+            (true, true) => (DeviceOpKind::CopyD2D, 3),
+            (false, false) => return self.memcpy_host(a),
+        };
+        if kind != expected && kind != 4 {
+            return Err(stop(
+                a.at(3),
+                format!(
+                    "the copy kind does not match the pointers: this copy goes {}",
+                    ["", "host to device", "device to host", "device to device"][expected as usize]
+                ),
+            ));
+        }
+        let host_side = if s_dev { dr } else { sr };
+        let pageable = !(s_dev && d_dev)
+            && self.regions[host_side].kind == MemKind::Pageable
+            && !self.regions[host_side].registered;
+        self.device_op(
+            a,
+            DeviceOp {
+                stream,
+                kind: op,
+                call: a.name.to_string(),
+                reads: vec![src],
+                writes: vec![dst],
+                synchronous: sync,
+                pageable_async: !sync && pageable,
+            },
+        )?;
+        let (dst_h, dst_d) = (self.regions[dr].host, self.regions[dr].dev);
+        let (src_h, src_d) = (self.regions[sr].host, self.regions[sr].dev);
+        let result = match op {
+            DeviceOpKind::CopyH2D => match (dst_d, src_h) {
+                (Some(dd), Some(hs)) => self
+                    .machine
+                    .copy_h2d_async(stream, dd, doff, hs, soff, bytes),
+                _ => Ok(()),
+            },
+            DeviceOpKind::CopyD2H => match (dst_h, src_d) {
+                (Some(hd), Some(ds)) => self
+                    .machine
+                    .copy_d2h_async(stream, hd, doff, ds, soff, bytes),
+                _ => Ok(()),
+            },
+            _ => match (dst_d, src_d) {
+                (Some(dd), Some(ds)) => self
+                    .machine
+                    .copy_d2d_async(stream, dd, doff, ds, soff, bytes),
+                _ => Ok(()),
+            },
+        };
+        self.m(a.pos, a.name, result)?;
+        if sync {
+            let r = self.machine.stream_sync(StreamId::LEGACY_DEFAULT);
+            self.m(a.pos, a.name, r)?;
+        }
+        Ok(Value::Int(0))
+    }
+
+    /// `memcpy` (or `cudaMemcpy` between two host buffers): a host read and a host write.
+    pub(super) fn memcpy_host(&mut self, a: &Args) -> Res<Value> {
+        if a.name == "cudaMemcpyAsync" {
+            return Err(stop(
+                a.pos,
+                "`cudaMemcpyAsync` between two host buffers is not supported here; use `memcpy`",
+            ));
+        }
+        let ((dr, doff), (sr, soff), bytes) = (a.ptr(0)?, a.ptr(1)?, a.count(2)?);
+        let (dst, src) = (
+            self.span(a, dr, doff, bytes)?,
+            self.span(a, sr, soff, bytes)?,
+        );
+        if self.regions[dr].kind == MemKind::Device || self.regions[sr].kind == MemKind::Device {
+            return Err(stop(
+                a.pos,
+                "`memcpy` cannot reach device memory; use `cudaMemcpy`",
+            ));
+        }
+        self.log(Call::HostRead {
+            range: src,
+            what: a.name.to_string(),
+        });
+        self.log(Call::HostWrite {
+            range: dst,
+            what: a.name.to_string(),
+        });
+        let (Some(hd), Some(hs)) = (self.regions[dr].host, self.regions[sr].host) else {
+            return Err(stop(a.pos, "host buffer missing"));
+        };
+        let r = self.machine.host_copy(hd, doff, hs, soff, bytes);
+        self.m(a.pos, a.name, r)?;
+        Ok(Value::Int(0))
+    }
+
+    pub(super) fn memset(&mut self, a: &Args) -> Res<Value> {
+        let sync = a.name == "cudaMemset";
+        if sync {
+            a.arity(3, 3)?
+        } else {
+            a.arity(3, 4)?
+        }
+        let ((r, off), byte, bytes) = (a.ptr(0)?, a.int(1)?, a.count(2)?);
+        let stream = if sync {
+            StreamId::LEGACY_DEFAULT
+        } else {
+            self.stream_arg(a, 3)?
+        };
+        let range = self.span(a, r, off, bytes)?;
+        let Some(d) = self.regions[r].dev else {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`{}` sets device memory; `{}` is host memory",
+                    a.name,
+                    self.region_name(r)
+                ),
+            ));
+        };
+        self.device_op(
+            a,
+            DeviceOp {
+                stream,
+                kind: DeviceOpKind::Memset,
+                call: a.name.to_string(),
+                reads: vec![],
+                writes: vec![range],
+                synchronous: sync,
+                pageable_async: false,
+            },
+        )?;
+        let result = self.machine.memset_async(stream, d, off, bytes, byte as u8);
+        self.m(a.pos, a.name, result)?;
+        if sync {
+            let r = self.machine.stream_sync(StreamId::LEGACY_DEFAULT);
+            self.m(a.pos, a.name, r)?;
+        }
+        Ok(Value::Int(0))
+    }
+
+    pub(super) fn device_op(&mut self, a: &Args, op: DeviceOp) -> Res<()> {
+        self.gpu_op(a.pos)?;
+        self.log(Call::Device(op));
+        Ok(())
+    }
+}

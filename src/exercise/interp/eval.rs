@@ -1,0 +1,211 @@
+//! Expressions: variables, arithmetic, pointers into host memory, assignment.
+
+use super::memory::Target;
+use super::value::{Value, Var, convert};
+use super::{Interp, Res, Stop};
+use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos, Ty, UnOp, VarDecl};
+
+/// Longest array a program may declare: arrays hold streams and events, not data.
+const MAX_ARRAY: i64 = 4096;
+
+pub(super) fn stop(pos: Pos, message: impl Into<String>) -> Stop {
+    Stop {
+        pos,
+        message: message.into(),
+    }
+}
+
+impl Interp<'_> {
+    pub(super) fn declare(&mut self, d: &VarDecl) -> Res<()> {
+        let (array, len) = match &d.array_len {
+            Some(e) => {
+                let n = self
+                    .eval(e)?
+                    .as_i64()
+                    .ok_or_else(|| stop(e.pos, "an array size must be a whole number"))?;
+                if !(1..=MAX_ARRAY).contains(&n) {
+                    return Err(stop(
+                        e.pos,
+                        format!("an array of {n} elements: keep it between 1 and {MAX_ARRAY}"),
+                    ));
+                }
+                (true, n as usize)
+            }
+            None => (false, 1),
+        };
+        let mut var = Var {
+            ty: d.ty,
+            slots: vec![Value::Uninit; len],
+            array,
+        };
+        if let Some(init) = &d.init {
+            if array {
+                return Err(stop(
+                    init.pos,
+                    "initialising an array is not supported here; assign its elements",
+                ));
+            }
+            let v = self.eval(init)?;
+            self.name_region(&v, &d.name);
+            var.slots[0] = convert(d.ty, v).map_err(|m| stop(init.pos, m))?;
+        }
+        let scope = self
+            .scopes
+            .last_mut()
+            .ok_or_else(|| stop(d.pos, "no scope"))?;
+        scope.insert(d.name.clone(), var);
+        Ok(())
+    }
+
+    /// Remember the first variable an allocation is stored in, for messages.
+    pub(super) fn name_region(&mut self, v: &Value, name: &str) {
+        if let Value::Ptr { region, .. } = v {
+            self.out
+                .region_names
+                .entry(*region)
+                .or_insert_with(|| name.to_string());
+        }
+    }
+
+    pub(super) fn lookup(&self, name: &str, pos: Pos) -> Res<(usize, &Var)> {
+        for (depth, scope) in self.scopes.iter().enumerate().rev() {
+            if let Some(v) = scope.get(name) {
+                return Ok((depth, v));
+            }
+        }
+        Err(stop(pos, format!("`{name}` is not declared")))
+    }
+
+    pub(super) fn truthy(&mut self, e: &Expr) -> Res<bool> {
+        let v = self.eval(e)?;
+        v.truth().ok_or_else(|| {
+            stop(
+                e.pos,
+                format!(
+                    "a condition must be a number or a pointer, not {}",
+                    v.describe()
+                ),
+            )
+        })
+    }
+
+    pub(super) fn eval(&mut self, e: &Expr) -> Res<Value> {
+        self.step(e.pos)?;
+        Ok(match &e.kind {
+            ExprKind::Int(i) => Value::Int(*i),
+            ExprKind::Float(f) => Value::Float(*f),
+            ExprKind::Str(s) => Value::Str(s.clone()),
+            ExprKind::Bool(b) => Value::Bool(*b),
+            ExprKind::Null => Value::Null,
+            ExprKind::SizeOf(n) => Value::Int(*n as i64),
+            ExprKind::Var(name) => {
+                let (_, var) = self.lookup(name, e.pos)?;
+                if var.array {
+                    return Err(stop(
+                        e.pos,
+                        format!("`{name}` is an array: use one element, `{name}[i]`"),
+                    ));
+                }
+                match &var.slots[0] {
+                    Value::Uninit => {
+                        return Err(stop(
+                            e.pos,
+                            format!("`{name}` is used before it is given a value"),
+                        ));
+                    }
+                    v => v.clone(),
+                }
+            }
+            ExprKind::Index(..) => match self.target(e)? {
+                Target::Var(p) => self.read_place(&p, e.pos)?,
+                Target::Mem(r, off) => self.host_load(r, off, e.pos)?,
+            },
+            ExprKind::AddrOf(inner) => match self.target(inner)? {
+                Target::Var(p) => Value::Ref(p),
+                Target::Mem(..) => {
+                    return Err(stop(
+                        e.pos,
+                        "`&` of host memory is not supported here; use `h + i`",
+                    ));
+                }
+            },
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(a)?;
+                match (op, &v) {
+                    (UnOp::Not, _) => Value::Bool(
+                        !v.truth()
+                            .ok_or_else(|| stop(e.pos, "`!` needs a number or pointer"))?,
+                    ),
+                    (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
+                    (UnOp::Neg, Value::Float(f)) => Value::Float(-f),
+                    (UnOp::Plus, Value::Int(_) | Value::Float(_)) => v,
+                    _ => {
+                        return Err(stop(
+                            e.pos,
+                            format!("cannot apply this operator to {}", v.describe()),
+                        ));
+                    }
+                }
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e.pos)?,
+            ExprKind::Cond(c, a, b) => {
+                if self.truthy(c)? {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+            ExprKind::Cast(ty, inner) => {
+                let v = self.eval(inner)?;
+                match ty {
+                    Ty::Ptr | Ty::Str => v,
+                    _ => convert(*ty, v).map_err(|m| stop(e.pos, m))?,
+                }
+            }
+            ExprKind::Assign(op, l, r) => self.assign(*op, l, r, e.pos)?,
+            ExprKind::Update {
+                inc,
+                prefix,
+                target,
+            } => {
+                let one = Expr {
+                    kind: ExprKind::Int(1),
+                    pos: e.pos,
+                };
+                let old = self.eval(target)?;
+                let new = self.assign(
+                    Some(if *inc { BinOp::Add } else { BinOp::Sub }),
+                    target,
+                    &one,
+                    e.pos,
+                )?;
+                if *prefix { new } else { old }
+            }
+            ExprKind::Call { name, args } => self.call(name, args, e.pos)?,
+            ExprKind::Launch {
+                kernel,
+                config,
+                args,
+            } => self.launch(kernel, config, args, e.pos)?,
+        })
+    }
+
+    pub(super) fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {
+        let a = self.eval(l)?;
+        if matches!(op, BinOp::And | BinOp::Or) {
+            let a = a
+                .truth()
+                .ok_or_else(|| stop(l.pos, "`&&`/`||` need numbers or pointers"))?;
+            if (op == BinOp::And) != a {
+                return Ok(Value::Bool(a));
+            }
+            let b = self
+                .eval(r)?
+                .truth()
+                .ok_or_else(|| stop(r.pos, "`&&`/`||` need numbers or pointers"))?;
+            return Ok(Value::Bool(b));
+        }
+        let b = self.eval(r)?;
+        super::arith::arith(op, &a, &b).map_err(|m| stop(pos, m))
+    }
+}

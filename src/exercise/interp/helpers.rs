@@ -1,0 +1,296 @@
+//! Streams, events, synchronisation, and the C and `academy.cuh` helpers (`printf`, `report`,
+//! `fill_input`, `check_output`, `host_work`, `now_ms`, `min`/`max`).
+
+use super::calls::Args;
+use super::eval::stop;
+use super::value::Value;
+use super::{Interp, Res};
+use crate::exercise::log::{Call, MemKind};
+use crate::exercise::machine::EventId;
+use crate::exercise::{FILL_SEED, printf};
+use crate::gpu::{StreamId, StreamKind, fill_pattern_f32};
+
+/// Floats `fill_input` may write one by one when it covers only part of a buffer.
+const MAX_PARTIAL_FILL: u64 = 1 << 16;
+
+impl Interp<'_> {
+    pub(super) fn helper(&mut self, a: &Args) -> Res<Value> {
+        let pos = a.pos;
+        match a.name {
+            "cudaStreamCreate" | "cudaStreamCreateWithFlags" => {
+                let flags = if a.name == "cudaStreamCreate" {
+                    a.arity(1, 1)?;
+                    0
+                } else {
+                    a.arity(2, 2)?;
+                    a.int(1)?
+                };
+                let place = a.place(0)?;
+                self.gpu_op(pos)?;
+                let kind = if flags & 1 != 0 {
+                    StreamKind::NonBlocking
+                } else {
+                    StreamKind::Blocking
+                };
+                let r = self.machine.stream_create(kind);
+                let s = self.m(pos, a.name, r)?;
+                self.streams.push(s);
+                self.log(Call::StreamCreate {
+                    stream: s,
+                    blocking: kind == StreamKind::Blocking,
+                });
+                self.write_place(&place, Value::Stream(s), pos)?;
+            }
+            "cudaStreamDestroy" => {
+                a.arity(1, 1)?;
+                let s = self.stream_arg(a, 0)?;
+                if s == StreamId::LEGACY_DEFAULT {
+                    return Err(stop(pos, "the default stream cannot be destroyed"));
+                }
+                self.log(Call::StreamDestroy { stream: s });
+                let r = self.machine.stream_destroy(s);
+                self.m(pos, a.name, r)?;
+                self.streams.retain(|x| *x != s);
+            }
+            "cudaStreamSynchronize" => {
+                a.arity(1, 1)?;
+                let s = self.stream_arg(a, 0)?;
+                self.log(Call::StreamSync { stream: s });
+                let r = self.machine.stream_sync(s);
+                self.m(pos, a.name, r)?;
+            }
+            "cudaDeviceSynchronize" => {
+                a.arity(0, 0)?;
+                self.log(Call::DeviceSync);
+                let r = self.machine.device_sync();
+                self.m(pos, a.name, r)?;
+            }
+            "cudaEventCreate" | "cudaEventCreateWithFlags" => {
+                let flags = if a.name == "cudaEventCreate" {
+                    a.arity(1, 1)?;
+                    0
+                } else {
+                    a.arity(2, 2)?;
+                    a.int(1)?
+                };
+                let place = a.place(0)?;
+                self.gpu_op(pos)?;
+                let r = self.machine.event_create(flags & 2 == 0);
+                let e = self.m(pos, a.name, r)?;
+                self.events.push(e);
+                self.log(Call::EventCreate { event: e });
+                self.write_place(&place, Value::Event(e), pos)?;
+            }
+            "cudaEventDestroy" => {
+                a.arity(1, 1)?;
+                let e = self.event_arg(a, 0)?;
+                self.log(Call::EventDestroy { event: e });
+                let r = self.machine.event_destroy(e);
+                self.m(pos, a.name, r)?;
+                self.events.retain(|x| *x != e);
+            }
+            "cudaEventRecord" => {
+                a.arity(1, 2)?;
+                let e = self.event_arg(a, 0)?;
+                let s = self.stream_arg(a, 1)?;
+                self.gpu_op(pos)?;
+                self.log(Call::EventRecord {
+                    event: e,
+                    stream: s,
+                });
+                let r = self.machine.event_record(e, s);
+                self.m(pos, a.name, r)?;
+                if !self.recorded.contains(&e) {
+                    self.recorded.push(e);
+                }
+            }
+            "cudaEventSynchronize" => {
+                a.arity(1, 1)?;
+                let e = self.event_arg(a, 0)?;
+                self.log(Call::EventSync { event: e });
+                let r = self.machine.event_sync(e);
+                self.m(pos, a.name, r)?;
+            }
+            "cudaEventElapsedTime" => {
+                a.arity(3, 3)?;
+                let place = a.place(0)?;
+                let (start, end) = (self.event_arg(a, 1)?, self.event_arg(a, 2)?);
+                for (e, which) in [(start, "start"), (end, "end")] {
+                    if !self.recorded.contains(&e) {
+                        return Err(stop(
+                            pos,
+                            format!(
+                                "the {which} event was never recorded: call `cudaEventRecord` on it first (CUDA answers cudaErrorInvalidResourceHandle)"
+                            ),
+                        ));
+                    }
+                }
+                self.log(Call::EventElapsed { start, end });
+                let r = self.machine.event_elapsed_ms(start, end);
+                let ms = self.m(pos, a.name, r)?;
+                self.write_place(&place, Value::Float(f64::from(ms)), pos)?;
+            }
+            "cudaStreamWaitEvent" => {
+                a.arity(2, 3)?;
+                let s = self.stream_arg(a, 0)?;
+                let e = self.event_arg(a, 1)?;
+                self.gpu_op(pos)?;
+                self.log(Call::StreamWaitEvent {
+                    stream: s,
+                    event: e,
+                });
+                let r = self.machine.stream_wait_event(s, e);
+                self.m(pos, a.name, r)?;
+            }
+            "cudaGetLastError" => {
+                a.arity(0, 0)?;
+            }
+            "cudaGetErrorString" => {
+                a.arity(1, 1)?;
+                let text = if a.int(0)? == 0 {
+                    "no error"
+                } else {
+                    "unknown error"
+                };
+                return Ok(Value::Str(text.into()));
+            }
+            _ => return self.academy(a),
+        }
+        Ok(Value::Int(0))
+    }
+
+    fn event_arg(&self, a: &Args, i: usize) -> Res<EventId> {
+        match a.vals.get(i) {
+            Some(Value::Event(e)) if self.events.contains(e) => Ok(*e),
+            Some(Value::Event(_)) => Err(stop(a.pos, "this event was destroyed")),
+            Some(v) => Err(stop(
+                a.pos,
+                format!(
+                    "argument {} of `{}` must be an event, not {}",
+                    i + 1,
+                    a.name,
+                    v.describe()
+                ),
+            )),
+            None => Err(stop(a.pos, format!("`{}` needs an event", a.name))),
+        }
+    }
+
+    fn academy(&mut self, a: &Args) -> Res<Value> {
+        let pos = a.pos;
+        match a.name {
+            "printf" => {
+                if a.vals.is_empty() {
+                    return Err(stop(pos, "`printf` needs a format string"));
+                }
+                let text = printf::format(a.str(0)?, &a.vals[1..]).map_err(|m| stop(pos, m))?;
+                self.print(&text);
+                Ok(Value::Int(text.len() as i64))
+            }
+            "report" => {
+                a.arity(2, 2)?;
+                let (name, value) = (a.str(0)?.to_string(), a.num(1)?);
+                if name.is_empty()
+                    || name.len() > 64
+                    || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                {
+                    return Err(stop(
+                        pos,
+                        "a metric name is letters, digits and `_`, e.g. \"pinned_gbps\"",
+                    ));
+                }
+                self.print(&format!("report {name} = {value:.6}\n"));
+                self.out.metrics.insert(name, value);
+                Ok(Value::Void)
+            }
+            "min" | "max" => {
+                a.arity(2, 2)?;
+                let (x, y) = (&a.vals[0], &a.vals[1]);
+                let (fx, fy) = (a.num(0)?, a.num(1)?);
+                let first = if a.name == "min" { fx <= fy } else { fx >= fy };
+                Ok(if first { x.clone() } else { y.clone() })
+            }
+            "now_ms" => {
+                a.arity(0, 0)?;
+                Ok(Value::Float(self.machine.host_now_us() / 1000.0))
+            }
+            "host_work" => {
+                a.arity(1, 1)?;
+                let ms = a.num(0)?;
+                if !(0.0..=10_000.0).contains(&ms) {
+                    return Err(stop(pos, "`host_work` takes 0 to 10000 milliseconds"));
+                }
+                let r = self.machine.host_busy_us(ms * 1000.0);
+                self.m(pos, "host_work", r)?;
+                Ok(Value::Void)
+            }
+            "fill_input" | "check_output" => self.fill_or_check(a),
+            other => Err(stop(
+                pos,
+                format!("`{other}` is not supported here; see the list with `?`"),
+            )),
+        }
+    }
+
+    fn fill_or_check(&mut self, a: &Args) -> Res<Value> {
+        a.arity(2, 2)?;
+        let ((r, off), n) = (a.ptr(0)?, a.count(1)?);
+        let range = self.span(a, r, off, n.saturating_mul(4))?;
+        let region = self.regions[r].clone();
+        if region.kind == MemKind::Device {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`{}` runs on the host; `{}` is device memory",
+                    a.name,
+                    self.region_name(r)
+                ),
+            ));
+        }
+        let Some(h) = region.host else {
+            return Err(stop(a.pos, "host buffer missing"));
+        };
+        if a.name == "check_output" {
+            self.log(Call::HostRead {
+                range,
+                what: "check_output".into(),
+            });
+            let res = self
+                .machine
+                .host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
+            let ok = self.m(a.pos, "check_output", res)?;
+            self.out.output_checks.push((self.line, ok));
+            return Ok(Value::Bool(ok));
+        }
+        self.log(Call::HostWrite {
+            range,
+            what: "fill_input".into(),
+        });
+        if off == 0 && n * 4 == region.bytes {
+            let res = self.machine.host_fill(h, FILL_SEED);
+            self.m(a.pos, "fill_input", res)?;
+        } else if n <= MAX_PARTIAL_FILL {
+            for i in 0..n {
+                let res =
+                    self.machine
+                        .host_write_f32(h, off / 4 + i, fill_pattern_f32(FILL_SEED, i));
+                self.m(a.pos, "fill_input", res)?;
+            }
+        } else {
+            return Err(stop(
+                a.pos,
+                format!(
+                    "`fill_input` over part of a buffer is limited to {MAX_PARTIAL_FILL} floats here; fill the whole buffer"
+                ),
+            ));
+        }
+        Ok(Value::Void)
+    }
+
+    fn print(&mut self, text: &str) {
+        // Bounded: a print in a runaway loop must not fill memory before the step budget ends it.
+        if self.out.output.len() < 64 * 1024 {
+            self.out.output.push_str(text);
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Where values live: variables (and array elements) and floats in host memory, read and
+//! written with the checks and log entries the hazard checker needs.
+
+use super::eval::stop;
+use super::value::{Place, Value, convert};
+use super::{Interp, Res};
+use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos};
+use crate::exercise::log::{Call, MemKind, Range};
+
+/// Where an assignment goes.
+pub(super) enum Target {
+    Var(Place),
+    /// A float in host memory: the allocation's index and the byte offset.
+    Mem(usize, u64),
+}
+
+impl Interp<'_> {
+    /// What `e` names as an assignment target.
+    pub(super) fn target(&mut self, e: &Expr) -> Res<Target> {
+        match &e.kind {
+            ExprKind::Var(name) => {
+                let (scope, var) = self.lookup(name, e.pos)?;
+                if var.array {
+                    return Err(stop(
+                        e.pos,
+                        format!("`{name}` is an array: use one element, `{name}[i]`"),
+                    ));
+                }
+                Ok(Target::Var(Place {
+                    scope,
+                    name: name.clone(),
+                    index: 0,
+                }))
+            }
+            ExprKind::Index(base, idx) => {
+                let i = self
+                    .eval(idx)?
+                    .as_i64()
+                    .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?;
+                if let ExprKind::Var(name) = &base.kind {
+                    let (scope, var) = self.lookup(name, e.pos)?;
+                    if var.array {
+                        let len = var.slots.len();
+                        if i < 0 || i as usize >= len {
+                            return Err(stop(
+                                idx.pos,
+                                format!("index {i} is outside `{name}`, which has {len} elements"),
+                            ));
+                        }
+                        return Ok(Target::Var(Place {
+                            scope,
+                            name: name.clone(),
+                            index: i as usize,
+                        }));
+                    }
+                }
+                match self.eval(base)? {
+                    Value::Ptr { region, off } => Ok(Target::Mem(
+                        region.0 as usize,
+                        u64::try_from(off.saturating_add(i.saturating_mul(4))).unwrap_or(u64::MAX),
+                    )),
+                    v => Err(stop(base.pos, format!("cannot index {}", v.describe()))),
+                }
+            }
+            _ => Err(stop(e.pos, "this cannot be assigned to")),
+        }
+    }
+
+    pub(super) fn read_place(&self, p: &Place, pos: Pos) -> Res<Value> {
+        let v = self
+            .scopes
+            .get(p.scope)
+            .and_then(|s| s.get(&p.name))
+            .and_then(|v| v.slots.get(p.index));
+        match v {
+            Some(Value::Uninit) | None => Err(stop(
+                pos,
+                format!(
+                    "`{}[{}]` is used before it is given a value",
+                    p.name, p.index
+                ),
+            )),
+            Some(v) => Ok(v.clone()),
+        }
+    }
+
+    pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
+        self.name_region(&v, &p.name);
+        let var = self
+            .scopes
+            .get_mut(p.scope)
+            .and_then(|s| s.get_mut(&p.name))
+            .ok_or_else(|| stop(pos, format!("`{}` is out of scope here", p.name)))?;
+        let v = convert(var.ty, v).map_err(|m| stop(pos, format!("`{}`: {m}", p.name)))?;
+        if let Some(slot) = var.slots.get_mut(p.index) {
+            *slot = v;
+        }
+        Ok(())
+    }
+
+    pub(super) fn assign(&mut self, op: Option<BinOp>, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {
+        let value = match op {
+            None => self.eval(r)?,
+            Some(op) => self.binary(op, l, r, pos)?,
+        };
+        match self.target(l)? {
+            Target::Var(p) => {
+                self.write_place(&p, value, pos)?;
+                self.read_place(&p, pos)
+            }
+            Target::Mem(region, off) => {
+                self.host_store(region, off, &value, pos)?;
+                Ok(value)
+            }
+        }
+    }
+
+    /// A checked host-memory float: the allocation is host memory, alive, and `off` inside it.
+    pub(super) fn host_float(&self, region: usize, off: u64, pos: Pos) -> Res<crate::gpu::HostBuf> {
+        let r = &self.regions[region];
+        let name = self.region_name(region);
+        if r.freed {
+            return Err(stop(pos, format!("`{name}` is used after it was freed")));
+        }
+        if r.kind == MemKind::Device {
+            return Err(stop(
+                pos,
+                format!(
+                    "`{name}` is device memory: the host cannot read or write it (copy it to the host first)"
+                ),
+            ));
+        }
+        if !off.is_multiple_of(4) || off.saturating_add(4) > r.bytes {
+            return Err(stop(
+                pos,
+                format!(
+                    "index out of bounds: byte {off} of `{name}`, which has {} bytes",
+                    r.bytes
+                ),
+            ));
+        }
+        r.host.ok_or_else(|| stop(pos, "host buffer missing"))
+    }
+
+    pub(super) fn host_load(&mut self, region: usize, off: u64, pos: Pos) -> Res<Value> {
+        let buf = self.host_float(region, off, pos)?;
+        self.log(Call::HostRead {
+            range: self.range(region, off, 4),
+            what: "a read".into(),
+        });
+        let r = self.machine.host_read_f32(buf, off / 4);
+        Ok(Value::Float(f64::from(self.m(
+            pos,
+            "reading host memory",
+            r,
+        )?)))
+    }
+
+    pub(super) fn host_store(&mut self, region: usize, off: u64, v: &Value, pos: Pos) -> Res<()> {
+        let buf = self.host_float(region, off, pos)?;
+        let x = v
+            .as_f64()
+            .ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
+        self.log(Call::HostWrite {
+            range: self.range(region, off, 4),
+            what: "a write".into(),
+        });
+        let r = self.machine.host_write_f32(buf, off / 4, x as f32);
+        self.m(pos, "writing host memory", r)
+    }
+
+    pub(super) fn range(&self, region: usize, start: u64, bytes: u64) -> Range {
+        Range {
+            region: crate::exercise::log::RegionId(region as u32),
+            start,
+            end: start + bytes,
+        }
+    }
+
+    pub(super) fn region_name(&self, region: usize) -> String {
+        self.out
+            .region_names
+            .get(&crate::exercise::log::RegionId(region as u32))
+            .cloned()
+            .unwrap_or_else(|| format!("allocation #{}", region + 1))
+    }
+}

@@ -1,0 +1,119 @@
+//! Statements: declarations, expressions, `if`, loops, blocks and their scopes.
+
+use std::collections::HashMap;
+
+use super::{Flow, Interp, Res};
+use crate::exercise::ast::{Expr, Pos, Stmt, StmtKind};
+
+impl Interp<'_> {
+    pub(super) fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
+        self.scopes.push(HashMap::new());
+        let mut flow = Flow::Normal;
+        for s in stmts {
+            flow = self.stmt(s)?;
+            if !matches!(flow, Flow::Normal) {
+                break;
+            }
+        }
+        self.scopes.pop();
+        Ok(flow)
+    }
+
+    pub(super) fn stmt(&mut self, s: &Stmt) -> Res<Flow> {
+        self.step(s.pos)?;
+        self.line = s.pos.line;
+        match &s.kind {
+            StmtKind::Decl(vars) => {
+                for v in vars {
+                    self.declare(v)?;
+                }
+            }
+            StmtKind::Expr(e) => {
+                self.eval(e)?;
+            }
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                if self.truthy(cond)? {
+                    return self.scoped(then);
+                } else if let Some(o) = otherwise {
+                    return self.scoped(o);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                while self.truthy(cond)? {
+                    match self.scoped(body)? {
+                        Flow::Break => break,
+                        Flow::Return => return Ok(Flow::Return),
+                        _ => {}
+                    }
+                    self.step(s.pos)?;
+                }
+            }
+            StmtKind::For {
+                init,
+                cond,
+                update,
+                body,
+            } => {
+                return self.for_loop(init.as_deref(), cond.as_ref(), update.as_ref(), body, s.pos);
+            }
+            StmtKind::Block(items) => return self.block(items),
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.eval(e)?;
+                }
+                return Ok(Flow::Return);
+            }
+            StmtKind::Break => return Ok(Flow::Break),
+            StmtKind::Continue => return Ok(Flow::Continue),
+            StmtKind::Empty => {}
+        }
+        Ok(Flow::Normal)
+    }
+
+    /// A statement in its own scope (an `if` branch or a loop body).
+    pub(super) fn scoped(&mut self, s: &Stmt) -> Res<Flow> {
+        match &s.kind {
+            StmtKind::Block(items) => self.block(items),
+            _ => self.block(std::slice::from_ref(s)),
+        }
+    }
+
+    pub(super) fn for_loop(
+        &mut self,
+        init: Option<&Stmt>,
+        cond: Option<&Expr>,
+        update: Option<&Expr>,
+        body: &Stmt,
+        pos: Pos,
+    ) -> Res<Flow> {
+        self.scopes.push(HashMap::new());
+        let result = (|| {
+            if let Some(i) = init {
+                self.stmt(i)?;
+            }
+            loop {
+                if let Some(c) = cond
+                    && !self.truthy(c)?
+                {
+                    break;
+                }
+                match self.scoped(body)? {
+                    Flow::Break => break,
+                    Flow::Return => return Ok(Flow::Return),
+                    _ => {}
+                }
+                self.step(pos)?;
+                if let Some(u) = update {
+                    self.eval(u)?;
+                }
+            }
+            Ok(Flow::Normal)
+        })();
+        self.scopes.pop();
+        result
+    }
+}

@@ -1,0 +1,146 @@
+//! Values of the subset and the variables that hold them.
+
+use crate::exercise::ast::Ty;
+use crate::exercise::log::RegionId;
+use crate::exercise::machine::EventId;
+use crate::gpu::StreamId;
+
+/// A value while the program runs.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+    /// A pointer into an allocation, `off` bytes from its start.
+    Ptr {
+        region: RegionId,
+        off: i64,
+    },
+    Null,
+    Stream(StreamId),
+    Event(EventId),
+    Str(String),
+    /// `&x`: where an out-parameter goes.
+    Ref(Place),
+    Void,
+    /// Declared without a value.
+    Uninit,
+}
+
+/// A variable (or one element of an array variable), found by scope depth and name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Place {
+    pub scope: usize,
+    pub name: String,
+    pub index: usize,
+}
+
+/// A declared variable: one slot, or `n` for an array.
+#[derive(Debug, Clone)]
+pub(super) struct Var {
+    pub ty: Ty,
+    pub slots: Vec<Value>,
+    pub array: bool,
+}
+
+impl Value {
+    /// What the value is, for messages: "a pointer", "a stream", ...
+    pub fn describe(&self) -> &'static str {
+        match self {
+            Value::Int(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Bool(_) => "a bool",
+            Value::Ptr { .. } => "a pointer",
+            Value::Null => "NULL",
+            Value::Stream(_) => "a stream",
+            Value::Event(_) => "an event",
+            Value::Str(_) => "a string",
+            Value::Ref(_) => "an address (&x)",
+            Value::Void => "nothing (a call with no result)",
+            Value::Uninit => "a variable with no value yet",
+        }
+    }
+
+    /// The number, if it is one (bools count as 0/1).
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            Value::Bool(b) => Some(f64::from(u8::from(*b))),
+            _ => None,
+        }
+    }
+
+    /// The integer, if it is one; floats truncate toward zero as a C cast does.
+    pub fn as_i64(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            Value::Float(f) if f.is_finite() => Some(*f as i64),
+            Value::Bool(b) => Some(i64::from(*b)),
+            _ => None,
+        }
+    }
+
+    /// C truthiness.
+    pub fn truth(&self) -> Option<bool> {
+        match self {
+            Value::Ptr { .. } => Some(true),
+            Value::Null => Some(false),
+            v => v.as_f64().map(|x| x != 0.0),
+        }
+    }
+}
+
+/// Convert `v` to what a variable of type `ty` holds, as C's implicit conversions do, or say
+/// why it cannot be stored.
+pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
+    let bad = |v: &Value| {
+        Err(format!(
+            "cannot store {} in a `{}` variable",
+            v.describe(),
+            ty_name(ty)
+        ))
+    };
+    match ty {
+        Ty::Int => v.as_i64().map(Value::Int).map_or_else(|| bad(&v), Ok),
+        Ty::Float => v
+            .as_f64()
+            .map(|x| Value::Float(f64::from(x as f32)))
+            .map_or_else(|| bad(&v), Ok),
+        Ty::Double => v.as_f64().map(Value::Float).map_or_else(|| bad(&v), Ok),
+        Ty::Bool => v.truth().map(Value::Bool).map_or_else(|| bad(&v), Ok),
+        Ty::Ptr => match v {
+            // Not `&x`: an address is only an argument (`cudaMalloc(&p, …)`), never stored, so
+            // it cannot outlive the scope of what it points to.
+            Value::Ptr { .. } | Value::Null => Ok(v),
+            Value::Int(0) => Ok(Value::Null),
+            _ => bad(&v),
+        },
+        Ty::Stream => match v {
+            Value::Stream(_) => Ok(v),
+            Value::Int(0) | Value::Null => Ok(Value::Stream(StreamId::LEGACY_DEFAULT)),
+            _ => bad(&v),
+        },
+        Ty::Event => match v {
+            Value::Event(_) => Ok(v),
+            _ => bad(&v),
+        },
+        Ty::Str => match v {
+            Value::Str(_) | Value::Null => Ok(v),
+            _ => bad(&v),
+        },
+    }
+}
+
+pub(super) fn ty_name(ty: Ty) -> &'static str {
+    match ty {
+        Ty::Int => "int",
+        Ty::Float => "float",
+        Ty::Double => "double",
+        Ty::Bool => "bool",
+        Ty::Stream => "cudaStream_t",
+        Ty::Event => "cudaEvent_t",
+        Ty::Ptr => "float *",
+        Ty::Str => "const char *",
+    }
+}

@@ -1,0 +1,131 @@
+//! The call log: everything an exercise program did, in program order, with the line that did
+//! it. The interpreter writes it; the hazard checker reads nothing else.
+
+use crate::gpu::StreamId;
+
+use super::machine::EventId;
+
+/// An allocation (host or device), numbered by the interpreter in allocation order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RegionId(pub u32);
+
+/// A byte range `[start, end)` of one allocation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Range {
+    pub region: RegionId,
+    pub start: u64,
+    pub end: u64,
+}
+
+impl Range {
+    pub fn overlaps(&self, other: &Range) -> bool {
+        self.region == other.region && self.start < other.end && other.start < self.end
+    }
+}
+
+/// Where an allocation lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MemKind {
+    /// `malloc`.
+    Pageable,
+    /// `cudaMallocHost` / `cudaHostAlloc`.
+    Pinned,
+    Device,
+}
+
+/// What a device operation is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceOpKind {
+    CopyH2D,
+    CopyD2H,
+    CopyD2D,
+    Memset,
+    Kernel,
+}
+
+/// An operation queued on a stream.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeviceOp {
+    pub stream: StreamId,
+    pub kind: DeviceOpKind,
+    /// The CUDA call, e.g. `cudaMemcpyAsync` or `transform<<<…>>>`.
+    pub call: String,
+    pub reads: Vec<Range>,
+    pub writes: Vec<Range>,
+    /// The call waited for the operation before returning (`cudaMemcpy`, `cudaMemset`).
+    pub synchronous: bool,
+    /// An async copy whose host side is pageable memory at the time of the call.
+    pub pageable_async: bool,
+}
+
+/// One entry of the log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Call {
+    Alloc {
+        region: RegionId,
+        kind: MemKind,
+        bytes: u64,
+        name: String,
+    },
+    Free {
+        region: RegionId,
+        call: &'static str,
+    },
+    Register {
+        region: RegionId,
+    },
+    Unregister {
+        region: RegionId,
+    },
+    StreamCreate {
+        stream: StreamId,
+        blocking: bool,
+    },
+    StreamDestroy {
+        stream: StreamId,
+    },
+    EventCreate {
+        event: EventId,
+    },
+    EventDestroy {
+        event: EventId,
+    },
+    Device(DeviceOp),
+    EventRecord {
+        event: EventId,
+        stream: StreamId,
+    },
+    /// `cudaEventElapsedTime`: the host reads both events' times.
+    EventElapsed {
+        start: EventId,
+        end: EventId,
+    },
+    StreamWaitEvent {
+        stream: StreamId,
+        event: EventId,
+    },
+    StreamSync {
+        stream: StreamId,
+    },
+    EventSync {
+        event: EventId,
+    },
+    DeviceSync,
+    /// The host read these bytes (`h[i]`, `check_output`, `memcpy`'s source).
+    HostRead {
+        range: Range,
+        what: String,
+    },
+    /// The host wrote these bytes (`h[i] = …`, `fill_input`, `memcpy`'s destination).
+    HostWrite {
+        range: Range,
+        what: String,
+    },
+}
+
+/// A call with the line (1-based) of the learner's file that made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub line: u32,
+    pub call: Call,
+}

@@ -1,0 +1,232 @@
+//! Statements and declarations of `main`'s body.
+
+use tree_sitter::Node;
+
+use super::{Cx, MAX_DEPTH, pos};
+use crate::exercise::ast::{Stmt, StmtKind, Ty, VarDecl};
+
+impl Cx<'_> {
+    /// The statements inside `{ … }`, comments skipped.
+    pub(super) fn block_items(&mut self, node: Node, depth: usize) -> Option<Vec<Stmt>> {
+        let mut out = Vec::new();
+        let mut ok = true;
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "comment" {
+                continue;
+            }
+            match self.statement(child, depth + 1) {
+                Some(s) => out.push(s),
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    pub(super) fn statement(&mut self, node: Node, depth: usize) -> Option<Stmt> {
+        if depth > MAX_DEPTH {
+            return self.error(
+                node,
+                format!("statements nested more than {MAX_DEPTH} deep"),
+            );
+        }
+        let kind = match node.kind() {
+            "compound_statement" => StmtKind::Block(self.block_items(node, depth)?),
+            "declaration" => StmtKind::Decl(self.declaration(node, depth)?),
+            "expression_statement" => match node.named_child(0) {
+                Some(e) if e.kind() != "comment" => StmtKind::Expr(self.expression(e, depth)?),
+                _ => StmtKind::Empty,
+            },
+            "if_statement" => self.if_statement(node, depth)?,
+            "for_statement" => self.for_statement(node, depth)?,
+            "while_statement" => {
+                let cond = self.condition(node, depth)?;
+                let body = self.field_stmt(node, "body", depth)?;
+                StmtKind::While { cond, body }
+            }
+            "return_statement" => match node.named_child(0) {
+                Some(e) => StmtKind::Return(Some(self.expression(e, depth)?)),
+                None => StmtKind::Return(None),
+            },
+            "break_statement" => StmtKind::Break,
+            "continue_statement" => StmtKind::Continue,
+            _ => {
+                let what = self.construct_name(node);
+                return self.unsupported(node, &what);
+            }
+        };
+        Some(Stmt {
+            kind,
+            pos: pos(node),
+        })
+    }
+
+    fn field_stmt(&mut self, node: Node, field: &str, depth: usize) -> Option<Box<Stmt>> {
+        let child = node.child_by_field_name(field)?;
+        self.statement(child, depth + 1).map(Box::new)
+    }
+
+    /// The expression inside an `if`/`while` condition clause.
+    fn condition(&mut self, node: Node, depth: usize) -> Option<crate::exercise::ast::Expr> {
+        let clause = node.child_by_field_name("condition")?;
+        match clause.child_by_field_name("value") {
+            Some(v)
+                if v.kind() != "declaration"
+                    && clause.child_by_field_name("initializer").is_none() =>
+            {
+                self.expression(v, depth)
+            }
+            _ => self.unsupported(clause, "a declaration inside a condition"),
+        }
+    }
+
+    fn if_statement(&mut self, node: Node, depth: usize) -> Option<StmtKind> {
+        let cond = self.condition(node, depth)?;
+        let then = self.field_stmt(node, "consequence", depth)?;
+        let otherwise = match node.child_by_field_name("alternative") {
+            Some(alt) => {
+                let inner = alt.named_child(0)?;
+                Some(Box::new(self.statement(inner, depth + 1)?))
+            }
+            None => None,
+        };
+        Some(StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        })
+    }
+
+    fn for_statement(&mut self, node: Node, depth: usize) -> Option<StmtKind> {
+        let init = match node.child_by_field_name("initializer") {
+            Some(i) if i.kind() == "declaration" => Some(Box::new(Stmt {
+                kind: StmtKind::Decl(self.declaration(i, depth)?),
+                pos: pos(i),
+            })),
+            Some(i) => Some(Box::new(Stmt {
+                kind: StmtKind::Expr(self.expression(i, depth)?),
+                pos: pos(i),
+            })),
+            None => None,
+        };
+        let cond = match node.child_by_field_name("condition") {
+            Some(c) => Some(self.expression(c, depth)?),
+            None => None,
+        };
+        let update = match node.child_by_field_name("update") {
+            Some(u) => Some(self.expression(u, depth)?),
+            None => None,
+        };
+        let body = self.field_stmt(node, "body", depth)?;
+        Some(StmtKind::For {
+            init,
+            cond,
+            update,
+            body,
+        })
+    }
+
+    fn declaration(&mut self, node: Node, depth: usize) -> Option<Vec<VarDecl>> {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "storage_class_specifier" {
+                let what = format!("`{}`", self.text(child));
+                return self.unsupported(child, &what);
+            }
+        }
+        let base_node = node.child_by_field_name("type")?;
+        let base = self.text(base_node);
+        let mut out = Vec::new();
+        let mut cursor = node.walk();
+        let declarators: Vec<Node> = node
+            .children_by_field_name("declarator", &mut cursor)
+            .collect();
+        for d in declarators {
+            out.push(self.declarator(&base, base_node, d, depth)?);
+        }
+        Some(out)
+    }
+
+    fn declarator(
+        &mut self,
+        base: &str,
+        base_node: Node,
+        node: Node,
+        depth: usize,
+    ) -> Option<VarDecl> {
+        let (mut d, init) = match node.kind() {
+            "init_declarator" => {
+                let value = node.child_by_field_name("value")?;
+                if !matches!(value.kind(), "argument_list" | "initializer_list") {
+                    (
+                        node.child_by_field_name("declarator")?,
+                        Some(self.expression(value, depth)?),
+                    )
+                } else {
+                    return self.unsupported(value, "an initializer list");
+                }
+            }
+            _ => (node, None),
+        };
+        let (mut pointers, mut array_len) = (0, None);
+        loop {
+            match d.kind() {
+                "pointer_declarator" => pointers += 1,
+                "array_declarator" if array_len.is_none() => {
+                    let size = d.child_by_field_name("size");
+                    array_len = match size {
+                        Some(s) => Some(self.expression(s, depth)?),
+                        None => return self.error(d, "an array needs a size here, e.g. `s[4]`"),
+                    };
+                }
+                "identifier" => break,
+                _ => {
+                    let what = self.construct_name(d);
+                    return self.unsupported(d, &what);
+                }
+            }
+            d = d.child_by_field_name("declarator")?;
+        }
+        let ty = self.type_of(base, pointers, base_node)?;
+        Some(VarDecl {
+            name: self.text(d),
+            ty,
+            array_len,
+            init,
+            pos: pos(d),
+        })
+    }
+
+    /// The subset type of a base type name with `pointers` stars.
+    pub(super) fn type_of(&mut self, base: &str, pointers: usize, node: Node) -> Option<Ty> {
+        let base = base.trim();
+        let ty = match (base, pointers) {
+            ("float", 0) => Ty::Float,
+            ("double", 0) => Ty::Double,
+            ("bool", 0) => Ty::Bool,
+            ("cudaStream_t", 0) => Ty::Stream,
+            ("cudaEvent_t", 0) => Ty::Event,
+            ("float" | "void", 1) => Ty::Ptr,
+            ("void", 2) => Ty::Ptr, // `(void **)&ptr` in cudaMalloc calls
+            ("char", 1) => Ty::Str,
+            (b, 0) if is_integer_type(b) => Ty::Int,
+            _ => {
+                let stars = "*".repeat(pointers);
+                let what = format!("the type `{base} {stars}`");
+                return self.unsupported(node, what.trim_end());
+            }
+        };
+        Some(ty)
+    }
+}
+
+fn is_integer_type(name: &str) -> bool {
+    let words: Vec<&str> = name.split_whitespace().collect();
+    !words.is_empty()
+        && (matches!(
+            name,
+            "size_t" | "cudaError_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t"
+        ) || words
+            .iter()
+            .all(|w| matches!(*w, "int" | "long" | "short" | "unsigned" | "signed")))
+}

@@ -1,0 +1,132 @@
+//! Grading: parse the learner's file, run it, check it for hazards, and hold the run against the
+//! exercise's criteria. Criteria read what the program did (its `check_output` results, its
+//! reported metrics, its hazards), never its text. Criteria that compare with "this machine"
+//! run the exercise's solution on the same machine in the same process as the reference.
+
+mod criteria;
+
+use std::collections::BTreeMap;
+use std::sync::atomic::AtomicBool;
+
+use serde::Serialize;
+
+use super::catalog::Exercise;
+use super::hazards::{self, Hazard};
+use super::interp::{self, Limits};
+use super::machine::Machine;
+use super::{Diagnostic, parse};
+use crate::report::Op;
+pub use criteria::Criterion;
+use criteria::grade;
+
+/// One graded criterion.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckResult {
+    pub name: String,
+    pub passed: bool,
+    pub detail: String,
+}
+
+/// Everything a check found.
+#[derive(Debug, Clone, Default)]
+pub struct Verdict {
+    pub passed: bool,
+    pub checks: Vec<CheckResult>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub hazards: Vec<Hazard>,
+    pub metrics: BTreeMap<String, f64>,
+    pub timeline: Vec<Op>,
+    pub output: String,
+}
+
+impl Verdict {
+    /// One line: passed, or the first thing that failed.
+    pub fn summary(&self, id: &str) -> String {
+        if self.passed {
+            return format!("{id}: passed ({} checks)", self.checks.len());
+        }
+        let failed = self.checks.iter().filter(|c| !c.passed).count();
+        format!(
+            "{id}: not yet: {failed} of {} checks failed",
+            self.checks.len()
+        )
+    }
+}
+
+/// Check `source` against `ex` on `machine`.
+pub fn check(
+    ex: &Exercise,
+    source: &str,
+    machine: &mut dyn Machine,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Verdict {
+    let mut v = Verdict::default();
+    let program = match parse::parse(source) {
+        Ok(p) => p,
+        Err(diags) => {
+            v.checks.push(failed(
+                "parses",
+                format!(
+                    "{} problem(s) in the file, first: {}",
+                    diags.len(),
+                    diags[0]
+                ),
+            ));
+            v.diagnostics = diags;
+            return v;
+        }
+    };
+    let outcome = interp::run(&program, machine, limits, cancel);
+    v.metrics = outcome.metrics.clone();
+    v.timeline = outcome.timeline.clone();
+    v.output = outcome.output.clone();
+    if let Some(err) = &outcome.error {
+        v.checks.push(failed("runs to the end", err.to_string()));
+        v.diagnostics.push(err.clone());
+        return v;
+    }
+    v.checks.push(CheckResult {
+        name: "runs to the end".into(),
+        passed: true,
+        detail: format!("{} steps", outcome.steps),
+    });
+    v.hazards = hazards::check(&outcome.log, &outcome.region_names, ex.overlap);
+    let reference = ex
+        .criteria
+        .iter()
+        .any(Criterion::needs_reference)
+        .then(|| reference_run(ex, machine, limits, cancel));
+    for c in &ex.criteria {
+        v.checks
+            .push(grade(c, &outcome, &v.hazards, reference.as_ref()));
+    }
+    v.passed = v.checks.iter().all(|c| c.passed);
+    v
+}
+
+/// The solution, run on the same machine: what "this machine" reaches.
+fn reference_run(
+    ex: &Exercise,
+    machine: &mut dyn Machine,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Result<BTreeMap<String, f64>, String> {
+    let program = parse::parse(ex.solution)
+        .map_err(|d| format!("the reference solution does not parse: {}", d[0]))?;
+    let out = interp::run(&program, machine, limits, cancel);
+    match out.error {
+        Some(e) => Err(format!(
+            "the reference run (the exercise's solution) failed: {e}"
+        )),
+        None => Ok(out.metrics),
+    }
+}
+
+fn failed(name: &str, detail: String) -> CheckResult {
+    CheckResult {
+        name: name.into(),
+        passed: false,
+        detail,
+    }
+}

@@ -1,0 +1,232 @@
+//! Pass criteria: what each kind reads from a run and how it is graded.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::CheckResult;
+use crate::exercise::hazards::Hazard;
+use crate::exercise::interp::Outcome;
+
+/// One pass criterion of an exercise (`[[criteria]]` in `exercise.toml`, tagged by `kind`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
+pub enum Criterion {
+    /// `check_output` was called and returned true every time.
+    OutputCorrect,
+    /// The hazard checker found nothing, warnings included.
+    NoHazards,
+    /// Each metric was reported with `report`.
+    MetricsReported { metrics: Vec<String> },
+    /// `metric` is within `tolerance_pct` percent of the reference run's.
+    MetricNearReference { metric: String, tolerance_pct: f64 },
+    /// `metric` is at least `fraction` of the reference run's (for rates).
+    MetricAtLeastReference { metric: String, fraction: f64 },
+    /// `metric` is at most `factor` times the reference run's (for times).
+    MetricAtMostReference { metric: String, factor: f64 },
+    /// `metric` is at most `fraction` of the sum of `parts` (all from this run).
+    MetricBelowSum {
+        metric: String,
+        parts: Vec<String>,
+        fraction: f64,
+    },
+}
+
+impl Criterion {
+    /// Whether grading needs the reference run.
+    pub(super) fn needs_reference(&self) -> bool {
+        matches!(
+            self,
+            Criterion::MetricNearReference { .. }
+                | Criterion::MetricAtLeastReference { .. }
+                | Criterion::MetricAtMostReference { .. }
+        )
+    }
+
+    /// Problems with the criterion's own numbers.
+    pub fn validate(&self) -> Result<(), String> {
+        let ok = match self {
+            Criterion::MetricNearReference {
+                tolerance_pct: x, ..
+            } => *x > 0.0 && *x <= 100.0,
+            Criterion::MetricAtLeastReference { fraction: x, .. }
+            | Criterion::MetricBelowSum { fraction: x, .. } => *x > 0.0 && *x <= 1.0,
+            Criterion::MetricAtMostReference { factor, .. } => *factor >= 1.0,
+            Criterion::MetricsReported { metrics } => !metrics.is_empty(),
+            _ => true,
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("criterion {self:?} has numbers out of range"))
+        }
+    }
+}
+
+pub(super) fn grade(
+    c: &Criterion,
+    out: &Outcome,
+    hazards: &[Hazard],
+    reference: Option<&Result<BTreeMap<String, f64>, String>>,
+) -> CheckResult {
+    let metric = |m: &str| out.metrics.get(m).copied();
+    let refm = |m: &str| -> Result<f64, String> {
+        match reference {
+            Some(Ok(r)) => r
+                .get(m)
+                .copied()
+                .ok_or_else(|| format!("the reference run did not report `{m}`")),
+            Some(Err(e)) => Err(e.clone()),
+            None => Err("no reference run".into()),
+        }
+    };
+    let (name, result): (String, Result<String, String>) = match c {
+        Criterion::OutputCorrect => (
+            "output is correct".into(),
+            match out.output_checks.iter().find(|(_, ok)| !ok) {
+                _ if out.output_checks.is_empty() => {
+                    Err("the program never calls `check_output`".into())
+                }
+                Some((line, _)) => Err(format!("`check_output` on line {line} returned false")),
+                None => Ok(format!(
+                    "`check_output` passed {} time(s)",
+                    out.output_checks.len()
+                )),
+            },
+        ),
+        Criterion::NoHazards => (
+            "no hazards".into(),
+            match hazards.first() {
+                None => Ok("none found".into()),
+                Some(_) => {
+                    let shown: Vec<String> = hazards
+                        .iter()
+                        .take(3)
+                        .map(|h| format!("{} (line {})", h.kind.name(), h.line))
+                        .collect();
+                    let more = hazards.len().saturating_sub(3);
+                    let tail = if more > 0 {
+                        format!(" and {more} more")
+                    } else {
+                        String::new()
+                    };
+                    Err(format!("{}{tail}", shown.join(", ")))
+                }
+            },
+        ),
+        Criterion::MetricsReported { metrics } => (format!("reports {}", metrics.join(", ")), {
+            let missing: Vec<&str> = metrics
+                .iter()
+                .map(String::as_str)
+                .filter(|m| metric(m).is_none())
+                .collect();
+            if missing.is_empty() {
+                Ok("all reported".into())
+            } else {
+                Err(format!("not reported: {}", missing.join(", ")))
+            }
+        }),
+        Criterion::MetricNearReference {
+            metric: m,
+            tolerance_pct,
+        } => (
+            format!("{m} within {tolerance_pct}% of this machine's"),
+            compare(metric(m), refm(m), m, |x, r| {
+                (
+                    (x - r).abs() / r.abs().max(1e-12) * 100.0 <= *tolerance_pct,
+                    format!("{x:.3} vs {r:.3}"),
+                )
+            }),
+        ),
+        Criterion::MetricAtLeastReference {
+            metric: m,
+            fraction,
+        } => (
+            format!("{m} at least {:.0}% of this machine's", fraction * 100.0),
+            compare(metric(m), refm(m), m, |x, r| {
+                (
+                    x >= fraction * r,
+                    format!(
+                        "{x:.3}, needs {:.3} ({:.0}% of {r:.3})",
+                        fraction * r,
+                        fraction * 100.0
+                    ),
+                )
+            }),
+        ),
+        Criterion::MetricAtMostReference { metric: m, factor } => (
+            format!("{m} at most {factor}x this machine's"),
+            compare(metric(m), refm(m), m, |x, r| {
+                (
+                    x <= factor * r,
+                    format!(
+                        "{x:.3}, needs at most {:.3} ({factor} x {r:.3})",
+                        factor * r
+                    ),
+                )
+            }),
+        ),
+        Criterion::MetricBelowSum {
+            metric: m,
+            parts,
+            fraction,
+        } => (
+            format!(
+                "{m} at most {:.0}% of {}",
+                fraction * 100.0,
+                parts.join(" + ")
+            ),
+            {
+                let sum: Option<f64> = parts.iter().map(|p| metric(p)).sum();
+                compare(
+                    metric(m),
+                    sum.ok_or_else(|| format!("not all of {} were reported", parts.join(", "))),
+                    m,
+                    |x, s| {
+                        (
+                            x <= fraction * s,
+                            format!(
+                                "{x:.3}, needs at most {:.3} ({:.0}% of {s:.3})",
+                                fraction * s,
+                                fraction * 100.0
+                            ),
+                        )
+                    },
+                )
+            },
+        ),
+    };
+    match result {
+        Ok(detail) => CheckResult {
+            name,
+            passed: true,
+            detail,
+        },
+        Err(detail) => CheckResult {
+            name,
+            passed: false,
+            detail,
+        },
+    }
+}
+
+/// Compare a reported metric with a reference value through `test`, which says pass and why.
+fn compare(
+    mine: Option<f64>,
+    reference: Result<f64, String>,
+    name: &str,
+    test: impl Fn(f64, f64) -> (bool, String),
+) -> Result<String, String> {
+    let x = mine.ok_or_else(|| format!("`{name}` was not reported"))?;
+    // A time of 0 makes a rate infinite: "fast enough" must not pass on a missing measurement.
+    if !x.is_finite() {
+        return Err(format!(
+            "`{name}` is {x}: was the time it divides by measured?"
+        ));
+    }
+    let r = reference?;
+    match test(x, r) {
+        (true, d) => Ok(d),
+        (false, d) => Err(d),
+    }
+}

@@ -1,0 +1,238 @@
+//! Every shipped exercise on the fake machine: the starter fails its check with a reason, the
+//! solution passes; lessons and exercises agree.
+
+use std::sync::atomic::AtomicBool;
+
+use cuda_academy::exercise::catalog;
+use cuda_academy::exercise::interp::Limits;
+use cuda_academy::exercise::{self, validate};
+
+use super::fake_machine::FakeMachine;
+
+#[test]
+fn the_built_in_lessons_list_every_exercise_of_theirs() {
+    let catalog = cuda_academy::lesson::Catalog::embedded();
+    assert!(catalog.problems().is_empty(), "{:?}", catalog.problems());
+    for ex in catalog::all() {
+        let lesson = catalog
+            .entries
+            .iter()
+            .filter_map(|e| e.lesson())
+            .find(|l| l.id() == ex.lesson);
+        let lesson = lesson.unwrap_or_else(|| panic!("{}: no lesson {}", ex.id, ex.lesson));
+        assert!(
+            lesson.meta.exercises.contains(&ex.id),
+            "{} is missing from {}",
+            ex.id,
+            ex.lesson
+        );
+    }
+}
+
+#[test]
+fn every_exercise_loads_and_each_lesson_has_at_least_two() {
+    assert_eq!(
+        catalog::all().len(),
+        catalog::ids().len(),
+        "an exercise failed to load"
+    );
+    for lesson in ["pageable-memory", "pinned-memory", "async-copy", "pipeline"] {
+        assert!(
+            catalog::all().iter().filter(|e| e.lesson == lesson).count() >= 2,
+            "{lesson}"
+        );
+    }
+}
+
+#[test]
+fn starters_fail_and_solutions_pass() {
+    for ex in catalog::all() {
+        let cancel = AtomicBool::new(false);
+        let good = exercise::check(
+            ex,
+            ex.solution,
+            &mut FakeMachine::new(),
+            Limits::default(),
+            &cancel,
+        );
+        assert!(
+            good.passed,
+            "{} solution: {:#?} {:?}",
+            ex.id, good.checks, good.hazards
+        );
+        let bad = exercise::check(
+            ex,
+            ex.starter,
+            &mut FakeMachine::new(),
+            Limits::default(),
+            &cancel,
+        );
+        assert!(!bad.passed, "{} starter passed", ex.id);
+        let failing: Vec<_> = bad.checks.iter().filter(|c| !c.passed).collect();
+        assert!(
+            failing.iter().all(|c| !c.detail.is_empty()),
+            "{} starter: {failing:?}",
+            ex.id
+        );
+        assert!(
+            bad.diagnostics.is_empty(),
+            "{} starter should run: {:?}",
+            ex.id,
+            bad.diagnostics
+        );
+    }
+}
+
+#[test]
+fn starters_fail_for_the_reason_the_exercise_teaches() {
+    let cancel = AtomicBool::new(false);
+    let first_failure = |id: &str| {
+        let ex = catalog::find(id).unwrap();
+        let v = exercise::check(
+            ex,
+            ex.starter,
+            &mut FakeMachine::new(),
+            Limits::default(),
+            &cancel,
+        );
+        let c = v.checks.iter().find(|c| !c.passed).unwrap().clone();
+        (c.name, c.detail, v.hazards)
+    };
+    assert!(
+        first_failure("fix-the-race")
+            .2
+            .iter()
+            .any(|h| h.kind.name() == "read-before-sync")
+    );
+    assert!(
+        first_failure("keep-it-alive")
+            .2
+            .iter()
+            .any(|h| h.kind.name() == "free-while-in-flight")
+    );
+    assert!(
+        first_failure("register-existing")
+            .2
+            .iter()
+            .any(|h| h.kind.name() == "pageable-async")
+    );
+    assert!(
+        first_failure("pageable-to-pinned")
+            .0
+            .contains("upload_gbps at least 90%")
+    );
+    assert!(first_failure("pin-once").0.contains("total_ms at most"));
+    assert!(
+        first_failure("overlap-host-work")
+            .0
+            .contains("total_ms at most 85%")
+    );
+    assert!(first_failure("double-buffer").0.contains("pipeline_ms"));
+    assert!(
+        first_failure("time-a-copy")
+            .1
+            .contains("not reported: pageable_gbps, pinned_gbps")
+    );
+    assert!(first_failure("issue-order").1.contains("breadth_first_ms"));
+}
+
+#[test]
+fn the_solution_of_fix_the_race_waits_before_it_reads() {
+    let ex = catalog::find("fix-the-race").unwrap();
+    let mut m = FakeMachine::new();
+    let v = exercise::check(
+        ex,
+        ex.solution,
+        &mut m,
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    assert!(v.passed);
+    let sync = m.calls.iter().position(|c| *c == "stream_sync").unwrap();
+    let check = m
+        .calls
+        .iter()
+        .position(|c| *c == "host_holds_transform_of_fill")
+        .unwrap();
+    assert!(sync < check, "{:?}", m.calls);
+}
+
+#[test]
+fn lessons_that_name_unknown_or_foreign_exercises_are_problems() {
+    assert!(validate("pipeline", &["double-buffer".into(), "issue-order".into()]).is_empty());
+    let p = validate("pipeline", &["double-buffer".into(), "no-such".into()]);
+    assert!(
+        p.iter().any(|m| m.contains("unknown exercise \"no-such\"")),
+        "{p:?}"
+    );
+    assert_eq!(p.len(), 1, "{p:?}");
+    let p = validate(
+        "pipeline",
+        &[
+            "fix-the-race".into(),
+            "double-buffer".into(),
+            "issue-order".into(),
+        ],
+    );
+    assert!(
+        p.iter()
+            .any(|m| m.contains("belongs to lesson \"async-copy\"")),
+        "{p:?}"
+    );
+}
+
+#[test]
+fn every_solution_with_any_one_line_deleted_is_graded_without_a_crash() {
+    // Deleting a line makes every kind of mistake at once: undeclared names, missing frees,
+    // missing syncs, broken braces. Each must come back as a verdict, never a panic.
+    let cancel = AtomicBool::new(false);
+    let limits = Limits {
+        max_steps: 200_000,
+        ..Limits::default()
+    };
+    for ex in catalog::all() {
+        let lines: Vec<&str> = ex.solution.lines().collect();
+        for skip in 0..lines.len() {
+            let mutant: String = lines
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != skip)
+                .map(|(_, l)| format!("{l}\n"))
+                .collect();
+            let v = exercise::check(ex, &mutant, &mut FakeMachine::new(), limits, &cancel);
+            if !v.passed {
+                assert!(
+                    v.checks.iter().any(|c| !c.passed && !c.detail.is_empty()),
+                    "{} without line {}",
+                    ex.id,
+                    skip + 1
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_rate_from_a_time_never_measured_does_not_pass() {
+    // Without cudaEventElapsedTime, ms stays 0 and the bandwidth is infinite.
+    let ex = catalog::find("pageable-to-pinned").unwrap();
+    let src = ex
+        .solution
+        .replace("    cudaEventElapsedTime(&ms, start, stop);\n", "");
+    assert_ne!(src, ex.solution);
+    let v = exercise::check(
+        ex,
+        &src,
+        &mut FakeMachine::new(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    assert!(!v.passed);
+    assert!(
+        v.checks
+            .iter()
+            .any(|c| !c.passed && c.detail.contains("is inf")),
+        "{:?}",
+        v.checks
+    );
+}

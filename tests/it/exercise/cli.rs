@@ -1,0 +1,121 @@
+//! `cuda-academy exercise list|show|check`: output, JSON fields and exit codes.
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+/// The real binary with a throwaway state folder.
+fn run(args: &[&str]) -> Output {
+    let state = tempfile::tempdir().unwrap();
+    Command::new(env!("CARGO_BIN_EXE_cuda-academy"))
+        .env("CUDA_ACADEMY_STATE_DIR", state.path())
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn list_names_every_exercise_with_its_lesson() {
+    let out = run(&["exercise", "list", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let rows: Vec<Value> = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(rows.len(), 9);
+    let fix = rows.iter().find(|r| r["id"] == "fix-the-race").unwrap();
+    assert_eq!(
+        (fix["lesson"].as_str(), fix["passed"].as_bool()),
+        (Some("async-copy"), Some(false))
+    );
+}
+
+#[test]
+fn show_prints_the_starter_or_the_solution() {
+    let starter = run(&["exercise", "show", "keep-it-alive"]);
+    assert_eq!(
+        stdout(&starter),
+        std::fs::read_to_string("exercises/keep-it-alive/starter.cu").unwrap()
+    );
+    let solution = run(&["exercise", "show", "keep-it-alive", "--solution"]);
+    assert_eq!(
+        stdout(&solution),
+        std::fs::read_to_string("exercises/keep-it-alive/solution.cu").unwrap()
+    );
+    let unknown = run(&["exercise", "show", "no-such"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(stderr(&unknown).contains("unknown exercise \"no-such\""));
+}
+
+#[test]
+fn check_reports_diagnostics_with_exit_1_and_usage_errors_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mine.cu");
+    std::fs::write(
+        &file,
+        "#include \"academy.cuh\"\nint main() {\n  cudaMemcpy3D(0);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let f = file.to_str().unwrap();
+    let out = run(&[
+        "--backend",
+        "sim",
+        "exercise",
+        "check",
+        "fix-the-race",
+        f,
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(!stderr(&out).contains("panicked"));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    for field in [
+        "schema_version",
+        "exercise",
+        "passed",
+        "backend",
+        "checks",
+        "diagnostics",
+        "hazards",
+        "metrics",
+        "timeline",
+    ] {
+        assert!(v.get(field).is_some(), "no {field}: {v}");
+    }
+    assert_eq!(v["passed"], false);
+    assert_eq!(v["backend"]["kind"], "simulated");
+    assert_eq!(v["diagnostics"][0]["line"], 3);
+    assert!(
+        v["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`cudaMemcpy3D` is not supported here")
+    );
+    assert!(
+        stderr(&out).starts_with("fix-the-race: not yet"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        run(&["exercise", "check", "no-such", f]).status.code(),
+        Some(2)
+    );
+    let missing = dir.path().join("absent.cu");
+    assert_eq!(
+        run(&[
+            "exercise",
+            "check",
+            "fix-the-race",
+            missing.to_str().unwrap()
+        ])
+        .status
+        .code(),
+        Some(2)
+    );
+}
