@@ -80,5 +80,30 @@ fn bench_render(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench_render);
+/// Hostile input, 256 KiB each (the sizes `markdown::tests::hostile_input_renders` checks for
+/// fit): one unbroken word, many short words, one long code line. Linear cost keeps each in the
+/// low milliseconds; a quadratic renderer would take minutes.
+fn bench_hostile(c: &mut Criterion) {
+    let cases = [
+        ("hostile_long_word_256k", "x".repeat(256 << 10)),
+        ("hostile_words_256k", "word ".repeat((256 << 10) / 5)),
+        (
+            "hostile_code_line_256k",
+            format!("```cuda\n{}\n```", "a+".repeat(128 << 10)),
+        ),
+    ];
+    for (name, md) in cases {
+        let opts = RenderOptions {
+            width: 200,
+            theme: Theme::new(true),
+            highlight: true,
+            metric: &metric,
+        };
+        c.bench_function(name, |b| {
+            b.iter(|| render(black_box(&md), black_box(&opts)))
+        });
+    }
+}
+
+criterion_group!(benches, bench_render, bench_hostile);
 criterion_main!(benches);

@@ -14,11 +14,13 @@ pub mod completions;
 pub mod exercise;
 pub mod info;
 pub mod list;
+pub mod man;
 pub mod run;
+pub mod version;
 
 /// Learn how data moves between host and GPU in CUDA, and measure it on your own GPU.
 #[derive(Debug, Parser)]
-#[command(name = "cuda-academy", version, about, long_about = None)]
+#[command(name = "cuda-academy", version, long_version = version::LONG_VERSION, about, long_about = None)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -79,6 +81,8 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Print a shell completion script.
     Completions(CompletionsArgs),
+    /// Print the man page (roff): `cuda-academy man > cuda-academy.1`.
+    Man,
     /// Hands-on exercises: list them, show a starter, check your file.
     Exercise(ExerciseArgs),
 }

@@ -65,12 +65,12 @@ pub fn warm_up() {
         return;
     }
     if let Ok(assets) = ASSETS.get_or_init(load) {
-        let _ = highlight_with(assets, "cuda", WARM_CUDA, true);
+        let _ = highlight_with(assets, "cuda", WARM_CUDA, Theme::new(true));
         let _ = highlight_with(
             assets,
             "sh",
             "nvcc -O2 -o app app.cu && ./app --size 64\n",
-            true,
+            Theme::new(true),
         );
         WARM.store(true, Ordering::Release);
     }
@@ -99,11 +99,11 @@ pub fn highlight(lang: &str, code: &str, theme: Theme) -> Option<Vec<Line<'stati
         return None;
     }
     let assets = ASSETS.get()?.as_ref().ok()?;
-    if let Some(lines) = cache::get(lang, code, theme.color) {
+    if let Some(lines) = cache::get(lang, code, theme) {
         return Some(lines);
     }
-    let lines = highlight_with(assets, lang, code, theme.color)?;
-    cache::put(lang, code, theme.color, &lines);
+    let lines = highlight_with(assets, lang, code, theme)?;
+    cache::put(lang, code, theme, &lines);
     Some(lines)
 }
 
@@ -131,7 +131,7 @@ fn highlight_with(
     assets: &Assets,
     lang: &str,
     code: &str,
-    color: bool,
+    theme: Theme,
 ) -> Option<Vec<Line<'static>>> {
     if code.len() > MAX_CODE_BYTES {
         return None;
@@ -148,7 +148,7 @@ fn highlight_with(
             .into_iter()
             .map(|(style, text)| (style, text.trim_end_matches(['\n', '\r'])))
             .filter(|(_, text)| !text.is_empty())
-            .map(|(style, text)| Span::styled(text.to_string(), palette::to_ratatui(style, color)))
+            .map(|(style, text)| Span::styled(text.to_string(), palette::to_ratatui(style, theme)))
             .collect();
         lines.push(Line::from(spans));
     }

@@ -41,6 +41,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::List(args)) => cli::list::list(args, &cli.global),
         Some(Command::Check(args)) => cli::check::check(args, &cli.global),
         Some(Command::Completions(args)) => cli::completions::completions(args),
+        Some(Command::Man) => cli::man::man(),
         Some(Command::Run(args)) => cli::run::run(args, &cli.global),
         Some(Command::Info(args)) => cli::info::info(args, &cli.global),
         Some(Command::Calibrate(args)) => cli::calibrate::calibrate(args, &cli.global),

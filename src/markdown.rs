@@ -1,6 +1,6 @@
 //! Markdown card text to ratatui lines, wrapped to a width.
 //!
-//! pulldown-cmark parses (tables and strikethrough on); [`blocks`] walks the events. Headings,
+//! pulldown-cmark parses (tables and strikethrough on); `blocks` walks the events. Headings,
 //! emphasis, strong, strikethrough, inline code, nested block quotes (`│ ` bars) and lists
 //! (bullet glyphs, numbers, hanging indent), tables with box borders, links (text, then the URL
 //! muted), rules, code blocks (syntect, see [`crate::highlight`]) and `{{metric:NAME}}`
@@ -8,7 +8,7 @@
 //!
 //! Every line fits `width` (for widths of a few columns and up), nothing depends on colour alone,
 //! and any input renders in time linear in its size: control characters are replaced, deep
-//! nesting stops indenting after [`prefix::MAX_DEPTH`] levels, over-long words and code lines are
+//! nesting stops indenting after `prefix::MAX_DEPTH` levels, over-long words and code lines are
 //! cut.
 
 mod blocks;

@@ -49,28 +49,11 @@ pub fn width(text: &str) -> usize {
     text.chars().map(|c| c.width().unwrap_or(0)).sum()
 }
 
-/// `text` cleaned as one line and cut to at most `max` columns, ending in `…` when cut. A wide
-/// character that would straddle the edge is left out whole.
+/// `text` cleaned as one line and cut to at most `max` columns, ending in `…` when cut
+/// (cleaned first, so a cut never falls inside an escape sequence). A wide character that would
+/// straddle the edge is left out whole.
 pub fn truncate(text: &str, max: usize) -> String {
-    let line = clean_line(text);
-    if width(&line) <= max {
-        return line;
-    }
-    let room = max.saturating_sub(1);
-    let mut used = 0;
-    let mut out = String::new();
-    for c in line.chars() {
-        let w = c.width().unwrap_or(0);
-        if used + w > room {
-            break;
-        }
-        used += w;
-        out.push(c);
-    }
-    if max > 0 {
-        out.push('…');
-    }
-    out
+    crate::text_fit::truncate(&clean_line(text), max)
 }
 
 /// JSON text (from serde_json) with DEL and C1 characters escaped as `\u00XX`. serde_json

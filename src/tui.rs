@@ -40,7 +40,7 @@ enum Exit {
 /// terminals.
 pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let catalog = load_catalog(args)?;
-    let theme = Theme::new(color_enabled(args.color));
+    let theme = Theme::new(color_enabled(args.color)).with_truecolor(Theme::truecolor_from_env());
     let state_dir = progress::state_dir().and_then(usable_state_dir);
     if let Ok(dir) = &state_dir {
         // Temp files of a save that a kill interrupted (the file itself is intact).

@@ -1,5 +1,6 @@
-//! UTC calendar time for file names (`progress.json.corrupt-<time>`, exported traces), without a
-//! date-time dependency: two formats of one instant need only the civil-from-days conversion.
+//! UTC calendar time for file names (`progress.json.corrupt-<time>`, exported traces) and the
+//! date a profile was recorded, without a date-time dependency: every format of one instant
+//! needs only the civil-from-days conversion.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -33,6 +34,11 @@ impl Utc {
     /// `YYYYMMDD`.
     pub fn date(&self) -> String {
         format!("{:04}{:02}{:02}", self.year, self.month, self.day)
+    }
+
+    /// `YYYY-MM-DD` (ISO 8601), as recorded profiles store it.
+    pub fn iso_date(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
     }
 
     /// `HHMMSS`.
@@ -76,5 +82,6 @@ mod tests {
         // 2026-11-29 17:30:59 UTC.
         let t = at(1_795_973_459);
         assert_eq!((t.date(), t.time()), ("20261129".into(), "173059".into()));
+        assert_eq!(t.iso_date(), "2026-11-29");
     }
 }

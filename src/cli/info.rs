@@ -12,9 +12,19 @@ use crate::gpu::cuda::pcie::{self, PcieLink};
 use crate::gpu::detect::{self, BackendStatus};
 use crate::report::{BackendKind, TimingSource};
 
-/// Everything `info` reports (also its JSON form).
+/// The version of `info --json`'s layout; bumped when a field changes meaning or goes away.
+pub const INFO_SCHEMA_VERSION: u32 = 1;
+
+/// Everything `info` reports (also its JSON form), each fact once.
 #[derive(Debug, Clone, Serialize)]
 pub struct InfoReport {
+    pub schema_version: u32,
+    /// This build: version, git commit, CUDA bindings.
+    pub build: crate::cli::version::Build,
+    /// libcuda loads.
+    pub driver_loaded: bool,
+    /// CUDA devices found (0 without a driver).
+    pub devices: u32,
     /// `cuda` or `simulated`: the backend experiments would run on.
     pub backend: BackendKind,
     /// Why that backend.
@@ -30,7 +40,8 @@ pub struct InfoReport {
     pub driver_version: Option<String>,
     pub nvrtc: Availability,
     pub cupti: Availability,
-    /// The raw probe.
+    /// The raw probe; its facts are the fields above, so JSON leaves it out.
+    #[serde(skip)]
     pub status: BackendStatus,
 }
 
@@ -71,6 +82,10 @@ fn version_text(v: i32) -> String {
 pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<String>) {
     let status = detect::probe_device(ordinal);
     let mut report = InfoReport {
+        schema_version: INFO_SCHEMA_VERSION,
+        build: crate::cli::version::build(),
+        driver_loaded: status.driver,
+        devices: status.devices,
         backend: BackendKind::Simulated,
         reason: status.reason.clone(),
         profile: None,
@@ -187,6 +202,7 @@ pub fn render_text(r: &InfoReport) -> String {
         BackendKind::Cuda => "Live (cuda)",
         BackendKind::Simulated => "Simulated",
     };
+    s += &format!("Version:         {}\n", crate::cli::version::line());
     s += &format!("Backend:         {backend}: {}\n", r.reason);
     if let Some(p) = &r.profile {
         s += &format!("Profile:         {p}\n");
@@ -223,8 +239,10 @@ pub fn render_text(r: &InfoReport) -> String {
         }
         None => s += "GPU:             none usable on this machine\n",
     }
-    if let Some(v) = &r.driver_version {
-        s += &format!("CUDA driver:     {v}\n");
+    match &r.driver_version {
+        Some(v) => s += &format!("CUDA driver:     {v}\n"),
+        None if r.driver_loaded => s += "CUDA driver:     loaded, version unknown\n",
+        None => s += "CUDA driver:     none found\n",
     }
     s += &format!(
         "NVRTC:           {} ({})\n",

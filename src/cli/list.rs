@@ -163,7 +163,7 @@ pub fn table(rows: &[Row]) -> String {
             .zip(widths)
             .enumerate()
             .map(|(i, (cell, w))| {
-                let cell = truncate(cell, w);
+                let cell = crate::sanitize::truncate(cell, w);
                 // Numbers right-aligned, words left-aligned.
                 if i == 0 || i >= 3 {
                     format!("{cell:>w$}")
@@ -234,7 +234,3 @@ fn cells(row: &Row) -> [String; 6] {
     ]
 }
 
-/// `text` cleaned of control characters and cut to `width` columns, ending in `…` when cut.
-fn truncate(text: &str, width: usize) -> String {
-    crate::sanitize::truncate(text, width)
-}

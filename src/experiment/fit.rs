@@ -49,17 +49,12 @@ impl Free {
 /// The host memory this process may still use: `MemAvailable` from `/proc/meminfo`, capped by
 /// the room left under the address-space limit (Linux). `None` when neither is known.
 pub fn host_available() -> Option<u64> {
-    let available = meminfo_available();
+    let available = crate::meminfo::available();
     let room = address_space_room();
     match (available, room) {
         (Some(a), Some(r)) => Some(a.min(r)),
         (a, r) => a.or(r),
     }
-}
-
-fn meminfo_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    kib_field(&text, "MemAvailable:")
 }
 
 /// Soft `RLIMIT_AS` minus the address space already mapped; `None` when unlimited or unknown.
@@ -75,15 +70,8 @@ fn address_space_room() -> Option<u64> {
         .parse()
         .ok()?;
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let mapped = kib_field(&status, "VmSize:").unwrap_or(0);
+    let mapped = crate::meminfo::field(&status, "VmSize:").unwrap_or(0);
     Some(soft.saturating_sub(mapped))
-}
-
-/// `NAME:   1234 kB` as bytes.
-fn kib_field(text: &str, name: &str) -> Option<u64> {
-    let line = text.lines().find(|l| l.starts_with(name))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib.saturating_mul(1024))
 }
 
 /// Leave a tenth for the context, the kernels' modules, the OS and other processes.

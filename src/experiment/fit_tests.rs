@@ -89,5 +89,8 @@ fn this_process_has_a_host_budget() {
     if cfg!(target_os = "linux") {
         assert!(host_available().is_some_and(|b| b > 0));
     }
-    assert_eq!(kib_field("VmSize:\t  2048 kB\n", "VmSize:"), Some(2 << 20));
+    assert_eq!(
+        crate::meminfo::field("VmSize:\t  2048 kB\n", "VmSize:"),
+        Some(2 << 20)
+    );
 }

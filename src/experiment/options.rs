@@ -190,21 +190,4 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes as u64)
 }
 
-/// A byte count for people: `4 KiB`, `256 MiB`, `1.5 GiB`, `100 B`.
-pub fn format_bytes(bytes: u64) -> String {
-    let b = bytes as f64;
-    let (v, unit) = if bytes >= GIB {
-        (b / GIB as f64, "GiB")
-    } else if bytes >= MIB {
-        (b / MIB as f64, "MiB")
-    } else if bytes >= KIB {
-        (b / KIB as f64, "KiB")
-    } else {
-        return format!("{bytes} B");
-    };
-    if v.fract() == 0.0 {
-        format!("{v:.0} {unit}")
-    } else {
-        format!("{v:.2} {unit}")
-    }
-}
+pub use crate::units::format_bytes;

@@ -54,11 +54,7 @@ pub fn median(samples: &[f64]) -> f64 {
 
 /// Bytes per microsecond expressed as decimal GB/s (1e9 bytes/s), 0 for a zero time.
 pub fn gbps(bytes: u64, micros: f64) -> f64 {
-    if micros <= 0.0 {
-        0.0
-    } else {
-        bytes as f64 / micros / 1e3
-    }
+    crate::units::gbps(bytes, micros).unwrap_or(0.0)
 }
 
 #[cfg(test)]

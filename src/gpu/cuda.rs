@@ -1,4 +1,4 @@
-//! The real-GPU backend: [`Gpu`] through raw CUDA driver calls (cudarc's `sys`/`result` level).
+//! The real-GPU backend: [`Gpu`](crate::gpu::Gpu) through raw CUDA driver calls (cudarc's `sys`/`result` level).
 //!
 //! Why raw calls: cudarc's safe API tracks an event per device buffer and makes streams wait on
 //! each other through them (views share their parent's events), and a `PinnedHostSlice` has one

@@ -8,13 +8,15 @@ use std::sync::{Mutex, OnceLock};
 
 use ratatui::text::Line;
 
+use crate::theme::Theme;
+
 /// A lesson set has a few dozen code blocks; past this the memo starts over rather than grow.
 const MAX_ENTRIES: usize = 256;
 
 struct Entry {
     lang: String,
     code: String,
-    color: bool,
+    theme: Theme,
     lines: Vec<Line<'static>>,
 }
 
@@ -25,22 +27,22 @@ fn memo() -> &'static Memo {
     MEMO.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
-fn key(lang: &str, code: &str, color: bool) -> u64 {
+fn key(lang: &str, code: &str, theme: Theme) -> u64 {
     let mut hasher = DefaultHasher::new();
-    (lang, code, color).hash(&mut hasher);
+    (lang, code, theme).hash(&mut hasher);
     hasher.finish()
 }
 
 /// The cached lines, if this exact block was highlighted before. A poisoned lock is a miss.
-pub(super) fn get(lang: &str, code: &str, color: bool) -> Option<Vec<Line<'static>>> {
+pub(super) fn get(lang: &str, code: &str, theme: Theme) -> Option<Vec<Line<'static>>> {
     let memo = memo().lock().ok()?;
-    let entry = memo.get(&key(lang, code, color))?;
+    let entry = memo.get(&key(lang, code, theme))?;
     // The key is a hash: compare the inputs too, so a collision is a miss, not wrong code.
-    (entry.lang == lang && entry.code == code && entry.color == color).then(|| entry.lines.clone())
+    (entry.lang == lang && entry.code == code && entry.theme == theme).then(|| entry.lines.clone())
 }
 
 /// Remember the lines of one block.
-pub(super) fn put(lang: &str, code: &str, color: bool, lines: &[Line<'static>]) {
+pub(super) fn put(lang: &str, code: &str, theme: Theme, lines: &[Line<'static>]) {
     let Ok(mut memo) = memo().lock() else { return };
     if memo.len() >= MAX_ENTRIES {
         memo.clear();
@@ -48,8 +50,8 @@ pub(super) fn put(lang: &str, code: &str, color: bool, lines: &[Line<'static>]) 
     let entry = Entry {
         lang: lang.to_string(),
         code: code.to_string(),
-        color,
+        theme,
         lines: lines.to_vec(),
     };
-    memo.insert(key(lang, code, color), entry);
+    memo.insert(key(lang, code, theme), entry);
 }

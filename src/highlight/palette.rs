@@ -7,6 +7,8 @@
 use std::str::FromStr;
 
 use ratatui::style::{Color, Modifier, Style};
+
+use crate::theme::Theme;
 use syntect::highlighting::{
     Color as SynColor, FontStyle, ScopeSelectors, StyleModifier, Theme as SynTheme, ThemeItem,
     ThemeSettings,
@@ -114,13 +116,18 @@ pub(crate) fn theme() -> SynTheme {
     }
 }
 
-/// A syntect style as a ratatui style: the foreground colour (when `color`) and the font
-/// modifiers; the background is left to the terminal.
-pub(crate) fn to_ratatui(style: syntect::highlighting::Style, color: bool) -> Style {
+/// A syntect style as a ratatui style: the foreground colour (when `theme.color`; 24-bit only
+/// when `theme.truecolor`, else the nearest xterm-256 colour) and the font modifiers; the
+/// background is left to the terminal.
+pub(crate) fn to_ratatui(style: syntect::highlighting::Style, theme: Theme) -> Style {
     let mut out = Style::new();
     let fg = style.foreground;
-    if color && fg.a != 0 {
-        out = out.fg(Color::Rgb(fg.r, fg.g, fg.b));
+    if theme.color && fg.a != 0 {
+        out = out.fg(if theme.truecolor {
+            Color::Rgb(fg.r, fg.g, fg.b)
+        } else {
+            Color::Indexed(nearest_xterm256(fg.r, fg.g, fg.b))
+        });
     }
     let font = style.font_style;
     if font.contains(FontStyle::BOLD) {
@@ -133,6 +140,32 @@ pub(crate) fn to_ratatui(style: syntect::highlighting::Style, color: bool) -> St
         out = out.add_modifier(Modifier::UNDERLINED);
     }
     out
+}
+
+/// The xterm-256 index nearest to an RGB colour: the 6x6x6 cube (16-231) or the 24 greys
+/// (232-255), by squared distance. The 16 system colours are left out: terminals redefine them.
+pub fn nearest_xterm256(r: u8, g: u8, b: u8) -> u8 {
+    const LEVELS: [i32; 6] = [0, 95, 135, 175, 215, 255];
+    let nearest_level = |v: u8| {
+        (0..6)
+            .min_by_key(|&i| (LEVELS[i] - i32::from(v)).abs())
+            .unwrap_or(0)
+    };
+    let (ri, gi, bi) = (nearest_level(r), nearest_level(g), nearest_level(b));
+    let dist = |(cr, cg, cb): (i32, i32, i32)| {
+        (cr - i32::from(r)).pow(2) + (cg - i32::from(g)).pow(2) + (cb - i32::from(b)).pow(2)
+    };
+    let cube = (LEVELS[ri], LEVELS[gi], LEVELS[bi]);
+    let mean = (i32::from(r) + i32::from(g) + i32::from(b)) / 3;
+    // Grey i (0..24) is 8 + 10 i.
+    let grey_step = ((mean - 8 + 5) / 10).clamp(0, 23);
+    let grey = 8 + 10 * grey_step;
+    // Both indices fit in a u8 by construction (at most 231 and 255).
+    if dist((grey, grey, grey)) < dist(cube) {
+        232 + grey_step as u8
+    } else {
+        16 + (36 * ri + 6 * gi + bi) as u8
+    }
 }
 
 #[cfg(test)]
@@ -151,18 +184,36 @@ mod tests {
             background: DEFAULT_FG,
             font_style: FontStyle::empty(),
         };
-        assert_eq!(to_ratatui(plain, true), Style::new());
+        let truecolor = Theme::new(true).with_truecolor(true);
+        assert_eq!(to_ratatui(plain, truecolor), Style::new());
         let red_bold = syntect::highlighting::Style {
             foreground: RED,
             font_style: FontStyle::BOLD,
             ..plain
         };
         assert_eq!(
-            to_ratatui(red_bold, true).fg,
+            to_ratatui(red_bold, truecolor).fg,
             Some(Color::Rgb(0xbf, 0x61, 0x6a))
         );
-        let no_colour = to_ratatui(red_bold, false);
+        // Without truecolor: 0xbf616a is nearest cube colour (175, 95, 95), index 131.
+        assert_eq!(
+            to_ratatui(red_bold, Theme::new(true)).fg,
+            Some(Color::Indexed(131))
+        );
+        let no_colour = to_ratatui(red_bold, Theme::new(false));
         assert_eq!(no_colour.fg, None);
         assert!(no_colour.add_modifier.contains(Modifier::BOLD));
+    }
+
+    #[test]
+    fn rgb_maps_to_the_nearest_xterm_256_colour() {
+        assert_eq!(nearest_xterm256(0, 0, 0), 16);
+        assert_eq!(nearest_xterm256(255, 255, 255), 231);
+        assert_eq!(nearest_xterm256(255, 0, 0), 196);
+        assert_eq!(nearest_xterm256(95, 135, 175), 16 + 36 + 12 + 3);
+        // Greys between cube levels go to the grey ramp: 0x65737e's comment grey is bluish,
+        // a pure grey of 128 is grey 12 (8 + 10 * 12 = 128).
+        assert_eq!(nearest_xterm256(128, 128, 128), 244);
+        assert_eq!(nearest_xterm256(0x65, 0x73, 0x7e), 243);
     }
 }

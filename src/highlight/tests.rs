@@ -30,7 +30,7 @@ fn text_of(lines: &[Line<'_>]) -> String {
 #[test]
 fn cuda_words_are_coloured_even_inside_nested_blocks() {
     ready();
-    let lines = highlight("cuda", KERNEL, Theme::new(true)).unwrap();
+    let lines = highlight("cuda", KERNEL, Theme::new(true).with_truecolor(true)).unwrap();
     assert_eq!(
         text_of(&lines),
         KERNEL,
@@ -75,17 +75,27 @@ fn cuda_words_are_coloured_even_inside_nested_blocks() {
 #[test]
 fn fence_aliases_pick_the_cuda_syntax() {
     ready();
-    let cuda = highlight("cuda", KERNEL, Theme::new(true));
+    let cuda = highlight("cuda", KERNEL, Theme::new(true).with_truecolor(true));
     assert!(cuda.is_some());
-    assert_eq!(highlight("cu", KERNEL, Theme::new(true)), cuda);
-    assert_eq!(highlight("CUH", KERNEL, Theme::new(true)), cuda);
+    assert_eq!(
+        highlight("cu", KERNEL, Theme::new(true).with_truecolor(true)),
+        cuda
+    );
+    assert_eq!(
+        highlight("CUH", KERNEL, Theme::new(true).with_truecolor(true)),
+        cuda
+    );
 }
 
 #[test]
 fn other_languages_use_syntect_defaults_and_unknown_ones_are_none() {
     ready();
     for lang in ["cpp", "c", "rust", "sh", "bash", "python", "c++"] {
-        let lines = highlight(lang, "int main() { return 0; }\n", Theme::new(true));
+        let lines = highlight(
+            lang,
+            "int main() { return 0; }\n",
+            Theme::new(true).with_truecolor(true),
+        );
         let lines = lines.unwrap_or_else(|| panic!("{lang} should highlight"));
         assert!(
             lines
@@ -95,8 +105,14 @@ fn other_languages_use_syntect_defaults_and_unknown_ones_are_none() {
             "{lang}"
         );
     }
-    assert_eq!(highlight("klingon", "qapla'\n", Theme::new(true)), None);
-    assert_eq!(highlight("", "x\n", Theme::new(true)), None);
+    assert_eq!(
+        highlight("klingon", "qapla'\n", Theme::new(true).with_truecolor(true)),
+        None
+    );
+    assert_eq!(
+        highlight("", "x\n", Theme::new(true).with_truecolor(true)),
+        None
+    );
 }
 
 #[test]
@@ -120,9 +136,15 @@ fn colour_off_keeps_only_modifiers() {
 fn oversized_code_is_left_plain() {
     ready();
     let long_line = "x".repeat(MAX_LINE_BYTES + 1);
-    assert_eq!(highlight("cuda", &long_line, Theme::new(true)), None);
+    assert_eq!(
+        highlight("cuda", &long_line, Theme::new(true).with_truecolor(true)),
+        None
+    );
     let many = "int x;\n".repeat(MAX_CODE_BYTES / 7 + 1);
-    assert_eq!(highlight("cuda", &many, Theme::new(true)), None);
+    assert_eq!(
+        highlight("cuda", &many, Theme::new(true).with_truecolor(true)),
+        None
+    );
 }
 
 #[test]
@@ -131,7 +153,7 @@ fn unterminated_comment_and_string_do_not_fail() {
     let lines = highlight(
         "cuda",
         "/* never closed\n\"also open\nint x;\n",
-        Theme::new(true),
+        Theme::new(true).with_truecolor(true),
     )
     .unwrap();
     assert_eq!(lines.len(), 3);

@@ -1,8 +1,10 @@
 //! Word wrapping of styled text to a column width, in one linear pass.
 //!
 //! Widths are display widths (unicode-width, as ratatui measures them). Words break at spaces;
-//! a word wider than the line is cut at grapheme boundaries. [`fit`] is the last guard that
-//! keeps every emitted line within the width, whatever odd sequences the input holds.
+//! a word wider than the line is cut at grapheme boundaries, except a URL: it is never broken
+//! across lines (a broken URL can be neither clicked nor copied), so one wider than the line
+//! keeps its start and end around a `…` on one line. [`fit`] is the last guard that keeps
+//! every emitted line within the width, whatever odd sequences the input holds.
 
 use std::mem::take;
 
@@ -123,6 +125,8 @@ impl Wrapper {
             }
             if self.word_w <= self.width {
                 self.append_word();
+            } else if self.word.iter().any(|p| p.text.contains("://")) {
+                self.elide_word();
             } else {
                 self.break_word();
             }
@@ -136,6 +140,47 @@ impl Wrapper {
             push(&mut self.line, &piece.text, piece.style);
         }
         self.line_w += self.word_w;
+    }
+
+    /// Put an over-long word (a URL) on one line: its start, `…`, and its end, which names the
+    /// page. The start gets the larger share (scheme and host).
+    fn elide_word(&mut self) {
+        let cells: Vec<(&str, Style)> = self
+            .word
+            .iter()
+            .flat_map(|p| p.text.graphemes(true).map(move |g| (g, p.style)))
+            .collect();
+        let room = self.width.saturating_sub(1);
+        let tail_room = room * 2 / 5;
+        let mut head_w = 0;
+        let head = cells
+            .iter()
+            .take_while(|(g, _)| {
+                head_w += g.width();
+                head_w <= room - tail_room
+            })
+            .count();
+        let mut tail_w = 0;
+        let tail = cells[head..]
+            .iter()
+            .rev()
+            .take_while(|(g, _)| {
+                tail_w += g.width();
+                tail_w <= tail_room
+            })
+            .count();
+        let style = cells.first().map_or_else(Style::new, |c| c.1);
+        let mut line = Vec::new();
+        for (g, s) in &cells[..head] {
+            push(&mut line, g, *s);
+        }
+        push(&mut line, "…", style);
+        for (g, s) in &cells[cells.len() - tail..] {
+            push(&mut line, g, *s);
+        }
+        self.word.clear();
+        self.line = line;
+        self.line_w = width_of(&self.line);
     }
 
     /// Cut an over-long word at grapheme boundaries, filling lines as it goes.

@@ -3,29 +3,7 @@
 
 use crate::report::{HostMemKind, OpKind};
 
-/// A byte count in binary units, e.g. `512 B`, `4 KiB`, `1.5 MiB`, `8 MiB`.
-///
-/// Whole values print without decimals; others with one decimal so labels stay short.
-pub fn format_bytes(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["KiB", "MiB", "GiB", "TiB", "PiB"];
-    if bytes < 1024 {
-        return format!("{bytes} B");
-    }
-    let mut value = bytes as f64 / 1024.0;
-    let mut unit = UNITS[0];
-    for next in &UNITS[1..] {
-        if value < 1024.0 {
-            break;
-        }
-        value /= 1024.0;
-        unit = next;
-    }
-    if (value - value.round()).abs() < 0.05 {
-        format!("{value:.0} {unit}")
-    } else {
-        format!("{value:.1} {unit}")
-    }
-}
+pub use crate::units::{format_bytes, gbps};
 
 /// A duration given in microseconds, with the unit chosen by its size and three significant
 /// digits: `850 ns`, `2.20 µs`, `152 µs`, `6.20 ms`, `1.25 s`.
@@ -58,16 +36,6 @@ pub fn three_digits(value: f64) -> String {
     }
 }
 
-/// Bandwidth in GB/s (10^9 bytes per second) of `bytes` moved in `duration_us`, or `None` when
-/// there is nothing to divide (no bytes, or a zero or negative duration).
-pub fn gbps(bytes: u64, duration_us: f64) -> Option<f64> {
-    if bytes == 0 || !duration_us.is_finite() || duration_us <= 0.0 {
-        return None;
-    }
-    // bytes / (us * 1e-6 s) / 1e9 = bytes / (us * 1e3)
-    Some(bytes as f64 / (duration_us * 1e3))
-}
-
 /// The short name of an op kind as shown on bars and in traces: `H2D`, `D2H`, `kernel`, `host`.
 pub fn kind_name(kind: OpKind) -> &'static str {
     match kind {
@@ -93,30 +61,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bytes_use_binary_units() {
-        assert_eq!(format_bytes(0), "0 B");
-        assert_eq!(format_bytes(1023), "1023 B");
-        assert_eq!(format_bytes(4096), "4 KiB");
-        assert_eq!(format_bytes(8 << 20), "8 MiB");
-        assert_eq!(format_bytes(3 << 19), "1.5 MiB");
-        assert_eq!(format_bytes(256 << 30), "256 GiB");
-    }
-
-    #[test]
     fn durations_pick_a_unit() {
         assert_eq!(format_duration_us(0.85), "850 ns");
         assert_eq!(format_duration_us(2.2), "2.20 µs");
         assert_eq!(format_duration_us(152.3), "152 µs");
         assert_eq!(format_duration_us(6200.0), "6.20 ms");
         assert_eq!(format_duration_us(1_250_000.0), "1.25 s");
-    }
-
-    #[test]
-    fn bandwidth_is_bytes_over_time() {
-        // 55 GB in one second.
-        let v = gbps(55_000_000_000, 1_000_000.0).unwrap();
-        assert!((v - 55.0).abs() < 1e-9);
-        assert_eq!(gbps(0, 10.0), None);
-        assert_eq!(gbps(10, 0.0), None);
     }
 }

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
 use crate::app::App;
 use crate::keymap::{self, HelpRow};
+use crate::text_fit;
 use crate::theme::Theme;
 use crate::ui::{layout, text};
 
@@ -79,7 +80,10 @@ fn section_lines(
             ];
             if describe {
                 let room = usize::from(width).saturating_sub(32);
-                spans.push(Span::styled(truncate(description, room), theme.muted()));
+                spans.push(Span::styled(
+                    text_fit::truncate(description, room),
+                    theme.muted(),
+                ));
             }
             out.push(Line::from(spans));
         }
@@ -140,12 +144,4 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
         Paragraph::new(visible).render(column, buf);
     }
-}
-
-fn truncate(text: &str, max: usize) -> String {
-    if text.chars().count() <= max {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max.saturating_sub(1)).collect();
-    format!("{kept}…")
 }

@@ -1,10 +1,14 @@
 //! Where each pane goes, as a pure function of the terminal size and the focus. The app uses it
 //! too (to clamp scrolling and route mouse wheels), so the view and the state agree on sizes.
 //!
-//! Very wide (200+ columns): lesson list | card | experiment panel | quiz. Wide (150+): card |
-//! panel | quiz, the list as an overlay. Medium (100+): card | panel above quiz. Narrow: card on
-//! top, then panel and quiz side by side; the focused row is taller. The status bar (which
-//! backend runs experiments) sits above the footer on every layout.
+//! Code reads as code: from 140 columns on, the card pane is [`CODE_CARD_WIDTH`] wide, so an
+//! 80-column code block (and the lesson 4 chunking diagram) never wraps.
+//!
+//! Very wide (200+ columns): lesson list | card | then three columns or panel above quiz, as
+//! below. Wide (182+ body columns): card | panel | quiz. Code-wide (140+): card | panel above
+//! quiz. Medium (100+): a 42% card | panel above quiz. Narrow: card on top, then panel and quiz
+//! side by side; the focused row is taller. The status bar (which backend runs experiments)
+//! sits above the footer on every layout.
 
 use ratatui::layout::{Constraint, Layout, Rect, Size};
 
@@ -16,8 +20,17 @@ pub const MIN_WIDTH: u16 = 60;
 pub const MIN_HEIGHT: u16 = 16;
 /// From this width on the lesson list is a sidebar.
 pub const SIDEBAR_FROM: u16 = 200;
+/// A card pane this wide shows an 80-column code block unwrapped: 80 columns of code, the
+/// 2-column `▎ ` gutter, and the pane's border and padding (4).
+pub const CODE_CARD_WIDTH: u16 = 86;
+/// From this body width on the card is [`CODE_CARD_WIDTH`] wide, beside panel and quiz.
+pub const CODE_WIDTH_FROM: u16 = 140;
+/// The narrowest panel column beside the card and the quiz: a timeline needs room.
+const MIN_PANEL_COLUMN: u16 = 60;
+/// The quiz column's width range in the three-column layout.
+const QUIZ_COLUMN: (u16, u16) = (36, 48);
 /// From this body width on card, panel and quiz are three columns.
-pub const THREE_COLUMNS_FROM: u16 = 150;
+pub const THREE_COLUMNS_FROM: u16 = CODE_CARD_WIDTH + MIN_PANEL_COLUMN + QUIZ_COLUMN.0;
 /// From this body width on the card is a column beside panel and quiz.
 pub const SIDE_BY_SIDE_FROM: u16 = 100;
 const SIDEBAR_WIDTH: u16 = 36;
@@ -84,18 +97,24 @@ pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
 /// Card, panel and quiz inside `main`.
 fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
     if main.width >= THREE_COLUMNS_FROM {
-        let quiz = (main.width / 4).clamp(36, 48);
-        let card = (main.width * 3 / 10).clamp(40, 72);
+        let room = main.width - CODE_CARD_WIDTH - MIN_PANEL_COLUMN;
+        let quiz = (main.width / 4)
+            .clamp(QUIZ_COLUMN.0, QUIZ_COLUMN.1)
+            .min(room);
         return Layout::horizontal([
-            Constraint::Length(card),
+            Constraint::Length(CODE_CARD_WIDTH),
             Constraint::Fill(1),
             Constraint::Length(quiz),
         ])
         .areas(main);
     }
     if main.width >= SIDE_BY_SIDE_FROM {
-        let [card, right] =
-            Layout::horizontal([Constraint::Percentage(42), Constraint::Fill(1)]).areas(main);
+        let card = if main.width >= CODE_WIDTH_FROM {
+            Constraint::Length(CODE_CARD_WIDTH)
+        } else {
+            Constraint::Percentage(42)
+        };
+        let [card, right] = Layout::horizontal([card, Constraint::Fill(1)]).areas(main);
         let quiz_share = if focus == Focus::Quiz { 55 } else { 38 };
         let [panel, quiz] = Layout::vertical([
             Constraint::Percentage(100 - quiz_share),
@@ -146,8 +165,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_size_gives_panes_inside_the_screen() {
-        for w in 0..220u16 {
+    fn sampled_sizes_give_panes_inside_the_screen() {
+        // Each layout's edges, and a stride through the rest.
+        let edges = [
+            MIN_WIDTH,
+            SIDE_BY_SIDE_FROM,
+            CODE_WIDTH_FROM,
+            THREE_COLUMNS_FROM,
+            SIDEBAR_FROM,
+            SIDEBAR_FROM + THREE_COLUMNS_FROM - SIDEBAR_WIDTH,
+        ];
+        let widths = edges
+            .iter()
+            .flat_map(|&e| [e - 1, e])
+            .chain((0..400).step_by(17));
+        for w in widths {
             for h in [0u16, 1, 5, 16, 24, 60] {
                 let area = Rect::new(0, 0, w, h);
                 let p = panes(area, 3, Focus::Quiz);
@@ -162,11 +194,32 @@ mod tests {
     }
 
     #[test]
+    fn code_gets_eighty_columns_from_140_on() {
+        // The card's text area holds the gutter and 80 columns of code.
+        let code_area = usize::from(CODE_CARD_WIDTH) - 4;
+        assert_eq!(code_area, 80 + "▎ ".chars().count());
+        for w in [140, 160, 181, 182, 199, 200, 240, 300] {
+            for focus in [Focus::Cards, Focus::Panel, Focus::Quiz] {
+                let p = panes(Rect::new(0, 0, w, 48), 0, focus);
+                assert!(text_area(p.card).width >= CODE_CARD_WIDTH - 4, "{w}: {p:?}");
+                assert!(p.panel.width >= 50 && p.quiz.width >= 36, "{w}: {p:?}");
+            }
+        }
+        let medium = panes(Rect::new(0, 0, 139, 40), 0, Focus::Cards);
+        assert!(
+            medium.card.width < CODE_CARD_WIDTH,
+            "below 140 the card shares the width"
+        );
+    }
+
+    #[test]
     fn layout_adapts_to_width() {
         let huge = panes(Rect::new(0, 0, 220, 60), 0, Focus::Cards);
         assert!(huge.sidebar.is_some() && huge.card.x < huge.panel.x && huge.panel.x < huge.quiz.x);
-        let wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards);
+        let wide = panes(Rect::new(0, 0, 190, 48), 0, Focus::Cards);
         assert!(wide.sidebar.is_none() && wide.card.x < wide.panel.x && wide.panel.x < wide.quiz.x);
+        let code_wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards);
+        assert!(code_wide.panel.x > code_wide.card.x && code_wide.quiz.y > code_wide.panel.y);
         let medium = panes(Rect::new(0, 0, 120, 40), 0, Focus::Cards);
         assert!(medium.panel.x > medium.card.x && medium.quiz.y > medium.panel.y);
         let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz);

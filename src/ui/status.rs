@@ -1,5 +1,5 @@
-//! The status bar, from the first frame: which backend runs experiments ("Live: <GPU name>" or
-//! "Simulated: profile <name> — <reason>"), "detecting backend…" until the worker has opened
+//! The status bar, from the first frame: which backend runs experiments (`Live: <GPU name>` or
+//! `Simulated: profile <name> — <reason>`), "detecting backend…" until the worker has opened
 //! it, and the run in progress on the right.
 
 use ratatui::buffer::Buffer;

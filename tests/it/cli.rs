@@ -15,7 +15,15 @@ use std::process::Stdio;
 use serde_json::Value;
 use support::*;
 
-const SUBCOMMANDS: [&str; 6] = ["list", "check", "run", "info", "calibrate", "completions"];
+const SUBCOMMANDS: [&str; 7] = [
+    "list",
+    "check",
+    "run",
+    "info",
+    "calibrate",
+    "completions",
+    "man",
+];
 
 #[test]
 fn help_names_every_subcommand() {
@@ -30,12 +38,27 @@ fn help_names_every_subcommand() {
 
 #[test]
 fn version_is_the_crate_version() {
-    let out = run(&["--version"]);
+    let out = run(&["-V"]);
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(
         stdout(&out),
         format!("cuda-academy {}\n", env!("CARGO_PKG_VERSION"))
     );
+}
+
+#[test]
+fn long_version_names_the_commit_and_the_cuda_bindings() {
+    let out = run(&["--version"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with(&format!(
+            "cuda-academy {}\ngit commit: ",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{text}"
+    );
+    assert!(text.contains("CUDA bindings: cuda-13000"), "{text}");
 }
 
 #[test]
@@ -388,4 +411,20 @@ fn reader_that_stops_after_one_line_is_not_a_crash() {
     assert_no_panic(&out);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert!(!first.is_empty());
+}
+
+#[test]
+fn info_json_carries_its_schema_version_and_each_fact_once() {
+    let out = run(&["--backend", "sim", "info", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["build"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["build"]["cuda_bindings"], "cuda-13000");
+    // The probe's facts appear once, at the top level, not again under `status`.
+    assert!(v.get("status").is_none(), "{v}");
+    assert!(
+        v["driver_loaded"].is_boolean() && v["devices"].is_u64(),
+        "{v}"
+    );
 }

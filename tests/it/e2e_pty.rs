@@ -35,9 +35,10 @@ impl Person for Tui {
         self.wait_for_within(needle, Duration::from_secs(15));
     }
 
+    /// No pause after the keys: the terminal queues them and the app reads them in order, and
+    /// every check that follows waits for the screen to show its result.
     fn keys(&mut self, keys: &str) {
         self.send(keys);
-        std::thread::sleep(Duration::from_millis(150));
         self.pump();
     }
 }

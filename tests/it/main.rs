@@ -3,6 +3,7 @@
 //! panic hook, which would see the panics other tests provoke on purpose.
 
 mod cli;
+mod code_width;
 mod e2e_panel;
 mod e2e_pty;
 mod exercise;

@@ -33,15 +33,7 @@ pub struct HostAlloc {
 }
 
 fn host_free_bytes() -> u64 {
-    std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("MemAvailable:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<u64>().ok())
-        })
-        .map_or(0, |kb| kb * 1024)
+    crate::meminfo::available().unwrap_or(0)
 }
 
 fn host_oom(requested: u64) -> GpuError {

@@ -22,7 +22,7 @@ pub enum BarScale {
     Linear,
     /// Length follows log10 of the value; the title says "(log scale)".
     Log,
-    /// Log when the largest value exceeds [`AUTO_LOG_RATIO`] times the smallest, else linear.
+    /// Log when the largest value exceeds `AUTO_LOG_RATIO` times the smallest, else linear.
     #[default]
     Auto,
 }
