@@ -273,6 +273,13 @@ pub const BINDINGS: &[Binding] = &[
         A::ToggleLessons,
         Some(("L", "lessons")),
     ),
+    b(C::Main, &[Key::Char('w')], "w", A::OpenEditor, None),
+    b(C::Editor, &[Key::Ctrl('r')], "Ctrl-R", A::EditorCheck, Some(("^R", "check"))),
+    b(C::Editor, &[Key::Code(K::Esc)], "Esc", A::EditorLeave, Some(("Esc", "leave"))),
+    b(C::Editor, &[Key::Ctrl('t')], "Ctrl-T", A::EditorHint, Some(("^T", "hint"))),
+    b(C::Editor, &[Key::Ctrl('g')], "Ctrl-G", A::EditorSolution, Some(("^G", "solution"))),
+    b(C::Editor, &[Key::Ctrl('e')], "Ctrl-E", A::EditorExternal, Some(("^E", "$EDITOR"))),
+    b(C::Editor, &[Key::Ctrl('x')], "Ctrl-X", A::EditorReset, Some(("^X", "reset"))),
     b(C::Main, DIGITS, "1-9", A::JumpLesson(0), None),
     b(C::Main, &[Key::Code(K::Esc)], "Esc", A::Close, None),
     b(

@@ -2,7 +2,9 @@
 //! `crossterm::event::read`) and signals (SIGTERM, SIGHUP, SIGINT through signal-hook).
 
 use std::sync::mpsc::Sender;
+use std::sync::atomic::Ordering;
 use std::thread;
+use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
@@ -26,6 +28,15 @@ pub enum Event {
 pub fn spawn_input(tx: Sender<Event>) {
     thread::spawn(move || {
         loop {
+            // While the learner's own editor has the terminal, do not read its keys.
+            let paused = super::external_editor::INPUT_PAUSED.load(Ordering::SeqCst);
+            super::external_editor::INPUT_IDLE.store(paused, Ordering::SeqCst);
+            if paused || !event::poll(Duration::from_millis(50)).unwrap_or(true) {
+                if paused {
+                    thread::sleep(Duration::from_millis(20));
+                }
+                continue;
+            }
             let msg = match event::read() {
                 Ok(TermEvent::Key(key)) => Msg::Key(key),
                 Ok(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved) => {
