@@ -44,7 +44,7 @@ fn verdict_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static
         None => {
             out.push(Line::styled("Task", theme.strong()));
             if let Some(ex) = catalog::find(&ed.id) {
-                out.extend(ex.task.lines().map(|l| Line::raw(clean(l))));
+                out.extend(paragraphs(&ex.task));
             }
             out.push(Line::styled("Ctrl-R saves and checks the file.", theme.muted()));
         }
@@ -109,7 +109,7 @@ fn hint_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static>> 
     let mut out = Vec::new();
     for (i, hint) in ex.hints.iter().take(ed.hints_shown).enumerate() {
         out.push(Line::styled(format!("Hint {} of {}", i + 1, ex.hints.len()), theme.strong()));
-        out.extend(hint.lines().map(|l| Line::raw(clean(l))));
+        out.extend(paragraphs(hint));
     }
     let left = ex.hints.len() - ed.hints_shown.min(ex.hints.len());
     let mut more = Vec::new();
@@ -123,4 +123,11 @@ fn hint_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static>> 
         out.push(Line::styled(more.join(" · "), theme.muted()));
     }
     out
+}
+
+/// Markdown text as one line per paragraph (the pane wraps them to its width).
+fn paragraphs(text: &str) -> Vec<Line<'static>> {
+    text.split("\n\n")
+        .map(|p| Line::raw(clean(&p.split_whitespace().collect::<Vec<_>>().join(" "))))
+        .collect()
 }

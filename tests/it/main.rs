@@ -5,6 +5,7 @@
 mod cli;
 mod e2e_panel;
 mod e2e_pty;
+mod editor;
 mod exercise;
 mod experiments_sim;
 mod gpu_backend;
