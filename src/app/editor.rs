@@ -139,10 +139,12 @@ impl App {
         }
     }
 
-    /// `w`: open the lesson's exercise; again while open, the lesson's next one.
+    /// `w`: open the lesson's first exercise not passed yet (all passed: the first), so each pass
+    /// leads on to the next.
     pub(super) fn open_editor(&mut self) -> Vec<Cmd> {
         let ids = self.lesson_exercises();
-        let Some(first) = ids.first() else {
+        let next = ids.iter().find(|id| !self.exercises.passed.contains(*id));
+        let Some(first) = next.or(ids.first()) else {
             self.banners.push(Banner {
                 kind: BannerKind::Info,
                 text: "this lesson has no exercise; `cuda-academy exercise list` shows them all"
