@@ -222,12 +222,12 @@ impl Action {
             Action::ValueLess | Action::ValueMore => "change it (or type a value)",
             Action::ParamsRun => "close the form and run",
             Action::ParamsClose => "keep the values, don't run",
-            Action::OpenEditor => "edit the lesson's exercise (saved in the state folder)",
+            Action::OpenEditor => "edit the lesson's exercise",
             Action::EditorCheck => "save, run and check the file",
             Action::EditorLeave => "save and close the editor",
             Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
             Action::EditorHint => "show the next hint",
-            Action::EditorSolution => "show the solution (after a pass or 3 failed checks)",
+            Action::EditorSolution => "show the solution (after a pass or 3 fails)",
             Action::EditorReset => "put the starter back (asks first)",
         }
     }
@@ -331,11 +331,11 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Main,
         Ctx::Cards,
         Ctx::Panel,
+        Ctx::Confirm,
         Ctx::Quiz,
         Ctx::Lessons,
         Ctx::Params,
         Ctx::Editor,
-        Ctx::Confirm,
     ];
     order
         .iter()
