@@ -259,7 +259,13 @@ impl App {
     /// Carry out a named action (what a key is bound to).
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
         match action {
-            Action::Quit => return self.editor_save_cmd().into_iter().chain([Cmd::Quit]).collect(),
+            Action::Quit => {
+                return self
+                    .editor_save_cmd()
+                    .into_iter()
+                    .chain([Cmd::Quit])
+                    .collect();
+            }
             Action::ToggleHelp => self.toggle_help(),
             Action::Close => return self.close(),
             Action::NextCard => self.next_card(),

@@ -60,15 +60,13 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     if let Some(known) = crate::gpu::detect::known_without_init(args.backend, args.device) {
         app.update(Msg::Worker(crate::worker::WorkerEvent::Backend(known)));
     }
-    let check_tx = std::sync::Mutex::new(tx.clone());
+    let check_tx = tx.clone();
     let exercises = ExerciseShell {
         state_dir: state_dir.as_ref().ok().cloned(),
         backend: args.backend,
         device: args.device,
         send: std::sync::Arc::new(move |msg| {
-            if let Ok(tx) = check_tx.lock() {
-                let _ = tx.send(Event::App(msg));
-            }
+            let _ = check_tx.send(Event::App(msg));
         }),
     };
     if let Some(dir) = &exercises.state_dir
@@ -222,7 +220,13 @@ fn edit_externally(
     id: String,
     text: String,
 ) -> anyhow::Result<Vec<Cmd>> {
-    let mut cmds = shell.exercises.carry_out(app, ExerciseCmd::Save { id: id.clone(), text });
+    let mut cmds = shell.exercises.carry_out(
+        app,
+        ExerciseCmd::Save {
+            id: id.clone(),
+            text,
+        },
+    );
     let Some(dir) = &shell.exercises.state_dir else {
         return Ok(cmds);
     };

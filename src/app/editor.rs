@@ -26,11 +26,18 @@ pub enum ExerciseCmd {
     /// Write the learner's text.
     Save { id: String, text: String },
     /// Save, then check the text on a thread of its own; reply [`ExerciseMsg::Checked`].
-    Check { id: String, text: String, check_id: u64 },
+    Check {
+        id: String,
+        text: String,
+        check_id: u64,
+    },
     /// Replace the file with the starter and reply [`ExerciseMsg::Loaded`].
     Reset { id: String },
     /// Re-read the file if it changed on disk since `mtime` (another editor saved it).
-    Poll { id: String, mtime: Option<SystemTime> },
+    Poll {
+        id: String,
+        mtime: Option<SystemTime>,
+    },
     /// Save, then open the file in `$VISUAL`/`$EDITOR` with the TUI suspended.
     External { id: String, text: String },
 }
@@ -41,13 +48,28 @@ pub enum ExerciseMsg {
     /// The passed exercises, read at start.
     Passed(BTreeSet<String>),
     /// The file's text (opened, or reset to the starter).
-    Loaded { id: String, text: String, mtime: Option<SystemTime> },
+    Loaded {
+        id: String,
+        text: String,
+        mtime: Option<SystemTime>,
+    },
     /// The file was written.
-    Saved { id: String, mtime: Option<SystemTime> },
+    Saved {
+        id: String,
+        mtime: Option<SystemTime>,
+    },
     /// Another editor changed the file: take its text and check it.
-    Changed { id: String, text: String, mtime: Option<SystemTime> },
+    Changed {
+        id: String,
+        text: String,
+        mtime: Option<SystemTime>,
+    },
     /// A check finished; `recorded` says whether a pass could be saved.
-    Checked { check_id: u64, verdict: SharedVerdict, recorded: Result<(), String> },
+    Checked {
+        check_id: u64,
+        verdict: SharedVerdict,
+        recorded: Result<(), String>,
+    },
     /// A file operation failed: what happened and what to do.
     Failed(String),
 }
@@ -202,7 +224,10 @@ impl App {
     pub fn editor_save_cmd(&self) -> Option<Cmd> {
         let ed = self.exercises.editor.as_ref()?;
         let text = ed.text()?;
-        Some(Cmd::Exercise(ExerciseCmd::Save { id: ed.id.clone(), text }))
+        Some(Cmd::Exercise(ExerciseCmd::Save {
+            id: ed.id.clone(),
+            text,
+        }))
     }
 
     /// Ctrl-E: hand the file to the learner's own editor.
@@ -213,7 +238,10 @@ impl App {
         let Some(text) = ed.text() else {
             return Vec::new();
         };
-        vec![Cmd::Exercise(ExerciseCmd::External { id: ed.id.clone(), text })]
+        vec![Cmd::Exercise(ExerciseCmd::External {
+            id: ed.id.clone(),
+            text,
+        })]
     }
 
     /// Ctrl-T: one more hint.
@@ -318,7 +346,11 @@ impl App {
                 ed.mtime = mtime;
                 return self.editor_check();
             }
-            ExerciseMsg::Checked { check_id, verdict, recorded } => {
+            ExerciseMsg::Checked {
+                check_id,
+                verdict,
+                recorded,
+            } => {
                 self.on_checked(check_id, verdict.0, recorded);
             }
             ExerciseMsg::Failed(why) => self.banners.push(Banner {

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
+use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::cli::BackendChoice;
 use crate::exercise::interp::Limits;
 use crate::exercise::machine::GpuMachine;
@@ -53,7 +53,11 @@ impl ExerciseShell {
                     return Vec::new();
                 }
                 match store::read(&path) {
-                    Ok(text) => ExerciseMsg::Changed { id, text, mtime: now },
+                    Ok(text) => ExerciseMsg::Changed {
+                        id,
+                        text,
+                        mtime: now,
+                    },
                     Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
                 }
             }
@@ -74,7 +78,11 @@ impl ExerciseShell {
                     Ok(())
                 };
                 let verdict = SharedVerdict(Arc::new(verdict));
-                send(Msg::Exercise(ExerciseMsg::Checked { check_id, verdict, recorded }));
+                send(Msg::Exercise(ExerciseMsg::Checked {
+                    check_id,
+                    verdict,
+                    recorded,
+                }));
             });
         if let Err(e) = spawned {
             let why = format!("cannot start a thread to check the exercise: {e}");
@@ -93,7 +101,13 @@ pub fn check(id: &str, text: &str, backend: BackendChoice, device: u32) -> Verdi
         Err(e) => return failed_verdict(format!("no backend to run it on: {e}")),
     };
     let mut machine = GpuMachine { gpu: gpu.as_mut() };
-    exercise::check(ex, text, &mut machine, Limits::default(), &AtomicBool::new(false))
+    exercise::check(
+        ex,
+        text,
+        &mut machine,
+        Limits::default(),
+        &AtomicBool::new(false),
+    )
 }
 
 fn failed_verdict(detail: String) -> Verdict {

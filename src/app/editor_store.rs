@@ -36,7 +36,8 @@ pub fn load_or_create(state_dir: &Path, id: &str) -> anyhow::Result<String> {
 
 /// Read a file back as UTF-8 text (bounded).
 pub fn read(path: &Path) -> anyhow::Result<String> {
-    let meta = std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let meta =
+        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
     if meta.len() > MAX_FILE_BYTES {
         anyhow::bail!(
             "{} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}",

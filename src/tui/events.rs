@@ -1,8 +1,8 @@
-//! The sources of the loop's one channel: terminal input (a thread blocked in
-//! `crossterm::event::read`) and signals (SIGTERM, SIGHUP, SIGINT through signal-hook).
+//! The sources of the loop's one channel: terminal input (a thread polling
+//! `crossterm::event::read`, paused while `Ctrl-E`'s editor owns the terminal) and signals (SIGTERM, SIGHUP, SIGINT through signal-hook).
 
-use std::sync::mpsc::Sender;
 use std::sync::atomic::Ordering;
+use std::sync::mpsc::Sender;
 use std::thread;
 use std::time::Duration;
 

@@ -32,7 +32,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 
 fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     let title = catalog::find(&ed.id).map_or(ed.id.as_str(), |e| e.title.as_str());
-    let passed = if app.editor_passed() { " ✓ passed" } else { "" };
+    let passed = if app.editor_passed() {
+        " ✓ passed"
+    } else {
+        ""
+    };
     let block = pane_block(&app.theme, app.overlay.is_none())
         .title(format!(" Exercise: {}{passed} ", clean(title)));
     let inner = block.inner(area);
@@ -59,15 +63,35 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         let mark = line_mark(app, ed, line_idx + 1);
         buf.set_string(inner.x, y, mark.0, mark.1);
         let number = format!("{:>number_width$} ", line_idx + 1);
-        let number_style = if line_idx == row { app.theme.strong() } else { app.theme.muted() };
+        let number_style = if line_idx == row {
+            app.theme.strong()
+        } else {
+            app.theme.muted()
+        };
         buf.set_string(inner.x + 1, y, number, number_style);
         let cursor = (line_idx == row && app.overlay.is_none()).then_some(col);
-        draw_cells(buf, inner.x + gutter, y, code_width, &styled[line_idx], hscroll, cursor);
+        draw_cells(
+            buf,
+            inner.x + gutter,
+            y,
+            code_width,
+            &styled[line_idx],
+            hscroll,
+            cursor,
+        );
     }
     let status = cursor_message(ed, row + 1)
         .unwrap_or_else(|| format!("line {}, column {}", row + 1, col + 1));
-    let status: String = clean(&status).chars().take(usize::from(inner.width)).collect();
-    buf.set_string(inner.x, inner.y + inner.height - 1, status, app.theme.muted());
+    let status: String = clean(&status)
+        .chars()
+        .take(usize::from(inner.width))
+        .collect();
+    buf.set_string(
+        inner.x,
+        inner.y + inner.height - 1,
+        status,
+        app.theme.muted(),
+    );
 }
 
 /// First visible line so that `row` stays on screen, moving as little as possible.
@@ -84,8 +108,8 @@ fn keep_visible(top: usize, row: usize, height: usize) -> usize {
 /// One styled line per source line (plain until the highlighter is ready).
 fn highlighted(app: &App, lines: &[String]) -> Vec<Vec<(char, Style)>> {
     let joined = lines.join("\n");
-    let styled = crate::highlight::highlight("cuda", &joined, app.theme)
-        .filter(|h| h.len() >= lines.len());
+    let styled =
+        crate::highlight::highlight("cuda", &joined, app.theme).filter(|h| h.len() >= lines.len());
     match styled {
         Some(h) => h.iter().map(cells_of).collect(),
         None => lines
@@ -100,7 +124,10 @@ fn cells_of(line: &Line<'static>) -> Vec<(char, Style)> {
         .iter()
         .flat_map(|s| {
             let style = line.style.patch(s.style);
-            s.content.chars().filter(|c| *c != '\n').map(move |c| (c, style))
+            s.content
+                .chars()
+                .filter(|c| *c != '\n')
+                .map(move |c| (c, style))
         })
         .collect()
 }
@@ -123,7 +150,11 @@ fn draw_cells(
         if used + w > width {
             break;
         }
-        let style = if cursor == Some(i) { style.add_modifier(Modifier::REVERSED) } else { *style };
+        let style = if cursor == Some(i) {
+            style.add_modifier(Modifier::REVERSED)
+        } else {
+            *style
+        };
         if cursor != Some(i) && i == cells.len() {
             break;
         }
@@ -141,7 +172,11 @@ fn line_mark(app: &App, ed: &EditorState, line: usize) -> (&'static str, Style) 
     let line = u32::try_from(line).unwrap_or(u32::MAX);
     if v.diagnostics.iter().any(|d| d.line == line) {
         ("●", app.theme.error())
-    } else if v.hazards.iter().any(|h| h.line == line || h.other_line == Some(line)) {
+    } else if v
+        .hazards
+        .iter()
+        .any(|h| h.line == line || h.other_line == Some(line))
+    {
         ("▲", app.theme.warning())
     } else {
         (" ", Style::new())
@@ -163,5 +198,7 @@ fn cursor_message(ed: &EditorState, line: usize) -> Option<String> {
 
 /// Outside text made safe for the terminal: control characters become `?`.
 pub fn clean(s: &str) -> String {
-    s.chars().map(|c| if c.is_control() { '?' } else { c }).collect()
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
 }

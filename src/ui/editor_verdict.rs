@@ -24,7 +24,10 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         return;
     };
     let (title, lines) = if ed.show_solution {
-        (" Solution ", ex.solution.lines().map(|l| Line::raw(clean(l))).collect())
+        (
+            " Solution ",
+            ex.solution.lines().map(|l| Line::raw(clean(l))).collect(),
+        )
     } else {
         (" Verdict ", verdict_lines(app, ed, theme))
     };
@@ -46,7 +49,10 @@ fn verdict_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static
             if let Some(ex) = catalog::find(&ed.id) {
                 out.extend(paragraphs(&ex.task));
             }
-            out.push(Line::styled("Ctrl-R saves and checks the file.", theme.muted()));
+            out.push(Line::styled(
+                "Ctrl-R saves and checks the file.",
+                theme.muted(),
+            ));
         }
     }
     out.extend(hint_lines(app, ed, theme));
@@ -54,21 +60,40 @@ fn verdict_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static
 }
 
 fn lines_of(v: &Verdict, id: &str, theme: &Theme) -> Vec<Line<'static>> {
-    let style = if v.passed { theme.correct() } else { theme.wrong() };
+    let style = if v.passed {
+        theme.correct()
+    } else {
+        theme.wrong()
+    };
     let mark = if v.passed { "✓ " } else { "✗ " };
-    let mut out = vec![Line::styled(format!("{mark}{}", clean(&v.summary(id))), style)];
+    let mut out = vec![Line::styled(
+        format!("{mark}{}", clean(&v.summary(id))),
+        style,
+    )];
     for c in &v.checks {
-        let (glyph, style) = if c.passed { ("✓", theme.correct()) } else { ("✗", theme.wrong()) };
+        let (glyph, style) = if c.passed {
+            ("✓", theme.correct())
+        } else {
+            ("✗", theme.wrong())
+        };
         out.push(Line::from(vec![
             Span::styled(format!("{glyph} {}", clean(&c.name)), style),
             Span::raw(format!(": {}", clean(&c.detail))),
         ]));
     }
     for d in &v.diagnostics {
-        out.push(Line::styled(format!("● line {}: {}", d.line, clean(&d.message)), theme.error()));
+        out.push(Line::styled(
+            format!("● line {}: {}", d.line, clean(&d.message)),
+            theme.error(),
+        ));
     }
     for h in &v.hazards {
-        let text = format!("▲ line {} [{}] {}", h.line, h.kind.name(), clean(&h.message));
+        let text = format!(
+            "▲ line {} [{}] {}",
+            h.line,
+            h.kind.name(),
+            clean(&h.message)
+        );
         out.push(Line::styled(text, theme.warning()));
     }
     out.extend(timeline_lines(v, theme));
@@ -86,7 +111,10 @@ fn timeline_lines(v: &Verdict, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![Line::styled("Timeline", theme.strong())];
     for op in v.timeline.iter().take(TIMELINE_ROWS) {
         out.push(Line::from(vec![
-            Span::styled(format!("s{:<2} {:<6}", op.stream, kind_name(op.kind)), theme.op(op.kind)),
+            Span::styled(
+                format!("s{:<2} {:<6}", op.stream, kind_name(op.kind)),
+                theme.op(op.kind),
+            ),
             Span::raw(format!(
                 " {:>9} +{:<9} {}",
                 format_duration_us(op.start_us),
@@ -108,7 +136,10 @@ fn hint_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static>> 
     };
     let mut out = Vec::new();
     for (i, hint) in ex.hints.iter().take(ed.hints_shown).enumerate() {
-        out.push(Line::styled(format!("Hint {} of {}", i + 1, ex.hints.len()), theme.strong()));
+        out.push(Line::styled(
+            format!("Hint {} of {}", i + 1, ex.hints.len()),
+            theme.strong(),
+        ));
         out.extend(paragraphs(hint));
     }
     let left = ex.hints.len() - ed.hints_shown.min(ex.hints.len());

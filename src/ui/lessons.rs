@@ -113,7 +113,10 @@ fn stats_line(app: &App, idx: usize, style: Style, width: u16) -> Vec<Line<'stat
         && !lesson.meta.exercises.is_empty()
     {
         let ids = &lesson.meta.exercises;
-        let passed = ids.iter().filter(|id| app.exercises.passed.contains(*id)).count();
+        let passed = ids
+            .iter()
+            .filter(|id| app.exercises.passed.contains(*id))
+            .count();
         text.push_str(&format!(" · exercise {passed}/{} passed", ids.len()));
     }
     let indent = || Span::raw("     ");

@@ -42,8 +42,18 @@ impl Harness {
                 let _ = tx.send(m);
             }),
         };
-        let app = App::new(Catalog::embedded(), Theme::new(false), Progress::default(), Size::new(80, 24));
-        Harness { app, shell, replies, _dir: dir }
+        let app = App::new(
+            Catalog::embedded(),
+            Theme::new(false),
+            Progress::default(),
+            Size::new(80, 24),
+        );
+        Harness {
+            app,
+            shell,
+            replies,
+            _dir: dir,
+        }
     }
 
     /// Apply `msg` and carry out what it asks (exercise commands; a check's reply is awaited).
@@ -90,7 +100,11 @@ impl Harness {
         t.draw(|f| f.render_widget(&self.app, f.area())).unwrap();
         let buf = t.backend().buffer().clone();
         (0..h)
-            .map(|y| (0..w).map(|x| buf[(x, y)].symbol().to_string()).collect::<String>())
+            .map(|y| {
+                (0..w)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -106,18 +120,28 @@ fn open_type_check_and_leave() {
     h.typed("w");
     let ed = h.app.exercises.editor.as_ref().expect("w opens the editor");
     assert_eq!(ed.id, FIRST);
-    assert_eq!(h.file(), catalog::find(FIRST).unwrap().starter, "created from the starter");
+    assert_eq!(
+        h.file(),
+        catalog::find(FIRST).unwrap().starter,
+        "created from the starter"
+    );
     // Letters now edit the file (no lesson keys): `q` does not quit.
     h.typed("// q mine\n");
     assert!(h.app.editor_open());
     h.ctrl('r');
-    assert!(h.file().starts_with("// q mine\n// Lesson 1"), "saved before the check");
+    assert!(
+        h.file().starts_with("// q mine\n// Lesson 1"),
+        "saved before the check"
+    );
     let ed = h.app.exercises.editor.as_ref().unwrap();
     let verdict = ed.verdict.as_ref().expect("a verdict after Ctrl-R");
     assert!(!verdict.passed, "the starter does not pass");
     assert_eq!(ed.failed_checks, 1);
     assert!(ed.checking.is_none());
-    assert!(h.screen(80, 24).contains("not yet"), "the verdict is on screen");
+    assert!(
+        h.screen(80, 24).contains("not yet"),
+        "the verdict is on screen"
+    );
     h.key(KeyCode::Esc, KeyModifiers::NONE);
     assert!(!h.app.editor_open(), "Esc leaves the editor");
     assert!(h.file().starts_with("// q mine"));
@@ -149,11 +173,23 @@ fn reset_asks_then_puts_the_starter_back() {
     h.typed("// gone\n");
     h.ctrl('x');
     h.typed("n");
-    assert!(h.app.exercises.editor.as_ref().unwrap().text().unwrap().starts_with("// gone"));
+    assert!(
+        h.app
+            .exercises
+            .editor
+            .as_ref()
+            .unwrap()
+            .text()
+            .unwrap()
+            .starts_with("// gone")
+    );
     h.ctrl('x');
     h.typed("y");
     let starter = catalog::find(FIRST).unwrap().starter;
-    assert_eq!(h.app.exercises.editor.as_ref().unwrap().text().unwrap(), starter);
+    assert_eq!(
+        h.app.exercises.editor.as_ref().unwrap().text().unwrap(),
+        starter
+    );
     assert_eq!(h.file(), starter);
 }
 
@@ -165,16 +201,25 @@ fn hints_one_at_a_time_and_the_solution_after_three_failed_checks() {
     assert!(hints >= 1);
     for shown in 1..=hints + 1 {
         h.ctrl('t');
-        assert_eq!(h.app.exercises.editor.as_ref().unwrap().hints_shown, shown.min(hints));
+        assert_eq!(
+            h.app.exercises.editor.as_ref().unwrap().hints_shown,
+            shown.min(hints)
+        );
     }
     assert!(h.screen(160, 48).contains("Hint 1 of"));
     h.ctrl('g');
-    assert!(!h.app.exercises.editor.as_ref().unwrap().show_solution, "locked before any check");
+    assert!(
+        !h.app.exercises.editor.as_ref().unwrap().show_solution,
+        "locked before any check"
+    );
     for _ in 0..3 {
         h.ctrl('r');
     }
     h.ctrl('g');
-    assert!(h.app.exercises.editor.as_ref().unwrap().show_solution, "unlocked after 3 fails");
+    assert!(
+        h.app.exercises.editor.as_ref().unwrap().show_solution,
+        "unlocked after 3 fails"
+    );
     assert!(h.screen(160, 48).contains("Solution"));
 }
 
@@ -183,10 +228,18 @@ fn a_file_changed_by_another_editor_is_reloaded_and_checked() {
     let mut h = harness();
     h.typed("w");
     let dir = h.shell.state_dir.clone().unwrap();
-    std::fs::write(editor_store::file_for(&dir, FIRST), "int main() { return 0; }\n").unwrap();
+    std::fs::write(
+        editor_store::file_for(&dir, FIRST),
+        "int main() { return 0; }\n",
+    )
+    .unwrap();
     // Make sure the modification time differs from the one the editor knows.
-    let file = std::fs::File::options().write(true).open(editor_store::file_for(&dir, FIRST)).unwrap();
-    file.set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1)).unwrap();
+    let file = std::fs::File::options()
+        .write(true)
+        .open(editor_store::file_for(&dir, FIRST))
+        .unwrap();
+    file.set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1))
+        .unwrap();
     h.send(Msg::Tick);
     let ed = h.app.exercises.editor.as_ref().unwrap();
     assert_eq!(ed.text().unwrap(), "int main() { return 0; }\n");
