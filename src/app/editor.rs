@@ -66,6 +66,7 @@ pub enum ExerciseMsg {
     },
     /// A check finished; `recorded` says whether a pass could be saved.
     Checked {
+        id: String,
         check_id: u64,
         verdict: SharedVerdict,
         recorded: Result<(), String>,
@@ -347,11 +348,12 @@ impl App {
                 return self.editor_check();
             }
             ExerciseMsg::Checked {
+                id,
                 check_id,
                 verdict,
                 recorded,
             } => {
-                self.on_checked(check_id, verdict.0, recorded);
+                self.on_checked(&id, check_id, verdict.0, recorded);
             }
             ExerciseMsg::Failed(why) => self.banners.push(Banner {
                 kind: BannerKind::Error,
@@ -365,7 +367,17 @@ impl App {
         self.exercises.editor.as_mut().filter(|e| e.id == id)
     }
 
-    fn on_checked(&mut self, check_id: u64, verdict: Arc<Verdict>, recorded: Result<(), String>) {
+    fn on_checked(
+        &mut self,
+        id: &str,
+        check_id: u64,
+        verdict: Arc<Verdict>,
+        recorded: Result<(), String>,
+    ) {
+        // A pass counts even if the editor was left while the check ran.
+        if verdict.passed {
+            self.exercises.passed.insert(id.to_string());
+        }
         let Some(ed) = self.exercises.editor.as_mut() else {
             return;
         };
@@ -373,9 +385,7 @@ impl App {
             return;
         }
         ed.checking = None;
-        if verdict.passed {
-            self.exercises.passed.insert(ed.id.clone());
-        } else {
+        if !verdict.passed {
             ed.failed_checks += 1;
         }
         ed.verdict = Some(verdict);

@@ -79,6 +79,7 @@ impl ExerciseShell {
                 };
                 let verdict = SharedVerdict(Arc::new(verdict));
                 send(Msg::Exercise(ExerciseMsg::Checked {
+                    id,
                     check_id,
                     verdict,
                     recorded,

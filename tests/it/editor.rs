@@ -269,3 +269,24 @@ fn editor_pane_snapshots() {
         insta::assert_snapshot!(format!("editor_checked_{w}x{hgt}"), h.screen(w, hgt));
     }
 }
+
+#[test]
+fn a_pass_that_arrives_after_leaving_the_editor_still_counts() {
+    let mut h = harness();
+    h.typed("w");
+    h.key(KeyCode::Esc, KeyModifiers::NONE);
+    let verdict = cuda_academy::exercise::Verdict {
+        passed: true,
+        ..Default::default()
+    };
+    h.send(Msg::Exercise(ExerciseMsg::Checked {
+        id: FIRST.into(),
+        check_id: 1,
+        verdict: cuda_academy::app::editor::SharedVerdict(Arc::new(verdict)),
+        recorded: Ok(()),
+    }));
+    assert!(h.app.exercises.passed.contains(FIRST));
+    // Now `w` opens the lesson's next exercise, the one not passed yet.
+    h.typed("w");
+    assert_ne!(h.app.exercises.editor.as_ref().unwrap().id, FIRST);
+}
