@@ -4,6 +4,8 @@
 
 mod cache;
 pub mod editor;
+mod editor_msg;
+mod editor_replies;
 pub mod editor_shell;
 pub mod editor_store;
 pub mod fixture;

@@ -12,78 +12,12 @@ use std::time::SystemTime;
 use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
+pub use super::editor_msg::{ExerciseCmd, ExerciseMsg, SharedVerdict};
 use super::{App, Banner, BannerKind, Cmd, LessonEntry, Overlay, Reset};
 use crate::exercise::{Verdict, catalog};
 
 /// Failed checks after which the solution may be shown on request.
 pub const SOLUTION_AFTER_FAILS: u32 = 3;
-
-/// What the editor asks the shell to do (files in the state folder, checks on a thread).
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExerciseCmd {
-    /// Read `exercises/<id>.cu`, creating it from the starter the first time.
-    Open { id: String },
-    /// Write the learner's text.
-    Save { id: String, text: String },
-    /// Save, then check the text on a thread of its own; reply [`ExerciseMsg::Checked`].
-    Check {
-        id: String,
-        text: String,
-        check_id: u64,
-    },
-    /// Replace the file with the starter and reply [`ExerciseMsg::Loaded`].
-    Reset { id: String },
-    /// Re-read the file if it changed on disk since `mtime` (another editor saved it).
-    Poll {
-        id: String,
-        mtime: Option<SystemTime>,
-    },
-    /// Save, then open the file in `$VISUAL`/`$EDITOR` with the TUI suspended.
-    External { id: String, text: String },
-}
-
-/// What the shell reports back.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ExerciseMsg {
-    /// The passed exercises, read at start.
-    Passed(BTreeSet<String>),
-    /// The file's text (opened, or reset to the starter).
-    Loaded {
-        id: String,
-        text: String,
-        mtime: Option<SystemTime>,
-    },
-    /// The file was written.
-    Saved {
-        id: String,
-        mtime: Option<SystemTime>,
-    },
-    /// Another editor changed the file: take its text and check it.
-    Changed {
-        id: String,
-        text: String,
-        mtime: Option<SystemTime>,
-    },
-    /// A check finished; `recorded` says whether a pass could be saved.
-    Checked {
-        id: String,
-        check_id: u64,
-        verdict: SharedVerdict,
-        recorded: Result<(), String>,
-    },
-    /// A file operation failed: what happened and what to do.
-    Failed(String),
-}
-
-/// A verdict passed by message (cheap to clone; equal when it is the same verdict).
-#[derive(Debug, Clone)]
-pub struct SharedVerdict(pub Arc<Verdict>);
-
-impl PartialEq for SharedVerdict {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
 
 /// The open exercise.
 #[derive(Debug)]
@@ -146,7 +80,7 @@ impl EditorState {
 }
 
 /// A text area holding `text`, its cursor at the top.
-fn text_area(text: &str) -> TextArea<'static> {
+pub(super) fn text_area(text: &str) -> TextArea<'static> {
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut area = TextArea::new(lines);
     area.set_tab_length(4);
@@ -313,87 +247,5 @@ impl App {
     /// Whether the shell should tick (the editor watches its file).
     pub fn editor_open(&self) -> bool {
         self.exercises.editor.is_some()
-    }
-
-    /// A reply from the shell.
-    pub(super) fn on_exercise(&mut self, msg: ExerciseMsg) -> Vec<Cmd> {
-        match msg {
-            ExerciseMsg::Passed(set) => self.exercises.passed.extend(set),
-            ExerciseMsg::Loaded { id, text, mtime } => {
-                if let Some(ed) = self.editor_for(&id) {
-                    ed.area = Some(text_area(&text));
-                    ed.scroll.set(0);
-                    ed.mtime = mtime;
-                }
-            }
-            ExerciseMsg::Saved { id, mtime } => {
-                if let Some(ed) = self.editor_for(&id) {
-                    ed.mtime = mtime;
-                }
-            }
-            ExerciseMsg::Changed { id, text, mtime } => {
-                let Some(ed) = self.editor_for(&id) else {
-                    return Vec::new();
-                };
-                let cursor = ed.area.as_ref().map(|a| a.cursor());
-                let mut area = text_area(&text);
-                if let Some(c) = cursor {
-                    area.move_cursor(ratatui_textarea::CursorMove::Jump(
-                        u16::try_from(c.0).unwrap_or(u16::MAX),
-                        u16::try_from(c.1).unwrap_or(u16::MAX),
-                    ));
-                }
-                ed.area = Some(area);
-                ed.mtime = mtime;
-                return self.editor_check();
-            }
-            ExerciseMsg::Checked {
-                id,
-                check_id,
-                verdict,
-                recorded,
-            } => {
-                self.on_checked(&id, check_id, verdict.0, recorded);
-            }
-            ExerciseMsg::Failed(why) => self.banners.push(Banner {
-                kind: BannerKind::Error,
-                text: why,
-            }),
-        }
-        Vec::new()
-    }
-
-    fn editor_for(&mut self, id: &str) -> Option<&mut EditorState> {
-        self.exercises.editor.as_mut().filter(|e| e.id == id)
-    }
-
-    fn on_checked(
-        &mut self,
-        id: &str,
-        check_id: u64,
-        verdict: Arc<Verdict>,
-        recorded: Result<(), String>,
-    ) {
-        // A pass counts even if the editor was left while the check ran.
-        if verdict.passed {
-            self.exercises.passed.insert(id.to_string());
-        }
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        if ed.checking != Some(check_id) {
-            return;
-        }
-        ed.checking = None;
-        if !verdict.passed {
-            ed.failed_checks += 1;
-        }
-        ed.verdict = Some(verdict);
-        if let Err(why) = recorded {
-            self.banners.push(Banner {
-                kind: BannerKind::Warning,
-                text: format!("the pass is not recorded: {why}"),
-            });
-        }
     }
 }
