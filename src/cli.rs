@@ -3,7 +3,10 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::experiment::{options, registry};
 
 pub mod calibrate;
 pub mod check;
@@ -125,23 +128,59 @@ pub struct CheckArgs {
 
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// Experiment id: pageable-vs-pinned, pinned-alloc, async-copy, default-stream, pipeline.
+    /// The experiment to run.
+    #[arg(value_parser = experiment_id())]
     pub experiment: String,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
     /// Largest transfer size in bytes (suffixes K, M, G = KiB, MiB, GiB).
-    #[arg(long, value_name = "BYTES")]
-    pub size: Option<String>,
+    #[arg(long, value_name = "BYTES", value_parser = size_arg)]
+    pub size: Option<u64>,
     /// Number of streams (pipeline: fixes the stream count instead of sweeping it).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(options::MAX_STREAMS)))]
     pub streams: Option<u32>,
     /// Number of chunks (pipeline: fixes the chunk count instead of sweeping it).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=i64::from(options::MAX_CHUNKS)))]
     pub chunks: Option<u32>,
+    /// Host memory of the buffers (pipeline; default pinned).
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub host_mem: Option<HostMemArg>,
+    /// Issue order (pipeline; default: try both).
+    #[arg(long, value_enum, value_name = "ORDER")]
+    pub order: Option<OrderArg>,
     /// Write the run's timeline as Chrome trace event JSON (opens in Perfetto).
     #[arg(long, value_name = "FILE")]
     pub trace: Option<PathBuf>,
+}
+
+/// The experiment ids the registry knows, each with its title (so a typo gets clap's "a similar
+/// value exists" and shell completions offer the ids).
+fn experiment_id() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        registry::ALL.map(|spec| PossibleValue::new(spec.id).help(spec.title)),
+    )
+}
+
+/// `--size`: a byte count any experiment accepts (`64M`, `1G`), else a usage error.
+fn size_arg(text: &str) -> Result<u64, String> {
+    let size = options::parse_size(text)?;
+    options::check_size(size)?;
+    Ok(size)
+}
+
+/// `--host-mem`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HostMemArg {
+    Pinned,
+    Pageable,
+}
+
+/// `--order`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    PerChunk,
+    BreadthFirst,
 }
 
 #[derive(Debug, Args)]

@@ -1,8 +1,9 @@
 //! The experiments that prove each lesson's claims, written once against [`crate::gpu::Gpu`], so
 //! they run unchanged on the real GPU and on the simulator.
 //!
-//! Ids are a contract (CLI, lesson front matter, JSON), and so are the metric names in
-//! [`metrics::required`]. Each experiment lives in its own file; the shared pieces are options
+//! Which experiments exist, with their ids (a contract: CLI, lesson front matter, JSON),
+//! parameters, metrics and charts, is declared once, in [`registry`]. Each experiment lives in
+//! its own file and declares its `SPEC` there; the shared pieces are options
 //! and validation ([`options`]), statistics ([`stats`]), size sweeps ([`sweep`]), data checks
 //! ([`verify`]), resource and host-lane bookkeeping ([`session`]) and cancellation ([`context`]).
 
@@ -20,6 +21,7 @@ pub mod options;
 pub mod pageable_vs_pinned;
 pub mod pinned_alloc;
 pub mod pipeline;
+pub mod registry;
 pub mod session;
 pub mod stats;
 pub mod sweep;
@@ -28,30 +30,26 @@ pub mod verify;
 pub use context::RunContext;
 pub use options::{ExperimentOptions, IssueOrder, parse_size};
 
-/// Every experiment id, in lesson order.
-pub const IDS: [&str; 5] = [
-    "pageable-vs-pinned",
-    "pinned-alloc",
-    "async-copy",
-    "default-stream",
-    "pipeline",
-];
-
 /// Why an experiment did not produce a report.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ExperimentError {
-    #[error("unknown experiment `{id}`; valid experiments: {}", IDS.join(", "))]
+    #[error(
+        "unknown experiment `{id}`; valid experiments: {}",
+        registry::ids().collect::<Vec<_>>().join(", ")
+    )]
     UnknownExperiment { id: String },
     #[error("{0}")]
     InvalidOption(String),
     #[error(
-        "--size {asked} needs {needed} of {what} memory, but only {free} is free; pick a smaller --size"
+        "--size {asked} needs {needed} of {what} memory, but only {free} is free; the largest \
+         size that fits is --size {fits}"
     )]
     TooLarge {
         what: &'static str,
         asked: String,
         needed: String,
         free: String,
+        fits: String,
     },
     #[error(transparent)]
     Gpu(#[from] GpuError),
@@ -66,22 +64,16 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    if !IDS.contains(&id) {
-        return Err(ExperimentError::UnknownExperiment { id: id.to_string() });
-    }
-    opts.validate(id)?;
-    let result = match id {
-        "pageable-vs-pinned" => pageable_vs_pinned::run(gpu, opts, ctx),
-        "pinned-alloc" => pinned_alloc::run(gpu, opts, ctx),
-        "async-copy" => async_copy::run(gpu, opts, ctx),
-        "default-stream" => default_stream::run(gpu, opts, ctx),
-        _ => pipeline::run(gpu, opts, ctx),
-    };
+    let spec = registry::find(id)
+        .ok_or_else(|| ExperimentError::UnknownExperiment { id: id.to_string() })?;
+    opts.validate(spec)?;
+    let result = (spec.run)(gpu, opts, ctx);
     // A cancel flag seen by the backend comes back as a GPU error; report it as one thing.
     match result {
         Err(ExperimentError::Gpu(GpuError::Cancelled)) => Err(ExperimentError::Cancelled),
         Ok(mut report) => {
             renumber_streams(&mut report);
+            spec.stamp_clocks(&mut report);
             Ok(report)
         }
         other => other,
@@ -125,7 +117,7 @@ pub(crate) fn sized_report(
         requested,
         default,
         need,
-        fit::Free::now(gpu.info().free_mem),
+        fit::Free::now(gpu.info().free_mem, gpu.info().holds_host_bytes),
     )?;
     let mut report = new_report(
         id,

@@ -1,15 +1,26 @@
 //! The one interface every experiment runs on: a small set of CUDA driver primitives.
 //!
-//! Experiments (`crate::experiment`) are written once against [`Gpu`]; `gpu::cuda` implements it
-//! with real driver calls through cudarc, `gpu::sim` with a deterministic discrete-event model
-//! calibrated from a real GPU. Because both sides take the same calls in the same order, the
-//! simulator reproduces what the program *does* (which stream, which order, which host memory),
-//! not a canned answer.
+//! Experiments (`crate::experiment`) and the exercise interpreter are written once against
+//! [`Gpu`]; `gpu::cuda` implements it with real driver calls through cudarc, `gpu::sim` with a
+//! deterministic discrete-event model calibrated from a real GPU. Because both sides take the same
+//! calls in the same order, the simulator reproduces what the program *does* (which stream, which
+//! order, which host memory), not a canned answer.
 //!
-//! Times: [`Gpu::host_now_us`] and the ops returned by [`Gpu::timeline_end`] share one clock whose
-//! origin is the last [`Gpu::timeline_begin`].
+//! [`Gpu`] is three roles in one object: [`Driver`] (allocate, copy, launch, synchronise,
+//! streams, events), [`Recording`] (the host clock and the timeline) and [`HostAccess`] (what the
+//! host program writes and reads, and verification). A backend implements each role; `&mut dyn
+//! Gpu` offers all of them.
+//!
+//! Times: [`Recording::host_now_us`] and the ops returned by [`Recording::timeline_end`] share one
+//! clock whose origin is the last [`Recording::timeline_begin`].
 
-use crate::report::{BackendInfo, HostMemKind, Op};
+use crate::report::{BackendInfo, Op};
+
+mod driver;
+mod host_access;
+
+pub use driver::Driver;
+pub use host_access::{Expect, HostAccess, Mismatch, same_value};
 
 /// A host buffer owned by the backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -18,6 +29,10 @@ pub struct HostBuf(pub u32);
 /// A device buffer owned by the backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DevBuf(pub u32);
+
+/// An event (`cuEventCreate`), owned by the backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct EventId(pub u32);
 
 /// A stream. [`StreamId::LEGACY_DEFAULT`] is the legacy default stream (`0`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,8 +63,21 @@ pub enum Kernel {
     Spin { iterations: u32 },
 }
 
+/// The multiplier of the standard transform (`kernels/transform.cu`, the exercises' `transform`).
+pub const TRANSFORM_A: f32 = 2.0;
+/// The addend of the standard transform.
+pub const TRANSFORM_B: f32 = 1.0;
+
 impl Kernel {
-    /// The host reference of [`Kernel::Transform`], used to verify results.
+    /// The standard transform, `x * TRANSFORM_A + TRANSFORM_B`.
+    pub const TRANSFORM: Kernel = Kernel::Transform {
+        a: TRANSFORM_A,
+        b: TRANSFORM_B,
+    };
+
+    /// The host reference of [`Kernel::Transform`], used to verify results. Exact for the fill
+    /// pattern and the standard constants whether or not the device fuses it into an FMA (see
+    /// [`fill_pattern_f32`]).
     pub fn transform_host(x: f32, a: f32, b: f32) -> f32 {
         x * a + b
     }
@@ -87,6 +115,10 @@ pub struct DeviceInfo {
     pub copy_engines: u32,
     /// Whether kernels can run (NVRTC present and the kernels compiled).
     pub kernels_available: bool,
+    /// Whether host buffers take real host memory. The simulator's do not (it stores a
+    /// description of their contents), so a size check against the host's free memory applies
+    /// only when this is true.
+    pub holds_host_bytes: bool,
 }
 
 /// Why a GPU primitive failed. Messages say what happened and what to do.
@@ -120,104 +152,28 @@ pub enum GpuError {
     Cancelled,
 }
 
-/// The driver primitives experiments use. Every call that names a stream is asynchronous with
-/// respect to the host exactly when the real driver call would be.
-pub trait Gpu {
+/// One backend: the three roles of a GPU plus what it knows about its device.
+///
+/// `&mut dyn Gpu` offers every method of [`Driver`], [`Recording`] and [`HostAccess`] with only
+/// `Gpu` in scope.
+pub trait Gpu: Driver + Recording + HostAccess {
     fn info(&self) -> &DeviceInfo;
+}
 
-    /// Allocate host memory of the given kind. `Registered` allocates pageable memory and
-    /// page-locks it with `cuMemHostRegister`. Contents are unspecified until written.
-    fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> Result<HostBuf, GpuError>;
-    /// Free (and, for `Registered`, unregister) a host buffer.
-    fn host_free(&mut self, buf: HostBuf) -> Result<(), GpuError>;
-    /// Write every page of a pageable buffer once (first touch), as the OS needs before use.
-    fn host_touch(&mut self, buf: HostBuf) -> Result<(), GpuError>;
-    /// Page-lock an existing pageable buffer (`cuMemHostRegister`), making it `Registered`.
-    fn host_register(&mut self, buf: HostBuf) -> Result<(), GpuError>;
-    /// Undo [`Gpu::host_register`].
-    fn host_unregister(&mut self, buf: HostBuf) -> Result<(), GpuError>;
-    /// Fill a host buffer's `f32`s with a deterministic pattern derived from `seed`.
-    fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError>;
-    /// Read back `f32` number `index` of a host buffer (for verification).
-    fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError>;
-    /// Read `out.len()` consecutive `f32`s of a host buffer from number `start`. The default
-    /// reads one at a time; a backend with the bytes at hand copies them.
-    fn host_read_f32s(
-        &mut self,
-        buf: HostBuf,
-        start: u64,
-        out: &mut [f32],
-    ) -> Result<(), GpuError> {
-        for (i, slot) in (start..).zip(out.iter_mut()) {
-            *slot = self.host_read_f32(buf, i)?;
-        }
-        Ok(())
-    }
-    /// Whether reading every float back is cheap ([`Gpu::host_read_f32s`] copies memory), so
-    /// verification can compare whole buffers rather than a sample.
-    fn bulk_reads(&self) -> bool {
-        false
-    }
-
-    fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError>;
-    fn device_free(&mut self, buf: DevBuf) -> Result<(), GpuError>;
-
-    fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError>;
-    fn stream_destroy(&mut self, stream: StreamId) -> Result<(), GpuError>;
-
-    /// `cuMemcpyHtoDAsync(dst + dst_off, src + src_off, bytes, stream)`.
-    #[allow(clippy::too_many_arguments)]
-    fn copy_h2d_async(
-        &mut self,
-        stream: StreamId,
-        dst: DevBuf,
-        dst_off: u64,
-        src: HostBuf,
-        src_off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError>;
-    /// `cuMemcpyDtoHAsync(dst + dst_off, src + src_off, bytes, stream)`.
-    #[allow(clippy::too_many_arguments)]
-    fn copy_d2h_async(
-        &mut self,
-        stream: StreamId,
-        dst: HostBuf,
-        dst_off: u64,
-        src: DevBuf,
-        src_off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError>;
-    /// Launch `kernel` over the `f32`s in `buf[off .. off + bytes]` in `stream`.
-    fn launch(
-        &mut self,
-        stream: StreamId,
-        kernel: Kernel,
-        buf: DevBuf,
-        off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError>;
-
-    /// `cuStreamSynchronize`.
-    fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError>;
-    /// `cuCtxSynchronize`.
-    fn device_sync(&mut self) -> Result<(), GpuError>;
-
-    /// The host clock, in microseconds from the last [`Gpu::timeline_begin`].
+/// Recording: the host clock and the timeline of device ops.
+pub trait Recording {
+    /// The host clock, in microseconds from the last [`Recording::timeline_begin`].
     fn host_now_us(&mut self) -> f64;
-    /// Start recording device ops; sets the time origin for this and [`Gpu::host_now_us`].
+    /// Keep the host busy for `us` microseconds (the exercises' `host_work`): the simulator
+    /// advances its host clock, a real backend spins.
+    fn host_busy_us(&mut self, us: f64);
+    /// Start recording device ops; sets the time origin for this and
+    /// [`Recording::host_now_us`].
     fn timeline_begin(&mut self) -> Result<(), GpuError>;
     /// Stop recording (synchronising the device first) and return the ops since
-    /// [`Gpu::timeline_begin`], sorted by start, on its origin. Host ops are not included:
-    /// experiments add their own from [`Gpu::host_now_us`].
+    /// [`Recording::timeline_begin`], sorted by start, on its origin. Host ops are not included:
+    /// experiments add their own from [`Recording::host_now_us`].
     fn timeline_end(&mut self) -> Result<Vec<Op>, GpuError>;
-
-    /// A hint from timing sweeps: `false` means the data of copies and kernels issued from now on
-    /// will not be read back, so a simulator may skip moving real bytes (its timing must not
-    /// change); `true` turns data movement back on before a verified run. Real GPUs always move
-    /// data, so the default ignores it.
-    fn set_move_data(&mut self, on: bool) {
-        let _ = on;
-    }
 }
 
 pub mod cuda;

@@ -44,6 +44,25 @@ pub struct FrontMatter {
     pub quiz: Vec<Question>,
 }
 
+impl FrontMatter {
+    /// Replace control characters in every text a view shows (title, summary, prompts, choices,
+    /// explanations), so a lesson file cannot drive the terminal through any of them. Ids are
+    /// validated instead (they are keys).
+    pub fn sanitize(&mut self) {
+        let clean = |text: &mut String| {
+            let unified = text.replace("\r\n", "\n");
+            *text = crate::sanitize::clean(&unified).into_owned();
+        };
+        clean(&mut self.title);
+        clean(&mut self.summary);
+        for q in &mut self.quiz {
+            clean(&mut q.prompt);
+            clean(&mut q.explanation);
+            q.choices.iter_mut().for_each(clean);
+        }
+    }
+}
+
 fn default_format_version() -> u32 {
     1
 }

@@ -5,6 +5,7 @@
 //! shell (terminal, GPU, files) at the edges. See README "Architecture".
 
 pub mod app;
+pub mod atomic_file;
 pub mod cli;
 pub mod exercise;
 pub mod experiment;
@@ -15,6 +16,7 @@ pub mod lesson;
 pub mod markdown;
 pub mod progress;
 pub mod report;
+pub mod sanitize;
 pub mod theme;
 pub mod timeline;
 pub mod trace;

@@ -9,7 +9,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use anyhow::Context;
+use anyhow::Context as _;
 use clap::Parser;
 use cuda_academy::cli::{self, Cli, Command, GlobalArgs};
 
@@ -21,7 +21,9 @@ fn main() -> ExitCode {
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             // stderr may be closed too; there is nowhere else to report that.
-            let _ = writeln!(io::stderr(), "cuda-academy: {err:#}");
+            // Errors carry outside text (paths, file names, parser and driver messages).
+            let text = cuda_academy::sanitize::clean(&format!("{err:#}")).into_owned();
+            let _ = writeln!(io::stderr(), "cuda-academy: {text}");
             ExitCode::FAILURE
         }
     }
@@ -29,8 +31,8 @@ fn main() -> ExitCode {
 
 fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
     if let Some(path) = &cli.global.profile {
-        let profile = cuda_academy::gpu::profile::Profile::load(path)
-            .with_context(|| format!("--profile {}", path.display()))?;
+        // The error names the file itself.
+        let profile = cuda_academy::gpu::profile::Profile::load(path).context("--profile")?;
         // Nothing has opened a backend yet, so this is the first and only choice.
         let _ = cuda_academy::gpu::profile::choose(profile);
     }
@@ -55,6 +57,10 @@ fn tutorial(global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         (true, false) => Some("stdout is not a terminal"),
         (false, false) => Some("stdin and stdout are not terminals"),
     };
+    // A dumb terminal cannot move the cursor or switch screens: full-screen output would be
+    // junk, so it is refused like no terminal at all.
+    let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
+    let missing = missing.or(dumb.then_some("TERM=dumb cannot draw a full-screen interface"));
     if let Some(what) = missing {
         anyhow::bail!(
             "the tutorial needs an interactive terminal ({what}). For scripts use \

@@ -9,14 +9,15 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-/// Bumped whenever a field of [`Report`] changes meaning or disappears.
-pub const SCHEMA_VERSION: u32 = 1;
+/// Bumped whenever a field of [`Report`] changes meaning or disappears (2: each metric carries
+/// its `clock`, sample count `n` and `spread`).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// One experiment run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub schema_version: u32,
-    /// Experiment id, e.g. `pipeline` (a contract: see `experiment::ALL`).
+    /// Experiment id, e.g. `pipeline` (a contract: see `experiment::registry`).
     pub experiment: String,
     pub backend: BackendInfo,
     /// The parameters the run actually used (after clamping to what fits).
@@ -102,19 +103,83 @@ pub struct Params {
     pub extra: BTreeMap<String, String>,
 }
 
-/// A number with its unit, e.g. `{ "value": 55.1, "unit": "GB/s" }`.
+/// A number with its unit, the clock that measured it, and how many samples it summarises, e.g.
+/// `{ "value": 55.1, "unit": "GB/s", "clock": "device-cupti", "n": 5, "spread": {..} }`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Metric {
     pub value: f64,
     pub unit: String,
+    /// Which clock measured it (filled in from the experiment registry after a run).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+    /// Timed samples behind the value (the median of `n` runs; for a ratio, the fewer of its
+    /// two sides); 1 for a single measurement or a count.
+    #[serde(default = "one")]
+    pub n: u32,
+    /// The samples' spread, when there is more than one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spread: Option<Spread>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// How far repeated samples of one metric lie apart, in the metric's unit.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Spread {
+    pub min: f64,
+    pub max: f64,
+    /// Interquartile range (q3 - q1).
+    pub iqr: f64,
+}
+
+/// The clock behind a metric.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Clock {
+    /// The host's monotonic clock, from the first call issued to the last call's return.
+    HostWall,
+    /// Device start and end times from CUPTI activity records.
+    DeviceCupti,
+    /// Device times from CUDA events (ends measured, starts inferred).
+    DeviceEvents,
+    /// The simulator's model (every figure of a simulated run).
+    Model,
+    /// A ratio whose two sides come from different clocks (the registry's label says which).
+    Mixed,
+}
+
+impl Clock {
+    /// The JSON word, also shown on screen: `host-wall`, `device-cupti`, ...
+    pub fn name(self) -> &'static str {
+        match self {
+            Clock::HostWall => "host-wall",
+            Clock::DeviceCupti => "device-cupti",
+            Clock::DeviceEvents => "device-events",
+            Clock::Model => "model",
+            Clock::Mixed => "mixed",
+        }
+    }
 }
 
 impl Metric {
+    /// One measurement (or a count) of `value` `unit`; the clock comes from the registry.
     pub fn new(value: f64, unit: &str) -> Self {
         Metric {
             value,
             unit: unit.to_string(),
+            clock: None,
+            n: 1,
+            spread: None,
         }
+    }
+
+    /// The value as the median of `n` samples spread as `spread` (no spread for one sample).
+    pub fn with_samples(mut self, n: u32, spread: Spread) -> Self {
+        self.n = n.max(1);
+        self.spread = (n > 1).then_some(spread);
+        self
     }
 }
 

@@ -29,14 +29,16 @@ pub const OTHER_PID_BASE: u32 = 10;
 /// Why an export failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TraceError {
+    /// `cause` is in the message and deliberately not the error's `source`, so that printing
+    /// the chain (`{:#}`) does not say it twice.
     #[error(
-        "could not write the trace to {}: {source}; choose a file in a folder you can write to \
+        "could not write the trace to {}: {cause}; choose a file in a folder you can write to \
          (e.g. /tmp/trace.json)",
         .path.display()
     )]
     Write {
         path: PathBuf,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     #[error("could not encode the trace as JSON: {0}")]
     Encode(#[from] serde_json::Error),
@@ -83,10 +85,20 @@ pub fn chrome_trace(report: &Report) -> Value {
 
 /// Writes [`chrome_trace`] of `report` to `path` (created or replaced).
 pub fn write_chrome_trace(report: &Report, path: &Path) -> Result<(), TraceError> {
+    write_with(report, path, crate::atomic_file::write)
+}
+
+/// Write the trace with `write` ([`crate::atomic_file::write`] for a path the user named,
+/// [`crate::atomic_file::create_new`] for one the program picked).
+pub fn write_with(
+    report: &Report,
+    path: &Path,
+    write: impl FnOnce(&Path, &[u8]) -> std::io::Result<()>,
+) -> Result<(), TraceError> {
     let text = serde_json::to_vec(&chrome_trace(report))?;
-    std::fs::write(path, text).map_err(|source| TraceError::Write {
+    write(path, &text).map_err(|cause| TraceError::Write {
         path: path.to_path_buf(),
-        source,
+        cause,
     })
 }
 

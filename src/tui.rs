@@ -43,7 +43,11 @@ enum Exit {
 pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let catalog = load_catalog(args)?;
     let theme = Theme::new(color_enabled(args.color));
-    let state_dir = progress::state_dir();
+    let state_dir = progress::state_dir().and_then(usable_state_dir);
+    if let Ok(dir) = &state_dir {
+        // Temp files of a save that a kill interrupted (the file itself is intact).
+        crate::atomic_file::remove_stale_temps(dir, STALE_TEMP_AGE);
+    }
     panic::install(state_dir.as_ref().ok().cloned());
     let (progress, mut banners) = load_progress(state_dir.as_ref());
     let mut term = terminal::Terminal::enter(!args.no_mouse)?;
@@ -80,7 +84,7 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     })
     .context("cannot start the experiment worker thread")?;
     let saver = Saver {
-        dir: state_dir.ok(),
+        dir: state_dir.map_err(|e| format!("{e:#}")),
     };
     let mut shell = Shell {
         saver: &saver,
@@ -97,12 +101,43 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     // back, since no banner would be seen any more.
     let saved = saver.save(&mut app);
     term.restore();
+    let exit = outcome?;
+    // Work that was not saved is an error: the exit status says so (1, or 128 + signal).
     if let Err(why) = saved {
-        eprintln!("cuda-academy: progress not saved: {why}");
+        eprintln!(
+            "cuda-academy: progress not saved: {}",
+            crate::sanitize::clean(&why)
+        );
+        if let Exit::Quit = exit {
+            std::process::exit(1);
+        }
     }
-    match outcome? {
+    match exit {
         Exit::Quit => Ok(()),
         Exit::Signal(sig) => std::process::exit(128 + sig),
+    }
+}
+
+/// How old a temp file in the state dir must be to count as left by a kill (a save in another
+/// instance takes milliseconds).
+const STALE_TEMP_AGE: Duration = Duration::from_secs(60);
+
+/// `dir`, unless it can never be created because a file stands where a folder must be (e.g.
+/// `CUDA_ACADEMY_STATE_DIR=some-file/sub`): then an error that names that file.
+fn usable_state_dir(dir: PathBuf) -> anyhow::Result<PathBuf> {
+    let blocker = dir
+        .ancestors()
+        .find(|p| std::fs::symlink_metadata(p).is_ok())
+        .filter(|p| !p.is_dir());
+    match blocker {
+        Some(file) => anyhow::bail!(
+            "the progress folder {} cannot be created because {} is a file, not a folder; set \
+             {} to a folder you can write to",
+            dir.display(),
+            file.display(),
+            progress::STATE_DIR_ENV
+        ),
+        None => Ok(dir),
     }
 }
 
@@ -160,6 +195,18 @@ fn event_loop(
             let msg = match event {
                 Event::Signal(sig) => return Ok(Exit::Signal(sig)),
                 Event::InputFailed(why) => anyhow::bail!("cannot read the terminal: {why}"),
+                Event::Suspend => {
+                    suspend(term, app, shell.saver)?;
+                    continue;
+                }
+                Event::App(Msg::Key(key)) if is_suspend_key(&key) => {
+                    suspend(term, app, shell.saver)?;
+                    continue;
+                }
+                Event::Continued => {
+                    term.resume()?;
+                    continue;
+                }
                 Event::App(msg) => msg,
             };
             let mut cmds = app.update(msg);
@@ -181,6 +228,23 @@ fn event_loop(
         }
         term.draw(app)?;
     }
+}
+
+/// Ctrl-Z, which raw mode delivers as a key instead of a SIGTSTP.
+fn is_suspend_key(key: &ratatui::crossterm::event::KeyEvent) -> bool {
+    use ratatui::crossterm::event::{KeyCode, KeyEventKind, KeyModifiers};
+    key.code == KeyCode::Char('z')
+        && key.modifiers.contains(KeyModifiers::CONTROL)
+        && key.kind == KeyEventKind::Press
+}
+
+/// Suspend like vim and less: save, give the terminal back, stop; on SIGCONT take the terminal
+/// again (a full redraw follows).
+fn suspend(term: &mut terminal::Terminal, app: &mut App, saver: &Saver) -> anyhow::Result<()> {
+    saver.save(app).ok();
+    term.restore();
+    events::stop_self();
+    term.resume()
 }
 
 /// The experiment commands: hand runs to the worker, write traces.
@@ -240,15 +304,14 @@ fn edit_externally(
 
 /// Writes progress where it belongs; failures become a banner, never a crash.
 struct Saver {
-    dir: Option<PathBuf>,
+    /// The state dir, or why there is none (said once, by the start-up banner).
+    dir: Result<PathBuf, String>,
 }
 
 impl Saver {
     /// Save `app.progress`, and tell the app how it went.
     fn save(&self, app: &mut App) -> Result<(), String> {
-        let Some(dir) = &self.dir else {
-            return Ok(());
-        };
+        let dir = self.dir.as_ref()?;
         let result = progress::save(dir, &app.progress).map_err(|err| format!("{err:#}"));
         app.update(match &result {
             Ok(()) => Msg::Saved,

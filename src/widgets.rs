@@ -1,5 +1,5 @@
 //! Self-contained ratatui widgets of the experiment panel: the per-stream timeline and the
-//! charts (bandwidth vs transfer size, value bars). Each reads plain data (a
+//! charts (bandwidth vs transfer size, value bars, the pipeline sweep). Each reads plain data (a
 //! [`crate::timeline::TimelineView`] or a [`crate::report::Report`]) and a
 //! [`crate::theme::Theme`]; none depends on colour to be read, and none panics at any size.
 
@@ -7,6 +7,6 @@ pub mod charts;
 pub mod timeline;
 
 pub use charts::{
-    BandwidthChart, BarScale, ValueBar, ValueBars, async_copy_bars, host_memory_bars,
+    BandwidthChart, BarScale, PipelineSweep, ValueBar, ValueBars, async_copy_bars, host_memory_bars,
 };
 pub use timeline::TimelineWidget;

@@ -63,8 +63,8 @@ explanation = "`cudaMallocHost` returns page-locked (pinned) host memory that th
 [[quiz]]
 id = "ratio"
 kind = "predict"
-prompt = "Predict: how many times faster is a pinned 256 MiB H2D copy than a pageable one?"
-metric = "pinned_over_pageable"
+prompt = "Predict: how many GB/s does a pinned 256 MiB H2D copy reach?"
+metric = "pinned_h2d_gbps"
 tolerance_pct = 25.0
 explanation = "On PCIe Gen5 pinned copies reach about 55 GB/s and pageable ones about 9 GB/s."
 +++

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::experiment::ExperimentOptions;
+use crate::experiment::{ExperimentOptions, pipeline, registry};
 use crate::gpu::DeviceInfo;
 use crate::report::{Metric, Report};
 use crate::timeline::{TimelineView, ViewMode};
@@ -33,14 +33,14 @@ pub enum PanelView {
 
 /// Whether experiment `id` has a chart in the panel.
 pub fn has_chart(id: &str) -> bool {
-    matches!(id, "pageable-vs-pinned" | "pinned-alloc" | "async-copy")
+    registry::find(id).is_some_and(|spec| spec.chart.is_some())
 }
 
-/// The view a fresh report of `id` opens in: the chart for the bandwidth experiments, else the
+/// The view a fresh report of `id` opens in: the chart where the registry says so, else the
 /// timeline.
 pub fn default_view(id: &str) -> PanelView {
-    match id {
-        "pageable-vs-pinned" | "pinned-alloc" => PanelView::Chart,
+    match registry::find(id) {
+        Some(spec) if spec.opens_on_chart => PanelView::Chart,
         _ => PanelView::Timeline,
     }
 }
@@ -242,21 +242,14 @@ impl Outcome {
 
 /// What the headline timeline of each experiment is, for the comparison's labels.
 fn headline_name(report: &Report) -> String {
-    match report.experiment.as_str() {
-        "default-stream" => "two blocking streams (legacy default)".to_string(),
-        "pipeline" => format!(
-            "best: {} streams x {} chunks",
-            report.params.streams.unwrap_or(0),
-            report.params.chunks.unwrap_or(0)
-        ),
-        _ => "this run".to_string(),
-    }
+    registry::find(&report.experiment)
+        .map_or_else(|| "this run".to_string(), |spec| (spec.headline)(report))
 }
 
 fn previous_name(report: &Report) -> String {
     let size = crate::experiment::options::format_bytes(report.params.size);
     match (report.params.streams, report.params.chunks) {
-        (Some(s), Some(c)) => format!("previous run ({size}, {s} streams x {c} chunks)"),
+        (Some(s), Some(c)) => format!("previous run ({size}, {})", pipeline::shape(s, c)),
         _ => format!("previous run ({size})"),
     }
 }

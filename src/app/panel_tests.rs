@@ -134,7 +134,11 @@ fn timeline_keys_reach_the_timeline_only_when_there_is_one() {
     let mut app = app();
     press(&mut app, "3 ]");
     assert!(app.timeline().is_none());
-    assert!(app.panel.message.as_ref().unwrap().text.contains("press r"));
+    let said = &app.panel.message.as_ref().unwrap().text;
+    assert!(
+        said.contains("no timeline to select from") && said.contains("press r"),
+        "{said}"
+    );
     let id = run_id(&press(&mut app, "r"));
     done(&mut app, id, sim_report("async-copy"));
     press(&mut app, "v");
@@ -331,4 +335,65 @@ fn a_click_on_the_panel_focuses_it_and_the_wheel_scrolls_its_results() {
     assert!(app.panel.scroll > 0, "the results scroll under the pointer");
     press(&mut app, "k k k k");
     assert_eq!(app.panel.scroll, 0, "Up scrolls back in the focused panel");
+}
+
+#[test]
+fn c_and_s_say_so_when_there_is_nothing_to_compare_or_switch_to() {
+    let mut app = app();
+    press(&mut app, "s");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("one experiment"), "{said}");
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    press(&mut app, "c");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("nothing to compare with yet"), "{said}");
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    press(&mut app, "c");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("comparison off"), "{said}");
+    press(&mut app, "c");
+    let said = app.panel.message.as_ref().unwrap().text.clone();
+    assert!(said.contains("comparing with previous run"), "{said}");
+}
+
+#[test]
+fn right_on_an_auto_size_goes_above_the_experiments_default() {
+    let mut app = app();
+    press(&mut app, "o Right");
+    let form = app.params.as_ref().unwrap();
+    let default = crate::experiment::registry::find(&form.experiment)
+        .unwrap()
+        .default_size;
+    assert!(
+        form.options.size.unwrap() > default,
+        "{:?}",
+        form.options.size
+    );
+    press(&mut app, "Left Left");
+    let form = app.params.as_ref().unwrap();
+    assert!(
+        form.options.size.unwrap() < default,
+        "{:?}",
+        form.options.size
+    );
+}
+
+#[test]
+fn a_second_run_keeps_the_view_the_learner_chose() {
+    let mut app = app();
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    assert_eq!(
+        app.panel_view(),
+        PanelView::Chart,
+        "the first run opens on its chart"
+    );
+    press(&mut app, "v");
+    let chosen = app.panel_view();
+    assert_ne!(chosen, PanelView::Chart);
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pageable-vs-pinned"));
+    assert_eq!(app.panel_view(), chosen);
 }

@@ -5,23 +5,11 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Cmd, Overlay};
 use crate::experiment::options::{GIB, MIB, format_bytes};
-use crate::experiment::{ExperimentOptions, IssueOrder, parse_size};
+use crate::experiment::{ExperimentOptions, IssueOrder, parse_size, registry};
 use crate::report::HostMemKind;
 
-/// One field of the form.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Field {
-    /// Largest transfer (pipeline: the whole buffer).
-    Size,
-    /// Pipeline streams.
-    Streams,
-    /// Pipeline chunks.
-    Chunks,
-    /// Pinned or pageable host memory (pipeline).
-    HostMem,
-    /// Per-chunk or breadth-first issue (pipeline).
-    Order,
-}
+/// One field of the form: an option the experiment's registry entry says applies.
+pub use crate::experiment::registry::Param as Field;
 
 const SIZES: [u64; 7] = [MIB, 4 * MIB, 16 * MIB, 64 * MIB, 256 * MIB, GIB, 4 * GIB];
 const STREAMS: [u32; 8] = [1, 2, 3, 4, 6, 8, 16, 32];
@@ -43,19 +31,14 @@ pub struct ParamsForm {
     pub error: Option<String>,
 }
 
-/// The fields that apply to `experiment`.
+/// The fields that apply to `experiment` (none for an id the registry does not know).
 pub fn fields(experiment: &str) -> &'static [Field] {
-    if experiment == "pipeline" {
-        &[
-            Field::Size,
-            Field::Streams,
-            Field::Chunks,
-            Field::HostMem,
-            Field::Order,
-        ]
-    } else {
-        &[Field::Size]
-    }
+    registry::find(experiment).map_or(&[], |spec| spec.params)
+}
+
+/// The size `auto` stands for in `experiment`'s form.
+fn default_size(experiment: &str) -> Option<u64> {
+    registry::find(experiment).map(|spec| spec.default_size)
 }
 
 impl Field {
@@ -86,10 +69,16 @@ impl Field {
         }
     }
 
-    /// Step the value by `delta` through its choices (auto first).
-    fn step(self, o: &mut ExperimentOptions, delta: i32) {
+    /// Step the value by `delta` through its choices: auto first, except for the size, whose
+    /// auto sits where the experiment's default size does (`→` goes to the next size above it).
+    fn step(self, o: &mut ExperimentOptions, delta: i32, default_size: Option<u64>) {
         match self {
-            Field::Size => o.size = step(&SIZES, o.size, delta, |a, b| a > b),
+            Field::Size => {
+                o.size = match default_size {
+                    Some(default) => step_around(&SIZES, default, o.size, delta),
+                    None => step(&SIZES, o.size, delta, |a, b| a > b),
+                }
+            }
             Field::Streams => o.streams = step(&STREAMS, o.streams, delta, |a, b| a > b),
             Field::Chunks => o.chunks = step(&CHUNKS, o.chunks, delta, |a, b| a > b),
             Field::HostMem => o.host_mem = step(&MEMS, o.host_mem, delta, |_, _| false),
@@ -114,6 +103,39 @@ impl Field {
         }
         Ok(())
     }
+}
+
+/// The size `delta` steps from `current` in the sizes ordered with auto in the default's place
+/// (`..., 64 MiB, auto (256 MiB), 1 GiB, ...`); a typed size steps to its neighbour on that side.
+fn step_around(choices: &[u64], default: u64, current: Option<u64>, delta: i32) -> Option<u64> {
+    let below = choices.iter().copied().filter(|&c| c < default).map(Some);
+    let above = choices.iter().copied().filter(|&c| c > default).map(Some);
+    let line: Vec<Option<u64>> = below.chain([None]).chain(above).collect();
+    let value = |slot: &Option<u64>| slot.unwrap_or(default);
+    let at = match current {
+        None => line.iter().position(Option::is_none),
+        Some(v) => line.iter().position(|s| *s == Some(v)),
+    };
+    let at = i64::try_from(match at {
+        Some(p) => p,
+        // A typed size: the first step goes to the neighbour on that side.
+        None => {
+            let v = current.unwrap_or(default);
+            let first_above = line.iter().position(|s| value(s) > v).unwrap_or(line.len());
+            if delta > 0 {
+                first_above.saturating_sub(1)
+            } else {
+                first_above
+            }
+        }
+    })
+    .unwrap_or(0);
+    let last = i64::try_from(line.len()).unwrap_or(1) - 1;
+    let next = (at + i64::from(delta)).clamp(0, last);
+    usize::try_from(next)
+        .ok()
+        .and_then(|i| line.get(i).copied())
+        .flatten()
 }
 
 /// The choice `delta` steps from `current` in `auto, choices...` (clamped at both ends); a typed
@@ -186,7 +208,7 @@ impl App {
             form.typed.clear();
             form.error = None;
             if let Some(field) = fields(&form.experiment).get(form.field) {
-                field.step(&mut form.options, delta);
+                field.step(&mut form.options, delta, default_size(&form.experiment));
             }
         }
     }
@@ -240,7 +262,9 @@ impl App {
             self.overlay = None;
             return Vec::new();
         };
-        if let Err(err) = form.options.validate(&form.experiment) {
+        let checked =
+            registry::find(&form.experiment).map_or(Ok(()), |spec| form.options.validate(spec));
+        if let Err(err) = checked {
             form.error = Some(err.to_string());
             if run {
                 return Vec::new();
@@ -274,5 +298,26 @@ mod tests {
         assert_eq!(step(&STREAMS, Some(5), 1, gt), Some(6));
         assert_eq!(step(&STREAMS, Some(5), -1, gt), Some(4));
         assert_eq!(step(&STREAMS, Some(99), -1, gt), Some(32));
+    }
+
+    #[test]
+    fn size_auto_sits_at_the_default_size() {
+        let default = 256 * MIB;
+        assert_eq!(step_around(&SIZES, default, None, 1), Some(GIB));
+        assert_eq!(step_around(&SIZES, default, None, -1), Some(64 * MIB));
+        assert_eq!(step_around(&SIZES, default, Some(64 * MIB), 1), None);
+        assert_eq!(step_around(&SIZES, default, Some(GIB), -1), None);
+        assert_eq!(step_around(&SIZES, default, Some(MIB), -1), Some(MIB));
+        assert_eq!(
+            step_around(&SIZES, default, Some(4 * GIB), 1),
+            Some(4 * GIB)
+        );
+        // A default that is not a choice, and typed sizes between choices.
+        assert_eq!(step_around(&SIZES, 100 * MIB, None, 1), Some(256 * MIB));
+        assert_eq!(step_around(&SIZES, default, Some(100 * MIB), 1), None);
+        assert_eq!(
+            step_around(&SIZES, default, Some(100 * MIB), -1),
+            Some(64 * MIB)
+        );
     }
 }

@@ -176,18 +176,18 @@ fn cards_quote_the_default_run_or_name_the_odd_parameters() {
     run_with(&mut app, default);
     assert_eq!(
         app.metric_text("copy_done_us_pageable").unwrap(),
-        "1234 µs (simulated)"
+        "1.23 ms (simulated)"
     );
     // A later odd run does not replace the default run's value in the cards.
     app.panel.options.insert("async-copy".into(), odd_options());
     run_with(&mut app, report);
     assert_eq!(
         app.metric_text("copy_done_us_pageable").unwrap(),
-        "1234 µs (simulated)"
+        "1.23 ms (simulated)"
     );
     let mut relaunched = app_with(app.progress.clone());
     press(&mut relaunched, "3");
-    assert!(card_text(&relaunched).contains("1234 µs (simulated)"));
+    assert!(card_text(&relaunched).contains("1.23 ms (simulated)"));
 }
 
 #[test]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::panel::{BackendState, PanelView, Running, default_view, has_chart};
 use super::{App, Cmd, Focus};
+use crate::experiment::registry;
 use crate::report::Report;
 use crate::timeline::{TimelineView, ViewMode};
 use crate::worker::WorkerEvent;
@@ -75,7 +76,11 @@ impl App {
             return Vec::new();
         }
         let options = self.panel.options.get(&id).cloned().unwrap_or_default();
-        if let Err(err) = options.validate(&id) {
+        let checked = registry::find(&id).map_or_else(
+            || Err(format!("the registry has no experiment {id}")),
+            |spec| options.validate(spec).map_err(|e| e.to_string()),
+        );
+        if let Err(err) = checked {
             self.panel
                 .error(format!("cannot run {id}: {err} (o changes the parameters)"));
             return Vec::new();
@@ -119,6 +124,9 @@ impl App {
         if n > 1 {
             self.panel.choice = (self.panel.choice + 1) % n;
             self.panel.scroll = 0;
+        } else if n == 1 {
+            self.panel
+                .info("this lesson has one experiment: nothing to switch to");
         }
     }
 
@@ -170,22 +178,36 @@ impl App {
         let Some(id) = self.experiment().map(str::to_string) else {
             return;
         };
-        match self.panel.outcomes.get_mut(&id) {
+        let text = match self.panel.outcomes.get_mut(&id) {
+            Some(outcome) if outcome.timeline.is_some() && outcome.compare_choices().len() < 2 => {
+                "nothing to compare with yet: run it again (r) and the new run is compared with \
+                 this one"
+                    .to_string()
+            }
             Some(outcome) if outcome.timeline.is_some() => {
                 outcome.cycle_compare(mode);
                 self.panel.view = PanelView::Timeline;
+                match outcome.compare_name() {
+                    Some(name) => format!("comparing with {name} (c for the next)"),
+                    None => "comparison off: this run alone (c compares again)".to_string(),
+                }
             }
-            _ => self
-                .panel
-                .info("no timeline yet: press r to run the experiment"),
-        }
+            _ => "no timeline yet: press r to run the experiment".to_string(),
+        };
+        self.panel.info(text);
     }
 
     /// `+ - < > [ ]`: to the timeline, only when the panel has one (the view switches to it).
     pub(super) fn timeline_key(&mut self, key: char) {
         let Some(view) = self.timeline_mut() else {
-            self.panel
-                .info("no timeline to zoom: press r to run the experiment");
+            let what = match key {
+                '[' | ']' => "select from",
+                '<' | '>' => "pan",
+                _ => "zoom",
+            };
+            self.panel.info(format!(
+                "no timeline to {what}: press r to run the experiment"
+            ));
             return;
         };
         view.handle_key(key);
@@ -254,10 +276,11 @@ impl App {
                     }
                 }
                 let graded = self.record_run(running.run_id, &report);
-                self.panel
-                    .outcome_mut(&running.experiment)
-                    .accept(report, mode);
-                if self.experiment() == Some(running.experiment.as_str()) {
+                let outcome = self.panel.outcome_mut(&running.experiment);
+                let first = outcome.report.is_none();
+                outcome.accept(report, mode);
+                // The first report opens on its default view; later runs keep the view chosen.
+                if first && self.experiment() == Some(running.experiment.as_str()) {
                     self.panel.view = default_view(&running.experiment);
                     self.panel.scroll = 0;
                 }

@@ -30,7 +30,8 @@ pub fn check(args: &CheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     let mut out = BufWriter::new(io::stdout().lock());
     for problem in &problems {
-        writeln!(out, "{problem}")?;
+        // File names and messages (TOML's quote the file) are outside text.
+        writeln!(out, "{}", crate::sanitize::clean_line(&problem.to_string()))?;
     }
     if problems.is_empty() {
         writeln!(out, "{}", ok_line(catalog.len()))?;

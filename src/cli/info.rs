@@ -212,6 +212,13 @@ pub fn render_text(r: &InfoReport) -> String {
                 (None, Some(e)) => s += &format!("PCIe link:       unknown ({e})\n"),
                 (None, None) => {}
             }
+            for note in d
+                .pci_bus_id
+                .iter()
+                .flat_map(|id| pcie::explain::setup_notes(id))
+            {
+                s += &format!("Note:            {note}\n");
+            }
             s += &format!("Timeline timing: {:?}\n", d.timing).to_lowercase();
         }
         None => s += "GPU:             none usable on this machine\n",
@@ -236,16 +243,22 @@ pub fn render_text(r: &InfoReport) -> String {
 pub fn info(args: &InfoArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let (report, failure) = gather(global.backend, global.device);
     let mut out = std::io::stdout().lock();
+    // Driver strings, profile fields and paths are outside text.
     let text = if args.json {
-        serde_json::to_string_pretty(&report)? + "\n"
+        crate::sanitize::json(serde_json::to_string_pretty(&report)? + "\n")
     } else {
-        render_text(&report)
+        crate::sanitize::clean(&render_text(&report)).into_owned()
     };
-    // A closed pipe (`| head`) is not an error worth reporting.
-    let _ = out.write_all(text.as_bytes());
+    // A write error is an error; a closed pipe (`| head`) is handled quietly by main.
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| anyhow::Error::new(e).context("cannot write to stdout"))?;
     match failure {
         Some(e) => {
-            eprintln!("cuda-academy: --backend gpu: {e}");
+            eprintln!(
+                "cuda-academy: --backend gpu: {}",
+                crate::sanitize::clean(&e)
+            );
             Ok(ExitCode::from(1))
         }
         None => Ok(ExitCode::SUCCESS),

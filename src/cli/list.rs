@@ -66,18 +66,18 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let rows = rows(&catalog, progress.as_ref());
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
-        let json = ListJson {
+        let json = serde_json::to_string_pretty(&ListJson {
             schema_version: LIST_SCHEMA_VERSION,
             lessons: &rows,
-        };
-        serde_json::to_writer_pretty(&mut out, &json)?;
-        writeln!(out)?;
+        })?;
+        writeln!(out, "{}", crate::sanitize::json(json))?;
     } else if rows.is_empty() {
         let place = global.lessons.as_ref().map_or_else(
             || "built into this binary".to_string(),
             |d| format!("in {}", d.display()),
         );
-        writeln!(out, "No lessons {place}: lessons are `*.md` files.")?;
+        let line = format!("No lessons {place}: lessons are `*.md` files.");
+        writeln!(out, "{}", crate::sanitize::clean_line(&line))?;
     } else {
         out.write_all(table(&rows).as_bytes())?;
     }
@@ -192,7 +192,7 @@ fn column_widths(lines: &[&[String; 6]]) -> [usize; 6] {
     let mut widths = [0usize; 6];
     for line in lines {
         for (w, cell) in widths.iter_mut().zip(line.iter()) {
-            *w = (*w).max(cell.chars().count());
+            *w = (*w).max(crate::sanitize::width(&crate::sanitize::clean_line(cell)));
         }
     }
     widths[1] = widths[1].min(24);
@@ -234,11 +234,7 @@ fn cells(row: &Row) -> [String; 6] {
     ]
 }
 
-/// `text` cut to `width` characters, ending in `…` when cut.
+/// `text` cleaned of control characters and cut to `width` columns, ending in `…` when cut.
 fn truncate(text: &str, width: usize) -> String {
-    if text.chars().count() <= width {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(width.saturating_sub(1)).collect();
-    format!("{kept}…")
+    crate::sanitize::truncate(text, width)
 }

@@ -8,22 +8,18 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 
-use crate::cli::{BackendChoice, GlobalArgs, RunArgs};
-use crate::experiment::{self, ExperimentOptions, IDS, RunContext, metrics, parse_size};
+use crate::cli::{BackendChoice, GlobalArgs, HostMemArg, OrderArg, RunArgs};
+use crate::experiment::{self, ExperimentOptions, IssueOrder, RunContext, registry};
 use crate::gpu::Gpu;
-use crate::report::{BackendKind, Report};
+use crate::report::{BackendKind, HostMemKind, Report};
 
 /// Carry out `cuda-academy run`; errors go to stderr through the caller.
 pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let opts = options(args)?;
-    if !IDS.contains(&args.experiment.as_str()) {
-        anyhow::bail!(
-            "unknown experiment `{}`; valid experiments: {}",
-            args.experiment,
-            IDS.join(", ")
-        );
-    }
-    opts.validate(&args.experiment)?;
+    let opts = options(args);
+    // clap accepted only registry ids; a miss here is a bug, said as such.
+    let spec = registry::find(&args.experiment)
+        .with_context(|| format!("the registry has no experiment {}", args.experiment))?;
+    opts.validate(spec)?;
     let mut gpu = open_backend(global)?;
     let show_progress = !args.json && std::io::stderr().is_terminal();
     let progress = |phase: &str| {
@@ -36,7 +32,12 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
         cancel: &cancel,
         progress: &progress,
     };
-    let result = experiment::run(&args.experiment, gpu.as_mut(), &opts, &ctx);
+    // A CUDA library that panics mid-run (a symbol the driver lacks) is an error, not a crash.
+    let result = crate::gpu::detect::catch_quietly(|| {
+        experiment::run(&args.experiment, gpu.as_mut(), &opts, &ctx)
+    })
+    .map_err(experiment::ExperimentError::from)
+    .and_then(|r| r);
     if show_progress {
         eprint!("\r\x1b[2K");
     }
@@ -44,22 +45,30 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     if report.backend.kind == BackendKind::Cuda {
         report.params.device = Some(global.device);
     }
-    if let Some(path) = &args.trace {
-        crate::trace::write_chrome_trace(&report, path)?;
-        if !args.json {
-            eprintln!(
-                "wrote the timeline as a Chrome trace to {} (open it in https://ui.perfetto.dev)",
-                path.display()
-            );
-        }
-    }
     let text = if args.json {
         serde_json::to_string_pretty(&report).context("cannot write the report as JSON")? + "\n"
     } else {
         render_table(&report)
     };
-    // A closed pipe (e.g. `| head`) is not a crash.
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let text = match args.json {
+        true => crate::sanitize::json(text),
+        false => crate::sanitize::clean(&text).into_owned(),
+    };
+    // A write error (a full disk, /dev/full) is an error; a closed pipe is handled by main.
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .context("cannot write the results to stdout")?;
+    // After the results, so a bad --trace path never throws a finished run away.
+    if let Some(path) = &args.trace {
+        crate::trace::write_chrome_trace(&report, path)?;
+        if !args.json {
+            eprintln!(
+                "wrote the timeline as a Chrome trace to {} (open it in https://ui.perfetto.dev)",
+                crate::sanitize::clean(&path.display().to_string())
+            );
+        }
+    }
     if let Some(failed) = report.checks.iter().find(|c| !c.passed) {
         eprintln!("error: check failed: {} ({})", failed.name, failed.detail);
         return Ok(ExitCode::FAILURE);
@@ -67,18 +76,22 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The experiment options from the command line.
-pub fn options(args: &RunArgs) -> anyhow::Result<ExperimentOptions> {
-    let size = match &args.size {
-        Some(text) => Some(parse_size(text).map_err(|e| anyhow::anyhow!("--size: {e}"))?),
-        None => None,
-    };
-    Ok(ExperimentOptions {
-        size,
+/// The experiment options from the command line (already parsed and range-checked by clap).
+pub fn options(args: &RunArgs) -> ExperimentOptions {
+    ExperimentOptions {
+        size: args.size,
         streams: args.streams,
         chunks: args.chunks,
+        host_mem: args.host_mem.map(|m| match m {
+            HostMemArg::Pinned => HostMemKind::Pinned,
+            HostMemArg::Pageable => HostMemKind::Pageable,
+        }),
+        issue_order: args.order.map(|o| match o {
+            OrderArg::PerChunk => IssueOrder::PerChunk,
+            OrderArg::BreadthFirst => IssueOrder::BreadthFirst,
+        }),
         ..ExperimentOptions::default()
-    })
+    }
 }
 
 /// Open the backend the flags ask for: `gpu` fails with the reason when no GPU works, `auto`
@@ -125,25 +138,51 @@ pub fn render_table(report: &Report) -> String {
         experiment::options::format_bytes(p.size)
     );
     if let (Some(s), Some(c)) = (p.streams, p.chunks) {
-        out += &format!("  best {s} streams x {c} chunks");
+        out += &format!("  best {}", experiment::pipeline::shape(s, c));
     }
     out += "\n\n";
-    let contract: Vec<&str> = metrics::required(&report.experiment)
-        .iter()
-        .map(|(n, _)| *n)
-        .collect();
+    if let Some(win) = experiment::pipeline::order_result(report) {
+        out += &format!("winning order: {}, {}\n\n", win.winner, win.describe());
+    }
+    // The registry's order: contract metrics first, as declared; then any others by name.
+    let declared = registry::find(&report.experiment).map_or(&[][..], |s| s.metrics);
     let mut names: Vec<&String> = report.metrics.keys().collect();
     names.sort_by_key(|n| {
-        (
-            !contract.contains(&n.as_str()),
-            contract.iter().position(|c| c == n),
-        )
+        let at = declared.iter().position(|m| m.name == n.as_str());
+        let required = at.is_some_and(|i| declared[i].required);
+        (!required, at)
     });
     let width = names.iter().map(|n| n.len()).max().unwrap_or(6).max(6);
-    out += &format!("{:<width$}  {:>10}  unit\n", "metric", "value");
+    let unit_width = report
+        .metrics
+        .values()
+        .map(|m| m.unit.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    out += &format!(
+        "{:<width$}  {:>10}  {:<unit_width$}  {:<13}  spread\n",
+        "metric", "value", "unit", "clock"
+    );
     for name in names {
         let m = &report.metrics[name];
-        out += &format!("{name:<width$}  {:>10}  {}\n", number(m.value), m.unit);
+        let clock = m.clock.map_or("", |c| c.name());
+        let spread = m.spread.map_or(String::new(), |s| {
+            format!(
+                "n={} IQR {} (min {}, max {})",
+                m.n,
+                number(s.iqr),
+                number(s.min),
+                number(s.max)
+            )
+        });
+        let line = format!(
+            "{name:<width$}  {:>10}  {:<unit_width$}  {clock:<13}  {spread}",
+            number(m.value),
+            m.unit
+        );
+        out += line.trim_end();
+        out += "\n";
     }
     if !report.checks.is_empty() {
         out += "\nchecks\n";

@@ -11,9 +11,8 @@ pub use gpu_adapter::GpuMachine;
 use crate::gpu::{DevBuf, DeviceInfo, GpuError, HostBuf, StreamId, StreamKind};
 use crate::report::{HostMemKind, Op};
 
-/// A CUDA event (`cudaEvent_t`) on a [`Machine`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct EventId(pub u32);
+/// A CUDA event (`cudaEvent_t`): the backend's own handle.
+pub use crate::gpu::EventId;
 
 /// Why a machine call failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

@@ -8,17 +8,56 @@ use crate::report::{Check, HostMemKind, OpKind, Report, Series};
 
 use super::fit::Need;
 use super::measure::{CopySpec, Dir};
-use super::metrics::{US, put};
+use super::metrics::{US, put_summary};
 use super::options::{KIB, MIB, format_bytes};
 use super::pageable_vs_pinned::{kind_key, kind_name};
+use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::{Session, device_ops};
-use super::stats::median;
+use super::stats::{Summary, median};
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
 /// The experiment id.
 pub const ID: &str = "async-copy";
 /// The largest size by default.
 pub const DEFAULT_SIZE: u64 = 64 * MIB;
+
+/// The registry's declaration (see [`super::registry`]).
+pub const SPEC: ExperimentSpec = ExperimentSpec {
+    id: ID,
+    title: "when an async copy call returns, against when the copy is done",
+    params: &[Param::Size],
+    default_size: DEFAULT_SIZE,
+    metrics: &[
+        MetricSpec::required(
+            "async_return_us_pinned",
+            US,
+            "async returns (pinned)",
+            Timing::Host,
+        ),
+        MetricSpec::required(
+            "async_return_us_pageable",
+            US,
+            "async returns (pageable)",
+            Timing::Host,
+        ),
+        MetricSpec::required(
+            "copy_done_us_pinned",
+            US,
+            "copy done (pinned)",
+            Timing::Host,
+        ),
+        MetricSpec::required(
+            "copy_done_us_pageable",
+            US,
+            "copy done (pageable)",
+            Timing::Host,
+        ),
+    ],
+    chart: Some(Chart::AsyncReturnBars),
+    opens_on_chart: false,
+    headline: registry::this_run,
+    run,
+};
 /// The kernel of the copy-kernel-copy sequence (exact in `f32` for the fill pattern).
 pub const TRANSFORM: Kernel = Kernel::Transform { a: 2.0, b: 1.0 };
 const KINDS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];
@@ -50,7 +89,6 @@ pub fn run(
         let src = s.host(size, kind)?;
         s.host_fill(src, 21 + i as u32)?;
         srcs.push((kind, src));
-        s.set_move_data(false);
         let spec = |bytes| CopySpec {
             dir: Dir::H2d,
             stream,
@@ -62,6 +100,7 @@ pub fn run(
         spec(size).issue(&mut *s)?; // warm-up
         s.stream_sync(stream)?;
         let (mut ret, mut done) = (Vec::new(), Vec::new());
+        let mut last = (None, None);
         for (j, &bytes) in sizes.iter().enumerate() {
             ctx.step(&format!(
                 "{} async copy {} ({}/{})",
@@ -81,20 +120,26 @@ pub fn run(
             }
             ret.push((bytes as f64, median(&r)));
             done.push((bytes as f64, median(&d)));
+            last = (Summary::of(&r), Summary::of(&d));
         }
         let k = kind_key(kind);
-        put(
-            &mut report.metrics,
-            &format!("async_return_us_{k}"),
-            ret.last().map_or(0.0, |p| p.1),
-            US,
-        );
-        put(
-            &mut report.metrics,
-            &format!("copy_done_us_{k}"),
-            done.last().map_or(0.0, |p| p.1),
-            US,
-        );
+        // The metrics are the largest size's samples (the last of the sweep).
+        if let (Some(r), Some(d)) = last {
+            put_summary(
+                &mut report.metrics,
+                &format!("async_return_us_{k}"),
+                &r,
+                1.0,
+                US,
+            );
+            put_summary(
+                &mut report.metrics,
+                &format!("copy_done_us_{k}"),
+                &d,
+                1.0,
+                US,
+            );
+        }
         for (name, points) in [("async_return_us", ret), ("copy_done_us", done)] {
             report.series.push(Series {
                 name: format!("{name}_{k}_by_size"),
@@ -104,7 +149,6 @@ pub fn run(
             });
         }
     }
-    s.set_move_data(true);
     ctx.step("copy, kernel, copy in one stream")?;
     headline(&mut s, &mut report, (stream, dev), &srcs, size)?;
     s.finish()?;
@@ -176,7 +220,6 @@ fn headline(
         "copy-kernel-copy output matches the host",
         (input, out),
         size,
-        1,
         TRANSFORM,
     )?);
     report.checks.push(in_order_check(&report.timeline));

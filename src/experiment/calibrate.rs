@@ -14,6 +14,8 @@ use super::{ExperimentError, ExperimentOptions, RunContext};
 pub mod copies;
 pub mod micro;
 pub mod naming;
+pub mod pacing;
+pub mod provenance;
 
 use copies::{fit_bidirectional, fit_copies, fit_other_memory, fit_pageable_async};
 use naming::{derive_name, host_total_bytes, today};
@@ -32,10 +34,11 @@ pub fn calibrate(
         ctx.step(&format!("calibrate: {id}"))?;
         super::run(id, gpu, &opts, ctx)
     };
-    let bw = run("pageable-vs-pinned", gpu)?;
-    let alloc = run("pinned-alloc", gpu)?;
-    let asynchronous = run("async-copy", gpu)?;
-    let pipe = run("pipeline", gpu)?;
+    // The experiments whose metrics the profile is fitted from (ids from their registry entries).
+    let bw = run(super::pageable_vs_pinned::SPEC.id, gpu)?;
+    let alloc = run(super::pinned_alloc::SPEC.id, gpu)?;
+    let asynchronous = run(super::async_copy::SPEC.id, gpu)?;
+    let pipe = run(super::pipeline::SPEC.id, gpu)?;
     ctx.step("calibrate: call costs and kernels")?;
     let mut s = Session::new(gpu);
     let m = micro::measure(&mut s, fallback_micro(template))?;
@@ -57,14 +60,25 @@ pub fn calibrate(
     p.compute_capability = [info.compute_capability.0, info.compute_capability.1];
     p.copy_engines = info.copy_engines;
     p.device_total_bytes = info.total_mem;
-    p.host_total_bytes = host_total_bytes().unwrap_or(template.host_total_bytes);
-    fit_copies(&mut p, &bw);
-    fit_other_memory(&mut p, &alloc);
-    fit_allocations(&mut p, &alloc);
-    p.async_call_us = metric(&asynchronous, "async_return_us_pinned").unwrap_or(p.async_call_us);
-    fit_bidirectional(&mut p, &pipe);
-    fit_pageable_async(&mut p, &asynchronous);
-    apply_micro(&mut p, &m);
+    let mut measured = vec!["compute_capability", "copy_engines", "device_total_bytes"];
+    if let Some(bytes) = host_total_bytes() {
+        p.host_total_bytes = bytes;
+        measured.push("host_total_bytes");
+    }
+    measured.extend(fit_copies(&mut p, &bw));
+    measured.extend(fit_other_memory(&mut p, &alloc));
+    measured.extend(fit_allocations(&mut p, &alloc));
+    if let Some(us) = metric(&asynchronous, "async_return_us_pinned") {
+        p.async_call_us = us;
+        measured.push("async_call_us");
+    }
+    measured.extend(fit_bidirectional(&mut p, &pipe));
+    measured.extend(fit_pageable_async(&mut p, &asynchronous));
+    measured.extend(apply_micro(&mut p, &m));
+    // Last: the per-op costs are fitted by simulating with everything above.
+    ctx.step("calibrate: per-op costs against the pipeline's configurations")?;
+    measured.extend(pacing::fit_pacing(&mut p, &pipe)?);
+    provenance::mark(&mut p, &measured);
     let p = rounded(p);
     p.validate().map_err(|e| {
         ExperimentError::InvalidOption(format!("the fitted profile is not valid: {e}"))
@@ -113,8 +127,10 @@ fn line(points: &[(f64, f64)]) -> Option<(f64, f64)> {
     (points.len() >= 2 && sxx > 0.0).then(|| (sxy / sxx, my - sxy / sxx * mx))
 }
 
-/// Allocation costs: ms against bytes, per GiB (slope) and fixed (intercept).
-fn fit_allocations(p: &mut Profile, r: &Report) {
+/// Allocation costs: ms against bytes, per GiB (slope) and fixed (intercept); returns the
+/// fields fitted.
+fn fit_allocations(p: &mut Profile, r: &Report) -> Vec<&'static str> {
+    let mut fitted = Vec::new();
     let fit = |name: &str| {
         series(r, &format!("{name}_ms_by_size"))
             .and_then(|s| line(&s.points))
@@ -122,19 +138,41 @@ fn fit_allocations(p: &mut Profile, r: &Report) {
     };
     if let Some((per_gib, fixed)) = fit("pinned_alloc") {
         (p.pinned_alloc_ms_per_gib, p.pinned_alloc_fixed_us) = (per_gib.max(0.0), fixed);
+        fitted.extend(["pinned_alloc_ms_per_gib", "pinned_alloc_fixed_us"]);
     }
     if let Some((per_gib, fixed)) = fit("pageable_alloc") {
         (p.pageable_alloc_ms_per_gib, p.pageable_alloc_us) = (per_gib.max(0.0), fixed);
+        fitted.extend(["pageable_alloc_ms_per_gib", "pageable_alloc_us"]);
     }
-    for (name, field) in [
-        ("pinned_free", &mut p.pinned_free_ms_per_gib),
-        ("register", &mut p.register_ms_per_gib),
-        ("unregister", &mut p.unregister_ms_per_gib),
+    for (name, field_name, field) in [
+        (
+            "pinned_free",
+            "pinned_free_ms_per_gib",
+            &mut p.pinned_free_ms_per_gib,
+        ),
+        (
+            "register",
+            "register_ms_per_gib",
+            &mut p.register_ms_per_gib,
+        ),
+        (
+            "unregister",
+            "unregister_ms_per_gib",
+            &mut p.unregister_ms_per_gib,
+        ),
+        // The simulator charges `free` of touched pageable memory per GiB.
+        (
+            "pageable_free",
+            "pageable_free_ms_per_gib",
+            &mut p.pageable_free_ms_per_gib,
+        ),
     ] {
         if let Some((per_gib, _)) = fit(name) {
             *field = per_gib.max(0.0);
+            fitted.push(field_name);
         }
     }
+    fitted
 }
 
 fn fallback_micro(t: &Profile) -> micro::Micro {
@@ -147,10 +185,13 @@ fn fallback_micro(t: &Profile) -> micro::Micro {
         kernel_launch_latency_us: t.kernel_launch_latency_us,
         device_mem_gbps: t.device_mem_gbps,
         spin_ns_per_iteration: t.spin_ns_per_iteration,
+        kernels_measured: false,
     }
 }
 
-fn apply_micro(p: &mut Profile, m: &micro::Micro) {
+/// Copy the targeted measurements into `p`; returns the fields measured (the kernel fields
+/// only when the backend had kernels to time).
+fn apply_micro(p: &mut Profile, m: &micro::Micro) -> Vec<&'static str> {
     p.launch_call_us = m.launch_call_us;
     p.sync_call_us = m.sync_call_us;
     p.api_call_us = m.api_call_us;
@@ -159,6 +200,21 @@ fn apply_micro(p: &mut Profile, m: &micro::Micro) {
     p.kernel_launch_latency_us = m.kernel_launch_latency_us;
     p.device_mem_gbps = m.device_mem_gbps;
     p.spin_ns_per_iteration = m.spin_ns_per_iteration;
+    let mut measured = vec![
+        "sync_call_us",
+        "api_call_us",
+        "device_alloc_us",
+        "device_free_us",
+    ];
+    if m.kernels_measured {
+        measured.extend([
+            "launch_call_us",
+            "kernel_launch_latency_us",
+            "device_mem_gbps",
+            "spin_ns_per_iteration",
+        ]);
+    }
+    measured
 }
 
 #[cfg(test)]

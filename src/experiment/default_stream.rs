@@ -9,14 +9,38 @@ use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Report};
 
 use super::fit::Need;
 use super::measure::{CopySpec, Dir};
-use super::metrics::{MS, put};
+use super::metrics::{MS, put, put_summary};
 use super::options::{KIB, MIB, format_bytes};
+use super::registry::{ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::{Session, device_span_us};
-use super::stats::median;
+use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report};
 
 /// The experiment id.
 pub const ID: &str = "default-stream";
+
+/// The registry's declaration (see [`super::registry`]).
+pub const SPEC: ExperimentSpec = ExperimentSpec {
+    id: ID,
+    title: "the legacy default stream against non-blocking streams",
+    params: &[Param::Size],
+    default_size: DEFAULT_SIZE,
+    metrics: &[
+        MetricSpec::required(
+            "legacy_default_ms",
+            MS,
+            "legacy default stream",
+            Timing::Device,
+        ),
+        MetricSpec::required("nonblocking_ms", MS, "non-blocking streams", Timing::Device),
+        MetricSpec::extra("copy_ms", MS, "the copy alone", Timing::Device),
+        MetricSpec::extra("spin_kernel_ms", MS, "the kernel alone", Timing::Device),
+    ],
+    chart: None,
+    opens_on_chart: false,
+    headline: |_| "two blocking streams (legacy default)".to_string(),
+    run,
+};
 /// The copy's size by default.
 pub const DEFAULT_SIZE: u64 = 64 * MIB;
 /// The spin kernel runs over this many bytes of `f32`s (about one wave of threads).
@@ -48,12 +72,19 @@ pub fn run(
     }
     let need = Need { device: 1, host: 1 };
     let (size, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
+    if report.backend.kind == crate::report::BackendKind::Simulated {
+        report.notes.push(
+            "The simulator runs one kernel at a time on one compute engine, so the small \
+             stream-0 kernel starts when the spin kernel ends even with non-blocking streams; \
+             on a GPU with SMs to spare it can start at once."
+                .into(),
+        );
+    }
     let mut s = Session::new(gpu);
     let host: HostBuf = s.host(size, HostMemKind::Pinned)?;
     s.host_fill(host, 31)?;
     let dev = s.device(size)?;
     let (spin_buf, small_buf) = (s.device(SPIN_BYTES)?, s.device(SMALL_BYTES)?);
-    s.set_move_data(false); // nothing here is read back
     let probe = s.stream(StreamKind::NonBlocking)?;
     let copy = CopySpec {
         dir: Dir::H2d,
@@ -65,7 +96,8 @@ pub fn run(
     };
     ctx.step(&format!("copy {} alone", format_bytes(size)))?;
     copy.issue(&mut *s)?; // warm-up
-    let copy_us = median(&copy.time(&mut s, REPS as u32)?);
+    let copy_times = Summary::of(&copy.time(&mut s, REPS as u32)?);
+    let copy_us = copy_times.map_or(0.0, |t| t.median);
     ctx.step("size the spin kernel to the copy")?;
     let probe_us = kernel_us(
         &mut s,
@@ -79,7 +111,9 @@ pub fn run(
         (f64::from(PROBE_ITERATIONS) * copy_us / probe_us.max(1e-3)).clamp(1.0, 1e9) as u32;
     let spin = Kernel::Spin { iterations };
     let spin_us = kernel_us(&mut s, probe, spin, spin_buf)?;
-    put(&mut report.metrics, "copy_ms", copy_us / 1e3, MS);
+    if let Some(t) = &copy_times {
+        put_summary(&mut report.metrics, "copy_ms", t, 1e-3, MS);
+    }
     put(&mut report.metrics, "spin_kernel_ms", spin_us / 1e3, MS);
     report
         .params
@@ -111,7 +145,9 @@ pub fn run(
             ops = scenario(&mut s, &setup, streams)?;
             times.push(device_span_us(&ops) / 1e3);
         }
-        put(&mut report.metrics, metric, median(&times), MS);
+        if let Some(t) = Summary::of(&times) {
+            put_summary(&mut report.metrics, metric, &t, 1.0, MS);
+        }
         report.checks.push(overlap_check(kind, &ops));
         if kind == StreamKind::Blocking {
             report.timeline = ops;

@@ -1,6 +1,13 @@
 //! Fitting sizes to the memory that is free, on the device and on the host: defaults shrink
-//! (with a note), explicit sizes that do not fit are errors that say what was asked and what
-//! is free.
+//! (with a note), explicit sizes that do not fit are errors that say what was asked, what is
+//! free and the largest size that fits.
+//!
+//! The host check counts everything the run will hold in this process ([`host_bytes_per_byte`],
+//! the one place that turns what a backend says it keeps in host memory into bytes): a live GPU's
+//! host buffers are real memory; the simulator holds descriptions, not bytes, and refuses sizes
+//! its profiled host could not hold by itself. "Free" is the smaller of `MemAvailable` and
+//! the room left under an address-space limit (`ulimit -v`, `prlimit --as`), so a run is
+//! refused with a message instead of being OOM-killed or aborted by a failed allocation.
 
 use super::ExperimentError;
 use super::options::format_bytes;
@@ -12,46 +19,113 @@ pub struct Need {
     pub host: u64,
 }
 
+/// Host bytes this process holds per byte of size on a backend that does (`holds_host_bytes`,
+/// from `DeviceInfo`) or does not keep real host buffers: a live GPU holds its host buffers
+/// (device buffers are on the GPU); the simulator holds no data at all.
+pub fn host_bytes_per_byte(holds_host_bytes: bool, need: Need) -> u64 {
+    if holds_host_bytes { need.host } else { 0 }
+}
+
 /// Memory that is free now: the device's (from the backend) and the host's (`None` when the
-/// platform does not say).
+/// platform does not say), and whether the backend keeps real host buffers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Free {
     pub device: u64,
     pub host: Option<u64>,
+    pub holds_host_bytes: bool,
 }
 
 impl Free {
-    /// The backend's free device memory and this machine's available memory. Both backends
-    /// really allocate host memory (the simulator keeps the data), so the host check applies
-    /// to both.
-    pub fn now(free_device: u64) -> Free {
+    /// The backend's free device memory and the host memory this process may still use.
+    pub fn now(free_device: u64, holds_host_bytes: bool) -> Free {
         Free {
             device: free_device,
             host: host_available(),
+            holds_host_bytes,
         }
     }
 }
 
-/// `MemAvailable` from `/proc/meminfo` (Linux), in bytes.
+/// The host memory this process may still use: `MemAvailable` from `/proc/meminfo`, capped by
+/// the room left under the address-space limit (Linux). `None` when neither is known.
 pub fn host_available() -> Option<u64> {
+    let available = meminfo_available();
+    let room = address_space_room();
+    match (available, room) {
+        (Some(a), Some(r)) => Some(a.min(r)),
+        (a, r) => a.or(r),
+    }
+}
+
+fn meminfo_available() -> Option<u64> {
     let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    kib_field(&text, "MemAvailable:")
+}
+
+/// Soft `RLIMIT_AS` minus the address space already mapped; `None` when unlimited or unknown.
+fn address_space_room() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits
+        .lines()
+        .find(|l| l.starts_with("Max address space"))?;
+    let soft: u64 = line
+        .trim_start_matches("Max address space")
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()?;
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let mapped = kib_field(&status, "VmSize:").unwrap_or(0);
+    Some(soft.saturating_sub(mapped))
+}
+
+/// `NAME:   1234 kB` as bytes.
+fn kib_field(text: &str, name: &str) -> Option<u64> {
+    let line = text.lines().find(|l| l.starts_with(name))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
+    Some(kib.saturating_mul(1024))
+}
+
+/// Leave a tenth for the context, the kernels' modules, the OS and other processes.
+fn budget(free: u64) -> u64 {
+    free / 10 * 9
 }
 
 /// Which memory `size` does not fit in, if any: (what, needed, free).
 fn misfit(size: u64, need: Need, free: Free) -> Option<(&'static str, u64, u64)> {
-    // Leave a tenth for the context, the kernels' modules, the OS and other processes.
-    let budget = |free: u64| free / 10 * 9;
     let dev = size.saturating_mul(need.device);
     if dev > budget(free.device) {
         return Some(("device", dev, free.device));
     }
-    let host = size.saturating_mul(need.host);
+    let host = size.saturating_mul(host_bytes_per_byte(free.holds_host_bytes, need));
     match free.host {
         Some(h) if host > budget(h) => Some(("host", host, h)),
         _ => None,
+    }
+}
+
+/// The largest size (a whole MiB when that much fits) that passes [`misfit`].
+fn largest_fitting(need: Need, free: Free) -> u64 {
+    let per_host = host_bytes_per_byte(free.holds_host_bytes, need);
+    let limit = |free: u64, per: u64| budget(free).checked_div(per).unwrap_or(u64::MAX);
+    let mut size = limit(free.device, need.device);
+    if let Some(h) = free.host {
+        size = size.min(limit(h, per_host));
+    }
+    if size >= 1 << 20 {
+        size & !((1 << 20) - 1)
+    } else {
+        size
+    }
+}
+
+/// `bytes` as a `--size` value the learner can paste: `3G`, `2457M` or plain bytes.
+fn size_arg(bytes: u64) -> String {
+    const MIB: u64 = 1 << 20;
+    match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{}G", b >> 30),
+        b if b >= MIB && b % MIB == 0 => format!("{}M", b / MIB),
+        b => b.to_string(),
     }
 }
 
@@ -63,13 +137,15 @@ pub fn fit_size(
     need: Need,
     free: Free,
 ) -> Result<(u64, Option<String>), ExperimentError> {
-    let too_large =
-        |size: u64, (what, needed, free): (&'static str, u64, u64)| ExperimentError::TooLarge {
+    let too_large = |size: u64, (what, needed, free_bytes): (&'static str, u64, u64)| {
+        ExperimentError::TooLarge {
             what,
             asked: format_bytes(size),
             needed: format_bytes(needed),
-            free: format_bytes(free),
-        };
+            free: format_bytes(free_bytes),
+            fits: size_arg(largest_fitting(need, free)),
+        }
+    };
     if let Some(size) = asked {
         return match misfit(size, need, free) {
             Some(m) => Err(too_large(size, m)),
@@ -96,50 +172,5 @@ pub fn fit_size(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const ONE: Need = Need { device: 1, host: 1 };
-
-    #[test]
-    fn defaults_shrink_and_explicit_sizes_fail() {
-        let free = Free {
-            device: 100 << 20,
-            host: None,
-        };
-        let (s, note) = fit_size(None, 256 << 20, ONE, free).unwrap();
-        assert_eq!(s, 64 << 20);
-        assert!(note.unwrap().contains("256 MiB"));
-        let big = Free {
-            device: 1 << 30,
-            host: Some(1 << 40),
-        };
-        assert_eq!(fit_size(None, 1 << 20, ONE, big).unwrap(), (1 << 20, None));
-        let two = Need { device: 2, host: 1 };
-        let err = fit_size(Some(1 << 30), 0, two, big)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("1 GiB") && err.contains("2 GiB") && err.contains("device"),
-            "{err}"
-        );
-    }
-
-    #[test]
-    fn host_memory_counts_too() {
-        let free = Free {
-            device: 1 << 40,
-            host: Some(1 << 30),
-        };
-        let four = Need { device: 1, host: 4 };
-        let err = fit_size(Some(512 << 20), 0, four, free)
-            .unwrap_err()
-            .to_string();
-        assert!(
-            err.contains("host") && err.contains("2 GiB") && err.contains("1 GiB"),
-            "{err}"
-        );
-        let (s, _) = fit_size(None, 1 << 30, four, free).unwrap();
-        assert_eq!(s, 128 << 20);
-    }
-}
+#[path = "fit_tests.rs"]
+mod tests;

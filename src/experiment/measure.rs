@@ -4,6 +4,7 @@
 //! start and end of each copy, as event- or CUPTI-based tools do (nvbandwidth, bandwidthTest).
 //! Pageable copies are timed with the host stopwatch from the call to the end of the stream
 //! sync, as bandwidthTest does: the host's staging copy *is* part of what a pageable copy costs.
+//! No timeline is recorded while they are timed (no CUPTI subscriber is attached).
 
 use crate::gpu::{DevBuf, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::{HostMemKind, OpKind};
@@ -63,20 +64,16 @@ impl CopySpec {
     }
 
     /// Issue it `reps` times, each followed by a stream sync, and return each copy's time in
-    /// microseconds (device time for page-locked memory, host stopwatch for pageable).
+    /// microseconds: device time for page-locked memory (one recording for all reps), the host
+    /// stopwatch for pageable memory, with nothing recording, because an attached CUPTI
+    /// subscriber slows every driver call and the host stopwatch would time that too.
     pub fn time(&self, s: &mut Session, reps: u32) -> Result<Vec<f64>, GpuError> {
-        s.begin()?;
-        let mut host_times = Vec::with_capacity(reps as usize);
-        for _ in 0..reps {
-            let t0 = s.host_now_us();
-            self.issue(&mut **s)?;
-            s.stream_sync(self.stream)?;
-            host_times.push(s.host_now_us() - t0);
-        }
-        let ops = s.end()?;
         if self.kind == HostMemKind::Pageable {
-            return Ok(host_times);
+            return self.host_times(s, reps);
         }
+        s.begin()?;
+        let host_times = self.host_times(s, reps)?;
+        let ops = s.end()?;
         let device: Vec<f64> = device_ops(&ops)
             .filter(|o| o.kind == self.dir.op_kind())
             .map(|o| o.duration_us())
@@ -88,5 +85,17 @@ impl CopySpec {
         } else {
             host_times
         })
+    }
+
+    /// Each of `reps` copies timed by the host, from the call to the end of the stream sync.
+    fn host_times(&self, s: &mut Session, reps: u32) -> Result<Vec<f64>, GpuError> {
+        let mut times = Vec::with_capacity(reps as usize);
+        for _ in 0..reps {
+            let t0 = s.host_now_us();
+            self.issue(&mut **s)?;
+            s.stream_sync(self.stream)?;
+            times.push(s.host_now_us() - t0);
+        }
+        Ok(times)
     }
 }

@@ -4,6 +4,7 @@
 use crate::report::HostMemKind;
 
 use super::ExperimentError;
+use super::registry::{ExperimentSpec, Param};
 
 /// One KiB, MiB and GiB in bytes.
 pub const KIB: u64 = 1024;
@@ -59,25 +60,12 @@ pub struct ExperimentOptions {
 }
 
 impl ExperimentOptions {
-    /// Reject zero, absurd or inconsistent options with a message that says what to change.
-    pub fn validate(&self, id: &str) -> Result<(), ExperimentError> {
+    /// Reject zero, absurd or inconsistent options for experiment `spec` with a message that
+    /// says what to change.
+    pub fn validate(&self, spec: &ExperimentSpec) -> Result<(), ExperimentError> {
         let bad = |msg: String| Err(ExperimentError::InvalidOption(msg));
         if let Some(size) = self.size {
-            if size == 0 {
-                return bad("--size must be at least 4 bytes, got 0".into());
-            }
-            if size > MAX_SIZE {
-                return bad(format!(
-                    "--size {} is larger than the {} limit; pick a smaller size",
-                    format_bytes(size),
-                    format_bytes(MAX_SIZE)
-                ));
-            }
-            if size % 4 != 0 {
-                return bad(format!(
-                    "--size {size} is not a multiple of 4 bytes (the kernels work on f32s)"
-                ));
-            }
+            check_size(size).map_err(ExperimentError::InvalidOption)?;
         }
         if let Some(streams) = self.streams
             && !(1..=MAX_STREAMS).contains(&streams)
@@ -103,18 +91,33 @@ impl ExperimentOptions {
                 "--streams {s} x --chunks {c} is more than {MAX_CHUNKS_TIMES_STREAMS} operations per stage"
             ));
         }
-        if id == "pipeline" {
-            self.validate_pipeline_chunking()?;
-        } else if self.streams.is_some() || self.chunks.is_some() {
-            return bad(format!(
-                "--streams and --chunks apply to the pipeline experiment only, not {id}"
-            ));
+        for (set, param, flag) in [
+            (self.streams.is_some(), Param::Streams, "--streams"),
+            (self.chunks.is_some(), Param::Chunks, "--chunks"),
+            (self.host_mem.is_some(), Param::HostMem, "--host-mem"),
+            (self.issue_order.is_some(), Param::Order, "--order"),
+        ] {
+            if set && !spec.takes(param) {
+                let takers: Vec<&str> = super::registry::ALL
+                    .iter()
+                    .filter(|e| e.takes(param))
+                    .map(|e| e.id)
+                    .collect();
+                return bad(format!(
+                    "{flag} does not apply to {}; it applies to {}",
+                    spec.id,
+                    takers.join(", ")
+                ));
+            }
+        }
+        if spec.takes(Param::Chunks) {
+            self.validate_chunking()?;
         }
         Ok(())
     }
 
     /// Every chunk must hold a whole number of f32s (a multiple of 4 bytes).
-    fn validate_pipeline_chunking(&self) -> Result<(), ExperimentError> {
+    fn validate_chunking(&self) -> Result<(), ExperimentError> {
         if let (Some(size), Some(chunks)) = (self.size, self.chunks) {
             let c = u64::from(chunks);
             if size < 4 * c || size % c != 0 || (size / c) % 4 != 0 {
@@ -126,6 +129,26 @@ impl ExperimentOptions {
         }
         Ok(())
     }
+}
+
+/// Whether `size` is a size any experiment accepts (free memory may allow less).
+pub fn check_size(size: u64) -> Result<(), String> {
+    if size == 0 {
+        return Err("--size must be at least 4 bytes, got 0".into());
+    }
+    if size > MAX_SIZE {
+        return Err(format!(
+            "--size {} is larger than the {} limit; pick a smaller size",
+            format_bytes(size),
+            format_bytes(MAX_SIZE)
+        ));
+    }
+    if !size.is_multiple_of(4) {
+        return Err(format!(
+            "--size {size} is not a multiple of 4 bytes (the kernels work on f32s)"
+        ));
+    }
+    Ok(())
 }
 
 /// Parse a byte count: `4096`, `64K`, `64KiB`, `256M`, `1G`, `1.5G` (K/M/G are powers of 1024;

@@ -8,15 +8,89 @@ use crate::report::{HostMemKind, Params, Report, Series};
 
 use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
-use super::metrics::{GBPS, MS_PER_GIB, put};
+use super::metrics::{GBPS, MS_PER_GIB, put_summary};
 use super::options::{GIB, MIB, format_bytes};
 use super::pageable_vs_pinned::{kind_key, kind_name};
+use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::Session;
 use super::stats::{Summary, gbps, median};
 use super::{ExperimentError, ExperimentOptions, RunContext, new_report, verify};
 
 /// The experiment id.
 pub const ID: &str = "pinned-alloc";
+
+/// The registry's declaration (see [`super::registry`]).
+pub const SPEC: ExperimentSpec = ExperimentSpec {
+    id: ID,
+    title: "what pinning host memory costs, and what each kind of host memory copies at",
+    params: &[Param::Size],
+    default_size: DEFAULT_SIZE,
+    metrics: &[
+        MetricSpec::required(
+            "pinned_alloc_ms_per_gib",
+            MS_PER_GIB,
+            "cudaMallocHost",
+            Timing::Host,
+        ),
+        MetricSpec::required(
+            "pageable_alloc_ms_per_gib",
+            MS_PER_GIB,
+            "malloc + first touch",
+            Timing::Host,
+        ),
+        MetricSpec::required(
+            "register_ms_per_gib",
+            MS_PER_GIB,
+            "cudaHostRegister",
+            Timing::Host,
+        ),
+        MetricSpec::required(
+            "write_combined_h2d_gbps",
+            GBPS,
+            "write-combined H2D",
+            Timing::Device,
+        ),
+        MetricSpec::extra(
+            "pinned_free_ms_per_gib",
+            MS_PER_GIB,
+            "cudaFreeHost",
+            Timing::Host,
+        ),
+        MetricSpec::extra("pageable_free_ms_per_gib", MS_PER_GIB, "free", Timing::Host),
+        MetricSpec::extra(
+            "unregister_ms_per_gib",
+            MS_PER_GIB,
+            "cudaHostUnregister",
+            Timing::Host,
+        ),
+        MetricSpec::extra("pinned_h2d_gbps", GBPS, "pinned H2D", Timing::Device),
+        MetricSpec::extra("pinned_d2h_gbps", GBPS, "pinned D2H", Timing::Device),
+        MetricSpec::extra(
+            "write_combined_d2h_gbps",
+            GBPS,
+            "write-combined D2H",
+            Timing::Device,
+        ),
+        MetricSpec::extra(
+            "registered_h2d_gbps",
+            GBPS,
+            "registered H2D",
+            Timing::Device,
+        ),
+        MetricSpec::extra(
+            "registered_d2h_gbps",
+            GBPS,
+            "registered D2H",
+            Timing::Device,
+        ),
+        MetricSpec::extra("pageable_h2d_gbps", GBPS, "pageable H2D", Timing::Host),
+        MetricSpec::extra("pageable_d2h_gbps", GBPS, "pageable D2H", Timing::Host),
+    ],
+    chart: Some(Chart::HostMemoryBars),
+    opens_on_chart: true,
+    headline: registry::this_run,
+    run,
+};
 /// The default allocation size.
 pub const DEFAULT_SIZE: u64 = 256 * MIB;
 /// The largest copy of the bandwidth part.
@@ -40,13 +114,18 @@ pub fn run(
 ) -> Result<Report, ExperimentError> {
     // One allocation of `size` is held at a time; the copies need their own, smaller buffers.
     let host_only = Need { device: 0, host: 1 };
-    let (size, size_note) = fit_size(opts.size, DEFAULT_SIZE, host_only, Free::now(u64::MAX))?;
+    let (size, size_note) = fit_size(
+        opts.size,
+        DEFAULT_SIZE,
+        host_only,
+        Free::now(u64::MAX, gpu.info().holds_host_bytes),
+    )?;
     let copies = Need { device: 1, host: 5 };
     let (copy, note) = fit_size(
         None,
         COPY_SIZE.min(size),
         copies,
-        Free::now(gpu.info().free_mem),
+        Free::now(gpu.info().free_mem, gpu.info().holds_host_bytes),
     )?;
     let mut params = Params {
         size,
@@ -138,7 +217,8 @@ fn alloc_sweep(
         }
         let names: Vec<&str> = samples[0].iter().map(|(n, _)| *n).collect();
         for (j, name) in names.into_iter().enumerate() {
-            let ms = median(&samples.iter().map(|c| c[j].1).collect::<Vec<_>>());
+            let laps: Vec<f64> = samples.iter().map(|c| c[j].1).collect();
+            let ms = median(&laps);
             match series
                 .iter_mut()
                 .find(|x| x.name == format!("{name}_ms_by_size"))
@@ -151,13 +231,10 @@ fn alloc_sweep(
                     points: vec![(bytes as f64, ms)],
                 }),
             }
-            if bytes == size {
-                put(
-                    &mut report.metrics,
-                    &format!("{name}_ms_per_gib"),
-                    ms / (bytes as f64 / GIB as f64),
-                    MS_PER_GIB,
-                );
+            if let (true, Some(laps)) = (bytes == size, Summary::of(&laps)) {
+                let per_gib = 1.0 / (bytes as f64 / GIB as f64);
+                let name = format!("{name}_ms_per_gib");
+                put_summary(&mut report.metrics, &name, &laps, per_gib, MS_PER_GIB);
             }
         }
     }
@@ -177,7 +254,6 @@ fn bandwidth(
     let dev = s.device(copy)?;
     let check = s.host(copy, HostMemKind::Pinned)?;
     let mut bufs = Vec::new();
-    s.set_move_data(false); // timed copies are not read back; verification turns it on again
     for (i, kind) in BW_KINDS.into_iter().enumerate() {
         ctx.step(&format!(
             "{} copies of {} ({}/{})",
@@ -203,16 +279,11 @@ fn bandwidth(
             let times = spec.time(s, 5)?;
             let rates: Vec<f64> = times.iter().map(|&t| gbps(copy, t)).collect();
             if let Some(r) = Summary::of(&rates) {
-                put(
-                    &mut report.metrics,
-                    &format!("{}_{}_gbps", kind_key(kind), dir.name()),
-                    r.median,
-                    GBPS,
-                );
+                let name = format!("{}_{}_gbps", kind_key(kind), dir.name());
+                put_summary(&mut report.metrics, &name, &r, 1.0, GBPS);
             }
         }
     }
-    s.set_move_data(true);
     headline(s, report, (stream, dev, check), &bufs, copy)
 }
 

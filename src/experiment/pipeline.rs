@@ -4,23 +4,29 @@
 //! the longest stage alone, or all bytes in both directions over the measured bidirectional
 //! bandwidth, whichever is larger. Sequential and best runs are verified against the host.
 
-use std::collections::HashMap;
-
 use crate::gpu::{Gpu, StreamId, StreamKind};
-use crate::report::{Check, HostMemKind, NamedTimeline, Op, OpKind, Report, Series};
+use crate::report::{HostMemKind, NamedTimeline, Op, OpKind, Report};
 
 use super::fit::Need;
-use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put};
+use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put, put_derived, put_summary};
 use super::options::{MIB, format_bytes};
-use super::session::{Session, device_span_us, same_stream_overlap};
-use super::stats::median;
+use super::session::Session;
+use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
+pub mod bound;
+pub mod grid;
+pub mod invariants;
+pub mod orders;
 pub mod schedule;
 pub mod search;
+mod spec;
 
 use schedule::{Buffers, Config, TRANSFORM, recorded_wall_ms, run_once, time_once};
-use search::{Space, search};
+use search::{FINAL_REPS, Space, search};
+
+pub use orders::{OrderResult, order_result};
+pub use spec::{SPEC, shape};
 
 /// The experiment id.
 pub const ID: &str = "pipeline";
@@ -63,29 +69,44 @@ pub fn run(
     run_once(&mut s, &b, Config::SEQUENTIAL, &streams)?; // warm-up: modules load lazily
     let seq_ops = run_once(&mut s, &b, Config::SEQUENTIAL, &streams)?;
     // Times compared with each other are all taken the same way: host clock, no recording.
-    let sequential_ms = median(
+    let sequential = summary(
         &(0..3)
             .map(|_| time_once(&mut s, &b, Config::SEQUENTIAL, &streams))
             .collect::<Result<Vec<_>, _>>()?,
     );
+    let sequential_ms = sequential.median;
     report.checks.push(verify::transform_matches(
         &mut *s,
         "sequential output matches the host",
         (b.input, b.output),
         bytes,
-        1,
         TRANSFORM,
     )?);
     let longest_stage_ms = stage_times(&mut report, &seq_ops);
 
     ctx.step("both directions at once")?;
-    s.set_move_data(false); // nothing until the final run is read back
-    let (bidir_gbps, bidir_ops) = bidirectional(&mut s, &b, &streams)?;
-    let bound_ms = longest_stage_ms.max(2.0 * bytes as f64 / bidir_gbps.max(1e-9) / 1e6);
+    let (bidir, bidir_ops) = bound::bidirectional(&mut s, &b)?;
+    let bidir_gbps = bidir.median;
+    let bound_ms = bound::bound_ms(longest_stage_ms, bytes, bidir_gbps);
 
-    let (best, best_ms, times) = search(&mut s, &b, &space, &streams, ctx)?;
+    let (best, best_time, times) = search(&mut s, &b, &space, &streams, ctx)?;
+    let best_ms = best_time.median;
+    // Both issue orders at the best shape, unless the learner fixed the order.
+    let other_order = if opts.issue_order.is_none() {
+        ctx.step(&format!("{}, other issue order", best.describe()))?;
+        let found = (best, &best_time);
+        Some(orders::measure_other(
+            &mut s,
+            &b,
+            found,
+            &streams,
+            FINAL_REPS,
+            &mut report,
+        )?)
+    } else {
+        None
+    };
     ctx.step(&format!("best: {}, verified", best.describe()))?;
-    s.set_move_data(true);
     s.host_fill(b.output, 43)?; // so that a chunk the best run skipped cannot pass
     let best_ops = run_once(&mut s, &b, best, &streams)?;
     report.checks.push(verify::transform_matches(
@@ -93,20 +114,21 @@ pub fn run(
         "best configuration's output matches the host",
         (b.input, b.output),
         bytes,
-        u64::from(best.chunks),
         TRANSFORM,
     )?);
     s.finish()?;
 
     let m = &mut report.metrics;
-    put(m, "sequential_ms", sequential_ms, MS);
-    put(m, "best_ms", best_ms, MS);
+    put_summary(m, "sequential_ms", &sequential, 1.0, MS);
+    put_summary(m, "best_ms", &best_time, 1.0, MS);
     put(m, "best_streams", f64::from(best.streams), STREAMS);
     put(m, "best_chunks", f64::from(best.chunks), CHUNKS);
-    put(m, "speedup", sequential_ms / best_ms, TIMES);
-    put(m, "bidirectional_gbps", bidir_gbps, GBPS);
-    put(m, "bound_ms", bound_ms, MS);
-    put(m, "efficiency", bound_ms / best_ms, RATIO);
+    let both = ["sequential_ms", "best_ms"];
+    put_derived(m, "speedup", sequential_ms / best_ms, TIMES, &both);
+    put_summary(m, "bidirectional_gbps", &bidir, 1.0, GBPS);
+    put_derived(m, "bound_ms", bound_ms, MS, &["bidirectional_gbps"]);
+    let both = ["bound_ms", "best_ms"];
+    put_derived(m, "efficiency", bound_ms / best_ms, RATIO, &both);
     // What recording the headline timeline (CUPTI or events) cost that run.
     let recorded_ms = recorded_wall_ms(&best_ops);
     put(m, "recorded_ms", recorded_ms, MS);
@@ -126,11 +148,15 @@ pub fn run(
         .params
         .extra
         .insert("configurations".into(), times.len().to_string());
-    report.series.extend(series(&times));
-    report
-        .checks
-        .extend(invariants(&best_ops, best_ms, bound_ms, sequential_ms));
+    report.series.extend(grid::series(&times));
+    report.checks.extend(invariants::checks(
+        &best_ops,
+        best_ms,
+        bound_ms,
+        sequential_ms,
+    ));
     report.timeline = best_ops;
+    report.other_timelines.extend(other_order);
     report.other_timelines.push(NamedTimeline {
         name: "sequential".into(),
         ops: seq_ops,
@@ -162,79 +188,13 @@ fn stage_times(report: &mut Report, ops: &[Op]) -> f64 {
     longest
 }
 
-/// Half the buffer up and the other half down at once, on two streams: total GB/s (median of 3)
-/// and the last run's timeline.
-fn bidirectional(
-    s: &mut Session,
-    b: &Buffers,
-    streams: &[StreamId],
-) -> Result<(f64, Vec<Op>), ExperimentError> {
-    let (up, down) = (streams[0], *streams.get(1).unwrap_or(&streams[0]));
-    let half = b.bytes / 8 * 4;
-    let mut rates = Vec::new();
-    let mut ops = Vec::new();
-    for _ in 0..3 {
-        s.begin()?;
-        s.call(up, "cuMemcpyHtoDAsync", |g| {
-            g.copy_h2d_async(up, b.dev, 0, b.input, 0, half)
-        })?;
-        s.call(down, "cuMemcpyDtoHAsync", |g| {
-            g.copy_d2h_async(down, b.output, half, b.dev, half, half)
-        })?;
-        s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
-            g.device_sync()
-        })?;
-        ops = s.end()?;
-        rates.push(2.0 * half as f64 / device_span_us(&ops) / 1e3);
-    }
-    Ok((median(&rates), ops))
-}
-
-/// One series per (streams, order): time against chunk count.
-fn series(times: &HashMap<Config, f64>) -> Vec<Series> {
-    let mut keys: Vec<(u32, &'static str)> =
-        times.keys().map(|c| (c.streams, c.order.name())).collect();
-    keys.sort_unstable();
-    keys.dedup();
-    keys.into_iter()
-        .map(|(st, order)| {
-            let mut points: Vec<(f64, f64)> = times
-                .iter()
-                .filter(|(c, _)| c.streams == st && c.order.name() == order)
-                .map(|(c, t)| (f64::from(c.chunks), *t))
-                .collect();
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            Series {
-                name: format!("ms_by_chunks_{st}_streams_{order}"),
-                x_unit: CHUNKS.into(),
-                y_unit: MS.into(),
-                points,
-            }
-        })
-        .collect()
-}
-
-/// Physics the result must obey (with 2% for measurement noise on real hardware).
-fn invariants(best_ops: &[Op], best_ms: f64, bound_ms: f64, sequential_ms: f64) -> Vec<Check> {
-    let overlap = same_stream_overlap(best_ops);
-    vec![
-        Check {
-            name: "ops on one stream never overlap".into(),
-            passed: overlap.is_none(),
-            detail: overlap.unwrap_or_else(|| {
-                let n = best_ops.iter().filter(|o| o.kind != OpKind::Host).count();
-                format!("{n} device ops of the best run checked")
-            }),
-        },
-        Check {
-            name: "best is not faster than the bound".into(),
-            passed: best_ms >= bound_ms * 0.98,
-            detail: format!("best {best_ms:.3} ms, bound {bound_ms:.3} ms"),
-        },
-        Check {
-            name: "best is not slower than sequential".into(),
-            passed: best_ms <= sequential_ms * 1.02,
-            detail: format!("best {best_ms:.3} ms, sequential {sequential_ms:.3} ms"),
-        },
-    ]
+/// The summary of samples that are known to be there (a run always takes some).
+fn summary(samples: &[f64]) -> Summary {
+    Summary::of(samples).unwrap_or(Summary {
+        median: f64::NAN,
+        min: f64::NAN,
+        max: f64::NAN,
+        iqr: f64::NAN,
+        count: 0,
+    })
 }

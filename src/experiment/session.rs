@@ -102,7 +102,6 @@ impl<'g> Session<'g> {
     fn release(&mut self) -> Result<(), GpuError> {
         // Finish queued work first: freeing memory a copy still uses is undefined behaviour.
         let mut first = self.gpu.device_sync().err();
-        self.gpu.set_move_data(true);
         let mut keep = |r: Result<(), GpuError>| {
             if let Err(e) = r {
                 first.get_or_insert(e);

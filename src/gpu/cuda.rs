@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use cudarc::driver::sys::{self, CUcontext, CUdevice, CUstream};
+use cudarc::driver::sys::{self, CUcontext, CUdevice, CUevent, CUstream};
 
 use crate::gpu::{DevBuf, DeviceInfo, GpuError, HostBuf, Kernel, StreamId};
 use crate::report::{BackendInfo, BackendKind, OpKind, TimingSource};
@@ -22,7 +22,9 @@ use crate::report::{BackendInfo, BackendKind, OpKind, TimingSource};
 pub mod context;
 pub mod cupti;
 pub mod error;
+mod events;
 mod gpu_impl;
+mod host_access;
 pub mod kernels;
 pub mod memory;
 mod ops;
@@ -43,6 +45,8 @@ pub struct CudaGpu {
     host: HashMap<u32, HostAlloc>,
     dev: HashMap<u32, DevAlloc>,
     streams: HashMap<u32, CUstream>,
+    /// The program's own events (`Driver::event_create`).
+    events: HashMap<u32, CUevent>,
     next_id: u32,
     kernels: Result<kernels::Loaded, String>,
     recorder: Recorder,
@@ -93,6 +97,7 @@ impl CudaGpu {
                 free_mem: 0,
                 copy_engines: props.copy_engines,
                 kernels_available: false,
+                holds_host_bytes: true,
             },
             props,
             device,
@@ -100,6 +105,7 @@ impl CudaGpu {
             host: HashMap::new(),
             dev: HashMap::new(),
             streams: HashMap::new(),
+            events: HashMap::new(),
             next_id: 1,
             kernels: Err("not loaded yet".into()),
             recorder: Recorder::new(cupti_unavailable),
@@ -214,6 +220,10 @@ impl Drop for CudaGpu {
         self.host.clear();
         self.dev.clear();
         self.warm = None;
+        for (_, e) in self.events.drain() {
+            // SAFETY: created by `cuEventCreate`, destroyed once.
+            let _ = unsafe { sys::cuEventDestroy_v2(e) };
+        }
         for (_, s) in self.streams.drain() {
             // SAFETY: created by `cuStreamCreate`, destroyed once.
             let _ = unsafe { sys::cuStreamDestroy_v2(s) };

@@ -34,22 +34,27 @@ pub fn probe() -> BackendStatus {
     probe_device(0)
 }
 
-/// As [`probe`], for device `ordinal`.
+/// As [`probe`], for device `ordinal`. A driver library that panics (lacks a symbol cudarc
+/// binds) or hangs in `cuInit` makes the simulator the choice, with the reason.
 pub fn probe_device(ordinal: u32) -> BackendStatus {
     let driver = context::driver_present();
     let count = if driver {
-        context::init_and_count()
+        catch_quietly(context::init_and_count).and_then(|r| r)
     } else {
         Ok(0)
     };
     let devices = *count.as_ref().unwrap_or(&0);
-    let driver_version = if driver {
-        context::driver_version().ok()
+    // After a failed cuInit, other queries would only fail (or hang) again.
+    let usable = driver && count.is_ok();
+    let driver_version = if usable {
+        catch_quietly(context::driver_version).and_then(|r| r).ok()
     } else {
         None
     };
-    let cupti_reason = if driver {
-        cupti::available().err()
+    let cupti_reason = if usable {
+        catch_quietly(cupti::available)
+            .unwrap_or_else(|e| Err(e.to_string()))
+            .err()
     } else {
         None
     };
@@ -67,11 +72,11 @@ pub fn probe_device(ordinal: u32) -> BackendStatus {
         driver_version,
         devices,
         nvrtc: kernels::nvrtc_present(),
-        cupti: driver && cupti_reason.is_none(),
-        cupti_reason: if driver {
-            cupti_reason
-        } else {
-            Some("no CUDA driver".into())
+        cupti: usable && cupti_reason.is_none(),
+        cupti_reason: match (driver, usable) {
+            (_, true) => cupti_reason,
+            (true, false) => Some("the CUDA driver is not usable".into()),
+            (false, _) => Some("no CUDA driver".into()),
         },
         chosen,
         reason,
@@ -105,20 +110,7 @@ pub fn open(choice: BackendChoice, device: u32) -> Result<Box<dyn Gpu + Send>, G
 /// Open the real GPU. A panic inside the CUDA libraries (a driver missing a symbol cudarc
 /// expects) becomes an error rather than taking the program down.
 pub fn open_cuda(device: u32) -> Result<CudaGpu, GpuError> {
-    match std::panic::catch_unwind(|| CudaGpu::open(device)) {
-        Ok(r) => r,
-        Err(p) => {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_else(|| "a CUDA library panicked".into());
-            Err(GpuError::Driver {
-                call: "opening the CUDA device".into(),
-                message: msg,
-            })
-        }
-    }
+    catch_quietly(|| CudaGpu::open(device)).and_then(|r| r)
 }
 
 /// The simulator with the active profile (`--profile FILE`, else the built-in H200 one),
@@ -141,4 +133,48 @@ pub fn known_without_init(
         return Some(opened.map(|g| g.info().clone()).map_err(|e| e.to_string()));
     }
     None
+}
+
+thread_local! {
+    /// Set while [`catch_quietly`] runs on this thread: the panic hook then stays silent.
+    static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+static QUIET_HOOK: std::sync::Once = std::sync::Once::new();
+
+/// Whether a panic on this thread is being caught by [`catch_quietly`] (panic hooks that write
+/// crash logs or messages check this, so a caught driver panic leaves no trace behind).
+pub fn panics_silenced() -> bool {
+    QUIET.with(std::cell::Cell::get)
+}
+
+/// Run `f`, which calls into the CUDA libraries; a panic inside (cudarc panics when the loaded
+/// library lacks a symbol it binds, e.g. an old or partial driver) becomes
+/// `Err(GpuError::Driver)`, and nothing is printed: no message, no backtrace.
+pub fn catch_quietly<T>(f: impl FnOnce() -> T) -> Result<T, GpuError> {
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !panics_silenced() {
+                previous(info);
+            }
+        }));
+    });
+    let was = QUIET.with(|q| q.replace(true));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    QUIET.with(|q| q.set(was));
+    result.map_err(|payload| {
+        let what = payload
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "a CUDA library failed".into());
+        GpuError::Driver {
+            call: "loading the CUDA libraries".into(),
+            message: format!(
+                "{what} (the installed driver or toolkit is older than, or incomplete for, what \
+                 cuda-academy needs); update the NVIDIA driver, or use --backend sim"
+            ),
+        }
+    })
 }

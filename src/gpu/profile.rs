@@ -111,6 +111,28 @@ pub struct Profile {
     pub device_alloc_us: f64,
     /// `cuMemFree` of any size (after the implicit device synchronisation).
     pub device_free_us: f64,
+
+    /// Device time the front end spends on every copy or kernel before it starts: back-to-back
+    /// ops of one stream on one engine are this far apart. (Fields from here on default to 0,
+    /// the model before 2026-12-01, so older profiles still load.)
+    #[serde(default)]
+    pub op_overhead_us: f64,
+    /// An op whose stream's previous op ran on another engine (a kernel after its upload, a
+    /// download after its kernel) starts at least this long after that op ended; the engine
+    /// serves other streams meanwhile.
+    #[serde(default)]
+    pub stream_wait_us: f64,
+    /// Extra device time when an engine takes an op of another stream than its last one.
+    #[serde(default)]
+    pub engine_switch_us: f64,
+
+    /// Fields `calibrate` measured and fitted on the recorded GPU.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub measured: Vec<String>,
+    /// Fields carried over unchanged from the template profile because they could not be
+    /// measured there (e.g. kernel parameters without NVRTC). Empty in hand-written profiles.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carried_over: Vec<String>,
 }
 
 /// The profile chosen with `--profile FILE`, for every simulator this process opens.
@@ -171,7 +193,8 @@ impl Profile {
         self.validate()
             .map_err(|e| e.with_origin(&path.display().to_string()))?;
         let text = self.to_toml()?;
-        std::fs::write(path, text).map_err(|e| ProfileError::Io {
+        // Atomic: a full disk or a kill never leaves half a profile in place of the old one.
+        crate::atomic_file::write(path, text.as_bytes()).map_err(|e| ProfileError::Io {
             path: path.display().to_string(),
             message: e.to_string(),
         })

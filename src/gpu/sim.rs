@@ -13,38 +13,45 @@
 //! shared link when both directions run. Nothing reads the wall clock and nothing is random: the
 //! same calls give the same ops and times, bit for bit.
 //!
-//! Buffers hold real bytes (`sim/buffers.rs`): copies copy, `Transform` computes `x * a + b`
-//! (recorded at launch, applied on read, bit-identical to computing at once), so the experiments
-//! verify their results exactly as on the GPU. Data is applied when an op is issued, which
-//! equals device order for every program without races. For long sweeps, turn data movement off
-//! with [`SimGpu::set_move_data`]: timing is unchanged and reading what was not really written is
-//! an error, never a wrong value.
+//! Buffers hold no bytes (`sim/contents.rs`): each holds a description of its contents (which
+//! fill, then which copies, memsets and kernels), so copies move descriptions, a float is
+//! computed only when the host reads it, and verification compares descriptions exactly. A run
+//! needs kilobytes whatever its size. Contents change when an op is issued, which equals device
+//! order for every program without races.
+//!
+//! Events (`sim/events.rs`) are markers in their stream that take no device time: a record ends
+//! when the work before it has, and a stream waiting on an event queues a marker that depends on
+//! it.
 
 use crate::gpu::profile::Profile;
-use crate::gpu::{DevBuf, DeviceInfo, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
+use crate::gpu::{DeviceInfo, Gpu, GpuError, Recording};
 use crate::report::{BackendInfo, BackendKind, HostMemKind, Op, TimingSource};
 
-mod affine;
-mod buffers;
+mod contents;
 mod costs;
+mod driver_impl;
 mod engines;
+mod events;
+mod host_access;
 mod host_clock;
 mod issue;
+mod launch;
 mod memory;
 mod pool;
-mod ranges;
 mod scheduler;
 
-use buffers::Bytes;
+use contents::Contents;
 use engines::Device;
+use events::Events;
 use host_clock::HostClock;
 use pool::Pool;
 use scheduler::Streams;
 
-/// A host buffer: its bytes, its memory kind, whether its pages have been touched.
+/// A host buffer: a description of its contents, its memory kind, whether its pages have been
+/// touched.
 #[derive(Debug)]
 struct HostEntry {
-    bytes: Bytes,
+    contents: Contents,
     kind: HostMemKind,
     touched: bool,
 }
@@ -54,12 +61,12 @@ struct HostEntry {
 pub struct SimGpu {
     profile: Profile,
     info: DeviceInfo,
-    move_data: bool,
     clock: HostClock,
     device: Device,
     streams: Streams,
+    events: Events,
     host: Pool<HostEntry>,
-    dev: Pool<Bytes>,
+    dev: Pool<Contents>,
     recording: bool,
 }
 
@@ -81,6 +88,7 @@ impl SimGpu {
             free_mem: profile.device_total_bytes,
             copy_engines: profile.copy_engines,
             kernels_available: true,
+            holds_host_bytes: false,
         };
         SimGpu {
             device: Device::new(
@@ -91,27 +99,11 @@ impl SimGpu {
             dev: Pool::new("device", profile.device_total_bytes),
             profile,
             info,
-            move_data: true,
             clock: HostClock::default(),
             streams: Streams::new(),
+            events: Events::default(),
             recording: false,
         }
-    }
-
-    /// Whether copies and kernels move real bytes (default `true`).
-    ///
-    /// With `false`, every call costs exactly the same simulated time, but nothing is copied or
-    /// computed: the bytes a copy or kernel would have written are marked stale, and
-    /// [`Gpu::host_read_f32`] of a stale value returns [`GpuError::Invalid`] until it is written
-    /// again with data on. [`Gpu::host_fill`] always writes real data. Use it to time a sweep
-    /// cheaply, then run the configuration you verify with data on (after a fresh `host_fill`).
-    pub fn set_move_data(&mut self, on: bool) {
-        self.move_data = on;
-    }
-
-    /// See [`SimGpu::set_move_data`].
-    pub fn move_data(&self) -> bool {
-        self.move_data
     }
 
     /// The profile the model runs on.
@@ -120,92 +112,19 @@ impl SimGpu {
     }
 }
 
-/// The simulator's side of the contract. Every call costs host time from the profile; calls
-/// naming a stream queue device work. [`Gpu::set_move_data`] is honoured (see
-/// [`SimGpu::set_move_data`]): with it off, timing is unchanged, nothing is copied, and reading
-/// a value that was not really written is a [`GpuError::Invalid`], never a wrong number.
 impl Gpu for SimGpu {
     fn info(&self) -> &DeviceInfo {
         &self.info
     }
-    fn set_move_data(&mut self, on: bool) {
-        SimGpu::set_move_data(self, on);
-    }
-    fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> Result<HostBuf, GpuError> {
-        self.alloc_host(bytes, kind)
-    }
-    fn host_free(&mut self, buf: HostBuf) -> Result<(), GpuError> {
-        self.free_host(buf)
-    }
-    fn host_touch(&mut self, buf: HostBuf) -> Result<(), GpuError> {
-        self.touch_host(buf)
-    }
-    fn host_register(&mut self, buf: HostBuf) -> Result<(), GpuError> {
-        self.register_host(buf)
-    }
-    fn host_unregister(&mut self, buf: HostBuf) -> Result<(), GpuError> {
-        self.unregister_host(buf)
-    }
-    fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
-        self.fill_host(buf, seed)
-    }
-    fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
-        self.host.get(buf.0)?.bytes.read_f32(index)
-    }
-    fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError> {
-        self.alloc_device(bytes)
-    }
-    fn device_free(&mut self, buf: DevBuf) -> Result<(), GpuError> {
-        self.free_device(buf)
-    }
-    fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError> {
-        self.clock.spend(self.profile.api_call_us);
-        Ok(self.streams.create(kind))
-    }
-    fn stream_destroy(&mut self, stream: StreamId) -> Result<(), GpuError> {
-        self.clock.spend(self.profile.api_call_us);
-        self.streams.destroy(stream)
-    }
-    fn copy_h2d_async(
-        &mut self,
-        stream: StreamId,
-        dst: DevBuf,
-        dst_off: u64,
-        src: HostBuf,
-        src_off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError> {
-        self.h2d(stream, dst, dst_off, src, src_off, bytes)
-    }
-    fn copy_d2h_async(
-        &mut self,
-        stream: StreamId,
-        dst: HostBuf,
-        dst_off: u64,
-        src: DevBuf,
-        src_off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError> {
-        self.d2h(stream, dst, dst_off, src, src_off, bytes)
-    }
-    fn launch(
-        &mut self,
-        stream: StreamId,
-        kernel: Kernel,
-        buf: DevBuf,
-        off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError> {
-        self.launch_kernel(stream, kernel, buf, off, bytes)
-    }
-    fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError> {
-        self.sync_stream(stream)
-    }
-    fn device_sync(&mut self) -> Result<(), GpuError> {
-        self.sync_device()
-    }
+}
+
+/// The virtual host clock and the device ops recorded between begin and end.
+impl Recording for SimGpu {
     fn host_now_us(&mut self) -> f64 {
         self.clock.since_origin()
+    }
+    fn host_busy_us(&mut self, us: f64) {
+        self.clock.spend(us.max(0.0));
     }
     fn timeline_begin(&mut self) -> Result<(), GpuError> {
         self.clock.set_origin();

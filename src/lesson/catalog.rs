@@ -84,16 +84,18 @@ impl Catalog {
         let mut unreadable = Vec::new();
         for entry in std::fs::read_dir(dir).map_err(err)? {
             let path = entry.map_err(err)?.path();
-            if path.extension().is_some_and(|e| e == "md") && path.is_file() {
-                let source = path.display().to_string();
-                // One unreadable or oversized file is that lesson's problem, not the folder's.
-                match read_lesson_file(&path) {
-                    Ok(bytes) => files.push((source, bytes)),
-                    Err(message) => unreadable.push(LessonEntry::Broken {
-                        problems: vec![Diagnostic::new(&source, 1, message)],
-                        source,
-                    }),
-                }
+            if path.extension().is_none_or(|e| e != "md") {
+                continue;
+            }
+            let source = path.display().to_string();
+            // One unreadable, oversized or odd entry is that lesson's problem, not the folder's,
+            // and it is reported, never skipped in silence. A FIFO is never opened (no hang).
+            match not_a_lesson_file(&path).map_or_else(|| read_lesson_file(&path), Err) {
+                Ok(bytes) => files.push((source, bytes)),
+                Err(message) => unreadable.push(LessonEntry::Broken {
+                    problems: vec![Diagnostic::new(&source, 1, message)],
+                    source,
+                }),
             }
         }
         let mut catalog = Catalog::from_files(files);
@@ -140,6 +142,22 @@ impl Catalog {
 /// named `*.md` cannot exhaust memory.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
+/// Why the `*.md` entry at `path` cannot be a lesson without opening it: a folder, a FIFO, a
+/// socket or device, or a symlink that leads nowhere (dangling, or a loop).
+fn not_a_lesson_file(path: &Path) -> Option<String> {
+    match std::fs::metadata(path) {
+        Err(e) => Some(format!(
+            "cannot read the file: {e} (a broken or looping symlink?)"
+        )),
+        Ok(meta) if meta.is_dir() => Some("this is a folder, not a lesson file".into()),
+        Ok(meta) if !meta.is_file() => Some(
+            "this is not a regular file (a FIFO, socket or device); a lesson is a markdown file"
+                .into(),
+        ),
+        Ok(_) => None,
+    }
+}
+
 fn read_lesson_file(path: &Path) -> Result<Vec<u8>, String> {
     use std::io::Read;
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
@@ -156,10 +174,12 @@ fn read_lesson_file(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-fn sort_key(entry: &LessonEntry) -> (u32, String) {
+/// Course order, then id, then file: the file breaks ties, so which of two files with the same
+/// id is kept never depends on the order the folder lists them in.
+fn sort_key(entry: &LessonEntry) -> (u32, String, String) {
     match entry {
-        LessonEntry::Ok(l) => (l.meta.order, l.id().to_string()),
-        LessonEntry::Broken { source, .. } => (u32::MAX, source.clone()),
+        LessonEntry::Ok(l) => (l.meta.order, l.id().to_string(), l.source.clone()),
+        LessonEntry::Broken { source, .. } => (u32::MAX, String::new(), source.clone()),
     }
 }
 
@@ -175,7 +195,10 @@ fn mark_duplicates(entries: &mut [LessonEntry]) {
                 first_holder.insert(id, lesson.source.clone());
             }
             Some(first) => {
-                let message = format!("duplicate lesson id {id:?} (already used by {first})");
+                let message = format!(
+                    "duplicate lesson id {id:?}: {first} already uses it (that file is kept, \
+                     this one is not loaded); give one of them another id"
+                );
                 let source = lesson.source.clone();
                 let line = lesson.id_line;
                 *entry = LessonEntry::Broken {

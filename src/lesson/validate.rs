@@ -8,8 +8,15 @@ use std::fmt;
 
 use pulldown_cmark::{Event, Parser};
 
-use super::{Card, FORMAT_VERSION, FrontMatter, Lesson, QuestionKind};
-use crate::experiment;
+use super::{Card, FORMAT_VERSION, FrontMatter, Lesson};
+
+mod references;
+
+mod lines;
+mod quiz;
+
+use lines::KeyLines;
+pub use quiz::{MAX_CHOICES, names_an_option_letter};
 
 /// Longest line a lesson may have: longer ones are almost certainly not prose, and would make
 /// wrapping and highlighting slow.
@@ -49,7 +56,7 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
         split_front_matter(source, text).map_err(|d| vec![d])?;
     let mut problems = Vec::new();
     check_line_lengths(source, text, &mut problems);
-    let meta = match toml::from_str::<FrontMatter>(front) {
+    let mut meta = match toml::from_str::<FrontMatter>(front) {
         Ok(meta) => Some(meta),
         Err(err) => {
             let line = err
@@ -60,8 +67,11 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
             None
         }
     };
-    if let Some(meta) = &meta {
-        check_meta(source, meta, front, front_line, &mut problems);
+    // One pass for the lines of every key and question (see `lines`): linear in the file.
+    let lines = KeyLines::find(front, front_line);
+    if let Some(meta) = &mut meta {
+        check_meta(source, meta, &lines, &mut problems);
+        meta.sanitize();
     }
     let cards = split_cards(source, body, body_line, &mut problems);
     if cards.is_empty() && problems.is_empty() {
@@ -74,16 +84,20 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
     for card in &cards {
         check_nesting(source, card, &mut problems);
     }
+    references::check(
+        source,
+        meta.as_ref(),
+        (front, front_line, lines.experiments),
+        &cards,
+        &mut problems,
+    );
     match meta {
-        Some(meta) if problems.is_empty() => {
-            let id_line = find_key_line(front, "id").map_or(front_line, |l| front_line + l - 1);
-            Ok(Lesson {
-                meta,
-                cards,
-                source: source.to_string(),
-                id_line,
-            })
-        }
+        Some(meta) if problems.is_empty() => Ok(Lesson {
+            meta,
+            cards,
+            source: source.to_string(),
+            id_line: lines.id,
+        }),
         _ => Err(problems),
     }
 }
@@ -153,25 +167,14 @@ fn toml_message(err: &toml::de::Error) -> String {
     format!("front matter: {msg}")
 }
 
-fn check_meta(
-    source: &str,
-    meta: &FrontMatter,
-    front: &str,
-    front_line: usize,
-    out: &mut Vec<Diagnostic>,
-) {
-    let line_of_key = |key: &str| {
-        find_key_line(front, key)
-            .map(|l| front_line + l - 1)
-            .unwrap_or(front_line)
-    };
+fn check_meta(source: &str, meta: &FrontMatter, lines: &KeyLines, out: &mut Vec<Diagnostic>) {
     if meta.format_version > FORMAT_VERSION {
-        out.push(Diagnostic::new(source, line_of_key("format_version"), format!("format_version {} is newer than this cuda-academy understands ({FORMAT_VERSION}); upgrade cuda-academy", meta.format_version)));
+        out.push(Diagnostic::new(source, lines.format_version, format!("format_version {} is newer than this cuda-academy understands ({FORMAT_VERSION}); upgrade cuda-academy", meta.format_version)));
     }
     if !is_valid_id(&meta.id) {
         out.push(Diagnostic::new(
             source,
-            line_of_key("id"),
+            lines.id,
             format!(
                 "id {:?} must be non-empty lowercase letters, digits and `-`",
                 meta.id
@@ -179,129 +182,22 @@ fn check_meta(
         ));
     }
     if meta.title.trim().is_empty() {
-        out.push(Diagnostic::new(
-            source,
-            line_of_key("title"),
-            "title is empty",
-        ));
-    }
-    for exp in &meta.experiments {
-        if !experiment::IDS.contains(&exp.as_str()) {
-            out.push(Diagnostic::new(
-                source,
-                line_of_key("experiments"),
-                format!(
-                    "unknown experiment {exp:?}; known: {}",
-                    experiment::IDS.join(", ")
-                ),
-            ));
-        }
+        out.push(Diagnostic::new(source, lines.title, "title is empty"));
     }
     out.extend(
         crate::exercise::validate(&meta.id, &meta.exercises)
             .into_iter()
-            .map(|m| Diagnostic::new(source, line_of_key("exercises"), m)),
+            .map(|m| Diagnostic::new(source, lines.exercises, m)),
     );
-    let mut seen = std::collections::HashSet::new();
-    for (i, q) in meta.quiz.iter().enumerate() {
-        let line = find_nth_line(front, "[[quiz]]", i)
-            .map(|l| front_line + l - 1)
-            .unwrap_or(front_line);
-        let name = format!("quiz question {} ({:?})", i + 1, q.id);
-        if !is_valid_id(&q.id) {
-            out.push(Diagnostic::new(
-                source,
-                line,
-                format!("{name}: id must be lowercase letters, digits and `-`"),
-            ));
-        } else if !seen.insert(q.id.as_str()) {
-            out.push(Diagnostic::new(
-                source,
-                line,
-                format!("{name}: duplicate question id"),
-            ));
-        }
-        if q.prompt.trim().is_empty() {
-            out.push(Diagnostic::new(
-                source,
-                line,
-                format!("{name}: prompt is empty"),
-            ));
-        }
-        match q.kind {
-            QuestionKind::Choice => {
-                if q.choices.len() < 2 {
-                    out.push(Diagnostic::new(
-                        source,
-                        line,
-                        format!("{name}: needs at least 2 choices, has {}", q.choices.len()),
-                    ));
-                }
-                match q.answer {
-                    None => out.push(Diagnostic::new(
-                        source,
-                        line,
-                        format!("{name}: `answer` is missing (index of the right choice, from 0)"),
-                    )),
-                    Some(a) if a >= q.choices.len() => out.push(Diagnostic::new(
-                        source,
-                        line,
-                        format!(
-                            "{name}: answer {a} does not exist (choices are numbered 0 to {})",
-                            q.choices.len().saturating_sub(1)
-                        ),
-                    )),
-                    Some(_) => {}
-                }
-            }
-            QuestionKind::Predict => {
-                if q.metric.as_deref().is_none_or(str::is_empty) {
-                    out.push(Diagnostic::new(
-                        source,
-                        line,
-                        format!("{name}: a predict question needs `metric`"),
-                    ));
-                }
-                if q.tolerance_pct.is_none_or(|t| !(t > 0.0 && t <= 100.0)) {
-                    out.push(Diagnostic::new(
-                        source,
-                        line,
-                        format!(
-                            "{name}: a predict question needs `tolerance_pct` between 0 and 100"
-                        ),
-                    ));
-                }
-            }
-        }
-    }
+    quiz::check_quiz(source, &meta.quiz, lines, out);
 }
 
-fn is_valid_id(id: &str) -> bool {
+pub(super) fn is_valid_id(id: &str) -> bool {
     !id.is_empty()
         && id.len() <= 64
         && id
             .bytes()
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-}
-
-fn find_key_line(front: &str, key: &str) -> Option<usize> {
-    front
-        .lines()
-        .position(|l| {
-            let l = l.trim_start();
-            l.strip_prefix(key)
-                .is_some_and(|rest| rest.trim_start().starts_with('='))
-        })
-        .map(|i| i + 1)
-}
-
-fn find_nth_line(front: &str, needle: &str, n: usize) -> Option<usize> {
-    front
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.trim() == needle)
-        .nth(n)
-        .map(|(i, _)| i + 1)
 }
 
 fn check_line_lengths(source: &str, text: &str, out: &mut Vec<Diagnostic>) {
@@ -375,7 +271,8 @@ fn push_card(cards: &mut Vec<Card>, current: &mut String, line: usize) {
     let text = std::mem::take(current);
     if !text.trim().is_empty() {
         cards.push(Card {
-            markdown: text.trim_end().to_string() + "\n",
+            // Clean once here, so every view of the card (titles, lists, the body) is safe.
+            markdown: crate::sanitize::clean(text.trim_end()).into_owned() + "\n",
             line,
         });
     }

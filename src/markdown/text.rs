@@ -6,18 +6,12 @@ use unicode_width::UnicodeWidthChar;
 
 use super::wrap::{Piece, push};
 
-/// Shown for a control character in the text.
-const REPLACEMENT: char = '\u{FFFD}';
+use crate::sanitize::{REPLACEMENT, clean_line};
 
-/// Text of a paragraph: newlines and tabs are spaces, other control characters are replaced.
+/// Text of a paragraph: newlines and tabs are spaces, other control characters are replaced
+/// (the one sanitiser, [`crate::sanitize`]).
 pub(super) fn clean_inline(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\r' | '\t' => ' ',
-            c if c.is_control() => REPLACEMENT,
-            c => c,
-        })
-        .collect()
+    clean_line(text)
 }
 
 /// One line of code: tabs expand to the next multiple of 4 columns, control characters are

@@ -30,7 +30,7 @@ pub struct OpDetails {
     pub bytes: u64,
     pub start_us: f64,
     pub duration_us: f64,
-    /// Bytes over duration, for ops that move bytes.
+    /// Bytes over duration, for copies.
     pub gbps: Option<f64>,
     pub host_mem: Option<HostMemKind>,
     pub engine: Option<u32>,
@@ -47,7 +47,10 @@ impl OpDetails {
             bytes: op.bytes,
             start_us: op.start_us,
             duration_us: op.duration_us(),
-            gbps: gbps(op.bytes, op.duration_us()),
+            // A rate only means something for a copy (a spin kernel's "GB/s" would not).
+            gbps: matches!(op.kind, OpKind::H2d | OpKind::D2h)
+                .then(|| gbps(op.bytes, op.duration_us()))
+                .flatten(),
             host_mem: op.host_mem,
             engine: op.engine,
             start_inferred: op.start_inferred,
@@ -56,39 +59,82 @@ impl OpDetails {
     }
 
     /// One line, most important first, e.g.
-    /// `H2D · stream 2 · 8 MiB · 152 µs · 55.1 GB/s · pinned · engine 1 · at 1.20 ms · H2D chunk 3`.
+    /// `H2D · stream 2 · engine 1 · 8 MiB · 152 µs · 55.1 GB/s · pinned · at 1.20 ms · H2D chunk 3`.
     pub fn summary(&self) -> String {
-        let mut parts = vec![
-            kind_name(self.kind).to_string(),
-            format!("stream {}", self.stream),
+        self.summary_within(usize::MAX)
+    }
+
+    /// [`Self::summary`] in at most `width` characters: the least important parts (the label
+    /// of a copy or kernel, then the start time, the host memory, the rate, the size) are left
+    /// out until it fits; the kind, stream, engine and duration always stay.
+    pub fn summary_within(&self, width: usize) -> String {
+        // (text, drop rank: 0 never, higher goes first)
+        let mut parts: Vec<(String, u8)> = vec![
+            (kind_name(self.kind).to_string(), 0),
+            (format!("stream {}", self.stream), 0),
         ];
-        if self.bytes > 0 {
-            parts.push(format_bytes(self.bytes));
+        if let Some(engine) = self.engine {
+            parts.push((format!("engine {engine}"), 0));
         }
-        parts.push(format_duration_us(self.duration_us));
+        if self.bytes > 0 {
+            parts.push((format_bytes(self.bytes), 2));
+        }
+        parts.push((format_duration_us(self.duration_us), 0));
         if let Some(rate) = self.gbps {
-            parts.push(format!("{} GB/s", three_digits(rate)));
+            parts.push((format!("{} GB/s", three_digits(rate)), 3));
         }
         if let Some(mem) = self.host_mem {
-            parts.push(host_mem_name(mem).to_string());
-        }
-        if let Some(engine) = self.engine {
-            parts.push(format!("engine {engine}"));
+            parts.push((host_mem_name(mem).to_string(), 4));
         }
         if self.start_inferred {
-            parts.push("start inferred".to_string());
+            parts.push(("start inferred".to_string(), 1));
         }
-        parts.push(format!("at {}", format_duration_us(self.start_us)));
+        parts.push((format!("at {}", format_duration_us(self.start_us)), 5));
         if !self.label.is_empty() {
-            parts.push(self.label.clone());
+            // A host op is its call: its label goes last of all.
+            let rank = if self.kind == OpKind::Host { 1 } else { 6 };
+            parts.push((self.label.clone(), rank));
         }
-        parts.join(" · ")
+        let join = |parts: &[(String, u8)]| {
+            parts
+                .iter()
+                .map(|(t, _)| t.as_str())
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        let mut line = join(&parts);
+        while line.chars().count() > width {
+            let Some(drop) = parts.iter().map(|(_, r)| *r).filter(|r| *r > 0).max() else {
+                break;
+            };
+            parts.retain(|(_, r)| *r != drop);
+            line = join(&parts);
+        }
+        line
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_short_line_drops_the_label_first_and_never_the_engine() {
+        let mut o = op(OpKind::D2h, 3, 1210.0, 1362.5);
+        o.bytes = 8 << 20;
+        o.host_mem = Some(HostMemKind::Pinned);
+        o.engine = Some(2);
+        o.label = "cuMemcpyDtoHAsync pinned".into();
+        let d = OpDetails::of(&o);
+        let full = d.summary();
+        assert!(full.ends_with("cuMemcpyDtoHAsync pinned"), "{full}");
+        let fit = d.summary_within(60);
+        assert!(fit.chars().count() <= 60, "{fit}");
+        assert!(fit.contains("engine 2") && fit.contains("152 µs"), "{fit}");
+        assert!(!fit.contains("cuMemcpy"), "{fit}");
+        let tiny = d.summary_within(10);
+        assert!(tiny.contains("engine 2"), "the engine stays: {tiny}");
+    }
     use crate::timeline::sample::op;
 
     #[test]
@@ -115,7 +161,7 @@ mod tests {
         assert!((rate - (8u64 << 20) as f64 / 152.5e3).abs() < 1e-9);
         assert_eq!(
             d.summary(),
-            "H2D · stream 2 · 8 MiB · 152 µs · 55.0 GB/s · pinned · engine 1 · start inferred \
+            "H2D · stream 2 · engine 1 · 8 MiB · 152 µs · 55.0 GB/s · pinned · start inferred \
              · at 1.00 ms · H2D chunk 3"
         );
     }

@@ -120,3 +120,39 @@ fn modes_rebuild_lanes() {
     assert_eq!(v.mode, ViewMode::All);
     assert!(v.run.lanes.len() > streams);
 }
+
+#[test]
+fn brackets_walk_from_this_run_up_into_the_compared_run_and_back() {
+    let mut v = TimelineView::new(three_ops());
+    v.set_previous(
+        "previous run",
+        vec![
+            op(OpKind::H2d, 1, 0.0, 50.0),
+            op(OpKind::D2h, 1, 60.0, 90.0),
+        ],
+    );
+    v.select_next();
+    assert_eq!(v.selected_index(), Some(1), "starts in this run");
+    v.select_prev();
+    assert_eq!(
+        v.selected_in(true),
+        Some(1),
+        "up into the compared run's last op"
+    );
+    assert_eq!(v.selected_index(), None);
+    assert_eq!(v.selected_run_name(), Some("previous run"));
+    assert_eq!(v.selected_op().map(|o| o.kind), Some(OpKind::D2h));
+    v.select_prev();
+    v.select_prev();
+    assert_eq!(
+        v.selected_in(true),
+        Some(0),
+        "stops at the compared run's first op"
+    );
+    v.select_next();
+    v.select_next();
+    assert_eq!(v.selected_index(), Some(1), "back down into this run");
+    // Dropping the comparison keeps a selection in this run.
+    v.clear_previous();
+    assert_eq!(v.selected_index(), Some(1));
+}

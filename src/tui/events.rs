@@ -1,5 +1,7 @@
 //! The sources of the loop's one channel: terminal input (a thread polling
-//! `crossterm::event::read`, paused while `Ctrl-E`'s editor owns the terminal) and signals (SIGTERM, SIGHUP, SIGINT through signal-hook).
+//! `crossterm::event::read`, paused while `Ctrl-E`'s editor owns the terminal) and signals through
+//! signal-hook: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the tutorial (saved, restored); SIGTSTP
+//! suspends it like vim or less; SIGCONT redraws.
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
@@ -7,7 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
 use crate::app::Msg;
@@ -17,8 +19,12 @@ use crate::app::Msg;
 pub enum Event {
     /// For [`crate::app::App::update`].
     App(Msg),
-    /// SIGTERM, SIGHUP or SIGINT: save, restore, leave.
+    /// SIGTERM, SIGHUP, SIGINT or SIGQUIT: save, restore, leave.
     Signal(i32),
+    /// SIGTSTP (`kill -TSTP`; Ctrl-Z is a key in raw mode): save, restore, stop.
+    Suspend,
+    /// SIGCONT: the terminal may have been used by others meanwhile; take it back and redraw.
+    Continued,
     /// Reading the terminal failed (it went away).
     InputFailed(String),
 }
@@ -56,17 +62,30 @@ pub fn spawn_input(tx: Sender<Event>) {
     });
 }
 
-/// Forward SIGTERM, SIGHUP and SIGINT (from `kill`; Ctrl-C in raw mode is a key) to the loop,
-/// which wakes, saves progress and restores the terminal.
+/// Forward SIGTERM, SIGHUP, SIGINT and SIGQUIT (from `kill`; Ctrl-C and Ctrl-\\ in raw mode are
+/// keys) to the loop, which wakes, saves progress and restores the terminal; and SIGTSTP and
+/// SIGCONT, which suspend and resume it. (Handling SIGTSTP replaces its default stop: the loop
+/// stops the process itself, once the terminal is restored.)
 pub fn spawn_signals(tx: Sender<Event>) -> anyhow::Result<()> {
-    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT])
+    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT])
         .map_err(|e| anyhow::anyhow!("cannot install signal handlers: {e}"))?;
     thread::spawn(move || {
         for sig in signals.forever() {
-            if tx.send(Event::Signal(sig)).is_err() {
+            let event = match sig {
+                SIGTSTP => Event::Suspend,
+                SIGCONT => Event::Continued,
+                sig => Event::Signal(sig),
+            };
+            if tx.send(event).is_err() {
                 return;
             }
         }
     });
     Ok(())
+}
+
+/// Stop this process (as the default SIGTSTP action would) until a SIGCONT.
+pub fn stop_self() {
+    // SIGSTOP cannot be caught: the process stops here and carries on after SIGCONT.
+    let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
 }

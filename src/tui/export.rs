@@ -1,29 +1,39 @@
 //! `e`: the last run as Chrome trace JSON in the current directory, named
-//! `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>.json` (UTC), never on top of an existing file.
+//! `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>.json` (UTC), never on top of an existing file:
+//! each name is tried with `create_new`, which also refuses a dangling symlink planted there.
 
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use crate::atomic_file::create_new;
 use crate::report::Report;
-use crate::trace::write_chrome_trace;
+use crate::trace::{TraceError, write_with};
 
 /// Write `report` as a trace into `dir`; the path written, or why not (said for people).
 pub fn export(report: &Report, dir: &Path, now: SystemTime) -> Result<PathBuf, String> {
     let base = file_stem(&report.experiment, now);
-    let path = (0..100)
-        .map(|n| match n {
+    for n in 0..100 {
+        let path = match n {
             0 => dir.join(format!("{base}.json")),
             n => dir.join(format!("{base}-{n}.json")),
-        })
-        .find(|p| !p.exists())
-        .ok_or_else(|| format!("too many traces named {base}-N.json in {}", dir.display()))?;
-    write_chrome_trace(report, &path).map_err(|err| {
-        format!(
-            "{err}; check that {} is writable, or run cuda-academy from another directory",
-            dir.display()
-        )
-    })?;
-    Ok(path)
+        };
+        match write_with(report, &path, create_new) {
+            Ok(()) => return Ok(path),
+            // Taken (a file, or any kind of link): try the next name, never write through it.
+            Err(TraceError::Write { cause, .. })
+                if cause.kind() == std::io::ErrorKind::AlreadyExists => {}
+            Err(err) => {
+                return Err(format!(
+                    "{err}; check that {} is writable, or run cuda-academy from another directory",
+                    dir.display()
+                ));
+            }
+        }
+    }
+    Err(format!(
+        "too many traces named {base}-N.json in {}",
+        dir.display()
+    ))
 }
 
 /// `cuda-academy-<experiment>-<YYYYMMDD-HHMMSS>` for `now` in UTC.
@@ -77,6 +87,29 @@ mod tests {
         assert_ne!(first, second);
         let text = std::fs::read_to_string(&first).unwrap();
         assert!(serde_json::from_str::<serde_json::Value>(&text).is_ok());
+    }
+
+    /// Review minor 2: a dangling symlink planted at the next name is skipped, never written
+    /// through.
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_symlink_is_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        let now = SystemTime::now();
+        let planted = dir
+            .path()
+            .join(format!("{}.json", file_stem("pipeline", now)));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        let written = export(&report(), dir.path(), now).unwrap();
+        assert_ne!(written, planted);
+        assert!(!victim.exists(), "wrote through the planted link");
+        assert!(
+            std::fs::symlink_metadata(&planted)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
     }
 
     #[test]

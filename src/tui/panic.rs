@@ -1,16 +1,23 @@
 //! The panic hook: restore the terminal first, then write a crash log under the state dir and
 //! print the message with the log's path. A panic on the experiment worker thread is caught there
-//! and shown in the panel, so the hook only logs it and leaves the screen alone.
+//! and shown in the panel, so the hook only logs it and leaves the screen alone. A panic caught
+//! quietly inside the CUDA libraries ([`crate::gpu::detect::catch_quietly`]) leaves no trace.
+//!
+//! Logs are named `crash-<UTC time>-<pid>-<n>.log` and created with `create_new` (two in one
+//! second never overwrite each other); only the newest [`MAX_LOGS`] are kept.
 
 use std::io::Write as _;
-use std::path::PathBuf;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::terminal::restore_terminal;
 
 /// Install the hook; `state_dir` is where the crash log goes (else the temp dir).
 pub fn install(state_dir: Option<PathBuf>) {
     std::panic::set_hook(Box::new(move |info| {
+        if crate::gpu::detect::panics_silenced() {
+            return;
+        }
         // The experiment worker catches its panics and shows them in the panel: the TUI is
         // still running, so only log them.
         if is_worker_thread(std::thread::current().name()) {
@@ -44,18 +51,43 @@ pub fn is_worker_thread(name: Option<&str>) -> bool {
     name == Some(crate::worker::THREAD_NAME)
 }
 
-fn write_log(state_dir: Option<PathBuf>, report: &str) -> Option<PathBuf> {
-    let secs = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let name = format!("crash-{secs}.log");
+/// Crash logs kept per folder; older ones are removed when a new one is written.
+pub const MAX_LOGS: usize = 20;
+
+/// Write `report` as a new crash log in the state dir (else the temp dir); its path.
+pub fn write_log(state_dir: Option<PathBuf>, report: &str) -> Option<PathBuf> {
+    let t = crate::utc::Utc::at(SystemTime::now());
+    let stem = format!("crash-{}T{}Z-{}", t.date(), t.time(), std::process::id());
     [state_dir, Some(std::env::temp_dir())]
         .into_iter()
         .flatten()
         .find_map(|dir| {
             std::fs::create_dir_all(&dir).ok()?;
-            let path = dir.join(&name);
-            std::fs::write(&path, report).ok()?;
+            let path = (0..1000)
+                .map(|n| dir.join(format!("{stem}-{n}.log")))
+                .find(|p| crate::atomic_file::create_new(p, report.as_bytes()).is_ok())?;
+            prune_logs(&dir);
             Some(path)
         })
+}
+
+/// Keep the newest [`MAX_LOGS`] crash logs in `dir` (their names sort by time).
+fn prune_logs(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut logs: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy())
+                .is_some_and(|n| n.starts_with("crash-") && n.ends_with(".log"))
+        })
+        .collect();
+    logs.sort();
+    let excess = logs.len().saturating_sub(MAX_LOGS);
+    for old in &logs[..excess] {
+        let _ = std::fs::remove_file(old);
+    }
 }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
 use ratatui::crossterm::terminal::{
-    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
 use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;
@@ -23,6 +23,7 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 pub struct Terminal {
     inner: ratatui::Terminal<CrosstermBackend<Stdout>>,
     active: bool,
+    mouse: bool,
 }
 
 impl Terminal {
@@ -42,6 +43,7 @@ impl Terminal {
             Ok(inner) => Ok(Terminal {
                 inner,
                 active: true,
+                mouse,
             }),
             Err(e) => {
                 restore_terminal();
@@ -67,6 +69,38 @@ impl Terminal {
         if std::mem::take(&mut self.active) {
             restore_terminal();
         }
+    }
+
+    /// Take the terminal (back) after a suspend or a SIGCONT: raw mode, the alternate screen and
+    /// mouse capture again, and a full redraw on the next frame. Raw mode is switched off and on
+    /// because while the process was stopped the shell may have reset the terminal behind
+    /// crossterm's back (crossterm would think it is still raw and do nothing).
+    pub fn resume(&mut self) -> anyhow::Result<()> {
+        let _ = disable_raw_mode();
+        enable_raw_mode()
+            .map_err(|e| anyhow::anyhow!("cannot switch the terminal back to raw mode: {e}"))?;
+        self.active = true;
+        ACTIVE.store(true, Ordering::SeqCst);
+        let mut out = io::stdout();
+        let clear = Clear(ClearType::All);
+        let entered = if self.mouse {
+            execute!(
+                out,
+                EnterAlternateScreen,
+                EnableMouseCapture,
+                cursor::Hide,
+                clear
+            )
+        } else {
+            execute!(out, EnterAlternateScreen, cursor::Hide, clear)
+        };
+        // A fresh ratatui terminal has no previous frame, so the next draw repaints every cell
+        // (`Terminal::clear` would ask the terminal for the cursor position, which the input
+        // thread's reader can swallow).
+        entered
+            .and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(io::stdout())))
+            .map(|inner| self.inner = inner)
+            .map_err(|e| anyhow::anyhow!("cannot set up the terminal again: {e}"))
     }
 }
 

@@ -10,10 +10,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, BackendState, Focus, PanelView};
+use crate::experiment::registry::{self, Chart};
 use crate::report::Report;
 use crate::ui::{layout, pane_block, text};
 use crate::widgets::{
-    BandwidthChart, TimelineWidget, ValueBars, async_copy_bars, host_memory_bars,
+    BandwidthChart, PipelineSweep, TimelineWidget, ValueBars, async_copy_bars, host_memory_bars,
 };
 
 /// Spinner frames (Braille dots; the phase text says the same thing in words).
@@ -38,8 +39,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     if inner.is_empty() {
         return;
     }
-    // A short timeline panel leaves out who produced the run: the title says it already.
-    let compact = app.panel_view() == PanelView::Timeline && inner.height < 16;
+    // A short timeline or chart panel leaves out who produced the run: the title says it already.
+    let compact =
+        matches!(app.panel_view(), PanelView::Timeline | PanelView::Chart) && inner.height < 16;
     let head = head_lines(app, inner.width, compact);
     let head_rows = u16::try_from(head.len())
         .unwrap_or(u16::MAX)
@@ -121,11 +123,18 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
 
 fn draw_chart(app: &App, report: &Report, area: Rect, buf: &mut Buffer) {
     let theme = app.theme;
-    match report.experiment.as_str() {
-        "pageable-vs-pinned" => BandwidthChart::from_report(report, theme).render(area, buf),
-        "pinned-alloc" => host_memory_bars(report, theme).render(area, buf),
-        _ if area.width < 60 => short_async_bars(report, app).render(area, buf),
-        _ => async_copy_bars(report, theme).render(area, buf),
+    let chart = registry::find(&report.experiment).and_then(|spec| spec.chart);
+    match chart {
+        Some(Chart::BandwidthBySize) => {
+            BandwidthChart::from_report(report, theme).render(area, buf)
+        }
+        Some(Chart::HostMemoryBars) => host_memory_bars(report, theme).render(area, buf),
+        Some(Chart::AsyncReturnBars) if area.width < 60 => {
+            short_async_bars(report, app).render(area, buf);
+        }
+        Some(Chart::AsyncReturnBars) => async_copy_bars(report, theme).render(area, buf),
+        Some(Chart::PipelineSweep) => PipelineSweep::from_report(report, theme).render(area, buf),
+        None => {}
     }
 }
 
@@ -179,7 +188,11 @@ fn view_hint(app: &App) -> Option<String> {
     let name = match app.panel_view() {
         PanelView::Timeline => "timeline",
         PanelView::Results => "results",
-        PanelView::Chart => "chart",
+        PanelView::Chart => app
+            .experiment()
+            .and_then(registry::find)
+            .and_then(|spec| spec.chart)
+            .map_or("chart", Chart::view_name),
     };
     let switch = if app.experiments().len() > 1 {
         " · s other"

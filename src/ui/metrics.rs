@@ -1,77 +1,65 @@
-//! Metric names for people: the contract names (`pinned_h2d_gbps`) get friendly labels, and
-//! values are printed with sensible precision and their unit (`55.1 GB/s`, `1.84x`, `0.93`).
+//! Metrics for people: labels come from the experiment registry (`pinned_h2d_gbps` reads
+//! "pinned H2D"), values are printed with sensible precision and a unit that fits their size
+//! (`55.1 GB/s`, `8.29 ms` rather than `8294 µs`, `1.84x`, `1 stream`), and each value can say
+//! how it was measured (`median of 5 · IQR 0.31 · device-cupti`).
 
-use crate::report::Metric;
+use crate::experiment::registry;
+use crate::report::{Clock, Metric};
+use crate::timeline::format::format_duration_us;
 
-/// Friendly labels for the contract metric names; others show their raw name.
-const LABELS: &[(&str, &str)] = &[
-    ("pinned_h2d_gbps", "pinned H2D"),
-    ("pinned_d2h_gbps", "pinned D2H"),
-    ("pageable_h2d_gbps", "pageable H2D"),
-    ("pageable_d2h_gbps", "pageable D2H"),
-    ("pinned_over_pageable", "pinned / pageable"),
-    ("pinned_alloc_ms_per_gib", "cudaMallocHost"),
-    ("pageable_alloc_ms_per_gib", "malloc + first touch"),
-    ("register_ms_per_gib", "cudaHostRegister"),
-    ("write_combined_h2d_gbps", "write-combined H2D"),
-    ("registered_h2d_gbps", "registered H2D"),
-    ("async_return_us_pinned", "async returns (pinned)"),
-    ("async_return_us_pageable", "async returns (pageable)"),
-    ("copy_done_us_pinned", "copy done (pinned)"),
-    ("copy_done_us_pageable", "copy done (pageable)"),
-    ("legacy_default_ms", "legacy default stream"),
-    ("nonblocking_ms", "non-blocking streams"),
-    ("sequential_ms", "sequential"),
-    ("best_ms", "best pipeline"),
-    ("best_streams", "best streams"),
-    ("best_chunks", "best chunks"),
-    ("speedup", "speedup"),
-    ("bidirectional_gbps", "both directions"),
-    ("bound_ms", "lower bound"),
-    ("efficiency", "bound / best"),
-    ("pinned_h2d_small_copy_us", "small H2D copy, pinned"),
-    ("pinned_d2h_small_copy_us", "small D2H copy, pinned"),
-    ("pageable_h2d_small_copy_us", "small H2D copy, pageable"),
-    ("pageable_d2h_small_copy_us", "small D2H copy, pageable"),
-    ("pinned_free_ms_per_gib", "cudaFreeHost"),
-    ("pageable_free_ms_per_gib", "free"),
-    ("unregister_ms_per_gib", "cudaHostUnregister"),
-    ("write_combined_d2h_gbps", "write-combined D2H"),
-    ("registered_d2h_gbps", "registered D2H"),
-    ("copy_ms", "the copy alone"),
-    ("spin_kernel_ms", "the kernel alone"),
-    ("h2d_alone_ms", "H2D alone"),
-    ("d2h_alone_ms", "D2H alone"),
-    ("kernel_alone_ms", "kernel alone"),
-    ("recorded_ms", "recorded run (timeline on)"),
-    ("instrumentation_overhead_pct", "timeline recording cost"),
-];
-
-/// The label of metric `name`.
+/// The label of metric `name` (its raw name when the registry does not declare it).
 pub fn label(name: &str) -> &str {
-    LABELS
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map_or(name, |(_, l)| l)
+    registry::label(name)
 }
 
-/// The order metrics are listed in: the labelled ones in table order, then the rest by name.
-pub fn rank(name: &str) -> usize {
-    LABELS
-        .iter()
-        .position(|(n, _)| *n == name)
-        .unwrap_or(LABELS.len())
+/// The order `experiment`'s metrics are listed in: the registry's order, then the rest.
+pub fn rank(experiment: &str, name: &str) -> usize {
+    registry::find(experiment)
+        .and_then(|spec| spec.metrics.iter().position(|m| m.name == name))
+        .unwrap_or(usize::MAX)
 }
 
-/// `value unit` with three significant digits or so: `55.1 GB/s`, `812 us`, `1.84x`, `3 streams`.
+/// `value unit` with three significant digits or so: `55.1 GB/s`, `812 µs`, `8.29 ms`, `1.84x`,
+/// `3 streams`, `1 stream`.
 pub fn format_metric(metric: &Metric) -> String {
-    let value = format_value(metric.value);
-    match metric.unit.as_str() {
+    format_in(metric.value, &metric.unit)
+}
+
+/// `value` in `unit`, as [`format_metric`] writes it.
+pub fn format_in(v: f64, unit: &str) -> String {
+    let value = format_value(v);
+    match unit {
         "x" => format!("{value}x"),
         "ratio" | "" => value,
-        "us" => format!("{value} µs"),
+        // Times pick the unit that fits them, as the timeline does.
+        "us" => format_duration_us(v),
+        "ms" => format_duration_us(v * 1e3),
+        "streams" | "chunks" if v == 1.0 => format!("1 {}", unit.trim_end_matches('s')),
         unit => format!("{value} {unit}"),
     }
+}
+
+/// How a metric was measured, for people: `n=5 · IQR 0.310 GB/s · device-cupti`. The clock is
+/// left out when it is `common` to every metric shown (the heading says it once), and a zero
+/// spread (the simulator's repeated runs agree exactly) is not printed.
+pub fn provenance(metric: &Metric, common: Option<Clock>) -> String {
+    let mut parts = Vec::new();
+    if metric.n > 1 {
+        parts.push(format!("n={}", metric.n));
+    }
+    if let Some(spread) = metric.spread.filter(|s| s.iqr > 0.0) {
+        parts.push(format!("IQR {}", format_in(spread.iqr, &metric.unit)));
+    }
+    if let Some(clock) = metric.clock.filter(|c| Some(*c) != common) {
+        parts.push(clock.name().to_string());
+    }
+    parts.join(" · ")
+}
+
+/// The clock every metric of `metrics` shares, if they all have the same one.
+pub fn common_clock<'a>(mut metrics: impl Iterator<Item = &'a Metric>) -> Option<Clock> {
+    let first = metrics.next()?.clock?;
+    metrics.all(|m| m.clock == Some(first)).then_some(first)
 }
 
 /// A number with about three significant digits (whole numbers stay whole).
@@ -94,15 +82,44 @@ pub fn format_value(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::Spread;
 
     #[test]
     fn values_read_like_a_person_wrote_them() {
         assert_eq!(format_metric(&Metric::new(55.123, "GB/s")), "55.1 GB/s");
         assert_eq!(format_metric(&Metric::new(1.8412, "x")), "1.84x");
         assert_eq!(format_metric(&Metric::new(3.0, "streams")), "3 streams");
+        assert_eq!(format_metric(&Metric::new(1.0, "streams")), "1 stream");
+        assert_eq!(format_metric(&Metric::new(1.0, "chunks")), "1 chunk");
         assert_eq!(format_metric(&Metric::new(812.4, "us")), "812 µs");
+        assert_eq!(format_metric(&Metric::new(8294.0, "us")), "8.29 ms");
+        assert_eq!(format_metric(&Metric::new(0.5, "ms")), "500 µs");
         assert_eq!(format_metric(&Metric::new(0.9312, "ratio")), "0.931");
         assert_eq!(label("pinned_h2d_gbps"), "pinned H2D");
         assert_eq!(label("made_up"), "made_up");
+    }
+
+    #[test]
+    fn provenance_says_clock_count_and_spread() {
+        let mut m = Metric::new(55.1, "GB/s").with_samples(
+            5,
+            Spread {
+                min: 54.0,
+                max: 56.0,
+                iqr: 0.31,
+            },
+        );
+        m.clock = Some(Clock::DeviceCupti);
+        assert_eq!(provenance(&m, None), "n=5 · IQR 0.310 GB/s · device-cupti");
+        assert_eq!(
+            provenance(&m, Some(Clock::DeviceCupti)),
+            "n=5 · IQR 0.310 GB/s"
+        );
+        let mut one = Metric::new(3.0, "streams");
+        one.clock = Some(Clock::Model);
+        assert_eq!(provenance(&one, None), "model");
+        assert_eq!(provenance(&one, Some(Clock::Model)), "");
+        assert_eq!(common_clock([&m, &one].into_iter()), None);
+        assert_eq!(common_clock([&one, &one].into_iter()), Some(Clock::Model));
     }
 }

@@ -45,14 +45,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .unwrap_or_default();
     let right_width = u16::try_from(right.chars().count()).unwrap_or(0);
     let room = usize::from(area.width.saturating_sub(right_width + 2));
-    let mut left = backend_text(app);
-    if left.chars().count() > room {
-        left = left
-            .chars()
-            .take(room.saturating_sub(1))
-            .collect::<String>()
-            + "…";
-    }
+    // Device names and reasons come from the driver or a profile: outside text.
+    let left = crate::sanitize::truncate(&backend_text(app), room);
     Line::from(vec![Span::raw(" "), Span::styled(left, style)]).render(area, buf);
     if right_width > 0 && right_width < area.width {
         let at = Rect::new(area.right() - right_width, area.y, right_width, 1);

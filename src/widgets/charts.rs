@@ -1,17 +1,20 @@
 //! Charts of the experiment panel: [`BandwidthChart`] (GB/s against transfer size on a log2
 //! axis, from a report's `*_gbps_by_size` series) and [`ValueBars`] (horizontal bars with the
-//! value and unit printed at the end, optionally on a log scale).
+//! value and unit printed at the end, optionally on a log scale) and [`PipelineSweep`] (the
+//! pipeline's streams x chunks times per issue order).
 //!
 //! Neither needs colour: every series has its own marker, every bar its label and value. Colours,
 //! when on, come from [`SERIES_COLORS`] (the timeline's kind colours stay with `Theme::op`).
 
 mod bandwidth;
 mod bars;
+mod sweep;
 
 use ratatui::style::{Color, Style};
 
 pub use bandwidth::{BY_SIZE_SUFFIX, BandwidthChart, parse_series_name, series_name};
 pub use bars::{BarScale, ValueBar, ValueBars};
+pub use sweep::PipelineSweep;
 
 use crate::report::Report;
 use crate::theme::Theme;

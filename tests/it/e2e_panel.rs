@@ -10,10 +10,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-#[path = "support/pty.rs"]
-#[allow(dead_code)]
-mod pty;
-use pty::{RIGHT, Tui};
+use crate::pty::{RIGHT, Tui};
 
 const COLS: u16 = 120;
 const ROWS: u16 = 36;
@@ -98,7 +95,9 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     };
     assert!(screen.contains(word), "{screen}");
     assert!(
-        screen.contains("sequential") && screen.contains("best: "),
+        screen.contains("per-chunk")
+            && screen.contains("breadth-first")
+            && screen.contains("best: "),
         "{screen}"
     );
     tui.send("]");

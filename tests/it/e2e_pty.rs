@@ -11,10 +11,7 @@ use std::time::Duration;
 
 use cuda_academy::app::fixture;
 
-#[path = "support/pty.rs"]
-#[allow(dead_code)]
-mod pty;
-use pty::{DOWN, RIGHT, Tui};
+use crate::pty::{DOWN, RIGHT, Tui};
 
 const COLS: u16 = 100;
 const ROWS: u16 = 30;
@@ -154,4 +151,130 @@ fn sigterm_saves_and_restores_the_terminal() {
     tui.wait_for("Lesson 1/4 · card 2/3");
     tui.keys("q");
     tui.exit_code();
+}
+
+fn kill(sig: &str, pid: &str) {
+    let status = Command::new("kill").args([sig, pid]).status().unwrap();
+    assert!(status.success(), "kill {sig} {pid}");
+}
+
+/// The process state letter from /proc (`T` = stopped).
+fn proc_state(pid: &str) -> Option<char> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the `(comm)` field, which may hold spaces.
+    stat.rsplit(')').next()?.trim_start().chars().next()
+}
+
+/// Review M1: SIGQUIT saves and restores like SIGTERM (exit 128 + 3).
+#[test]
+fn sigquit_saves_and_restores_the_terminal() {
+    let lessons = lesson_dir();
+    let state = tempfile::tempdir().unwrap();
+    let mut tui = launch(lessons.path(), state.path());
+    tui.wait_for("Lesson 1/4 · card 1/3");
+    tui.send(RIGHT);
+    tui.wait_for("card 2/3");
+    kill("-QUIT", &tui.pid());
+    let (code, screen) = tui.exit_code();
+    assert_eq!(code, 128 + 3, "exit status 128 + SIGQUIT");
+    assert!(
+        !screen.contains("Lesson"),
+        "the TUI stayed on screen:\n{screen}"
+    );
+    let mut tui = launch(lessons.path(), state.path());
+    tui.wait_for("Lesson 1/4 · card 2/3");
+    tui.send("q");
+    tui.exit_code();
+}
+
+/// Review M2: Ctrl-Z and SIGTSTP give the terminal back and stop; SIGCONT takes it again, in
+/// raw mode (a single arrow key moves on, without Enter) and redrawn.
+#[test]
+fn suspend_and_continue_like_vim() {
+    let lessons = lesson_dir();
+    let state = tempfile::tempdir().unwrap();
+    let mut tui = launch(lessons.path(), state.path());
+    tui.wait_for("Lesson 1/4 · card 1/3");
+    let pid = tui.pid();
+    let limit = Duration::from_secs(15);
+    for (how, card) in [("ctrl-z", "card 2/3"), ("SIGTSTP", "card 3/3")] {
+        match how {
+            "ctrl-z" => tui.send("\x1a"),
+            _ => kill("-TSTP", &pid),
+        }
+        tui.wait_until("leaving the alternate screen", limit, |t| {
+            !t.alternate_screen()
+        });
+        tui.wait_until("the process stopping", limit, |_| {
+            proc_state(&pid) == Some('T')
+        });
+        kill("-CONT", &pid);
+        tui.wait_until("the TUI coming back", limit, |t| {
+            t.alternate_screen() && t.text().contains("Lesson 1/4")
+        });
+        tui.send(RIGHT);
+        tui.wait_for(card);
+    }
+    tui.send("q");
+    assert_eq!(tui.exit_code().0, 0);
+}
+
+/// Review minor 13: `TERM=dumb` cannot draw a full-screen interface: refused with a message.
+#[test]
+fn a_dumb_terminal_is_refused_with_a_message() {
+    let lessons = lesson_dir();
+    let state = tempfile::tempdir().unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cuda-academy"));
+    cmd.arg("--lessons").arg(lessons.path());
+    cmd.env("CUDA_ACADEMY_STATE_DIR", state.path())
+        .env("TERM", "dumb");
+    let tui = Tui::spawn(cmd, COLS, ROWS);
+    let (code, screen) = tui.exit_code();
+    assert_eq!(code, 1);
+    assert!(screen.contains("TERM=dumb"), "{screen}");
+}
+
+/// Review minor 5, 3 and 4: a state dir under a regular file names that file and the exit
+/// status says progress was not saved; stale temp files are cleaned at start; a progress.json
+/// that is a symlink keeps being written through it.
+#[test]
+fn state_dir_problems_are_said_and_files_are_kept_honest() {
+    let lessons = lesson_dir();
+    let scratch = tempfile::tempdir().unwrap();
+    let afile = scratch.path().join("afile");
+    std::fs::write(&afile, "not a folder").unwrap();
+    let mut tui = launch(lessons.path(), &afile.join("sub"));
+    tui.wait_for("is a file, not a folder");
+    tui.send("q");
+    assert_eq!(tui.exit_code().0, 1, "progress was not saved: exit 1");
+
+    // A temp file a kill left an hour ago, and progress.json as a link to the real file.
+    let state = scratch.path().join("state");
+    std::fs::create_dir(&state).unwrap();
+    let stale = state.join(".tmpAb12Cd");
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::create(&stale)
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    let real = scratch.path().join("dotfiles-progress.json");
+    std::fs::write(&real, r#"{"version": 1}"#).unwrap();
+    std::os::unix::fs::symlink(&real, state.join("progress.json")).unwrap();
+    let mut tui = launch(lessons.path(), &state);
+    tui.wait_for("Lesson 1/4 · card 1/3");
+    tui.send(RIGHT);
+    tui.wait_for("card 2/3");
+    tui.send("q");
+    assert_eq!(tui.exit_code().0, 0);
+    assert!(!stale.exists(), "the stale temp file was not cleaned");
+    let link = std::fs::symlink_metadata(state.join("progress.json")).unwrap();
+    assert!(
+        link.file_type().is_symlink(),
+        "the link was replaced by a file"
+    );
+    let saved = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        saved.len() > r#"{"version": 1}"#.len(),
+        "the target was not updated: {saved}"
+    );
 }

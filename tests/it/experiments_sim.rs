@@ -10,7 +10,7 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Instant;
 
 use cuda_academy::experiment::{
-    self, ExperimentError, ExperimentOptions, IDS, RunContext, metrics, parse_size,
+    self, ExperimentError, ExperimentOptions, RunContext, parse_size, registry,
 };
 use cuda_academy::gpu::profile::Profile;
 use cuda_academy::gpu::sim::SimGpu;
@@ -50,17 +50,18 @@ fn metric(r: &Report, name: &str) -> f64 {
 
 #[test]
 fn every_experiment_reports_its_contract_metrics_with_units() {
-    for id in IDS {
+    for spec in registry::ALL {
+        let id = spec.id;
         let r = report(id);
         assert_eq!(r.experiment, id);
-        let required = metrics::required(id);
-        assert!(!required.is_empty());
-        for (name, unit) in required {
+        assert!(spec.required().next().is_some());
+        for declared in spec.required() {
+            let name = declared.name;
             let m = r
                 .metrics
-                .get(*name)
+                .get(name)
                 .unwrap_or_else(|| panic!("{id} lacks {name}"));
-            assert_eq!(m.unit, *unit, "{id}: unit of {name}");
+            assert_eq!(m.unit, declared.unit, "{id}: unit of {name}");
             assert!(
                 m.value.is_finite() && m.value > 0.0,
                 "{id}: {name} = {}",
@@ -77,7 +78,7 @@ fn every_experiment_reports_its_contract_metrics_with_units() {
 
 #[test]
 fn json_has_the_contract_keys_and_types() {
-    for id in IDS {
+    for id in registry::ids() {
         let v = serde_json::to_value(report(id)).unwrap();
         assert!(v["schema_version"].is_u64());
         assert_eq!(v["experiment"], id);
@@ -85,9 +86,23 @@ fn json_has_the_contract_keys_and_types() {
         assert_eq!(v["backend"]["profile"], "h200");
         assert!(v["backend"]["device"].as_str().unwrap().contains("H200"));
         assert!(v["params"]["size"].is_u64());
+        let spec = registry::find(id).unwrap();
         for (name, m) in v["metrics"].as_object().unwrap() {
             assert!(m["value"].is_f64() || m["value"].is_u64(), "{id}: {name}");
             assert!(m["unit"].is_string(), "{id}: {name}");
+            // Every metric is declared, and carries its clock and sample count.
+            let declared = spec
+                .metric(name)
+                .unwrap_or_else(|| panic!("{id} reports {name}, which its registry entry lacks"));
+            assert_eq!(m["unit"], declared.unit, "{id}: {name}");
+            assert_eq!(m["clock"], "model", "{id}: {name} (a simulated run)");
+            let n = m["n"].as_u64().unwrap();
+            assert!(n >= 1, "{id}: {name}");
+            // A spread needs several samples (derived values have an n but no spread).
+            assert!(
+                !m["spread"].is_object() || n > 1,
+                "{id}: {name}: spread of one sample"
+            );
         }
         for op in v["timeline"].as_array().unwrap() {
             assert!(op["stream"].is_u64());
@@ -112,7 +127,7 @@ fn runs_are_deterministic() {
 
 #[test]
 fn every_check_passes() {
-    for id in IDS {
+    for id in registry::ids() {
         let r = report(id);
         assert!(!r.checks.is_empty(), "{id}: no checks");
         for c in &r.checks {
@@ -123,7 +138,7 @@ fn every_check_passes() {
 
 #[test]
 fn ops_on_one_stream_never_overlap() {
-    for id in IDS {
+    for id in registry::ids() {
         let r = report(id);
         let timelines =
             std::iter::once(&r.timeline).chain(r.other_timelines.iter().map(|t| &t.ops));
@@ -323,7 +338,7 @@ fn bad_options_are_clear_errors() {
         .contains("pipeline")
     );
     let unknown = err("nope", o());
-    for id in IDS {
+    for id in registry::ids() {
         assert!(unknown.contains(id), "{unknown}");
     }
 }
@@ -537,11 +552,36 @@ fn the_pipeline_search_covers_both_orders_and_keeps_the_fastest() {
         .iter()
         .flat_map(|s| s.points.iter().map(|p| p.1))
         .fold(f64::INFINITY, f64::min);
+    // "Best" is the simplest configuration within 1% of the fastest.
     assert!(
-        metric(&r, "best_ms") <= fastest_seen + 1e-9,
-        "best is not the fastest configuration tried"
+        metric(&r, "best_ms") <= fastest_seen * 1.01 + 1e-9,
+        "best is not within 1% of the fastest configuration tried"
     );
     assert!(orders.contains(&r.params.extra["best_order"].as_str()));
+    // The best shape was also run in the other order, recorded, and the winner named.
+    let win = experiment::pipeline::order_result(&r).unwrap();
+    assert_ne!(win.winner, win.loser);
+    assert!(win.winner_ms <= win.loser_ms * 1.01, "{win:?}");
+    let other = r
+        .other_timelines
+        .iter()
+        .find(|t| t.name.starts_with(win.loser) || t.name.starts_with(win.winner))
+        .unwrap_or_else(|| panic!("no other-order timeline in {:?}", r.other_timelines));
+    assert!(other.name.contains("streams x"), "{}", other.name);
+    assert!(!other.ops.is_empty());
+}
+
+#[test]
+fn a_fixed_issue_order_runs_only_that_order() {
+    let opts = ExperimentOptions {
+        size: Some(4 << 20),
+        issue_order: Some(experiment::IssueOrder::BreadthFirst),
+        ..Default::default()
+    };
+    let r = run("pipeline", &opts).unwrap();
+    assert_eq!(r.params.extra["best_order"], "breadth-first");
+    assert!(experiment::pipeline::order_result(&r).is_none());
+    assert!(r.series.iter().all(|s| s.name.ends_with("breadth-first")));
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! The shipped lessons: all valid, four of them in order, 8-14 cards each, at least four
 //! multiple-choice quick-checks each, code in `cuda` fences, and the outline points issue 2 names.
 
+use cuda_academy::lesson::validate::names_an_option_letter;
 use cuda_academy::lesson::{Catalog, LessonEntry, QuestionKind};
 
 fn lessons() -> Vec<cuda_academy::lesson::Lesson> {
@@ -136,32 +137,8 @@ fn the_key_is_not_usually_the_longest_option() {
     );
 }
 
-/// Whether `text` names an option by its letter ("option B", "answer C", "(A)", "D)", "B.").
-fn names_an_option_letter(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let letter = |w: &str| {
-        let w = w.trim_matches(|c: char| "()*_,;:\"'".contains(c));
-        matches!(w.trim_end_matches('.'), "A" | "B" | "C" | "D")
-            && (w.len() == 1 || w.ends_with('.'))
-    };
-    words.iter().enumerate().any(|(i, w)| {
-        let after_word = i > 0
-            && ["option", "answer", "choice", "is", "not"].contains(
-                &words[i - 1]
-                    .to_lowercase()
-                    .trim_matches(|c: char| !c.is_alphanumeric()),
-            );
-        let bracketed = w.starts_with('(') && w.ends_with(')') || w.ends_with(')') && w.len() == 2;
-        letter(w) && (after_word || bracketed || w.ends_with('.'))
-    })
-}
-
 #[test]
 fn explanations_refer_to_options_by_content_not_letter() {
-    assert!(names_an_option_letter("so the answer is B here"));
-    assert!(names_an_option_letter("Option (C) is tempting"));
-    assert!(names_an_option_letter("not D."));
-    assert!(!names_an_option_letter("A pageable copy adds a D2H step"));
     for q in choice_questions() {
         assert!(
             !names_an_option_letter(&q.explanation),

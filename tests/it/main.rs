@@ -9,11 +9,17 @@ mod editor;
 mod exercise;
 mod experiments_sim;
 mod gpu_backend;
+mod hardening;
 mod lesson_parse;
 mod lessons_content;
 mod no_driver;
 mod panel_snapshots;
+// The pseudo-terminal harness, shared by e2e_pty and e2e_panel (one module, loaded once).
+#[path = "support/pty.rs"]
+#[allow(dead_code)]
+mod pty;
 mod run_cli;
+mod sim_fixture;
 mod sim_model;
 mod timeline_widget;
 mod trace_export;

@@ -96,10 +96,45 @@ fn pipeline_timeline_beside_the_quiz() {
         run(&mut app, "4 r", report.clone());
         let t = draw(&app, w, h);
         let screen = text(&t);
-        for needle in ["stream 1", "Simulated", "Quick check", "sequential"] {
+        for needle in [
+            "stream 1",
+            "Simulated",
+            "Quick check",
+            "per-chunk",
+            "breadth-first",
+        ] {
             assert!(screen.contains(needle), "{needle} missing at {w}x{h}");
         }
         insta::assert_snapshot!(format!("pipeline_{w}x{h}"), t.backend());
+    }
+}
+
+#[test]
+fn pipeline_sweep_shows_both_orders_and_marks_the_choice() {
+    let report = small("pipeline");
+    let streams = report.params.streams.unwrap();
+    let chunks = report.params.chunks.unwrap();
+    for (w, h) in SIZES {
+        let mut app = app(Catalog::embedded(), w, h, true);
+        run(&mut app, "4 r", report.clone());
+        press(&mut app, "v v");
+        let t = draw(&app, w, h);
+        let screen = text(&t);
+        for needle in [
+            "per-chunk",
+            "breadth-first",
+            "◆",
+            "sweep · v view",
+            "2 streams",
+        ] {
+            assert!(
+                screen.contains(needle),
+                "{needle} missing at {w}x{h}:\n{screen}"
+            );
+        }
+        let chosen = format!("◆ chosen ({streams} streams x {chunks} chunks)");
+        assert!(screen.contains(&chosen), "{chosen} missing at {w}x{h}");
+        insta::assert_snapshot!(format!("pipeline_sweep_{w}x{h}"), t.backend());
     }
 }
 

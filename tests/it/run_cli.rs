@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use cuda_academy::cli::run::{backend_line, options, render_table};
 use cuda_academy::cli::{BackendChoice, ColorChoice, GlobalArgs, RunArgs};
-use cuda_academy::experiment::{self, ExperimentOptions, IDS, RunContext};
+use cuda_academy::experiment::{self, ExperimentOptions, RunContext, registry};
 use cuda_academy::gpu::profile::Profile;
 use cuda_academy::gpu::sim::SimGpu;
 
@@ -31,6 +31,8 @@ fn run_args(experiment: &str) -> RunArgs {
         size: None,
         streams: None,
         chunks: None,
+        host_mem: None,
+        order: None,
         trace: None,
     }
 }
@@ -94,6 +96,7 @@ fn errors_go_to_stderr_with_a_failing_exit_also_with_json() {
         (vec!["run", "pipeline", "--streams", "0"], "--streams"),
         (vec!["run", "pipeline", "--chunks", "100000"], "--chunks"),
         (vec!["run", "pipeline", "--size", "70G"], "64 GiB"),
+        (vec!["run", "async-copy", "--streams", "2"], "pipeline"),
     ] {
         let out = cli(&args);
         assert!(!out.status.success(), "{args:?} succeeded");
@@ -105,28 +108,46 @@ fn errors_go_to_stderr_with_a_failing_exit_also_with_json() {
 }
 
 #[test]
-fn options_come_from_the_flags() {
-    let mut a = run_args("pipeline");
-    a.size = Some("64KiB".into());
-    a.streams = Some(3);
-    let o = options(&a).unwrap();
-    assert_eq!(
-        (o.size, o.streams, o.chunks),
-        (Some(64 << 10), Some(3), None)
-    );
-    a.size = Some("lots".into());
-    assert!(options(&a).unwrap_err().to_string().contains("--size"));
+fn usage_errors_exit_2_and_a_misspelled_id_gets_a_suggestion() {
+    for args in [
+        vec!["run", "pipline"],
+        vec!["run", "pipeline", "--size", "12XB"],
+        vec!["run", "pipeline", "--size", "0"],
+        vec!["run", "pipeline", "--streams", "0"],
+        vec!["run", "pipeline", "--order", "sideways"],
+    ] {
+        let out = cli(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
+    let stderr = text(&cli(&["run", "pipline"]).stderr);
+    assert!(stderr.contains("'pipeline'"), "{stderr}");
+    let script = text(&cli(&["completions", "bash"]).stdout);
+    for id in registry::ids() {
+        assert!(script.contains(id), "bash completions lack {id}");
+    }
 }
 
 #[test]
-fn library_run_rejects_unknown_ids() {
-    let g = global(BackendChoice::Sim);
-    let e = cuda_academy::cli::run::run(&run_args("nope"), &g)
-        .unwrap_err()
-        .to_string();
-    for id in IDS {
-        assert!(e.contains(id), "{e}");
-    }
+fn options_come_from_the_flags() {
+    let mut a = run_args("pipeline");
+    a.size = Some(64 << 10);
+    a.streams = Some(3);
+    a.order = Some(cuda_academy::cli::OrderArg::BreadthFirst);
+    let o = options(&a);
+    assert_eq!(
+        (o.size, o.streams, o.chunks, o.issue_order),
+        (
+            Some(64 << 10),
+            Some(3),
+            None,
+            Some(experiment::IssueOrder::BreadthFirst)
+        )
+    );
 }
 
 #[test]
@@ -135,7 +156,7 @@ fn trace_flag_writes_a_chrome_trace_or_says_why_not() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("t.json");
     let mut traced = run_args("async-copy");
-    traced.size = Some("1M".into());
+    traced.size = Some(1 << 20);
     traced.json = true;
     traced.trace = Some(path.clone());
     cuda_academy::cli::run::run(&traced, &g).unwrap();

@@ -6,13 +6,18 @@
 use cuda_academy::gpu::fill_pattern_f32;
 use cuda_academy::gpu::profile::{Profile, ProfileError};
 use cuda_academy::gpu::sim::SimGpu;
-use cuda_academy::gpu::{DevBuf, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
+use cuda_academy::gpu::{
+    DevBuf, Driver, EventId, Expect, Gpu, GpuError, HostAccess, HostBuf, Kernel, Recording,
+    StreamId, StreamKind,
+};
 use cuda_academy::report::{BackendKind, HostMemKind, Op, OpKind, TimingSource};
 
 pub const MIB: u64 = 1 << 20;
 
 #[path = "sim_model/data.rs"]
 mod data;
+#[path = "sim_model/events.rs"]
+mod events;
 #[path = "sim_model/profile.rs"]
 mod profile;
 #[path = "sim_model/streams.rs"]
@@ -38,9 +43,7 @@ pub fn pipeline(
     let src = gpu.host_alloc(bytes, HostMemKind::Pinned).unwrap();
     let dst = gpu.host_alloc(bytes, HostMemKind::Pinned).unwrap();
     let dev = gpu.device_alloc(bytes).unwrap();
-    if gpu.move_data() {
-        gpu.host_fill(src, 7).unwrap();
-    }
+    gpu.host_fill(src, 7).unwrap();
     let ids: Vec<StreamId> = (0..streams)
         .map(|_| gpu.stream_create(StreamKind::NonBlocking).unwrap())
         .collect();

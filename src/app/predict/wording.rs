@@ -75,11 +75,7 @@ pub fn describe_options(o: &ExperimentOptions) -> String {
 
 /// The unit of metric `name`, from the experiments' metric contract.
 pub fn metric_unit(name: &str) -> Option<&'static str> {
-    crate::experiment::IDS
-        .iter()
-        .flat_map(|id| crate::experiment::metrics::required(id).iter())
-        .find(|(n, _)| *n == name)
-        .map(|(_, unit)| *unit)
+    crate::experiment::registry::metric(name).map(|(_, spec)| spec.unit)
 }
 
 /// Why `value` cannot be a value of a metric in `unit`, if it cannot: every metric is positive,

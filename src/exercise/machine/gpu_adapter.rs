@@ -1,21 +1,13 @@
-//! [`Machine`] on `&mut dyn Gpu`: forwards what the `Gpu` trait offers today; the primitives it
-//! lacks answer [`MachineError::Missing`] with their contract name. When they land on `Gpu`,
-//! each `missing(...)` line below becomes a one-line forward.
+//! [`Machine`] on `&mut dyn Gpu`: every primitive forwards to the backend (the live GPU through
+//! cudarc, or the simulator), so an exercise runs on the same driver calls as the experiments.
 
-use super::{EventId, MResult, Machine, MachineError};
-use crate::gpu::{DevBuf, DeviceInfo, Gpu, HostBuf, StreamId, StreamKind, fill_pattern_f32};
+use super::{EventId, MResult, Machine};
+use crate::gpu::{DevBuf, DeviceInfo, Gpu, HostBuf, StreamId, StreamKind};
 use crate::report::{HostMemKind, Op};
-
-/// Floats read per call when checking output: bounded memory whatever the buffer size.
-const CHECK_CHUNK: usize = 1 << 16;
 
 /// An exercise machine on a real backend (live GPU or simulator).
 pub struct GpuMachine<'a> {
     pub gpu: &'a mut dyn Gpu,
-}
-
-fn missing<T>(name: &'static str) -> MResult<T> {
-    Err(MachineError::Missing(name))
 }
 
 impl Machine for GpuMachine<'_> {
@@ -40,13 +32,20 @@ impl Machine for GpuMachine<'_> {
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> MResult<f32> {
         Ok(self.gpu.host_read_f32(buf, index)?)
     }
-    fn host_write_f32(&mut self, _: HostBuf, _: u64, _: f32) -> MResult<()> {
-        missing("host_write_f32")
+    fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> MResult<()> {
+        Ok(self.gpu.host_write_f32(buf, index, value)?)
     }
-    fn host_copy(&mut self, _: HostBuf, _: u64, _: HostBuf, _: u64, _: u64) -> MResult<()> {
-        missing("host_copy")
+    fn host_copy(
+        &mut self,
+        dst: HostBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> MResult<()> {
+        Ok(self.gpu.host_copy(dst, dst_off, src, src_off, bytes)?)
     }
-    /// Reads the floats back through `host_read_f32s` (a real read of the backend's data).
+    /// The backend's exact check: every float on the live GPU, the description on the simulator.
     fn host_holds_transform_of_fill(
         &mut self,
         buf: HostBuf,
@@ -54,22 +53,9 @@ impl Machine for GpuMachine<'_> {
         bytes: u64,
         seed: u32,
     ) -> MResult<bool> {
-        let (first, count) = (off / 4, bytes / 4);
-        let mut chunk = vec![0.0f32; CHECK_CHUNK];
-        let mut done = 0u64;
-        while done < count {
-            let len = (count - done).min(CHECK_CHUNK as u64) as usize;
-            self.gpu
-                .host_read_f32s(buf, first + done, &mut chunk[..len])?;
-            for (i, got) in chunk[..len].iter().enumerate() {
-                let want = super::super::transform_value(fill_pattern_f32(seed, done + i as u64));
-                if got.to_bits() != want.to_bits() {
-                    return Ok(false);
-                }
-            }
-            done += len as u64;
-        }
-        Ok(true)
+        Ok(self
+            .gpu
+            .host_holds_transform_of_fill(buf, off, bytes, seed)?)
     }
     fn device_alloc(&mut self, bytes: u64) -> MResult<DevBuf> {
         Ok(self.gpu.device_alloc(bytes)?)
@@ -117,55 +103,67 @@ impl Machine for GpuMachine<'_> {
     }
     fn copy_d2d_async(
         &mut self,
-        _: StreamId,
-        _: DevBuf,
-        _: u64,
-        _: DevBuf,
-        _: u64,
-        _: u64,
+        s: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
     ) -> MResult<()> {
-        missing("copy_d2d_async")
+        Ok(self
+            .gpu
+            .copy_d2d_async(s, dst, dst_off, src, src_off, bytes)?)
     }
-    fn memset_async(&mut self, _: StreamId, _: DevBuf, _: u64, _: u64, _: u8) -> MResult<()> {
-        missing("memset_async")
+    fn memset_async(
+        &mut self,
+        s: StreamId,
+        dst: DevBuf,
+        off: u64,
+        bytes: u64,
+        byte: u8,
+    ) -> MResult<()> {
+        Ok(self.gpu.memset_async(s, dst, off, bytes, byte)?)
     }
     fn launch_transform_into(
         &mut self,
-        _: StreamId,
-        _: DevBuf,
-        _: u64,
-        _: DevBuf,
-        _: u64,
-        _: u64,
+        s: StreamId,
+        src: DevBuf,
+        src_off: u64,
+        dst: DevBuf,
+        dst_off: u64,
+        bytes: u64,
     ) -> MResult<()> {
-        missing("launch_transform_into")
+        Ok(self
+            .gpu
+            .launch_transform_into(s, src, src_off, dst, dst_off, bytes)?)
     }
-    fn launch_spin_cycles(&mut self, _: StreamId, _: u64) -> MResult<()> {
-        missing("launch_spin_cycles")
+    fn launch_spin_cycles(&mut self, s: StreamId, cycles: u64) -> MResult<()> {
+        Ok(self.gpu.launch_spin_cycles(s, cycles)?)
     }
-    fn event_create(&mut self, _: bool) -> MResult<EventId> {
-        missing("event_create")
+    fn event_create(&mut self, timing: bool) -> MResult<EventId> {
+        Ok(self.gpu.event_create(timing)?)
     }
-    fn event_destroy(&mut self, _: EventId) -> MResult<()> {
-        missing("event_destroy")
+    fn event_destroy(&mut self, ev: EventId) -> MResult<()> {
+        Ok(self.gpu.event_destroy(ev)?)
     }
-    fn event_record(&mut self, _: EventId, _: StreamId) -> MResult<()> {
-        missing("event_record")
+    fn event_record(&mut self, ev: EventId, s: StreamId) -> MResult<()> {
+        Ok(self.gpu.event_record(ev, s)?)
     }
-    fn event_sync(&mut self, _: EventId) -> MResult<()> {
-        missing("event_sync")
+    fn event_sync(&mut self, ev: EventId) -> MResult<()> {
+        Ok(self.gpu.event_sync(ev)?)
     }
-    fn event_elapsed_ms(&mut self, _: EventId, _: EventId) -> MResult<f32> {
-        missing("event_elapsed_ms")
+    fn event_elapsed_ms(&mut self, start: EventId, end: EventId) -> MResult<f32> {
+        Ok(self.gpu.event_elapsed_ms(start, end)?)
     }
-    fn stream_wait_event(&mut self, _: StreamId, _: EventId) -> MResult<()> {
-        missing("stream_wait_event")
+    fn stream_wait_event(&mut self, s: StreamId, ev: EventId) -> MResult<()> {
+        Ok(self.gpu.stream_wait_event(s, ev)?)
     }
     fn host_now_us(&mut self) -> f64 {
         self.gpu.host_now_us()
     }
-    fn host_busy_us(&mut self, _: f64) -> MResult<()> {
-        missing("host_busy_us")
+    fn host_busy_us(&mut self, us: f64) -> MResult<()> {
+        self.gpu.host_busy_us(us);
+        Ok(())
     }
     fn timeline_begin(&mut self) -> MResult<()> {
         Ok(self.gpu.timeline_begin()?)

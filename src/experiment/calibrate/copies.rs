@@ -27,46 +27,68 @@ fn copy_line(s: &Series) -> Option<(f64, f64)> {
     })
 }
 
-pub fn fit_copies(p: &mut Profile, r: &Report) {
+/// Bandwidths and latencies of pinned and pageable copies from the size sweeps; returns the
+/// fields fitted.
+pub fn fit_copies(p: &mut Profile, r: &Report) -> Vec<&'static str> {
+    let mut fitted = Vec::new();
     let mut pinned_lat = Vec::new();
     let mut pageable_lat = Vec::new();
-    for (dir, pin_bw, page_bw) in [
-        ("h2d", &mut p.pinned_h2d_gbps, &mut p.pageable_h2d_gbps),
-        ("d2h", &mut p.pinned_d2h_gbps, &mut p.pageable_d2h_gbps),
+    for (dir, pin_name, pin_bw, page_name, page_bw) in [
+        (
+            "h2d",
+            "pinned_h2d_gbps",
+            &mut p.pinned_h2d_gbps,
+            "pageable_h2d_gbps",
+            &mut p.pageable_h2d_gbps,
+        ),
+        (
+            "d2h",
+            "pinned_d2h_gbps",
+            &mut p.pinned_d2h_gbps,
+            "pageable_d2h_gbps",
+            &mut p.pageable_d2h_gbps,
+        ),
     ] {
         if let Some((bw, lat)) =
             series(r, &format!("pinned_{dir}_gbps_by_size")).and_then(copy_line)
         {
             *pin_bw = bw;
             pinned_lat.push(lat);
+            fitted.push(pin_name);
         }
         if let Some((bw, lat)) =
             series(r, &format!("pageable_{dir}_gbps_by_size")).and_then(copy_line)
         {
             *page_bw = bw;
             pageable_lat.push(lat);
+            fitted.push(page_name);
         }
     }
     if !pinned_lat.is_empty() {
         p.copy_latency_us = pinned_lat.iter().sum::<f64>() / pinned_lat.len() as f64;
+        fitted.push("copy_latency_us");
     }
     if !pageable_lat.is_empty() {
         // Pageable copies are timed on the host: the call and the sync are in there too.
         let host = pageable_lat.iter().sum::<f64>() / pageable_lat.len() as f64;
         p.pageable_copy_latency_us =
             (host - p.copy_latency_us - p.async_call_us - p.sync_call_us).max(0.0);
+        fitted.push("pageable_copy_latency_us");
     }
+    fitted
 }
 
-/// Write-combined and registered bandwidths, from one large copy each (latency removed).
-pub fn fit_other_memory(p: &mut Profile, r: &Report) {
+/// Write-combined and registered bandwidths, from one large copy each (latency removed);
+/// returns the fields fitted.
+pub fn fit_other_memory(p: &mut Profile, r: &Report) -> Vec<&'static str> {
+    let mut fitted = Vec::new();
     let Some(bytes) = r
         .params
         .extra
         .get("copy_size")
         .and_then(|s| s.parse::<f64>().ok())
     else {
-        return;
+        return fitted;
     };
     let lat = p.copy_latency_us;
     let fix = |gbps: f64| {
@@ -81,27 +103,32 @@ pub fn fit_other_memory(p: &mut Profile, r: &Report) {
     ] {
         if let Some(v) = metric(r, name).and_then(fix) {
             *field = v;
+            fitted.push(name);
         }
     }
+    fitted
 }
 
 /// Both directions at once: the pipeline measured half its buffer each way on two streams.
-pub fn fit_bidirectional(p: &mut Profile, r: &Report) {
+/// Returns the field fitted, if it was.
+pub fn fit_bidirectional(p: &mut Profile, r: &Report) -> Vec<&'static str> {
     let Some(gbps) = metric(r, "bidirectional_gbps") else {
-        return;
+        return Vec::new();
     };
     let total = (r.params.size / 8 * 4 * 2) as f64;
     let t = total / gbps / 1e3 - p.copy_latency_us;
-    if t > 0.0 {
-        p.bidirectional_gbps = total / t / 1e3;
+    if t <= 0.0 {
+        return Vec::new();
     }
+    p.bidirectional_gbps = total / t / 1e3;
+    vec!["bidirectional_gbps"]
 }
 
 /// The largest pageable H2D size whose `cuMemcpyHtoDAsync` returned before the copy was done:
 /// after the call the host still waited for at least half as long as it does for a pinned copy
 /// of that size (a blocking call leaves only the sync's own cost). Sizes count from the
-/// smallest up; the first blocking one ends the run.
-pub fn fit_pageable_async(p: &mut Profile, r: &Report) {
+/// smallest up; the first blocking one ends the run. Returns the field fitted, if it was.
+pub fn fit_pageable_async(p: &mut Profile, r: &Report) -> Vec<&'static str> {
     let points = |name: &str| {
         series(r, name)
             .map(|s| s.points.clone())
@@ -120,7 +147,7 @@ pub fn fit_pageable_async(p: &mut Profile, r: &Report) {
         || pret.len() != ret.len()
         || pdone.len() != ret.len()
     {
-        return;
+        return Vec::new();
     }
     let mut max = 0;
     for i in 0..ret.len() {
@@ -132,4 +159,5 @@ pub fn fit_pageable_async(p: &mut Profile, r: &Report) {
         max = ret[i].0 as u64;
     }
     p.pageable_async_h2d_max_bytes = max;
+    vec!["pageable_async_h2d_max_bytes"]
 }

@@ -20,6 +20,8 @@ pub struct Micro {
     pub kernel_launch_latency_us: f64,
     pub device_mem_gbps: f64,
     pub spin_ns_per_iteration: f64,
+    /// Whether the kernel fields were measured (the backend had kernels) or are the fallback's.
+    pub kernels_measured: bool,
 }
 
 /// Host time of `f`, median of [`REPS`] runs, in microseconds.
@@ -61,7 +63,6 @@ pub fn measure(s: &mut Session, fallback: Micro) -> Result<Micro, GpuError> {
     let stream = s.stream(StreamKind::NonBlocking)?;
     let (small, large) = (4 * KIB, 64 * MIB);
     let buf = s.device(large)?;
-    s.set_move_data(false);
     m.api_call_us = host_time(s, |s| {
         let st = s.stream_create(StreamKind::NonBlocking)?;
         s.stream_destroy(st)
@@ -101,5 +102,6 @@ pub fn measure(s: &mut Session, fallback: Micro) -> Result<Micro, GpuError> {
         kernel_time(s, stream, spin(i2), buf, MIB)?,
     );
     m.spin_ns_per_iteration = (s2 - s1) * 1e3 / f64::from(i2 - i1);
+    m.kernels_measured = true;
     Ok(m)
 }

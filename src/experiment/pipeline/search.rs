@@ -1,6 +1,8 @@
 //! Searching the configuration space (streams x chunks x issue order) coarse to fine: a coarse
-//! grid, then the neighbours of the best point, then the few fastest re-measured with repetitions
-//! so one lucky run cannot win.
+//! grid, then the neighbours of the best point, then the few fastest (and the simplest of those
+//! within 1% of the fastest) re-measured with repetitions so one lucky run cannot win. Among
+//! configurations within 1% of the fastest, the simplest is "best": fewest streams, then fewest
+//! chunks, then per-chunk order (lesson 4: two or three streams suffice).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -8,13 +10,15 @@ use crate::gpu::StreamId;
 
 use super::super::options::{IssueOrder, KIB};
 use super::super::session::Session;
-use super::super::stats::median;
+use super::super::stats::Summary;
 use super::super::{ExperimentError, RunContext};
 use super::schedule::{Buffers, Config, time_once};
 
 /// How many of the fastest configurations are re-measured, and how often.
 const FINALISTS: usize = 3;
-const FINAL_REPS: usize = 3;
+pub const FINAL_REPS: usize = 3;
+/// Times within this fraction of the fastest count as equally fast.
+pub const TIE: f64 = 0.01;
 
 /// Chunk counts of the coarse grid (powers of 4 from 2 to 128).
 const COARSE_CHUNKS: [u32; 4] = [2, 8, 32, 128];
@@ -103,15 +107,16 @@ impl Space {
     }
 }
 
-/// Coarse grid, then neighbours of the best, then the fastest few re-measured. Returns the best
-/// configuration, its median time in ms, and every configuration's single-run time.
+/// Coarse grid, then neighbours of the best, then the finalists re-measured. Returns the best
+/// configuration, the summary of its re-measured times (ms), and every configuration's
+/// single-run time.
 pub fn search(
     s: &mut Session,
     b: &Buffers,
     space: &Space,
     streams: &[StreamId],
     ctx: &RunContext,
-) -> Result<(Config, f64, HashMap<Config, f64>), ExperimentError> {
+) -> Result<(Config, Summary, HashMap<Config, f64>), ExperimentError> {
     let mut times: HashMap<Config, f64> = HashMap::new();
     let measure = |s: &mut Session,
                    list: Vec<Config>,
@@ -132,19 +137,60 @@ pub fn search(
     for cfg in first {
         measure(s, space.around(cfg), &mut times)?;
     }
-    let mut best = (Config::SEQUENTIAL, f64::INFINITY);
-    for cfg in fastest(&times, FINALISTS) {
+    let mut finals: Vec<(Config, Summary)> = Vec::new();
+    for cfg in finalists(&times) {
         ctx.step(&format!("re-measure {}", cfg.describe()))?;
         let mut t = Vec::new();
         for _ in 0..FINAL_REPS {
             t.push(time_once(s, b, cfg, streams)?);
         }
-        let ms = median(&t);
-        if ms < best.1 {
-            best = (cfg, ms);
+        if let Some(summary) = Summary::of(&t) {
+            finals.push((cfg, summary));
         }
     }
-    Ok((best.0, best.1, times))
+    let medians: Vec<(Config, f64)> = finals.iter().map(|(c, t)| (*c, t.median)).collect();
+    let best = simplest_within(&medians, TIE).unwrap_or(Config::SEQUENTIAL);
+    let summary = finals
+        .into_iter()
+        .find(|(c, _)| *c == best)
+        .map(|(_, t)| t)
+        .ok_or_else(|| ExperimentError::InvalidOption("no configuration could be timed".into()))?;
+    Ok((best, summary, times))
+}
+
+/// What is re-measured: the fastest few, and the simplest few within [`TIE`] of the fastest
+/// (so a simpler configuration that ties is not lost to noise in its single run).
+fn finalists(times: &HashMap<Config, f64>) -> Vec<Config> {
+    let mut out = fastest(times, FINALISTS);
+    let all: Vec<(Config, f64)> = times.iter().map(|(c, t)| (*c, *t)).collect();
+    let mut near = within(&all, TIE);
+    near.sort_by_key(simplicity);
+    for cfg in near.into_iter().take(FINALISTS) {
+        if !out.contains(&cfg) {
+            out.push(cfg);
+        }
+    }
+    out
+}
+
+/// The configurations within `tolerance` (a fraction) of the fastest of `times`.
+fn within(times: &[(Config, f64)], tolerance: f64) -> Vec<Config> {
+    let fastest = times.iter().map(|(_, t)| *t).fold(f64::INFINITY, f64::min);
+    times
+        .iter()
+        .filter(|(_, t)| *t <= fastest * (1.0 + tolerance))
+        .map(|(c, _)| *c)
+        .collect()
+}
+
+/// Simpler sorts first: fewer streams, then fewer chunks, then per-chunk order.
+fn simplicity(c: &Config) -> (u32, u32, bool) {
+    (c.streams, c.chunks, c.order != IssueOrder::PerChunk)
+}
+
+/// The best of `times`: the simplest configuration within `tolerance` of the fastest.
+pub fn simplest_within(times: &[(Config, f64)], tolerance: f64) -> Option<Config> {
+    within(times, tolerance).into_iter().min_by_key(simplicity)
 }
 
 /// The `n` fastest configurations, fastest first (ties broken by fewer streams, then chunks).
@@ -152,11 +198,7 @@ fn fastest(times: &HashMap<Config, f64>, n: usize) -> Vec<Config> {
     let mut v: Vec<(&Config, &f64)> = times.iter().collect();
     v.sort_by(|a, b| {
         a.1.total_cmp(b.1)
-            .then((a.0.streams, a.0.chunks, a.0.order.name()).cmp(&(
-                b.0.streams,
-                b.0.chunks,
-                b.0.order.name(),
-            )))
+            .then(simplicity(a.0).cmp(&simplicity(b.0)))
     });
     v.into_iter().take(n).map(|(c, _)| *c).collect()
 }
@@ -188,5 +230,53 @@ mod tests {
                 .iter()
                 .all(|c| c.streams >= 3 && c.chunks <= 256 && c.chunks >= 128)
         );
+    }
+
+    fn cfg(streams: u32, chunks: u32, order: IssueOrder) -> Config {
+        Config {
+            streams,
+            chunks,
+            order,
+        }
+    }
+
+    #[test]
+    fn ties_within_one_percent_go_to_fewer_streams_then_fewer_chunks() {
+        use IssueOrder::{BreadthFirst, PerChunk};
+        // The walkthrough's case: 3 and 4 streams tie at 5.53 ms; 4 was recommended.
+        let tied = [
+            (cfg(4, 64, PerChunk), 5.533_370_121_825_719),
+            (cfg(3, 64, PerChunk), 5.533_370_121_826_185),
+        ];
+        assert_eq!(simplest_within(&tied, TIE), Some(cfg(3, 64, PerChunk)));
+        // Within 1%: fewer streams win even when slower; then fewer chunks; then per-chunk.
+        let near = [
+            (cfg(4, 32, PerChunk), 5.50),
+            (cfg(2, 64, BreadthFirst), 5.54),
+            (cfg(2, 128, PerChunk), 5.52),
+            (cfg(2, 64, PerChunk), 5.545),
+        ];
+        assert_eq!(simplest_within(&near, TIE), Some(cfg(2, 64, PerChunk)));
+        // More than 1% slower is not a tie, however simple.
+        let apart = [(cfg(4, 32, PerChunk), 5.50), (cfg(1, 2, PerChunk), 5.60)];
+        assert_eq!(simplest_within(&apart, TIE), Some(cfg(4, 32, PerChunk)));
+        assert_eq!(simplest_within(&[], TIE), None);
+    }
+
+    #[test]
+    fn a_simpler_tie_is_re_measured_even_when_not_among_the_fastest_three() {
+        use IssueOrder::PerChunk;
+        let times: HashMap<Config, f64> = [
+            (cfg(4, 64, PerChunk), 5.500),
+            (cfg(4, 128, PerChunk), 5.501),
+            (cfg(3, 128, PerChunk), 5.502),
+            (cfg(2, 64, PerChunk), 5.530),
+            (cfg(1, 2, PerChunk), 9.0),
+        ]
+        .into_iter()
+        .collect();
+        let f = finalists(&times);
+        assert!(f.contains(&cfg(2, 64, PerChunk)), "{f:?}");
+        assert!(!f.contains(&cfg(1, 2, PerChunk)));
     }
 }

@@ -47,11 +47,13 @@ const BUFFER_BYTES: usize = 1 << 20;
 /// timed call after a flush, seen on an H200. Reused buffers have their pages already.
 static POOL: Mutex<Vec<usize>> = Mutex::new(Vec::new());
 static RECORDS: Mutex<Vec<Record>> = Mutex::new(Vec::new());
+/// (correlation id, external id) pairs from external-correlation records.
+static LINKS: Mutex<Vec<(u32, u64)>> = Mutex::new(Vec::new());
 static ATTACHED: Mutex<bool> = Mutex::new(false);
 
 mod parse;
 pub use parse::offsets;
-use parse::parse;
+use parse::{Parsed, parse};
 static PRESENT: OnceLock<Result<(), String>> = OnceLock::new();
 
 fn layout() -> Option<Layout> {
@@ -118,6 +120,31 @@ const KINDS: [CUpti_ActivityKind; 2] = [
     // CONCURRENT_KERNEL, not KERNEL: the latter serialises kernels to time them.
     CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
 ];
+/// Links each driver call made while an external id is pushed to that id: how records find
+/// their op (CUPTI has no call returning the correlation id of the last driver call, so the
+/// recorder pushes each op's tag around its call instead). Enabled for the process.
+const LINK_KIND: CUpti_ActivityKind = CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION;
+const TAG_KIND: sys::CUpti_ExternalCorrelationKind =
+    sys::CUpti_ExternalCorrelationKind::CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0;
+
+/// What a recording collected: copy and kernel records, and which op tag each driver call had.
+#[derive(Debug, Default)]
+pub struct Collected {
+    pub records: Vec<Record>,
+    pub links: Vec<(u32, u64)>,
+}
+
+/// Tag the driver calls this thread makes from now on with `tag` (until [`untag`]).
+pub(crate) fn tag(tag: u64) -> bool {
+    activity::push_external_correlation_id(TAG_KIND, tag).is_ok()
+}
+
+/// Stop tagging (after [`tag`] succeeded).
+pub(crate) fn untag() {
+    let mut last = 0u64;
+    // SAFETY: only called after a successful `tag` on this thread, so an id is on the stack.
+    let _ = unsafe { activity::pop_external_correlation_id(TAG_KIND, &mut last) };
+}
 
 /// Start collecting copy and kernel records for `ctx`. CUPTI sets itself up lazily on the first
 /// ops after this (about 2 ms was seen on an H200), so the caller issues warm-up ops and then
@@ -133,6 +160,8 @@ pub(crate) fn start(ctx: CUcontext) -> Result<(), String> {
             activity::enable(kind).map_err(|e| err("cuptiActivityEnable", e))?;
         }
     }
+    // Without links records are matched by position (see `timeline::matching`).
+    let _ = activity::enable(LINK_KIND);
     Ok(())
 }
 
@@ -145,7 +174,7 @@ pub(crate) fn discard() -> Result<u64, String> {
 
 /// Stop collecting (the caller has synchronised the device), detach CUPTI and return the
 /// records.
-pub(crate) fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
+pub(crate) fn stop(ctx: CUcontext) -> Result<Collected, String> {
     // Flag 1 = CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: also hand over partly filled buffers.
     let flushed = activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e));
     for kind in KINDS {
@@ -153,14 +182,16 @@ pub(crate) fn stop(ctx: CUcontext) -> Result<Vec<Record>, String> {
         let _ = unsafe { activity::disable_context(ctx, kind) };
         let _ = activity::disable(kind);
     }
+    let _ = activity::disable(LINK_KIND);
     detach();
     flushed?;
     Ok(take_records())
 }
 
-fn take_records() -> Vec<Record> {
-    let mut g = RECORDS.lock().unwrap_or_else(|p| p.into_inner());
-    std::mem::take(&mut *g)
+fn take_records() -> Collected {
+    let records = std::mem::take(&mut *RECORDS.lock().unwrap_or_else(|p| p.into_inner()));
+    let links = std::mem::take(&mut *LINKS.lock().unwrap_or_else(|p| p.into_inner()));
+    Collected { records, links }
 }
 
 /// A buffer from the pool, or a new one with every page touched.
@@ -217,19 +248,28 @@ unsafe extern "C" fn buffer_completed(
     if buf.is_null() {
         return;
     }
-    let mut parsed = Vec::new();
+    let (mut parsed, mut links) = (Vec::new(), Vec::new());
     let mut rec: *mut sys::CUpti_Activity = std::ptr::null_mut();
     // SAFETY: `buf` holds `valid` bytes of records written by CUPTI; each record pointer it
     // returns points inside it.
     while unsafe { activity::get_next_record(buf, valid, &mut rec) }.is_ok() {
-        if let Some(r) = unsafe { parse(rec.cast::<u8>()) } {
-            parsed.push(r);
+        match unsafe { parse(rec.cast::<u8>()) } {
+            Some(Parsed::Op(r)) => parsed.push(r),
+            Some(Parsed::Link {
+                correlation,
+                external,
+            }) => links.push((correlation, external)),
+            None => {}
         }
     }
     RECORDS
         .lock()
         .unwrap_or_else(|p| p.into_inner())
         .extend(parsed);
+    LINKS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .extend(links);
     POOL.lock()
         .unwrap_or_else(|p| p.into_inner())
         .push(buf as usize);

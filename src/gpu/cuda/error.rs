@@ -29,8 +29,18 @@ pub fn is_sticky(code: CUresult) -> bool {
     )
 }
 
+/// What to say for `CUDA_ERROR_STUB_LIBRARY`: the usual cause is the toolkit's
+/// `.../lib64/stubs` folder on `LD_LIBRARY_PATH`, whose libcuda only links, never runs.
+pub const STUB_LIBRARY_MESSAGE: &str = "CUDA_ERROR_STUB_LIBRARY: the libcuda.so that was loaded \
+     is the CUDA toolkit's stub, not the driver; remove the `stubs` folder (e.g. \
+     /usr/local/cuda/lib64/stubs) from LD_LIBRARY_PATH, or install the NVIDIA driver";
+
 /// `CUDA_ERROR_NAME: description`, e.g. `CUDA_ERROR_OUT_OF_MEMORY: out of memory`.
 pub fn describe(err: DriverError) -> String {
+    // A stub answers every call, `cuGetErrorName` included, with this very error.
+    if err.0 == CUresult::CUDA_ERROR_STUB_LIBRARY {
+        return STUB_LIBRARY_MESSAGE.to_string();
+    }
     let name = err
         .error_name()
         .map(|s| s.to_string_lossy().into_owned())

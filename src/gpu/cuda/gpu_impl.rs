@@ -1,5 +1,6 @@
-//! [`Gpu`] for [`CudaGpu`]: each call binds the context, checks for a poisoned context, and
-//! issues the plain driver call (see the module docs of `gpu::cuda` for why raw calls).
+//! [`Driver`] and [`Recording`] for [`CudaGpu`]: each call binds the context, checks for a
+//! poisoned context, and issues the plain driver call (see the module docs of `gpu::cuda` for why
+//! raw calls). Host access is `host_access.rs`, events `events.rs`.
 #![allow(unsafe_code)]
 
 use cudarc::driver::sys::{self, CUstream};
@@ -7,14 +8,19 @@ use cudarc::driver::sys::{self, CUstream};
 use super::error::check;
 use super::memory::{DevAlloc, HostAlloc};
 use super::{CudaGpu, context, ops};
-use crate::gpu::{DevBuf, DeviceInfo, Gpu, GpuError, HostBuf, Kernel, StreamId, StreamKind};
+use crate::gpu::{
+    DevBuf, DeviceInfo, Driver, EventId, Gpu, GpuError, HostBuf, Kernel, Recording, StreamId,
+    StreamKind,
+};
 use crate::report::{HostMemKind, Op, OpKind, TimingSource};
 
 impl Gpu for CudaGpu {
     fn info(&self) -> &DeviceInfo {
         &self.info
     }
+}
 
+impl Driver for CudaGpu {
     fn host_alloc(&mut self, bytes: u64, kind: HostMemKind) -> Result<HostBuf, GpuError> {
         self.with(|g| {
             let a = HostAlloc::new(bytes, kind)?;
@@ -45,57 +51,6 @@ impl Gpu for CudaGpu {
 
     fn host_unregister(&mut self, buf: HostBuf) -> Result<(), GpuError> {
         self.with(|g| g.host_buf(buf)?.unregister())
-    }
-
-    fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
-        let h = self.host_buf(buf)?;
-        for (i, x) in h.as_f32_mut().iter_mut().enumerate() {
-            *x = crate::gpu::fill_pattern_f32(seed, i as u64);
-        }
-        Ok(())
-    }
-
-    fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
-        let h = self.host_buf(buf)?;
-        let v = h.as_f32_mut();
-        usize::try_from(index)
-            .ok()
-            .and_then(|i| v.get(i).copied())
-            .ok_or_else(|| {
-                GpuError::Invalid(format!(
-                    "f32 index {index} is outside a {}-float buffer",
-                    v.len()
-                ))
-            })
-    }
-
-    fn host_read_f32s(
-        &mut self,
-        buf: HostBuf,
-        start: u64,
-        out: &mut [f32],
-    ) -> Result<(), GpuError> {
-        let h = self.host_buf(buf)?;
-        let v = h.as_f32_mut();
-        let range = usize::try_from(start)
-            .ok()
-            .and_then(|s| Some(s..s.checked_add(out.len())?))
-            .filter(|r| r.end <= v.len());
-        match range {
-            Some(r) => {
-                out.copy_from_slice(&v[r]);
-                Ok(())
-            }
-            None => Err(GpuError::Invalid(format!(
-                "floats {start}..+{} are outside a {}-float buffer",
-                out.len(),
-                v.len()
-            ))),
-        }
-    }
-
-    fn bulk_reads(&self) -> bool {
-        true
     }
 
     fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError> {
@@ -170,6 +125,29 @@ impl Gpu for CudaGpu {
         self.with(|g| g.copy(OpKind::D2h, stream, src, src_off, dst, dst_off, bytes))
     }
 
+    fn copy_d2d_async(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        dst_off: u64,
+        src: DevBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.copy_d2d(stream, (dst, dst_off), (src, src_off), bytes))
+    }
+
+    fn memset_async(
+        &mut self,
+        stream: StreamId,
+        dst: DevBuf,
+        off: u64,
+        bytes: u64,
+        byte: u8,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.memset(stream, (dst, off), bytes, byte))
+    }
+
     fn launch(
         &mut self,
         stream: StreamId,
@@ -179,6 +157,22 @@ impl Gpu for CudaGpu {
         bytes: u64,
     ) -> Result<(), GpuError> {
         self.with(|g| g.launch_kernel(stream, kernel, buf, off, bytes))
+    }
+
+    fn launch_transform_into(
+        &mut self,
+        stream: StreamId,
+        src: DevBuf,
+        src_off: u64,
+        dst: DevBuf,
+        dst_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.transform_into(stream, (src, src_off), (dst, dst_off), bytes))
+    }
+
+    fn launch_spin_cycles(&mut self, stream: StreamId, cycles: u64) -> Result<(), GpuError> {
+        self.with(|g| g.spin_cycles(stream, cycles))
     }
 
     fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError> {
@@ -195,8 +189,43 @@ impl Gpu for CudaGpu {
         self.with(|_| context::synchronize())
     }
 
+    fn event_create(&mut self, timing: bool) -> Result<EventId, GpuError> {
+        self.with(|g| g.create_event(timing))
+    }
+
+    fn event_destroy(&mut self, ev: EventId) -> Result<(), GpuError> {
+        self.with(|g| g.destroy_event(ev))
+    }
+
+    fn event_record(&mut self, ev: EventId, stream: StreamId) -> Result<(), GpuError> {
+        self.with(|g| g.record_event(ev, stream))
+    }
+
+    fn event_sync(&mut self, ev: EventId) -> Result<(), GpuError> {
+        self.with(|g| g.sync_event(ev))
+    }
+
+    fn event_elapsed_ms(&mut self, start: EventId, end: EventId) -> Result<f32, GpuError> {
+        self.with(|g| g.elapsed_ms(start, end))
+    }
+
+    fn stream_wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
+        self.with(|g| g.wait_event(stream, ev))
+    }
+}
+
+impl Recording for CudaGpu {
     fn host_now_us(&mut self) -> f64 {
         self.recorder.now_us()
+    }
+
+    fn host_busy_us(&mut self, us: f64) {
+        // A busy wait, as the exercises' `host_work` is: the host is working, not sleeping.
+        let until =
+            std::time::Instant::now() + std::time::Duration::from_secs_f64(us.max(0.0) / 1e6);
+        while std::time::Instant::now() < until {
+            std::hint::spin_loop();
+        }
     }
 
     fn timeline_begin(&mut self) -> Result<(), GpuError> {

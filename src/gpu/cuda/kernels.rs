@@ -6,17 +6,15 @@
 //! NVRTC cannot produce a CUBIN for this architecture do we fall back to `compute_XY` PTX.
 #![allow(unsafe_code)]
 
-use std::ffi::{CString, c_void};
+use std::ffi::CString;
 use std::sync::Mutex;
 
-use cudarc::driver::sys::{self, CUfunction, CUmodule, CUstream};
 use cudarc::nvrtc::{result as nvrtc, sys as nvrtc_sys};
-
-use super::error::check;
-use crate::gpu::{GpuError, Kernel};
 
 const TRANSFORM_SRC: &str = include_str!("../../../kernels/transform.cu");
 const SPIN_SRC: &str = include_str!("../../../kernels/spin.cu");
+const TRANSFORM_INTO_SRC: &str = include_str!("../../../kernels/transform_into.cu");
+const SPIN_CYCLES_SRC: &str = include_str!("../../../kernels/spin_cycles.cu");
 
 /// A compiled module image and how it was made.
 #[derive(Debug, Clone)]
@@ -73,8 +71,8 @@ fn compile(cc: (u32, u32)) -> Result<Image, String> {
 }
 
 fn compile_with(arch_opt: &str, cubin: bool) -> Result<Vec<u8>, String> {
-    let src = CString::new(format!("{TRANSFORM_SRC}\n{SPIN_SRC}"))
-        .map_err(|_| "kernel source contains NUL".to_string())?;
+    let src = [TRANSFORM_SRC, SPIN_SRC, TRANSFORM_INTO_SRC, SPIN_CYCLES_SRC].join("\n");
+    let src = CString::new(src).map_err(|_| "kernel source contains NUL".to_string())?;
     let prog = nvrtc::create_program(&src, Some(c"cuda_academy.cu"))
         .map_err(|e| format!("nvrtcCreateProgram: {e:?}"))?;
     // SAFETY: `prog` is live until `destroy_program` below; `src` outlives it.
@@ -122,96 +120,5 @@ unsafe fn compile_and_get(
     Ok(bytes)
 }
 
-/// The loaded module of one context.
-#[derive(Debug)]
-pub struct Loaded {
-    module: CUmodule,
-    transform: CUfunction,
-    spin: CUfunction,
-    /// How the image was made (for `info`).
-    pub format: String,
-    blocks_cap: u32,
-}
-
-impl Loaded {
-    /// Load `image` into the current context.
-    pub fn load(image: &Image, multiprocessors: u32) -> Result<Loaded, GpuError> {
-        let mut module: CUmodule = std::ptr::null_mut();
-        // SAFETY: `image.bytes` is a complete CUBIN or NUL-terminated PTX, alive for the call.
-        check("cuModuleLoadData", unsafe {
-            sys::cuModuleLoadData(&mut module, image.bytes.as_ptr().cast())
-        })?;
-        let mut loaded = Loaded {
-            module,
-            transform: std::ptr::null_mut(),
-            spin: std::ptr::null_mut(),
-            format: image.format.clone(),
-            // Enough blocks to fill every SM several times; the grid-stride loop covers the rest.
-            blocks_cap: multiprocessors.max(1) * 16,
-        };
-        loaded.transform = loaded.function(c"transform")?;
-        loaded.spin = loaded.function(c"spin")?;
-        Ok(loaded)
-    }
-
-    fn function(&self, name: &std::ffi::CStr) -> Result<CUfunction, GpuError> {
-        let mut f: CUfunction = std::ptr::null_mut();
-        // SAFETY: `self.module` is loaded; `name` is NUL-terminated.
-        check("cuModuleGetFunction", unsafe {
-            sys::cuModuleGetFunction(&mut f, self.module, name.as_ptr())
-        })?;
-        Ok(f)
-    }
-
-    /// Launch `kernel` over `n` f32s at `ptr` in `stream` (asynchronous).
-    pub(crate) fn launch(
-        &self,
-        stream: CUstream,
-        kernel: Kernel,
-        ptr: sys::CUdeviceptr,
-        n: u64,
-    ) -> Result<(), GpuError> {
-        const THREADS: u32 = 256;
-        let blocks = u32::try_from(n.div_ceil(u64::from(THREADS)))
-            .unwrap_or(u32::MAX)
-            .clamp(1, self.blocks_cap);
-        let mut x = ptr;
-        let mut n = n;
-        let (f, mut p2, mut p3) = match kernel {
-            Kernel::Transform { a, b } => (self.transform, a.to_bits(), b.to_bits()),
-            Kernel::Spin { iterations } => (self.spin, iterations, 0),
-        };
-        // The f32 parameters are passed as their bits: the kernel reads 4 bytes either way.
-        let mut params: [*mut c_void; 4] = [
-            (&mut x as *mut u64).cast(),
-            (&mut n as *mut u64).cast(),
-            (&mut p2 as *mut u32).cast(),
-            (&mut p3 as *mut u32).cast(),
-        ];
-        // SAFETY: `f` belongs to the loaded module; `params` points at values that match the
-        // kernel's parameter list (spin ignores the 4th) and live until the call returns, which is
-        // when the driver has copied them.
-        check("cuLaunchKernel", unsafe {
-            sys::cuLaunchKernel(
-                f,
-                blocks,
-                1,
-                1,
-                THREADS,
-                1,
-                1,
-                0,
-                stream,
-                params.as_mut_ptr(),
-                std::ptr::null_mut(),
-            )
-        })
-    }
-}
-
-impl Drop for Loaded {
-    fn drop(&mut self) {
-        // SAFETY: loaded in `load`, unloaded once; errors are ignored in Drop.
-        let _ = unsafe { sys::cuModuleUnload(self.module) };
-    }
-}
+mod loaded;
+pub use loaded::Loaded;

@@ -147,6 +147,22 @@ impl HostAlloc {
         unsafe { std::slice::from_raw_parts_mut(self.ptr().cast::<f32>(), n) }
     }
 
+    /// The buffer as `f32`s, read-only.
+    pub fn as_f32(&self) -> &[f32] {
+        let n = self.len_usize() / 4;
+        // SAFETY: as for `as_f32_mut`; `&self` guarantees no `&mut` to the bytes exists.
+        unsafe { std::slice::from_raw_parts(self.ptr().cast::<f32>(), n) }
+    }
+
+    /// Zero the bytes after the last whole `f32` (what a fill leaves there on every backend).
+    pub fn zero_tail(&mut self) {
+        let whole = (self.bytes & !3) as usize;
+        for i in whole..self.bytes as usize {
+            // SAFETY: `i < self.bytes`, inside the allocation.
+            unsafe { self.ptr().add(i).write(0) };
+        }
+    }
+
     /// Write one byte in every 4 KiB page (first touch).
     pub fn touch(&mut self) {
         let len = self.len_usize();

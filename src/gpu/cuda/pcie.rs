@@ -2,6 +2,8 @@
 
 use std::path::Path;
 
+pub mod explain;
+
 /// A PCIe link: generation, lane count and transfer rate.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct PcieLink {

@@ -60,6 +60,8 @@ pub struct Recorder {
     pool: Vec<CUevent>,
     /// Why CUPTI is not used, if it is not.
     pub cupti_unavailable: Option<String>,
+    /// Whether the op being issued pushed its tag (popped once it is noted or fails).
+    tagged: bool,
 }
 
 impl Recorder {
@@ -74,12 +76,30 @@ impl Recorder {
             ops: Vec::new(),
             pool: Vec::new(),
             cupti_unavailable,
+            tagged: false,
         }
     }
 
     /// Microseconds since the origin.
     pub fn now_us(&self) -> f64 {
         self.clock.origin.elapsed().as_secs_f64() * 1e6
+    }
+
+    /// Called right before an op's driver call while recording: returns the issue time and,
+    /// with CUPTI, tags the call with the op's index so that its records find it by
+    /// correlation id, whatever records are dropped or added around it.
+    pub(crate) fn before_issue(&mut self) -> f64 {
+        self.untag(); // a call that failed left its tag
+        if let Some(Mode::Cupti) = self.mode {
+            self.tagged = cupti::tag(self.ops.len() as u64);
+        }
+        self.now_us()
+    }
+
+    fn untag(&mut self) {
+        if std::mem::take(&mut self.tagged) {
+            cupti::untag();
+        }
     }
 
     /// Whether a recording is open (the hot path checks this and nothing else).
@@ -133,6 +153,7 @@ impl Recorder {
 
     /// Note an op issued in `stream` (called right after the issuing call succeeded).
     pub(crate) fn push(&mut self, stream: CUstream, mut op: Issued) -> Result<(), GpuError> {
+        self.untag();
         if let Some(Mode::Events { .. }) = self.mode {
             let ev = self.event()?;
             // SAFETY: `ev` is live; `stream` is a live stream of this context (or null).
@@ -145,6 +166,7 @@ impl Recorder {
 
     /// Close the recording (the caller has synchronised the device) and return the ops.
     pub(crate) fn end(&mut self, ctx: CUcontext) -> Result<Vec<Op>, GpuError> {
+        self.untag();
         let issued = std::mem::take(&mut self.ops);
         let ops = match self.mode.take() {
             None => {
@@ -154,11 +176,11 @@ impl Recorder {
             }
             Some(Mode::Cupti) => {
                 let origin = self.clock.cupti_origin_ns;
-                let records = cupti::stop(ctx).map_err(|m| GpuError::Driver {
+                let collected = cupti::stop(ctx).map_err(|m| GpuError::Driver {
                     call: "CUPTI".into(),
                     message: m,
                 })?;
-                match_records(&issued, records, origin)
+                match_records(&issued, collected, origin)
             }
             Some(Mode::Events { origin }) => {
                 let ops = from_events(&issued, origin);

@@ -42,6 +42,20 @@ impl ProfileError {
     }
 }
 
+// Physical bounds, far outside any real machine either way: a profile beyond them (a typo, a
+// unit mix-up, a hostile file) would give runs of 0.000 ms, inf or NaN metrics.
+/// Slowest believable copy or memory bandwidth, GB/s.
+const MIN_GBPS: f64 = 0.01;
+/// Fastest believable bandwidth, GB/s (an H200's HBM is 4.8 TB/s).
+const MAX_GBPS: f64 = 10_000.0;
+/// Fixed costs (call times, latencies) above a second are not latencies.
+const MAX_LATENCY_US: f64 = 1e6;
+/// Costs that grow with size: 100 s per GiB is far slower than any real host.
+const MAX_MS_PER_GIB: f64 = 1e5;
+/// The spin kernel's iteration, ns.
+const MIN_SPIN_NS: f64 = 1e-3;
+const MAX_SPIN_NS: f64 = 1e6;
+
 fn invalid(field: &'static str, value: impl ToString, rule: &'static str) -> ProfileError {
     ProfileError::Invalid {
         origin: String::new(),
@@ -80,10 +94,37 @@ impl Profile {
             if !(value.is_finite() && value > 0.0) {
                 return Err(invalid(field, value, "a rate must be a positive number"));
             }
+            if field.ends_with("_gbps") && !(MIN_GBPS..=MAX_GBPS).contains(&value) {
+                return Err(invalid(
+                    field,
+                    value,
+                    "a bandwidth must be between 0.01 and 10000 GB/s",
+                ));
+            }
+        }
+        if !(MIN_SPIN_NS..=MAX_SPIN_NS).contains(&self.spin_ns_per_iteration) {
+            return Err(invalid(
+                "spin_ns_per_iteration",
+                self.spin_ns_per_iteration,
+                "one iteration must take between 0.001 and 1,000,000 ns",
+            ));
         }
         for (field, value) in self.costs() {
             if !(value.is_finite() && value >= 0.0) {
                 return Err(invalid(field, value, "a cost must be zero or positive"));
+            }
+            let (max, rule) = match field.ends_with("_us") {
+                true => (
+                    MAX_LATENCY_US,
+                    "a fixed cost must be at most one second (1e6 us)",
+                ),
+                false => (
+                    MAX_MS_PER_GIB,
+                    "a cost per GiB must be at most 100 s (1e5 ms)",
+                ),
+            };
+            if value > max {
+                return Err(invalid(field, value, rule));
             }
         }
         Ok(())

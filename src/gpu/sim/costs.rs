@@ -3,6 +3,7 @@
 //! Bandwidths become bytes per microsecond (1 GB/s = 1e3 B/µs); per-GiB costs scale linearly
 //! with size. Small copies are slow only through the fixed latency, as on the real GPU.
 
+use super::engines::Pacing;
 use crate::gpu::Kernel;
 use crate::gpu::profile::Profile;
 use crate::report::HostMemKind;
@@ -47,6 +48,15 @@ pub(super) fn copy_latency_us(p: &Profile, kind: HostMemKind) -> f64 {
 /// Host time of staging a small pageable H2D copy before the call returns.
 pub(super) fn pageable_staging_us(p: &Profile, bytes: u64) -> f64 {
     bytes as f64 / copy_bytes_per_us(p, HostMemKind::Pageable, Dir::H2d)
+}
+
+/// The device front end's per-op costs (see [`Pacing`]).
+pub(super) fn pacing(p: &Profile) -> Pacing {
+    Pacing {
+        op_us: p.op_overhead_us,
+        stream_wait_us: p.stream_wait_us,
+        switch_us: p.engine_switch_us,
+    }
 }
 
 /// Both directions together, bytes per microsecond.
@@ -104,4 +114,25 @@ pub(super) fn register_us(p: &Profile, bytes: u64) -> f64 {
 /// Host time of `cuMemHostUnregister` of `bytes`.
 pub(super) fn unregister_us(p: &Profile, bytes: u64) -> f64 {
     p.unregister_ms_per_gib * 1e3 * gib(bytes)
+}
+
+/// SM clock the exercises' `spin(cycles)` counts, in cycles per µs. Not yet a profile field:
+/// 1980 MHz is the H200 SXM's maximum SM clock (what `nvidia-smi -q -d CLOCK` reports as max);
+/// `calibrate` should measure it (`CU_DEVICE_ATTRIBUTE_CLOCK_RATE` on the live side).
+const SPIN_CYCLES_PER_US: f64 = 1980.0;
+
+/// Device time of the exercises' `spin(cycles)` kernel.
+pub(super) fn spin_cycles_us(p: &Profile, cycles: u64) -> f64 {
+    p.kernel_launch_latency_us + cycles as f64 / SPIN_CYCLES_PER_US
+}
+
+/// Device time of `cuMemsetD8Async` over `bytes`: modelled as a kernel writing every byte once.
+pub(super) fn memset_us(p: &Profile, bytes: u64) -> f64 {
+    p.kernel_launch_latency_us + bytes as f64 / (p.device_mem_gbps * 1e3)
+}
+
+/// Device time of a device-to-device copy of `bytes`: modelled as a kernel reading and writing
+/// every byte, like the transform.
+pub(super) fn d2d_us(p: &Profile, bytes: u64) -> f64 {
+    p.kernel_launch_latency_us + 2.0 * bytes as f64 / (p.device_mem_gbps * 1e3)
 }

@@ -13,6 +13,8 @@
 //! set of flowing copies changes. Time moves only from event to event, so results are exact and
 //! deterministic.
 
+use std::collections::HashMap;
+
 use super::costs::Dir;
 use crate::gpu::GpuError;
 use crate::report::{HostMemKind, Op, OpKind};
@@ -31,6 +33,12 @@ pub(super) enum Work {
     Kernel {
         duration_us: f64,
     },
+    /// An event record or a stream's wait for one: no engine time, it ends as soon as its
+    /// dependencies have. With `keep_end` its end time is kept after pruning (for
+    /// `event_elapsed_ms`) until [`Device::forget_end`].
+    Marker {
+        keep_end: bool,
+    },
 }
 
 /// A copy or kernel as issued by the host.
@@ -46,11 +54,30 @@ pub(super) struct DevOp {
     pub(super) deps: Vec<OpId>,
     /// Whether it goes on the timeline being recorded.
     pub(super) record: bool,
+    /// The front end's per-op costs (see [`Pacing`]).
+    pub(super) pacing: Pacing,
+}
+
+/// What it costs the device to move from one op to the next, beyond the op's own work. All
+/// are measured on the H200 by `calibrate` from host-timed runs (issue 10 §2): many small
+/// chunks cost more than their bytes because of these.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub(super) struct Pacing {
+    /// Engine time before every op (the front end fetching it), idle on the timeline.
+    pub(super) op_us: f64,
+    /// When the op's stream predecessor ran on another engine, the op starts at least this long
+    /// after that predecessor ended (the stream's wait is a semaphore the next engine's channel
+    /// polls). The engine is free meanwhile: other streams' ops may run.
+    pub(super) stream_wait_us: f64,
+    /// Extra engine time when the engine last ran an op of another stream (a channel switch).
+    pub(super) switch_us: f64,
 }
 
 #[derive(Debug)]
 struct Slot {
     op: DevOp,
+    /// The engine that runs it.
+    engine: usize,
     start_us: Option<f64>,
     end_us: Option<f64>,
 }
@@ -86,14 +113,18 @@ pub(super) struct Device {
     /// Id of `slots[0]`; every op below it has ended.
     base: OpId,
     slots: Vec<Slot>,
-    /// H2D copy engine, D2H copy engine (the same one if the GPU has one), compute.
-    engines: [Engine; 3],
+    /// H2D copy engine, D2H copy engine (the same one if the GPU has one), compute, and a
+    /// pseudo-engine for markers (which take no time).
+    engines: [Engine; 4],
     d2h_engine: usize,
     bidir_bytes_per_us: f64,
     recorded: Vec<(OpId, Op)>,
+    /// End times of ended markers issued with `keep_end`.
+    kept_ends: HashMap<OpId, f64>,
 }
 
 const COMPUTE: usize = 2;
+const MARKERS: usize = 3;
 
 impl Device {
     pub(super) fn new(copy_engines: u32, bidir_bytes_per_us: f64) -> Device {
@@ -105,6 +136,7 @@ impl Device {
             d2h_engine: if copy_engines >= 2 { 1 } else { 0 },
             bidir_bytes_per_us,
             recorded: Vec::new(),
+            kept_ends: HashMap::new(),
         }
     }
 
@@ -113,6 +145,7 @@ impl Device {
             Work::Copy { dir: Dir::H2d, .. } => 0,
             Work::Copy { dir: Dir::D2h, .. } => self.d2h_engine,
             Work::Kernel { .. } => COMPUTE,
+            Work::Marker { .. } => MARKERS,
         }
     }
 
@@ -123,6 +156,7 @@ impl Device {
         self.engines[engine].queue.push(id);
         self.slots.push(Slot {
             op,
+            engine,
             start_us: None,
             end_us: None,
         });
@@ -178,6 +212,18 @@ impl Device {
         Ok(end)
     }
 
+    /// When op `id` ended: from its slot, or kept for a marker issued with `keep_end`.
+    pub(super) fn end_of(&self, id: OpId) -> Option<f64> {
+        self.slot(id)
+            .and_then(|s| s.end_us)
+            .or_else(|| self.kept_ends.get(&id).copied())
+    }
+
+    /// Stop keeping the end time of marker `id`.
+    pub(super) fn forget_end(&mut self, id: OpId) {
+        self.kept_ends.remove(&id);
+    }
+
     /// Recorded ops (absolute times) since the last call, with their ids.
     pub(super) fn take_recorded(&mut self) -> Vec<(OpId, Op)> {
         std::mem::take(&mut self.recorded)
@@ -196,7 +242,12 @@ impl Device {
     fn step(&mut self, limit: Option<f64>) -> Result<bool, GpuError> {
         self.start_ready()?;
         let rates = self.rates();
-        let times: Vec<Option<f64>> = (0..3).map(|e| self.event_time(e, &rates)).collect();
+        let times: Vec<Option<f64>> = (0..self.engines.len())
+            .map(|e| {
+                let wake = self.next_ready(e).filter(|&t| t > self.now + EPS_US);
+                self.event_time(e, &rates).or(wake)
+            })
+            .collect();
         let Some(next) = times.iter().flatten().copied().reduce(f64::min) else {
             return Ok(false);
         };

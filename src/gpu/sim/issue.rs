@@ -1,13 +1,13 @@
-//! Copies, kernel launches and synchronisation: the host side of issuing device work.
+//! Host-device copies, queueing device work, and synchronisation: the host side of issuing.
 //!
 //! Each call spends its API cost on the host clock, brings the device up to the host's time,
-//! and queues an op behind the ops its stream must wait for. Data moves at issue (see the
+//! and queues an op behind the ops its stream must wait for. Contents change at issue (see the
 //! module documentation of [`super`]).
 
 use super::SimGpu;
 use super::costs::{self, Dir};
 use super::engines::{DevOp, Work};
-use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
+use crate::gpu::{DevBuf, GpuError, HostBuf, StreamId};
 use crate::report::{HostMemKind, OpKind};
 
 impl SimGpu {
@@ -22,14 +22,10 @@ impl SimGpu {
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
         let host = self.host.get(src.0)?;
-        host.bytes.check_range("H2D source", src_off, bytes)?;
+        host.contents.check_range("H2D source", src_off, bytes)?;
         let dev = self.dev.get_mut(dst.0)?;
         dev.check_range("H2D destination", dst_off, bytes)?;
-        if self.move_data {
-            dev.copy_from(dst_off, &host.bytes, src_off, bytes)?;
-        } else {
-            dev.mark_stale(dst_off, bytes);
-        }
+        dev.copy_from(dst_off, &host.contents, src_off, bytes);
         let kind = host.kind;
         self.touch_host(src)?;
         self.issue_copy(stream, Dir::H2d, kind, bytes)
@@ -48,12 +44,9 @@ impl SimGpu {
         let dev = self.dev.get(src.0)?;
         dev.check_range("D2H source", src_off, bytes)?;
         let host = self.host.get_mut(dst.0)?;
-        host.bytes.check_range("D2H destination", dst_off, bytes)?;
-        if self.move_data {
-            host.bytes.copy_from(dst_off, dev, src_off, bytes)?;
-        } else {
-            host.bytes.mark_stale(dst_off, bytes);
-        }
+        host.contents
+            .check_range("D2H destination", dst_off, bytes)?;
+        host.contents.copy_from(dst_off, dev, src_off, bytes);
         let kind = host.kind;
         self.touch_host(dst)?;
         self.issue_copy(stream, Dir::D2h, kind, bytes)
@@ -95,47 +88,8 @@ impl SimGpu {
         Ok(())
     }
 
-    pub(super) fn launch_kernel(
-        &mut self,
-        stream: StreamId,
-        kernel: Kernel,
-        buf: DevBuf,
-        off: u64,
-        bytes: u64,
-    ) -> Result<(), GpuError> {
-        self.streams.check(stream)?;
-        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
-            return Err(GpuError::Invalid(format!(
-                "kernel range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
-            )));
-        }
-        let dev = self.dev.get_mut(buf.0)?;
-        dev.check_range("kernel", off, bytes)?;
-        let label = match kernel {
-            Kernel::Transform { a, b } if self.move_data => {
-                dev.transform(off, bytes, a, b)?;
-                "transform"
-            }
-            Kernel::Transform { .. } => {
-                dev.mark_stale(off, bytes);
-                "transform"
-            }
-            // The spin kernel's values are not modelled: flag them rather than invent them.
-            Kernel::Spin { .. } => {
-                dev.mark_stale(off, bytes);
-                "spin"
-            }
-        };
-        let work = Work::Kernel {
-            duration_us: costs::kernel_us(&self.profile, kernel, bytes),
-        };
-        self.clock.spend(self.profile.launch_call_us);
-        self.issue(stream, OpKind::Kernel, label, bytes, None, work)?;
-        Ok(())
-    }
-
     /// Bring the device to the host's time and queue an op on `stream`.
-    fn issue(
+    pub(super) fn issue(
         &mut self,
         stream: StreamId,
         kind: OpKind,
@@ -144,8 +98,24 @@ impl SimGpu {
         host_mem: Option<HostMemKind>,
         work: Work,
     ) -> Result<super::engines::OpId, GpuError> {
+        self.issue_after(stream, kind, label, bytes, host_mem, work, &[])
+    }
+
+    /// [`SimGpu::issue`], also waiting for the ops `extra` (an event's record).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn issue_after(
+        &mut self,
+        stream: StreamId,
+        kind: OpKind,
+        label: &'static str,
+        bytes: u64,
+        host_mem: Option<HostMemKind>,
+        work: Work,
+        extra: &[super::engines::OpId],
+    ) -> Result<super::engines::OpId, GpuError> {
         self.device.advance_to(self.clock.now())?;
-        let deps = self.streams.deps(stream)?;
+        let mut deps = self.streams.deps(stream)?;
+        deps.extend_from_slice(extra);
         let id = self.device.issue(DevOp {
             stream: stream.0,
             kind,
@@ -154,7 +124,9 @@ impl SimGpu {
             label,
             work,
             deps,
-            record: self.recording,
+            // Markers take no time and have no lane: they stay off the timeline.
+            record: self.recording && !matches!(work, Work::Marker { .. }),
+            pacing: costs::pacing(&self.profile),
         });
         self.streams.issued(stream, id)?;
         Ok(id)

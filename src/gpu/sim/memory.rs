@@ -3,7 +3,7 @@
 //! Freeing pinned or registered memory and freeing device memory synchronise with the device
 //! first, as `cuMemFreeHost`, `cuMemHostUnregister` and `cuMemFree` do.
 
-use super::buffers::Bytes;
+use super::contents::Contents;
 use super::{HostEntry, SimGpu, costs};
 use crate::gpu::{DevBuf, GpuError, HostBuf};
 use crate::report::HostMemKind;
@@ -33,7 +33,7 @@ impl SimGpu {
         }
         self.clock.spend(cost);
         let entry = HostEntry {
-            bytes: Bytes::new(bytes),
+            contents: Contents::new(bytes),
             kind,
             // Pinned pages are resident from the start; pageable ones on first touch.
             touched: kind != HostMemKind::Pageable,
@@ -43,7 +43,7 @@ impl SimGpu {
 
     pub(super) fn free_host(&mut self, buf: HostBuf) -> Result<(), GpuError> {
         let entry = self.host.get(buf.0)?;
-        let (kind, len, touched) = (entry.kind, entry.bytes.len(), entry.touched);
+        let (kind, len, touched) = (entry.kind, entry.contents.len(), entry.touched);
         if kind != HostMemKind::Pageable {
             self.sync_device()?;
         }
@@ -57,7 +57,7 @@ impl SimGpu {
         let entry = self.host.get_mut(buf.0)?;
         if !entry.touched {
             entry.touched = true;
-            let len = entry.bytes.len();
+            let len = entry.contents.len();
             self.clock.spend(costs::first_touch_us(&self.profile, len));
         }
         Ok(())
@@ -71,7 +71,7 @@ impl SimGpu {
                 buf.0, entry.kind
             )));
         }
-        let len = entry.bytes.len();
+        let len = entry.contents.len();
         let mut cost = costs::register_us(&self.profile, len);
         if !entry.touched {
             cost += costs::first_touch_us(&self.profile, len);
@@ -90,7 +90,7 @@ impl SimGpu {
                 buf.0, entry.kind
             )));
         }
-        let len = entry.bytes.len();
+        let len = entry.contents.len();
         self.sync_device()?;
         self.clock.spend(costs::unregister_us(&self.profile, len));
         self.host.get_mut(buf.0)?.kind = HostMemKind::Pageable;
@@ -100,14 +100,15 @@ impl SimGpu {
     pub(super) fn fill_host(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
         // Writing every page is a first touch for fresh pageable memory.
         self.touch_host(buf)?;
-        self.host.get_mut(buf.0)?.bytes.fill(seed)
+        self.host.get_mut(buf.0)?.contents.fill(seed);
+        Ok(())
     }
 
     pub(super) fn alloc_device(&mut self, bytes: u64) -> Result<DevBuf, GpuError> {
         nonzero(bytes, "device")?;
         self.dev.reserve(bytes)?;
         self.clock.spend(self.profile.device_alloc_us);
-        let id = self.dev.insert(bytes, Bytes::new(bytes));
+        let id = self.dev.insert(bytes, Contents::new(bytes));
         self.info.free_mem = self.dev.total - self.dev.used;
         Ok(DevBuf(id))
     }

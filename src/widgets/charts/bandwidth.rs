@@ -159,6 +159,38 @@ fn plottable(point: &(f64, f64)) -> bool {
     point.0 > 0.0 && point.0.is_finite() && point.1.is_finite()
 }
 
+/// The marker of a point two series share (same size, same cell row).
+pub const OVERLAP_MARKER: char = '◎';
+
+/// Each series' scatter points that no other series shares, and the shared points (drawn
+/// once, with [`OVERLAP_MARKER`]), for a plot `rows` cells tall.
+fn split_overlaps(plot: &Plot, rows: u16) -> Overlaps {
+    let cell = plot.y_top / f64::from(rows.max(1));
+    let row = |y: f64| (y / cell).round() as i64;
+    let mut own: Vec<Vec<(f64, f64)>> = plot.data.clone();
+    let mut shared = Vec::new();
+    for i in 0..plot.data.len() {
+        for &(x, y) in &plot.data[i] {
+            let twin = plot.data[..i]
+                .iter()
+                .any(|earlier| earlier.iter().any(|&(ex, ey)| ex == x && row(ey) == row(y)));
+            if twin {
+                shared.push((x, y));
+            }
+        }
+    }
+    for series in &mut own {
+        series.retain(|&(x, y)| !shared.iter().any(|&(sx, sy)| sx == x && row(sy) == row(y)));
+    }
+    Overlaps { own, shared }
+}
+
+/// See [`split_overlaps`].
+struct Overlaps {
+    own: Vec<Vec<(f64, f64)>>,
+    shared: Vec<(f64, f64)>,
+}
+
 /// What the chart draws: each series as (log2 bytes, GB/s), the axes' bounds and labels.
 struct Plot {
     data: Vec<Vec<(f64, f64)>>,
@@ -201,15 +233,29 @@ impl BandwidthChart<'_> {
     }
 
     /// Each series twice: a thin braille line for the trend, its marker at the measured sizes.
-    fn chart<'p>(&self, plot: &'p Plot) -> Chart<'p> {
+    /// Where a later series' point lands in the same cell row as an earlier one's at the same
+    /// size (pinned H2D and D2H both near 55 GB/s), neither marker would show the other: both
+    /// become [`OVERLAP_MARKER`], which the legend explains.
+    fn chart<'p>(&self, plot: &'p Plot, points: &'p Overlaps) -> Chart<'p> {
         let mut datasets = Vec::new();
+        let (own, shared) = (&points.own, &points.shared);
         for (i, data) in plot.data.iter().enumerate() {
             let style = series_style(self.theme, i);
             let line = Dataset::default().data(data).graph_type(GraphType::Line);
             datasets.push(line.marker(Marker::Braille).style(style));
+        }
+        for (i, data) in own.iter().enumerate() {
+            let style = series_style(self.theme, i);
             let points = Dataset::default().data(data).graph_type(GraphType::Scatter);
             datasets.push(points.marker(Marker::Custom(series_marker(i))).style(style));
         }
+        let both = Dataset::default()
+            .data(shared)
+            .graph_type(GraphType::Scatter);
+        datasets.push(
+            both.marker(Marker::Custom(OVERLAP_MARKER))
+                .style(self.theme.strong()),
+        );
         let top = plot.y_top;
         let y_labels = vec!["0".to_string(), three_digits(top / 2.0), three_digits(top)];
         let muted = self.theme.muted();
@@ -255,8 +301,18 @@ impl Widget for BandwidthChart<'_> {
             height: area.height - 2,
             ..area
         };
-        self.chart(&plot).render(chart_area, buf);
-        buf.set_line(area.x, area.bottom() - 1, &self.legend(), area.width);
+        // The plot's rows: the chart area less the x axis and its labels.
+        let rows = chart_area.height.saturating_sub(2);
+        let points = split_overlaps(&plot, rows);
+        self.chart(&plot, &points).render(chart_area, buf);
+        let mut legend = self.legend();
+        if !points.shared.is_empty() {
+            legend.spans.push(Span::styled(
+                format!("{OVERLAP_MARKER} overlapping"),
+                self.theme.strong(),
+            ));
+        }
+        buf.set_line(area.x, area.bottom() - 1, &legend, area.width);
     }
 }
 

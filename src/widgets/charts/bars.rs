@@ -11,7 +11,7 @@ use ratatui::widgets::Widget;
 use super::series_style;
 use crate::report::Report;
 use crate::theme::Theme;
-use crate::timeline::format::three_digits;
+use crate::timeline::format::{format_duration_us, three_digits};
 
 /// Above this ratio of largest to smallest value, [`BarScale::Auto`] picks a log scale.
 pub const AUTO_LOG_RATIO: f64 = 100.0;
@@ -45,12 +45,14 @@ impl ValueBar {
         }
     }
 
-    /// `55.1 GB/s`, or `n/a` for a value that is not a finite number.
+    /// `55.1 GB/s`, `812 µs`, `8.29 ms` (times in the unit that fits them), or `n/a` for a
+    /// value that is not a finite number.
     pub fn value_text(&self) -> String {
-        if self.value.is_finite() {
-            format!("{} {}", three_digits(self.value), self.unit)
-        } else {
-            "n/a".to_string()
+        match self.unit.as_str() {
+            _ if !self.value.is_finite() => "n/a".to_string(),
+            "us" => format_duration_us(self.value),
+            "ms" => format_duration_us(self.value * 1e3),
+            unit => format!("{} {unit}", three_digits(self.value)),
         }
     }
 }

@@ -43,6 +43,10 @@ pub fn draw(buf: &mut Buffer, ctx: &RowContext<'_>, rows: &FooterRows, area: Rec
         buf.set_stringn(ctx.x, y, span, label_room, ctx.theme.muted());
         for tick in &ticks {
             let room = plot_width.saturating_sub(usize::from(tick.column));
+            // A label cut at the right edge reads as another number (`6` for `60 ms`): skip it.
+            if tick.label.chars().count() > room {
+                continue;
+            }
             let x = plot_x + tick.column;
             buf.set_stringn(x, y, &tick.label, room, ctx.theme.muted());
         }
@@ -54,7 +58,7 @@ pub fn draw(buf: &mut Buffer, ctx: &RowContext<'_>, rows: &FooterRows, area: Rec
         y += 1;
     }
     if rows.details {
-        let line = details(ctx);
+        let line = details(ctx, usize::from(area.width));
         buf.set_line(area.x, y, &line, area.width);
     }
 }
@@ -81,12 +85,21 @@ fn legend(ctx: &RowContext<'_>) -> Line<'static> {
     Line::from(spans)
 }
 
-/// The selected op's details in reversed video, or a hint when nothing is selected.
-fn details(ctx: &RowContext<'_>) -> Line<'static> {
+/// The selected op's details in reversed video, cut to `width` by leaving out the least
+/// important parts (never the engine), and naming the compared run when the op is in it; or a
+/// hint when nothing is selected.
+fn details(ctx: &RowContext<'_>, width: usize) -> Line<'static> {
     match ctx.view.details() {
         Some(details) => {
             let glyph = Theme::op_glyph(details.kind);
-            let text = format!("{glyph} {}", details.summary());
+            // The compared run's name up to its first separator: `breadth-first`, `sequential`.
+            let run = ctx.view.selected_run_name().map(|name| {
+                let short = name.split([',', '·', '(']).next().unwrap_or(name).trim();
+                format!("{short}: ")
+            });
+            let prefix = format!("{glyph} {}", run.unwrap_or_default());
+            let room = width.saturating_sub(prefix.chars().count());
+            let text = format!("{prefix}{}", details.summary_within(room));
             Line::from(Span::styled(text, ctx.theme.selected()))
         }
         None => Line::from(Span::styled(

@@ -97,8 +97,9 @@ impl RowContext<'_> {
         }
         self.draw_bar_labels(buf, &run.ops, &cells, y);
         self.draw_inferred_marks(buf, &run.ops, lane, &cells, y);
-        if current {
-            self.draw_selection(buf, &run.ops, lane, &cells, y);
+        // The selection may be in either run: this one (`current`) or the compared one above.
+        if let Some(selected) = self.view.selected_in(!current) {
+            self.draw_selection(buf, (&run.ops, selected), lane, &cells, y);
         }
     }
 
@@ -160,14 +161,11 @@ impl RowContext<'_> {
     fn draw_selection(
         &self,
         buf: &mut Buffer,
-        ops: &[Op],
+        (ops, selected): (&[Op], usize),
         lane: &Lane,
         cells: &[LaneCell],
         y: u16,
     ) {
-        let Some(selected) = self.view.selected_index() else {
-            return;
-        };
         let Some(op) = ops.get(selected) else { return };
         if !lane.ops.contains(&selected) {
             return;

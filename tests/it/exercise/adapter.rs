@@ -1,6 +1,5 @@
-//! `GpuMachine` on the real simulator backend: the primitives `Gpu` has today run for real
-//! (copies land on the timeline, `check_output` reads the data back), and a program that needs
-//! a primitive `Gpu` lacks stops with a diagnostic naming it, not a made-up result.
+//! `GpuMachine` on the real simulator backend: copies land on the timeline, `check_output` reads
+//! the data back, and events time work the way the driver's do.
 
 use std::sync::atomic::AtomicBool;
 
@@ -51,9 +50,41 @@ fn copies_run_on_the_simulator_and_check_output_reads_real_data() {
 }
 
 #[test]
-fn a_primitive_the_gpu_trait_lacks_is_named_in_the_diagnostic() {
-    let out = run_on_sim("    cudaEvent_t e;\n    cudaEventCreate(&e);");
-    let err = out.error.expect("stops");
-    assert_eq!(err.line, 6);
-    assert!(err.message.contains("`event_create`"), "{}", err.message);
+fn events_time_a_kernel_on_the_simulator() {
+    let body = r#"    const size_t n = 1 << 20;
+    float *d_in;
+    float *d_out;
+    cudaMalloc(&d_in, n * sizeof(float));
+    cudaMalloc(&d_out, n * sizeof(float));
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    cudaEventRecord(start, 0);
+    transform<<<256, 256, 0, 0>>>(d_in, d_out, n);
+    cudaEventRecord(stop, 0);
+    cudaEventSynchronize(stop);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, start, stop);
+    report("kernel_ms", ms);
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(d_in);
+    cudaFree(d_out);"#;
+    let out = run_on_sim(body);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    let kernel_us: f64 = out
+        .timeline
+        .iter()
+        .filter(|o| o.kind == OpKind::Kernel)
+        .map(|o| o.end_us - o.start_us)
+        .sum();
+    let measured_ms = out.metrics["kernel_ms"];
+    assert!(kernel_us > 0.0, "{:?}", out.timeline);
+    // The events bracket the kernel in one stream: at least its duration, plus no more than the
+    // launch latency in front of it (microseconds, not milliseconds).
+    let event_us = measured_ms * 1000.0;
+    assert!(
+        event_us >= kernel_us && event_us <= kernel_us + 50.0,
+        "events say {measured_ms} ms, the kernel took {kernel_us} µs"
+    );
 }

@@ -58,6 +58,7 @@ impl FakeMachine {
                 free_mem: 80 << 30,
                 copy_engines: 2,
                 kernels_available: true,
+                holds_host_bytes: true,
             },
             host: HashMap::new(),
             dev: HashMap::new(),

@@ -26,7 +26,6 @@ fn streams_overlap_and_the_pipeline_beats_sequential_but_not_its_bound() {
     let p = h200();
     let bytes = 256 * MIB;
     let mut gpu = sim();
-    gpu.set_move_data(false);
     let (seq, _, _) = pipeline(&mut gpu, bytes, 1, 1);
     let (best, _, _) = pipeline(&mut gpu, bytes, 3, 32);
     let seq_span = ops_span(&seq);
@@ -52,7 +51,6 @@ fn h2d_and_d2h_overlap_and_share_the_bidirectional_limit() {
     let p = h200();
     let bytes = 256 * MIB;
     let mut gpu = sim();
-    gpu.set_move_data(false);
     let up = gpu.host_alloc(bytes, HostMemKind::Pinned).unwrap();
     let down = gpu.host_alloc(bytes, HostMemKind::Pinned).unwrap();
     let (d1, d2) = (
@@ -172,7 +170,6 @@ fn stream_sync_waits_for_its_stream_only() {
 fn breadth_first_issue_is_slower_because_engines_drain_one_stream_at_a_time() {
     let bytes = 256 * MIB;
     let mut gpu = sim();
-    gpu.set_move_data(false);
     let depth = ops_span(&pipeline(&mut gpu, bytes, 3, 32).0);
     let breadth_ops = pipeline_breadth_first(&mut gpu, bytes, 3, 32);
     let breadth = ops_span(&breadth_ops);

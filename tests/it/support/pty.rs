@@ -1,6 +1,9 @@
 //! The real binary in a pseudo-terminal (expectrl), its screen read back through a terminal
 //! emulator (vt100): the harness the end-to-end tests share.
 
+// Test helpers: a failed unwrap is a failed test, with its message.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write as _;
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -19,8 +22,11 @@ pub struct Tui {
 
 impl Tui {
     /// Start `cmd` in a `cols` x `rows` pseudo-terminal.
+    /// `TERM` is `xterm-256color` unless `cmd` sets it.
     pub fn spawn(mut cmd: Command, cols: u16, rows: u16) -> Tui {
-        cmd.env("TERM", "xterm-256color");
+        if !cmd.get_envs().any(|(k, _)| k == "TERM") {
+            cmd.env("TERM", "xterm-256color");
+        }
         let mut session = Session::spawn(cmd).expect("spawn cuda-academy in a pty");
         session
             .get_process_mut()
@@ -48,6 +54,28 @@ impl Tui {
     /// The child's process id (to send it signals).
     pub fn pid(&self) -> String {
         self.session.get_process().pid().to_string()
+    }
+
+    /// Whether the program has the alternate screen on (it does while the TUI is drawn).
+    pub fn alternate_screen(&self) -> bool {
+        self.screen.screen().alternate_screen()
+    }
+
+    /// Wait (at most `limit`) until `done` holds for this terminal.
+    #[track_caller]
+    pub fn wait_until(&mut self, what: &str, limit: Duration, done: impl Fn(&Tui) -> bool) {
+        let start = Instant::now();
+        while start.elapsed() < limit {
+            self.pump();
+            if done(self) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!(
+            "{what} did not happen in {limit:?}; the screen:\n{}",
+            self.text()
+        );
     }
 
     pub fn text(&self) -> String {

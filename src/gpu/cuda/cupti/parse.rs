@@ -18,6 +18,18 @@ pub mod offsets {
     pub const KERNEL_START: usize = 16;
     pub const KERNEL_END: usize = 24;
     pub const KERNEL_CORRELATION: usize = 92;
+    pub const EXTERNAL_ID: usize = 8;
+    pub const EXTERNAL_CORRELATION: usize = 16;
+}
+
+/// One parsed activity record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Parsed {
+    /// A copy or kernel.
+    Op(Record),
+    /// `CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION`: the driver call `correlation` was made
+    /// while `external` was pushed (the recorder pushes each op's tag around its call).
+    Link { correlation: u32, external: u64 },
 }
 
 unsafe fn read<T: Copy>(p: *const u8, off: usize) -> T {
@@ -25,10 +37,22 @@ unsafe fn read<T: Copy>(p: *const u8, off: usize) -> T {
     unsafe { p.add(off).cast::<T>().read_unaligned() }
 }
 
-pub(super) unsafe fn parse(p: *const u8) -> Option<Record> {
+pub(super) unsafe fn parse(p: *const u8) -> Option<Parsed> {
     use offsets::*;
     // SAFETY (whole fn): `p` is a record from `cuptiActivityGetNextRecord`.
     let kind: u32 = unsafe { read(p, 0) };
+    if kind == CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION as u32 {
+        return Some(Parsed::Link {
+            correlation: unsafe { read(p, EXTERNAL_CORRELATION) },
+            external: unsafe { read(p, EXTERNAL_ID) },
+        });
+    }
+    unsafe { parse_op(p, kind) }.map(Parsed::Op)
+}
+
+unsafe fn parse_op(p: *const u8, kind: u32) -> Option<Record> {
+    use offsets::*;
+    // SAFETY (whole fn): as in `parse`.
     if kind == CUpti_ActivityKind::CUPTI_ACTIVITY_KIND_MEMCPY as u32 {
         let copy_kind: u8 = unsafe { read(p, MEMCPY_COPY_KIND) };
         let channel_type: u32 = unsafe { read(p, MEMCPY_CHANNEL_TYPE) };
@@ -64,7 +88,9 @@ pub(super) unsafe fn parse(p: *const u8) -> Option<Record> {
 #[cfg(test)]
 mod tests {
     use super::offsets::*;
-    use cudarc::cupti::sys::{CUpti_ActivityKernel10, CUpti_ActivityMemcpy6};
+    use cudarc::cupti::sys::{
+        CUpti_ActivityExternalCorrelation, CUpti_ActivityKernel10, CUpti_ActivityMemcpy6,
+    };
     use std::mem::offset_of;
 
     #[test]
@@ -87,6 +113,14 @@ mod tests {
         assert_eq!(
             offset_of!(CUpti_ActivityMemcpy6, channelType),
             MEMCPY_CHANNEL_TYPE
+        );
+        assert_eq!(
+            offset_of!(CUpti_ActivityExternalCorrelation, externalId),
+            EXTERNAL_ID
+        );
+        assert_eq!(
+            offset_of!(CUpti_ActivityExternalCorrelation, correlationId),
+            EXTERNAL_CORRELATION
         );
         assert_eq!(offset_of!(CUpti_ActivityKernel10, start), KERNEL_START);
         assert_eq!(offset_of!(CUpti_ActivityKernel10, end), KERNEL_END);

@@ -1,6 +1,6 @@
 //! The engines' mechanics: starting ready ops, sharing the link, firing events.
 
-use super::{COMPUTE, Device, Phase, Running, Work, stuck};
+use super::{COMPUTE, Device, EPS_US, MARKERS, OpId, Phase, Running, Work, stuck};
 use crate::gpu::GpuError;
 use crate::gpu::sim::costs::Dir;
 use crate::report::Op;
@@ -16,19 +16,29 @@ impl Device {
             let Some(pos) = self.pick(e) else { continue };
             let id = self.engines[e].queue.remove(pos);
             let now = self.now;
+            let last = self.engines[e].last_stream;
             let slot = self.slot_mut(id).ok_or_else(stuck)?;
-            slot.start_us = Some(now);
             let stream = slot.op.stream;
+            // The front end's time comes first; the op's own time (and timeline start) after.
+            let pacing = slot.op.pacing;
+            let pre = pacing.op_us
+                + if last.is_some_and(|l| l != stream) {
+                    pacing.switch_us
+                } else {
+                    0.0
+                };
+            slot.start_us = Some(now + pre);
             let phase = match slot.op.work {
-                Work::Copy { latency_us, .. } if latency_us > 0.0 => Phase::Latency {
-                    until: now + latency_us,
+                Work::Copy { latency_us, .. } if pre + latency_us > 0.0 => Phase::Latency {
+                    until: now + pre + latency_us,
                 },
                 Work::Copy { .. } => Phase::Transfer {
                     remaining: slot.op.bytes as f64,
                 },
                 Work::Kernel { duration_us } => Phase::Busy {
-                    until: now + duration_us,
+                    until: now + pre + duration_us,
                 },
+                Work::Marker { .. } => Phase::Busy { until: now },
             };
             self.engines[e].running = Some(Running { id, phase });
             self.engines[e].last_stream = Some(stream);
@@ -36,12 +46,44 @@ impl Device {
         Ok(())
     }
 
+    /// When op `id` may start: `None` while a dependency runs; otherwise the latest end of its
+    /// dependencies, plus the stream wait for one that ran on another engine. Ops pruned long
+    /// ago count as ended at time 0.
+    fn ready_at(&self, id: OpId) -> Option<f64> {
+        let slot = self.slot(id)?;
+        let mut at: f64 = 0.0;
+        for &d in &slot.op.deps {
+            let Some(dep) = self.slot(d) else { continue };
+            let end = dep.end_us?;
+            let wait = if dep.engine == slot.engine {
+                0.0
+            } else {
+                slot.op.pacing.stream_wait_us
+            };
+            at = at.max(end + wait);
+        }
+        Some(at)
+    }
+
+    /// The earliest time an op queued on engine `e` may start (`None` if none may yet).
+    pub(super) fn next_ready(&self, e: usize) -> Option<f64> {
+        if self.engines[e].running.is_some() {
+            return None;
+        }
+        self.engines[e]
+            .queue
+            .iter()
+            .filter_map(|&id| self.ready_at(id))
+            .reduce(f64::min)
+    }
+
     /// Queue position of the op engine `e` starts next, if any is ready.
     fn pick(&self, e: usize) -> Option<usize> {
         let engine = &self.engines[e];
-        let ready = |id: &super::OpId| {
-            self.slot(*id)
-                .filter(|s| s.op.deps.iter().all(|&d| self.is_done(d)))
+        let ready = |id: &OpId| {
+            self.ready_at(*id)
+                .filter(|&t| t <= self.now + EPS_US)
+                .and_then(|_| self.slot(*id))
                 .map(|s| s.op.stream)
         };
         let mut first = None;
@@ -55,7 +97,7 @@ impl Device {
         first
     }
 
-    fn slot_mut(&mut self, id: super::OpId) -> Option<&mut super::Slot> {
+    fn slot_mut(&mut self, id: OpId) -> Option<&mut super::Slot> {
         id.checked_sub(self.base)
             .and_then(|i| self.slots.get_mut(i as usize))
     }
@@ -135,7 +177,8 @@ impl Device {
         let now = self.now;
         let slot = self.slot_mut(running.id).ok_or_else(stuck)?;
         slot.end_us = Some(now);
-        if slot.op.record {
+        let keep_end = matches!(slot.op.work, Work::Marker { keep_end: true });
+        if slot.op.record && e != MARKERS {
             let op = Op {
                 stream: slot.op.stream,
                 kind: slot.op.kind,
@@ -148,6 +191,9 @@ impl Device {
                 label: slot.op.label.to_string(),
             };
             self.recorded.push((running.id, op));
+        }
+        if keep_end {
+            self.kept_ends.insert(running.id, now);
         }
         Ok(())
     }

@@ -22,6 +22,7 @@ fn copy(dir: Dir, bytes: u64, latency_us: f64, bytes_per_us: f64, deps: Vec<OpId
         },
         deps,
         record: true,
+        pacing: Default::default(),
     }
 }
 
@@ -35,6 +36,7 @@ fn kernel(duration_us: f64, deps: Vec<OpId>) -> DevOp {
         work: Work::Kernel { duration_us },
         deps,
         record: true,
+        pacing: Default::default(),
     }
 }
 

@@ -1,0 +1,187 @@
+//! Writing files so that a failure never destroys what was there: the one helper behind
+//! `calibrate --out`, `run --trace` and the TUI's `e` (and available to the progress store).
+//!
+//! [`write`] puts the bytes in a temporary file in the same folder, fsyncs it and renames it
+//! over the target, so a full disk or a kill leaves either the old file or the new one, never a
+//! fragment. A symlink is written through (its target is replaced, the link stays), as a user
+//! who keeps files in a dotfiles folder expects. [`create_new`] is for names the program picks
+//! itself: it never follows or replaces anything that already exists, a dangling symlink
+//! included. [`remove_stale_temps`] cleans what a kill left behind.
+
+use std::fs::{self, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+/// Prefix of this module's temporary files (hidden, and recognisable for cleaning).
+pub const TEMP_PREFIX: &str = ".cuda-academy-tmp-";
+
+/// Most symlinks followed before giving up (as the kernel's ELOOP limit).
+const MAX_LINKS: usize = 40;
+
+/// Replace `path` with `bytes` atomically (through a symlink, onto its target).
+pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let target = resolve_links(path)?;
+    let dir = folder_of(&target);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(dir)?;
+    // Keep the permissions of the file being replaced (a profile shared read-only, say).
+    if let Ok(meta) = fs::metadata(&target) {
+        let _ = tmp.as_file().set_permissions(meta.permissions());
+    }
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    // Dropping `tmp` on an error above deletes it; the old file is untouched.
+    tmp.persist(&target).map_err(|e| e.error)?;
+    sync_dir(dir);
+    Ok(())
+}
+
+/// Create `path`, which must not exist in any form (not even as a dangling symlink), and write
+/// `bytes` to it. On a write error the partial file is removed.
+pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
+    let written = file.write_all(bytes).and_then(|()| file.sync_all());
+    if written.is_err() {
+        let _ = fs::remove_file(path);
+    }
+    written
+}
+
+/// The file a write to `path` lands in: `path` itself, or the end of its chain of symlinks
+/// (which may not exist yet).
+pub fn resolve_links(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let link = fs::read_link(&current)?;
+                current = folder_of(&current).join(link);
+            }
+            _ => return Ok(current),
+        }
+    }
+    Err(io::Error::other(format!(
+        "{} is a chain of more than {MAX_LINKS} symbolic links",
+        path.display()
+    )))
+}
+
+/// Remove temporary files in `dir` older than `age` left by a killed write: this module's, and
+/// `tempfile`'s default `.tmpXXXXXX` ones (which only this program creates in its own state
+/// folder). Younger ones may belong to a save in progress in another instance. Returns how
+/// many were removed.
+pub fn remove_stale_temps(dir: &Path, age: Duration) -> usize {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return 0;
+    };
+    let now = SystemTime::now();
+    entries
+        .flatten()
+        .filter(|e| is_temp_name(&e.file_name().to_string_lossy()))
+        .filter(|e| {
+            e.metadata().is_ok_and(|m| {
+                m.is_file()
+                    && m.modified()
+                        .ok()
+                        .and_then(|t| now.duration_since(t).ok())
+                        .is_some_and(|a| a >= age)
+            })
+        })
+        .filter(|e| fs::remove_file(e.path()).is_ok())
+        .count()
+}
+
+fn is_temp_name(name: &str) -> bool {
+    let tempfile_default = name
+        .strip_prefix(".tmp")
+        .is_some_and(|rest| rest.len() == 6 && rest.chars().all(|c| c.is_ascii_alphanumeric()));
+    name.starts_with(TEMP_PREFIX) || tempfile_default
+}
+
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Make the rename durable. Best effort: the new file is in place, and some file systems refuse
+/// to fsync a folder.
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn writes_replace_and_leave_no_temp_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.toml");
+        write(&path, b"one").unwrap();
+        write(&path, b"two").unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"two");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_is_written_through_and_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.toml");
+        let link = dir.path().join("link.toml");
+        fs::write(&real, b"old").unwrap();
+        std::os::unix::fs::symlink("real.toml", &link).unwrap();
+        write(&link, b"new").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read(&real).unwrap(), b"new");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn create_new_refuses_existing_names_and_dangling_links() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim");
+        let trap = dir.path().join("trace.json");
+        std::os::unix::fs::symlink(&victim, &trap).unwrap();
+        let err = create_new(&trap, b"x").unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::AlreadyExists);
+        assert!(!victim.exists(), "wrote through a dangling symlink");
+        let fresh = dir.path().join("fresh.json");
+        create_new(&fresh, b"x").unwrap();
+        assert!(create_new(&fresh, b"y").is_err());
+        assert_eq!(fs::read(&fresh).unwrap(), b"x");
+    }
+
+    #[test]
+    fn stale_temps_are_removed_and_other_files_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in [
+            ".tmpAb12Cd",
+            ".cuda-academy-tmp-x1",
+            "progress.json",
+            ".tmpnotours",
+        ] {
+            fs::write(dir.path().join(name), b"x").unwrap();
+        }
+        assert_eq!(remove_stale_temps(dir.path(), Duration::from_secs(3600)), 0);
+        assert_eq!(remove_stale_temps(dir.path(), Duration::ZERO), 2);
+        let mut left: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".tmpnotours", "progress.json"]);
+    }
+}

@@ -1,0 +1,194 @@
+//! Fitting the device front end's per-op costs ([`Profile::op_overhead_us`],
+//! [`Profile::stream_wait_us`], [`Profile::engine_switch_us`]) from the host-timed pipeline
+//! configurations `calibrate`'s own pipeline run measured: the simulator runs the same
+//! configurations and each cost is chosen to minimise its relative error.
+//!
+//! One stream issued breadth-first runs long chains of ops on one engine (only the per-op
+//! overhead shows), one stream per chunk switches engine at every op (the stream wait shows),
+//! and several streams make engines alternate between streams (the switch shows), so each cost
+//! is fitted, in that order, from the configurations where it dominates.
+
+use crate::gpu::StreamKind;
+use crate::gpu::profile::Profile;
+use crate::gpu::sim::SimGpu;
+use crate::report::{HostMemKind, Report};
+
+use super::super::ExperimentError;
+use super::super::options::IssueOrder;
+use super::super::pipeline::schedule::{Buffers, Config, time_once};
+use super::super::session::Session;
+
+/// One measured configuration: host time from the first call to the end of the sync.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub config: Config,
+    pub ms: f64,
+}
+
+/// Every configuration a pipeline report's `ms_by_chunks_<S>_streams_<order>` series hold.
+pub fn points(r: &Report) -> Vec<Point> {
+    let mut out = Vec::new();
+    for s in &r.series {
+        let Some(rest) = s.name.strip_prefix("ms_by_chunks_") else {
+            continue;
+        };
+        let Some((streams, order)) = rest.split_once("_streams_") else {
+            continue;
+        };
+        let (Ok(streams), Some(order)) = (
+            streams.parse::<u32>(),
+            IssueOrder::ALL.into_iter().find(|o| o.name() == order),
+        ) else {
+            continue;
+        };
+        for &(chunks, ms) in &s.points {
+            out.push(Point {
+                config: Config {
+                    streams,
+                    chunks: chunks as u32,
+                    order,
+                },
+                ms,
+            });
+        }
+    }
+    out
+}
+
+/// The simulated host time (ms) of one configuration over `bytes` with `profile`: the same
+/// calls in the same order as the live pipeline's timed runs.
+pub fn simulate_ms(profile: &Profile, bytes: u64, config: Config) -> Result<f64, ExperimentError> {
+    let mut gpu = SimGpu::new(profile.clone(), "calibration fit".into());
+    let mut s = Session::new(&mut gpu);
+    let b = Buffers {
+        input: s.host(bytes, HostMemKind::Pinned)?,
+        output: s.host(bytes, HostMemKind::Pinned)?,
+        dev: s.device(bytes)?,
+        bytes,
+    };
+    let streams = (0..config.streams.max(1))
+        .map(|_| s.stream(StreamKind::NonBlocking))
+        .collect::<Result<Vec<_>, _>>()?;
+    let ms = time_once(&mut s, &b, config, &streams)?;
+    s.finish()?;
+    Ok(ms)
+}
+
+/// Root mean square of the relative errors of `profile` over `points`.
+pub fn rms_error(profile: &Profile, bytes: u64, points: &[Point]) -> Result<f64, ExperimentError> {
+    let mut sum = 0.0;
+    for p in points {
+        let rel = simulate_ms(profile, bytes, p.config)? / p.ms - 1.0;
+        sum += rel * rel;
+    }
+    Ok((sum / points.len().max(1) as f64).sqrt())
+}
+
+/// The upper end of every cost's search range, in microseconds.
+const MAX_US: f64 = 40.0;
+
+/// Golden-section search of `field` in [0, MAX_US] for the least error over `points`.
+fn fit_one(
+    p: &mut Profile,
+    field: fn(&mut Profile) -> &mut f64,
+    bytes: u64,
+    points: &[Point],
+) -> Result<(), ExperimentError> {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (0.0, MAX_US);
+    let at = |p: &mut Profile, x: f64| {
+        *field(p) = x;
+        rms_error(p, bytes, points)
+    };
+    for _ in 0..18 {
+        let (a, b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+        if at(p, a)? <= at(p, b)? {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    *field(p) = (lo + hi) / 2.0;
+    Ok(())
+}
+
+/// Fit the three per-op costs of `p` from the pipeline report's configurations (see the module
+/// docs). Returns the names of the fields fitted (none if the report has too few points).
+pub fn fit_pacing(p: &mut Profile, r: &Report) -> Result<Vec<&'static str>, ExperimentError> {
+    let all = points(r);
+    let bytes = r.params.size;
+    let pick = |f: &dyn Fn(&Config) -> bool| -> Vec<Point> {
+        all.iter().copied().filter(|x| f(&x.config)).collect()
+    };
+    let chain = pick(&|c| c.streams == 1 && c.order == IssueOrder::BreadthFirst);
+    let alternate = pick(&|c| c.streams == 1 && c.order == IssueOrder::PerChunk);
+    let several = pick(&|c| c.streams > 1);
+    if chain.len() < 2 || alternate.len() < 2 || several.is_empty() || bytes == 0 {
+        return Ok(Vec::new());
+    }
+    fit_one(p, |p| &mut p.op_overhead_us, bytes, &chain)?;
+    fit_one(p, |p| &mut p.stream_wait_us, bytes, &alternate)?;
+    fit_one(p, |p| &mut p.engine_switch_us, bytes, &several)?;
+    Ok(vec!["op_overhead_us", "stream_wait_us", "engine_switch_us"])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Series;
+
+    /// A pipeline report whose series hold `truth`'s simulated times.
+    fn report_of(truth: &Profile, bytes: u64) -> Report {
+        // A real report's shape (the live fixture), with its series replaced.
+        let live =
+            include_str!("../../../tests/fixtures/h200-live-2026-12-01/pipeline-search-1.json");
+        let mut r: Report = serde_json::from_str(live).expect("the fixture is a report");
+        r.params.size = bytes;
+        r.series.clear();
+        for streams in [1, 3] {
+            for order in IssueOrder::ALL {
+                let points = [2u32, 8, 32, 128]
+                    .map(|chunks| {
+                        let config = Config {
+                            streams,
+                            chunks,
+                            order,
+                        };
+                        let ms = simulate_ms(truth, bytes, config).expect("simulates");
+                        (f64::from(chunks), ms)
+                    })
+                    .to_vec();
+                r.series.push(Series {
+                    name: format!("ms_by_chunks_{streams}_streams_{}", order.name()),
+                    x_unit: "chunks".into(),
+                    y_unit: "ms".into(),
+                    points,
+                });
+            }
+        }
+        r
+    }
+
+    #[test]
+    fn the_fit_recovers_per_op_costs_it_did_not_know() {
+        let mut truth = Profile::builtin("h200").expect("built-in profile");
+        (
+            truth.op_overhead_us,
+            truth.stream_wait_us,
+            truth.engine_switch_us,
+        ) = (2.0, 6.0, 3.0);
+        let r = report_of(&truth, 16 << 20);
+        assert_eq!(points(&r).len(), 16);
+        let mut p = truth.clone();
+        (p.op_overhead_us, p.stream_wait_us, p.engine_switch_us) = (0.0, 0.0, 0.0);
+        let fitted = fit_pacing(&mut p, &r).expect("fits");
+        assert_eq!(fitted.len(), 3);
+        for (got, want) in [
+            (p.op_overhead_us, 2.0),
+            (p.stream_wait_us, 6.0),
+            (p.engine_switch_us, 3.0),
+        ] {
+            assert!((got - want).abs() < 0.3, "fitted {got}, truth {want}");
+        }
+    }
+}

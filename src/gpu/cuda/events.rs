@@ -1,0 +1,72 @@
+//! The learner's events: plain `cuEvent*` calls on events this backend owns (the recorder's own
+//! timing events are separate, in `timeline.rs`).
+#![allow(unsafe_code)]
+
+use cudarc::driver::sys::{self, CUevent, CUevent_flags};
+
+use super::CudaGpu;
+use super::error::check;
+use crate::gpu::{EventId, GpuError, StreamId};
+
+impl CudaGpu {
+    fn event(&self, ev: EventId) -> Result<CUevent, GpuError> {
+        self.events.get(&ev.0).copied().ok_or_else(|| {
+            GpuError::Invalid(format!("no event {} (destroyed or never created)", ev.0))
+        })
+    }
+
+    pub(super) fn create_event(&mut self, timing: bool) -> Result<EventId, GpuError> {
+        let flags = if timing {
+            CUevent_flags::CU_EVENT_DEFAULT
+        } else {
+            CUevent_flags::CU_EVENT_DISABLE_TIMING
+        };
+        let mut e: CUevent = std::ptr::null_mut();
+        // SAFETY: the driver writes a new event handle into `e`.
+        check("cuEventCreate", unsafe {
+            sys::cuEventCreate(&mut e, flags as u32)
+        })?;
+        let id = self.new_id();
+        self.events.insert(id, e);
+        Ok(EventId(id))
+    }
+
+    pub(super) fn destroy_event(&mut self, ev: EventId) -> Result<(), GpuError> {
+        let e = self.event(ev)?;
+        self.events.remove(&ev.0);
+        // SAFETY: created by `cuEventCreate`; removed from the table so destroyed once.
+        check("cuEventDestroy", unsafe { sys::cuEventDestroy_v2(e) })
+    }
+
+    pub(super) fn record_event(&mut self, ev: EventId, stream: StreamId) -> Result<(), GpuError> {
+        let (e, s) = (self.event(ev)?, self.stream(stream)?);
+        // SAFETY: `e` is a live event and `s` a live stream (or null) of this context.
+        check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })
+    }
+
+    pub(super) fn sync_event(&mut self, ev: EventId) -> Result<(), GpuError> {
+        let e = self.event(ev)?;
+        // SAFETY: `e` is a live event of this context.
+        check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) })
+    }
+
+    /// `cuEventElapsedTime` (the exercises' `cudaEventElapsedTime`). The CUDA 13 bindings offer
+    /// only the `_v2` entry point, which takes the same arguments and gives the same answer.
+    pub(super) fn elapsed_ms(&mut self, start: EventId, end: EventId) -> Result<f32, GpuError> {
+        let (a, b) = (self.event(start)?, self.event(end)?);
+        let mut ms = 0f32;
+        // SAFETY: both are live events of this context; the driver writes one f32.
+        check("cuEventElapsedTime", unsafe {
+            sys::cuEventElapsedTime_v2(&mut ms, a, b)
+        })?;
+        Ok(ms)
+    }
+
+    pub(super) fn wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
+        let (e, s) = (self.event(ev)?, self.stream(stream)?);
+        // SAFETY: `e` is a live event and `s` a live stream (or null); flags must be 0.
+        check("cuStreamWaitEvent", unsafe {
+            sys::cuStreamWaitEvent(s, e, 0)
+        })
+    }
+}

@@ -1,0 +1,82 @@
+//! The host-access role of [`super::Gpu`]: what the host program writes into and reads from its
+//! own buffers, and verification of what came back.
+//!
+//! A real backend holds the bytes and answers by reading them; the simulator holds a description
+//! of each buffer's contents (which fill, then which copies and kernels) and answers exactly
+//! from it, without storing data (see `gpu::sim::contents`).
+
+use super::{GpuError, HostBuf, Kernel};
+
+/// What a destination should hold, float for float, given a source.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Expect {
+    /// The same bytes (a copy round trip).
+    Copy,
+    /// The source's floats through the transform `x * a + b` once ([`Kernel::Transform`]).
+    Transform { a: f32, b: f32 },
+}
+
+impl Expect {
+    /// The value a float `x` of the source should have become.
+    pub fn apply(self, x: f32) -> f32 {
+        match self {
+            Expect::Copy => x,
+            Expect::Transform { a, b } => Kernel::transform_host(x, a, b),
+        }
+    }
+}
+
+/// Whether two floats are the same value (NaN matches NaN; verification is exact).
+pub fn same_value(a: f32, b: f32) -> bool {
+    a == b || (a.is_nan() && b.is_nan())
+}
+
+/// The first float where a destination differs from what was expected.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// Float number, from the start of the compared range.
+    pub index: u64,
+    pub expected: f32,
+    /// `None` when the backend cannot give a value (the simulator does not model it).
+    pub got: Option<f32>,
+    /// What the backend knows about why (the simulator says what the range holds instead).
+    pub note: Option<String>,
+}
+
+/// Host memory as the host program sees it.
+pub trait HostAccess {
+    /// Fill a host buffer's `f32`s with [`super::fill_pattern_f32`] of `seed` (a trailing
+    /// partial float becomes zero bytes).
+    fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError>;
+    /// Read `f32` number `index` of a host buffer (the exercises' `h[i]`).
+    fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError>;
+    /// Write `f32` number `index` of a host buffer (the exercises' `h[i] = v`).
+    fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> Result<(), GpuError>;
+    /// `memcpy(dst + dst_off, src + src_off, bytes)` between host buffers.
+    fn host_copy(
+        &mut self,
+        dst: HostBuf,
+        dst_off: u64,
+        src: HostBuf,
+        src_off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError>;
+    /// Whether every `f32` number `i` in `buf[off .. off + bytes]` equals the standard transform
+    /// ([`Kernel::TRANSFORM`]) of `fill_pattern_f32(seed, i)` (the exercises' `check_output`).
+    fn host_holds_transform_of_fill(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> Result<bool, GpuError>;
+    /// Compare the first `bytes / 4` floats of `dst` with `expect` applied to those of `src`,
+    /// exactly, every float; `None` when all match.
+    fn host_compare(
+        &mut self,
+        src: HostBuf,
+        dst: HostBuf,
+        bytes: u64,
+        expect: Expect,
+    ) -> Result<Option<Mismatch>, GpuError>;
+}

@@ -1,0 +1,153 @@
+//! Review C6, minor 11 and 12: a fake `libcuda.so` built here with `cc` (missing symbols, the
+//! toolkit's stub that answers 34 to everything, a `cuInit` that never returns) must not crash,
+//! print a backtrace or hang `info` or `run`. Skipped, saying so, where there is no C compiler.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{assert_no_crash, bin, text};
+
+/// Only `cuInit`: the first other call cudarc makes hits a missing symbol.
+const MISSING: &str = "int cuInit(unsigned f) { return 0; }\n";
+/// The stub: every call fails with CUDA_ERROR_STUB_LIBRARY.
+const STUB: &str = "int cuInit(unsigned f) { return 34; }\n\
+    int cuDriverGetVersion(int *v) { return 34; }\n\
+    int cuGetErrorName(int e, const char **s) { return 34; }\n\
+    int cuGetErrorString(int e, const char **s) { return 34; }\n\
+    int cuDeviceGetCount(int *c) { return 34; }\n";
+/// A driver whose `cuInit` never returns.
+const HANG: &str = "#include <unistd.h>\n\
+    int cuInit(unsigned f) { for (;;) pause(); return 0; }\n\
+    int cuDriverGetVersion(int *v) { *v = 12000; return 0; }\n";
+
+/// A folder holding `libcuda.so` and `libcuda.so.1` built from `source`, or `None` (with a
+/// note) when no C compiler is installed.
+fn fake_driver(source: &str) -> Option<tempfile::TempDir> {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("fake.c");
+    std::fs::write(&c, source).unwrap();
+    let lib = dir.path().join("libcuda.so");
+    let built = Command::new("cc")
+        .args(["-shared", "-fPIC", "-o"])
+        .arg(&lib)
+        .arg(&c)
+        .status();
+    match built {
+        Ok(s) if s.success() => {}
+        Ok(s) => panic!("cc failed to build the fake driver: {s}"),
+        Err(e) => {
+            eprintln!("no C compiler (cc: {e}): fake-driver test skipped");
+            return None;
+        }
+    }
+    std::fs::copy(&lib, dir.path().join("libcuda.so.1")).unwrap();
+    Some(dir)
+}
+
+/// Run the binary against the fake driver in `lib_dir`; killed (and the test failed) if it is
+/// still running after a generous limit, so a hang is a failure, not a stuck test run.
+fn with_driver(lib_dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let state = tempfile::tempdir().unwrap();
+    let mut cmd = bin(state.path());
+    cmd.args(args)
+        .env("LD_LIBRARY_PATH", lib_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let start = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > Duration::from_secs(120) {
+            let _ = child.kill();
+            panic!(
+                "`{}` hung with the fake driver in {}",
+                args.join(" "),
+                lib_dir.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn lib(dir: &tempfile::TempDir) -> PathBuf {
+    dir.path().to_path_buf()
+}
+
+const RUN_AUTO: [&str; 4] = ["run", "pinned-alloc", "--size", "1M"];
+const RUN_GPU: [&str; 6] = ["run", "pinned-alloc", "--size", "1M", "--backend", "gpu"];
+
+#[test]
+fn a_driver_missing_symbols_is_a_message_not_a_panic() {
+    let Some(dir) = fake_driver(MISSING) else {
+        return;
+    };
+    let out = with_driver(&lib(&dir), &["info"], &[]);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("Missing symbol"), "{shown}");
+    assert!(shown.contains("update the NVIDIA driver"), "{shown}");
+    assert!(shown.contains("Simulated"), "{shown}");
+    let out = with_driver(&lib(&dir), &RUN_AUTO, &[]);
+    assert_no_crash(&out);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "auto falls back: {}",
+        text(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "quiet fallback: {}",
+        text(&out.stderr)
+    );
+    let out = with_driver(&lib(&dir), &RUN_GPU, &[]);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("Missing symbol"));
+}
+
+#[test]
+fn the_stub_library_is_named_with_its_fix() {
+    let Some(dir) = fake_driver(STUB) else { return };
+    for args in [&["info"][..], &RUN_GPU[..]] {
+        let out = with_driver(&lib(&dir), args, &[]);
+        assert_no_crash(&out);
+        let all = format!("{}{}", text(&out.stdout), text(&out.stderr));
+        assert!(all.contains("CUDA_ERROR_STUB_LIBRARY"), "{all}");
+        assert!(all.contains("LD_LIBRARY_PATH"), "{all}");
+        assert!(!all.contains("CUresult 34"), "{all}");
+    }
+}
+
+#[test]
+fn a_hanging_cuinit_times_out_with_a_message() {
+    let Some(dir) = fake_driver(HANG) else { return };
+    let limit = [("CUDA_ACADEMY_CUINIT_TIMEOUT_S", "1")];
+    let out = with_driver(&lib(&dir), &["info"], &limit);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0));
+    let shown = text(&out.stdout);
+    assert!(shown.contains("did not answer within 1 s"), "{shown}");
+    let out = with_driver(&lib(&dir), &RUN_AUTO, &limit);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = with_driver(&lib(&dir), &RUN_GPU, &limit);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("did not answer"));
+}
+
+/// `CUDA_ACADEMY_HIDE_DRIVER` hides even a library that loads: the no-driver tests rely on it.
+#[test]
+fn hiding_the_driver_works_when_one_loads() {
+    let Some(dir) = fake_driver(MISSING) else {
+        return;
+    };
+    let out = with_driver(&lib(&dir), &["info"], &[("CUDA_ACADEMY_HIDE_DRIVER", "1")]);
+    let shown = text(&out.stdout);
+    assert!(shown.contains("no CUDA driver found"), "{shown}");
+    assert!(!shown.contains("Missing symbol"), "{shown}");
+}

@@ -1,0 +1,178 @@
+//! The simulator against the live H200 sweep of 2026-12-01 (`tests/fixtures/h200-live-2026-12-01`,
+//! issue 10 §2): per configuration, not on average.
+//!
+//! The profile is the one `calibrate` wrote on that machine, with the per-op costs fitted the
+//! way `calibrate` fits them, from a default `pipeline` run (`pipeline-search-1.json`, the same
+//! run `calibrate` makes internally). It is validated on the 29 fixed-configuration runs
+//! (`pipeline-sS-cC.json`), which no fit read; configurations the fitted run also tried are
+//! marked, the others were never seen at all. Run with `--nocapture` for the error table.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use std::path::Path;
+
+use cuda_academy::experiment::calibrate::pacing::{Point, fit_pacing, points, simulate_ms};
+use cuda_academy::experiment::pipeline::schedule::Config;
+use cuda_academy::gpu::profile::Profile;
+use cuda_academy::report::Report;
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/h200-live-2026-12-01"
+);
+
+fn report(name: &str) -> Report {
+    let text = std::fs::read_to_string(Path::new(DIR).join(name)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Every live point of the fixed runs, with the buffer size.
+fn validation() -> Vec<(Point, u64)> {
+    let mut names: Vec<String> = std::fs::read_dir(DIR)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("pipeline-s") && !n.contains("search"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 29, "{names:?}");
+    names
+        .iter()
+        .flat_map(|n| {
+            let r = report(n);
+            points(&r).into_iter().map(move |p| (p, r.params.size))
+        })
+        .collect()
+}
+
+struct Row {
+    config: Config,
+    live: f64,
+    sim: f64,
+    seen: bool,
+}
+
+impl Row {
+    fn err(&self) -> f64 {
+        self.sim / self.live - 1.0
+    }
+}
+
+fn rows(p: &Profile, seen: &[Config]) -> Vec<Row> {
+    validation()
+        .into_iter()
+        .map(|(pt, bytes)| Row {
+            config: pt.config,
+            live: pt.ms,
+            sim: simulate_ms(p, bytes, pt.config).unwrap(),
+            seen: seen.contains(&pt.config),
+        })
+        .collect()
+}
+
+/// Many streams issued breadth-first: live, 5 and 6 streams run nearly as slowly as one, which
+/// the model does not reproduce (see BENCHMARKS.md). Counted and reported, not hidden.
+fn known_gap(c: &Config, copy_engines: u32) -> bool {
+    c.order.name() == "breadth-first" && c.streams > copy_engines + 1
+}
+
+#[test]
+fn the_simulator_matches_the_live_sweep_per_configuration() {
+    let template = Profile::load(&Path::new(DIR).join("h200-calibrated.toml")).unwrap();
+    let fit_from = report("pipeline-search-1.json");
+    let seen: Vec<Config> = points(&fit_from).iter().map(|p| p.config).collect();
+    let mut p = template.clone();
+    let fitted = fit_pacing(&mut p, &fit_from).unwrap();
+    assert_eq!(fitted.len(), 3);
+    let table = rows(&p, &seen);
+    let before = rows(&template, &seen);
+    eprintln!(
+        "per-op costs: op {:.2} us, stream wait {:.2} us, engine switch {:.2} us",
+        p.op_overhead_us, p.stream_wait_us, p.engine_switch_us
+    );
+    eprintln!(
+        "| streams x chunks, order | live ms | simulated ms | error | without per-op costs | fit's run tried it |"
+    );
+    eprintln!("|---|---|---|---|---|---|");
+    for (r, b) in table.iter().zip(&before) {
+        eprintln!(
+            "| {} | {:.3} | {:.3} | {:+.1}% | {:+.1}% | {} |",
+            r.config.describe(),
+            r.live,
+            r.sim,
+            r.err() * 100.0,
+            b.err() * 100.0,
+            if r.seen { "yes" } else { "no" }
+        );
+    }
+    let gap = |r: &Row| known_gap(&r.config, p.copy_engines);
+    let rms = |t: &[Row]| {
+        let errs: Vec<f64> = t.iter().filter(|r| !gap(r)).map(Row::err).collect();
+        (errs.iter().map(|e| e * e).sum::<f64>() / errs.len() as f64).sqrt()
+    };
+    eprintln!(
+        "rms error outside the known gap: {:.2}% fitted, {:.2}% without per-op costs",
+        rms(&table) * 100.0,
+        rms(&before) * 100.0
+    );
+
+    // The per-op costs must earn their place: without them the 10% target is missed.
+    assert!(rms(&table) < rms(&before) * 0.8);
+    assert!(before.iter().any(|r| !gap(r) && r.err().abs() > 0.10));
+    let (known, rest): (Vec<&Row>, Vec<&Row>) = table.iter().partition(|r| gap(r));
+    for r in &rest {
+        assert!(
+            r.err().abs() <= 0.10,
+            "{}: simulated {:.3} ms, live {:.3} ms",
+            r.config.describe(),
+            r.sim,
+            r.live
+        );
+    }
+    assert!(
+        rest.iter().filter(|r| !r.seen).count() >= 20,
+        "unseen configurations validated"
+    );
+    assert!(known.len() <= 4, "the known gap grew: {}", known.len());
+
+    // The configuration the simulator would choose among those the GPU ran, at its live time.
+    let live_best = table.iter().map(|r| r.live).fold(f64::INFINITY, f64::min);
+    let chosen = table.iter().min_by(|a, b| a.sim.total_cmp(&b.sim)).unwrap();
+    eprintln!(
+        "simulator's choice: {} ({:.3} ms live); live best {live_best:.3} ms",
+        chosen.config.describe(),
+        chosen.live
+    );
+    assert!(
+        chosen.live <= live_best * 1.03,
+        "chosen {} runs {:.3} ms live, best {live_best:.3} ms",
+        chosen.config.describe(),
+        chosen.live
+    );
+}
+
+#[test]
+fn the_shipped_profile_matches_the_live_sweep_too() {
+    // Its per-op costs were fitted the same way, from `pipeline-search-1.json`.
+    let p = Profile::builtin("h200").unwrap();
+    assert!(p.op_overhead_us > 0.0 && p.stream_wait_us > 0.0 && p.engine_switch_us > 0.0);
+    let table = rows(&p, &[]);
+    for r in table
+        .iter()
+        .filter(|r| !known_gap(&r.config, p.copy_engines))
+    {
+        assert!(
+            r.err().abs() <= 0.10,
+            "{}: simulated {:.3} ms, live {:.3} ms",
+            r.config.describe(),
+            r.sim,
+            r.live
+        );
+    }
+    let live_best = table.iter().map(|r| r.live).fold(f64::INFINITY, f64::min);
+    let chosen = table.iter().min_by(|a, b| a.sim.total_cmp(&b.sim)).unwrap();
+    assert!(
+        chosen.live <= live_best * 1.03,
+        "{}",
+        chosen.config.describe()
+    );
+}
