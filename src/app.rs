@@ -3,6 +3,11 @@
 //! tested with a key sequence and no terminal (the view in `crate::ui` only reads an `&App`).
 
 mod cache;
+pub mod editor;
+mod editor_msg;
+mod editor_replies;
+pub mod editor_shell;
+pub mod editor_store;
 pub mod fixture;
 mod list;
 mod msg;
@@ -24,6 +29,7 @@ use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
 use crate::theme::Theme;
 
+pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
 pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
 pub use params::ParamsForm;
@@ -71,6 +77,8 @@ pub enum Reset {
     Lesson(usize),
     /// Every lesson.
     All,
+    /// The open exercise, back to its starter.
+    Exercise,
 }
 
 /// A one-line message under the header.
@@ -130,6 +138,8 @@ pub struct App {
     pub params: Option<ParamsForm>,
     /// This session's runs, for grading predictions and quoting results.
     pub runs: RunLedger,
+    /// The exercise editor and the exercises passed.
+    pub exercises: Exercises,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -157,6 +167,7 @@ impl App {
             panel: PanelState::default(),
             params: None,
             runs: RunLedger::default(),
+            exercises: Exercises::default(),
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -200,8 +211,9 @@ impl App {
             Msg::Worker(event) => self.on_worker(event),
             Msg::Tick => {
                 self.tick();
-                Vec::new()
+                self.editor_poll()
             }
+            Msg::Exercise(reply) => self.on_exercise(reply),
             Msg::Exported(result) => {
                 self.on_exported(result);
                 Vec::new()
@@ -218,6 +230,10 @@ impl App {
         }
         match keymap::lookup(self.key_context(), &key) {
             Some(action) => self.perform(action),
+            None if self.key_context() == Ctx::Editor => {
+                self.editor_type(key);
+                Vec::new()
+            }
             None if self.overlay == Some(Overlay::Params) => {
                 self.params_type(key);
                 Vec::new()
@@ -232,6 +248,7 @@ impl App {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
             Some(Overlay::Params) => Ctx::Params,
+            None if self.editor_open() => Ctx::Editor,
             None => match self.focus {
                 Focus::Cards => Ctx::Cards,
                 Focus::Panel => Ctx::Panel,
@@ -244,7 +261,13 @@ impl App {
     /// Carry out a named action (what a key is bound to).
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
         match action {
-            Action::Quit => return vec![Cmd::Quit],
+            Action::Quit => {
+                return self
+                    .editor_save_cmd()
+                    .into_iter()
+                    .chain([Cmd::Quit])
+                    .collect();
+            }
             Action::ToggleHelp => self.toggle_help(),
             Action::Close => return self.close(),
             Action::NextCard => self.next_card(),
@@ -296,6 +319,13 @@ impl App {
     fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
         let key = match action {
             Action::RunExperiment => return self.run_experiment(),
+            Action::OpenEditor => return self.open_editor(),
+            Action::EditorCheck => return self.editor_check(),
+            Action::EditorLeave => return self.editor_leave(),
+            Action::EditorExternal => return self.editor_external(),
+            Action::EditorHint => return self.after(Self::editor_hint),
+            Action::EditorSolution => return self.after(Self::editor_solution),
+            Action::EditorReset => return self.after(Self::editor_ask_reset),
             Action::ExportTrace => return self.export_trace(),
             Action::ParamsRun => return self.close_params(true),
             Action::ParamsClose => return self.close_params(false),

@@ -26,6 +26,8 @@ pub enum Ctx {
     Help,
     /// A y/n confirmation is open.
     Confirm,
+    /// The exercise editor is open (other keys edit the text).
+    Editor,
 }
 
 impl Ctx {
@@ -40,13 +42,17 @@ impl Ctx {
             Ctx::Params => "Parameter form",
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
+            Ctx::Editor => "Exercise editor",
         }
     }
 
     /// Dialogs take only their own keys (and Ctrl-C), not the main screen's; `Always` alone is
     /// just Ctrl-C.
     fn is_modal(self) -> bool {
-        matches!(self, Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always)
+        matches!(
+            self,
+            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor
+        )
     }
 }
 
@@ -105,6 +111,13 @@ pub enum Action {
     ValueMore,
     ParamsRun,
     ParamsClose,
+    OpenEditor,
+    EditorCheck,
+    EditorLeave,
+    EditorExternal,
+    EditorHint,
+    EditorSolution,
+    EditorReset,
 }
 
 impl Action {
@@ -159,6 +172,13 @@ impl Action {
             Action::ValueMore => "larger value",
             Action::ParamsRun => "run with these",
             Action::ParamsClose => "close form",
+            Action::OpenEditor => "exercise",
+            Action::EditorCheck => "check",
+            Action::EditorLeave => "leave editor",
+            Action::EditorExternal => "own editor",
+            Action::EditorHint => "hint",
+            Action::EditorSolution => "solution",
+            Action::EditorReset => "reset exercise",
         }
     }
 
@@ -202,6 +222,13 @@ impl Action {
             Action::ValueLess | Action::ValueMore => "change it (or type a value)",
             Action::ParamsRun => "close the form and run",
             Action::ParamsClose => "keep the values, don't run",
+            Action::OpenEditor => "edit the lesson's exercise",
+            Action::EditorCheck => "save, run and check the file",
+            Action::EditorLeave => "save and close the editor",
+            Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
+            Action::EditorHint => "show the next hint",
+            Action::EditorSolution => "show the solution (after a pass or 3 fails)",
+            Action::EditorReset => "put the starter back (asks first)",
         }
     }
 }
@@ -304,10 +331,11 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Main,
         Ctx::Cards,
         Ctx::Panel,
+        Ctx::Confirm,
         Ctx::Quiz,
         Ctx::Lessons,
         Ctx::Params,
-        Ctx::Confirm,
+        Ctx::Editor,
     ];
     order
         .iter()

@@ -6,6 +6,7 @@
 
 mod events;
 pub mod export;
+mod external_editor;
 pub mod panic;
 mod terminal;
 mod warmup;
@@ -17,7 +18,8 @@ use std::time::{Duration, SystemTime};
 use anyhow::Context as _;
 use ratatui::layout::Size;
 
-use crate::app::{App, Banner, BannerKind, Cmd, Msg};
+use crate::app::editor_shell::ExerciseShell;
+use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::cli::{ColorChoice, GlobalArgs};
 use crate::lesson::Catalog;
 use crate::progress;
@@ -62,6 +64,20 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     if let Some(known) = crate::gpu::detect::known_without_init(args.backend, args.device) {
         app.update(Msg::Worker(crate::worker::WorkerEvent::Backend(known)));
     }
+    let check_tx = tx.clone();
+    let exercises = ExerciseShell {
+        state_dir: state_dir.as_ref().ok().cloned(),
+        backend: args.backend,
+        device: args.device,
+        send: std::sync::Arc::new(move |msg| {
+            let _ = check_tx.send(Event::App(msg));
+        }),
+    };
+    if let Some(dir) = &exercises.state_dir
+        && let Ok(passed) = crate::exercise::state::load_passed(dir)
+    {
+        app.update(Msg::Exercise(ExerciseMsg::Passed(passed)));
+    }
     let worker_tx = tx;
     let mut worker = Worker::spawn(args.backend, args.device, move |event| {
         let _ = worker_tx.send(Event::App(Msg::Worker(event)));
@@ -70,7 +86,17 @@ pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
     let saver = Saver {
         dir: state_dir.map_err(|e| format!("{e:#}")),
     };
-    let outcome = event_loop(&mut term, &mut app, &rx, &saver, &mut worker);
+    let mut shell = Shell {
+        saver: &saver,
+        worker: &mut worker,
+        exercises: &exercises,
+        mouse: !args.no_mouse,
+    };
+    let outcome = event_loop(&mut term, &mut app, &rx, &mut shell);
+    // The learner's exercise file is saved whatever ended the loop.
+    if let Some(Cmd::Exercise(save)) = app.editor_save_cmd() {
+        exercises.carry_out(&mut app, save);
+    }
     // Save on the way out, whatever ended the loop; a failure is said after the terminal is
     // back, since no banner would be seen any more.
     let saved = saver.save(&mut app);
@@ -136,16 +162,23 @@ fn load_progress(state_dir: Result<&PathBuf, &anyhow::Error>) -> (progress::Prog
     }
 }
 
+/// What the loop carries commands out with.
+struct Shell<'a> {
+    saver: &'a Saver,
+    worker: &'a mut Worker,
+    exercises: &'a ExerciseShell,
+    mouse: bool,
+}
+
 fn event_loop(
     term: &mut terminal::Terminal,
     app: &mut App,
     rx: &Receiver<Event>,
-    saver: &Saver,
-    worker: &mut Worker,
+    shell: &mut Shell,
 ) -> anyhow::Result<Exit> {
     term.draw(app)?;
     loop {
-        let first = if app.panel.is_running() {
+        let first = if app.panel.is_running() || app.editor_open() {
             match rx.recv_timeout(TICK) {
                 Ok(event) => event,
                 Err(RecvTimeoutError::Timeout) => Event::App(Msg::Tick),
@@ -163,11 +196,11 @@ fn event_loop(
                 Event::Signal(sig) => return Ok(Exit::Signal(sig)),
                 Event::InputFailed(why) => anyhow::bail!("cannot read the terminal: {why}"),
                 Event::Suspend => {
-                    suspend(term, app, saver)?;
+                    suspend(term, app, shell.saver)?;
                     continue;
                 }
                 Event::App(Msg::Key(key)) if is_suspend_key(&key) => {
-                    suspend(term, app, saver)?;
+                    suspend(term, app, shell.saver)?;
                     continue;
                 }
                 Event::Continued => {
@@ -182,10 +215,14 @@ fn event_loop(
                 match cmd {
                     // A failure shows as a banner (set by `save`); the tutorial goes on.
                     Cmd::SaveProgress => {
-                        saver.save(app).ok();
+                        shell.saver.save(app).ok();
                     }
                     Cmd::Quit => return Ok(Exit::Quit),
-                    other => cmds.extend(carry_out(app, worker, other)),
+                    Cmd::Exercise(ExerciseCmd::External { id, text }) => {
+                        cmds.extend(edit_externally(term, app, shell, id, text)?);
+                    }
+                    Cmd::Exercise(cmd) => cmds.extend(shell.exercises.carry_out(app, cmd)),
+                    other => cmds.extend(carry_out(app, shell.worker, other)),
                 }
             }
         }
@@ -234,8 +271,35 @@ fn carry_out(app: &mut App, worker: &mut Worker, cmd: Cmd) -> Vec<Cmd> {
             let result = export::export(&report, &dir, SystemTime::now());
             app.update(Msg::Exported(result))
         }
-        Cmd::SaveProgress | Cmd::Quit => vec![cmd],
+        Cmd::SaveProgress | Cmd::Quit | Cmd::Exercise(_) => vec![cmd],
     }
+}
+
+/// Ctrl-E: save, suspend for the learner's editor, then reload and re-check (the tick's poll
+/// notices the new modification time).
+fn edit_externally(
+    term: &mut terminal::Terminal,
+    app: &mut App,
+    shell: &Shell,
+    id: String,
+    text: String,
+) -> anyhow::Result<Vec<Cmd>> {
+    let mut cmds = shell.exercises.carry_out(
+        app,
+        ExerciseCmd::Save {
+            id: id.clone(),
+            text,
+        },
+    );
+    let Some(dir) = &shell.exercises.state_dir else {
+        return Ok(cmds);
+    };
+    let file = crate::app::editor_store::file_for(dir, &id);
+    if let Err(why) = external_editor::edit(term, shell.mouse, &file)? {
+        cmds.extend(app.update(Msg::Exercise(ExerciseMsg::Failed(why))));
+    }
+    cmds.extend(app.update(Msg::Tick));
+    Ok(cmds)
 }
 
 /// Writes progress where it belongs; failures become a banner, never a crash.

@@ -4,6 +4,8 @@
 pub mod banner;
 pub mod card;
 pub mod confirm;
+pub mod editor;
+pub mod editor_verdict;
 pub mod experiment;
 pub mod footer;
 pub mod header;
@@ -34,9 +36,13 @@ impl Widget for &App {
         let panes = layout::panes(area, banner::lines(self, area.width).len(), self.focus);
         header::render(self, panes.header, buf);
         banner::render(self, panes.banners, buf);
-        card::render(self, panes.card, buf);
-        experiment::render(self, panes.panel, buf);
-        quiz::render(self, panes.quiz, buf);
+        if self.editor_open() {
+            editor::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
+        } else {
+            card::render(self, panes.card, buf);
+            experiment::render(self, panes.panel, buf);
+            quiz::render(self, panes.quiz, buf);
+        }
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);
         } else if self.focus == Focus::Lessons {

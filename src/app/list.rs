@@ -46,6 +46,7 @@ impl App {
                     self.card = 0;
                 }
             }
+            Reset::Exercise => return self.editor_reset(),
             Reset::All => {
                 self.progress.reset_all();
                 self.card = 0;

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use ratatui::crossterm::event::{KeyEvent, MouseEvent};
 
 use super::Banner;
+use super::editor::{ExerciseCmd, ExerciseMsg};
 use crate::experiment::ExperimentOptions;
 use crate::report::Report;
 use crate::worker::WorkerEvent;
@@ -33,6 +34,8 @@ pub enum Msg {
     Tick,
     /// A trace export finished: the file written, or why not.
     Exported(Result<PathBuf, String>),
+    /// The exercise editor's files and checks report back.
+    Exercise(ExerciseMsg),
 }
 
 /// A side effect `update` asks the shell to carry out.
@@ -56,4 +59,6 @@ pub enum Cmd {
     /// Write this report as a Chrome trace in the current directory; reply with
     /// [`Msg::Exported`].
     ExportTrace(Box<Report>),
+    /// An exercise editor side effect (files in the state folder, a check on a thread).
+    Exercise(ExerciseCmd),
 }

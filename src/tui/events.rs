@@ -1,9 +1,12 @@
-//! The sources of the loop's one channel: terminal input (a thread blocked in
-//! `crossterm::event::read`) and signals through signal-hook: SIGTERM, SIGHUP, SIGINT and SIGQUIT
-//! end the tutorial (saved, restored); SIGTSTP suspends it like vim or less; SIGCONT redraws.
+//! The sources of the loop's one channel: terminal input (a thread polling
+//! `crossterm::event::read`, paused while `Ctrl-E`'s editor owns the terminal) and signals through
+//! signal-hook: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the tutorial (saved, restored); SIGTSTP
+//! suspends it like vim or less; SIGCONT redraws.
 
+use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::thread;
+use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
 use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
@@ -31,6 +34,15 @@ pub enum Event {
 pub fn spawn_input(tx: Sender<Event>) {
     thread::spawn(move || {
         loop {
+            // While the learner's own editor has the terminal, do not read its keys.
+            let paused = super::external_editor::INPUT_PAUSED.load(Ordering::SeqCst);
+            super::external_editor::INPUT_IDLE.store(paused, Ordering::SeqCst);
+            if paused || !event::poll(Duration::from_millis(50)).unwrap_or(true) {
+                if paused {
+                    thread::sleep(Duration::from_millis(20));
+                }
+                continue;
+            }
             let msg = match event::read() {
                 Ok(TermEvent::Key(key)) => Msg::Key(key),
                 Ok(TermEvent::Mouse(m)) if !matches!(m.kind, MouseEventKind::Moved) => {

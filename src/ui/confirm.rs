@@ -25,6 +25,18 @@ pub fn render(app: &App, what: Reset, area: Rect, buf: &mut Buffer) {
             ),
             "Its cards seen, answers and score are cleared.",
         ),
+        Reset::Exercise => (
+            " Reset exercise? ",
+            format!(
+                "Reset “{}” to its starter?",
+                app.exercises
+                    .editor
+                    .as_ref()
+                    .map(|e| e.id.as_str())
+                    .unwrap_or_default()
+            ),
+            "Your edits to this exercise are replaced by the starter code.",
+        ),
         Reset::All => (
             " Reset everything? ",
             "Reset all progress?".to_string(),

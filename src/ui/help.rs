@@ -23,8 +23,8 @@ const NOTES: &[&str] = &[
 
 /// From this text width on, the overlay has two columns.
 const TWO_COLUMNS_FROM: u16 = 120;
-/// Sections in the left column when there are two.
-const LEFT_SECTIONS: usize = 3;
+/// Sections in the left column when there are two (main, cards, panel, confirmation).
+const LEFT_SECTIONS: usize = 4;
 
 /// The box on a screen of `area`, and its columns of lines: as wide as useful, as tall as its
 /// text (or the screen).

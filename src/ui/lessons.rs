@@ -108,6 +108,17 @@ fn stats_line(app: &App, idx: usize, style: Style, width: u16) -> Vec<Line<'stat
     if !score.is_empty() {
         text.push_str(&format!(" · {score}"));
     }
+    // Exercises passed, from the editor's record (`w` opens the lesson's exercise).
+    if let Some(LessonEntry::Ok(lesson)) = app.catalog.entries.get(idx)
+        && !lesson.meta.exercises.is_empty()
+    {
+        let ids = &lesson.meta.exercises;
+        let passed = ids
+            .iter()
+            .filter(|id| app.exercises.passed.contains(*id))
+            .count();
+        text.push_str(&format!(" · exercise {passed}/{} passed", ids.len()));
+    }
     let indent = || Span::raw("     ");
     let mut lines = text::wrap(&[Span::styled(text, style)], width, indent(), indent());
     // The question map: which were right, missed, open (N in the quiz pane jumps to them).

@@ -6,6 +6,7 @@ mod cli;
 mod code_width;
 mod e2e_panel;
 mod e2e_pty;
+mod editor;
 mod exercise;
 mod experiments_sim;
 mod gpu_backend;

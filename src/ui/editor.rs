@@ -1,0 +1,204 @@
+//! The exercise editor pane: the learner's file with line numbers, CUDA highlighting (the
+//! cards' highlighter), a gutter mark on lines with a diagnostic (`●`) or hazard (`▲`), the
+//! message of the cursor's line at the bottom, and the verdict beside it (`editor_verdict`).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::Widget;
+use unicode_width::UnicodeWidthChar;
+
+use crate::app::{App, EditorState};
+use crate::exercise::catalog;
+use crate::ui::{editor_verdict, pane_block};
+
+/// Width from which the code and the verdict sit side by side (else one above the other).
+const SIDE_BY_SIDE_FROM: u16 = 100;
+
+/// Draw the editor and its verdict over `area` (the card, panel and quiz panes together).
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let Some(ed) = &app.exercises.editor else {
+        return;
+    };
+    let [code, verdict] = if area.width >= SIDE_BY_SIDE_FROM {
+        Layout::horizontal([Constraint::Percentage(55), Constraint::Fill(1)]).areas(area)
+    } else {
+        Layout::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(area)
+    };
+    render_code(app, ed, code, buf);
+    editor_verdict::render(app, ed, verdict, buf);
+}
+
+fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
+    let title = catalog::find(&ed.id).map_or(ed.id.as_str(), |e| e.title.as_str());
+    let passed = if app.editor_passed() {
+        " ✓ passed"
+    } else {
+        ""
+    };
+    let block = pane_block(&app.theme, app.overlay.is_none())
+        .title(format!(" Exercise: {}{passed} ", clean(title)));
+    let inner = block.inner(area);
+    block.render(area, buf);
+    let Some(text_area) = &ed.area else {
+        buf.set_string(inner.x, inner.y, "opening…", app.theme.muted());
+        return;
+    };
+    if inner.height < 2 || inner.width < 8 {
+        return;
+    }
+    let lines = text_area.lines();
+    let (row, col) = (text_area.cursor().0, text_area.cursor().1);
+    let body_height = usize::from(inner.height - 1);
+    let top = keep_visible(ed.scroll.get(), row, body_height);
+    ed.scroll.set(top);
+    let styled = highlighted(app, lines);
+    let number_width = lines.len().max(1).to_string().len().max(3);
+    let gutter = u16::try_from(number_width + 2).unwrap_or(5);
+    let code_width = usize::from(inner.width.saturating_sub(gutter));
+    let hscroll = col.saturating_sub(code_width.saturating_sub(1));
+    for (screen_row, line_idx) in (top..lines.len()).take(body_height).enumerate() {
+        let y = inner.y + u16::try_from(screen_row).unwrap_or(0);
+        let mark = line_mark(app, ed, line_idx + 1);
+        buf.set_string(inner.x, y, mark.0, mark.1);
+        let number = format!("{:>number_width$} ", line_idx + 1);
+        let number_style = if line_idx == row {
+            app.theme.strong()
+        } else {
+            app.theme.muted()
+        };
+        buf.set_string(inner.x + 1, y, number, number_style);
+        let cursor = (line_idx == row && app.overlay.is_none()).then_some(col);
+        draw_cells(
+            buf,
+            inner.x + gutter,
+            y,
+            code_width,
+            &styled[line_idx],
+            hscroll,
+            cursor,
+        );
+    }
+    let status = cursor_message(ed, row + 1)
+        .unwrap_or_else(|| format!("line {}, column {}", row + 1, col + 1));
+    let status: String = clean(&status)
+        .chars()
+        .take(usize::from(inner.width))
+        .collect();
+    buf.set_string(
+        inner.x,
+        inner.y + inner.height - 1,
+        status,
+        app.theme.muted(),
+    );
+}
+
+/// First visible line so that `row` stays on screen, moving as little as possible.
+fn keep_visible(top: usize, row: usize, height: usize) -> usize {
+    if row < top {
+        row
+    } else if row >= top + height {
+        row + 1 - height
+    } else {
+        top
+    }
+}
+
+/// One styled line per source line (plain until the highlighter is ready).
+fn highlighted(app: &App, lines: &[String]) -> Vec<Vec<(char, Style)>> {
+    let joined = lines.join("\n");
+    let styled =
+        crate::highlight::highlight("cuda", &joined, app.theme).filter(|h| h.len() >= lines.len());
+    match styled {
+        Some(h) => h.iter().map(cells_of).collect(),
+        None => lines
+            .iter()
+            .map(|l| l.chars().map(|c| (c, Style::new())).collect())
+            .collect(),
+    }
+}
+
+fn cells_of(line: &Line<'static>) -> Vec<(char, Style)> {
+    line.spans
+        .iter()
+        .flat_map(|s| {
+            let style = line.style.patch(s.style);
+            s.content
+                .chars()
+                .filter(|c| *c != '\n')
+                .map(move |c| (c, style))
+        })
+        .collect()
+}
+
+/// Draw a line's cells from column `skip`, at most `width` columns; the cursor cell reversed.
+fn draw_cells(
+    buf: &mut Buffer,
+    x: u16,
+    y: u16,
+    width: usize,
+    cells: &[(char, Style)],
+    skip: usize,
+    cursor: Option<usize>,
+) {
+    let mut used = 0usize;
+    let blank = [(' ', Style::new())];
+    for (i, (c, style)) in cells.iter().chain(blank.iter()).enumerate().skip(skip) {
+        let shown = if c.is_control() { ' ' } else { *c };
+        let w = shown.width().unwrap_or(1).max(1);
+        if used + w > width {
+            break;
+        }
+        let style = if cursor == Some(i) {
+            style.add_modifier(Modifier::REVERSED)
+        } else {
+            *style
+        };
+        if cursor != Some(i) && i == cells.len() {
+            break;
+        }
+        let col = x + u16::try_from(used).unwrap_or(0);
+        buf.set_string(col, y, shown.to_string(), style);
+        used += w;
+    }
+}
+
+/// The gutter mark of a line: a diagnostic beats a hazard.
+fn line_mark(app: &App, ed: &EditorState, line: usize) -> (&'static str, Style) {
+    let Some(v) = &ed.verdict else {
+        return (" ", Style::new());
+    };
+    let line = u32::try_from(line).unwrap_or(u32::MAX);
+    if v.diagnostics.iter().any(|d| d.line == line) {
+        ("●", app.theme.error())
+    } else if v
+        .hazards
+        .iter()
+        .any(|h| h.line == line || h.other_line == Some(line))
+    {
+        ("▲", app.theme.warning())
+    } else {
+        (" ", Style::new())
+    }
+}
+
+/// The message for the cursor's line, if the last check found something there.
+fn cursor_message(ed: &EditorState, line: usize) -> Option<String> {
+    let v = ed.verdict.as_ref()?;
+    let line = u32::try_from(line).ok()?;
+    if let Some(d) = v.diagnostics.iter().find(|d| d.line == line) {
+        return Some(format!("● {}", d.message));
+    }
+    v.hazards
+        .iter()
+        .find(|h| h.line == line || h.other_line == Some(line))
+        .map(|h| format!("▲ [{}] {}", h.kind.name(), h.message))
+}
+
+/// Outside text made safe for the terminal: control characters become `?`.
+pub fn clean(s: &str) -> String {
+    s.chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect()
+}
