@@ -58,14 +58,8 @@ pub enum ColorChoice {
     Never,
 }
 
-/// `gpu` runs on the real GPU (through cudarc), `sim` on the calibrated simulator, `auto` on the
-/// GPU when one works, else the simulator (and says why).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum BackendChoice {
-    Auto,
-    Gpu,
-    Sim,
-}
+/// `--backend`: defined beside backend detection (the GPU layer must not import the CLI).
+pub use crate::gpu::detect::BackendChoice;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -207,4 +201,31 @@ pub struct CalibrateArgs {
 #[derive(Debug, Args)]
 pub struct CompletionsArgs {
     pub shell: clap_complete::Shell,
+}
+
+impl ColorChoice {
+    /// `--color never`, or `NO_COLOR` set (unless `--color always`), turns colour off.
+    pub fn enabled(self) -> bool {
+        match self {
+            ColorChoice::Always => {
+                ratatui::crossterm::style::force_color_output(true);
+                true
+            }
+            ColorChoice::Never => false,
+            ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        }
+    }
+}
+
+impl GlobalArgs {
+    /// What the tutorial needs of the command line.
+    pub fn tui_options(&self) -> crate::tui::Options {
+        crate::tui::Options {
+            lessons: self.lessons.clone(),
+            color: self.color.enabled(),
+            no_mouse: self.no_mouse,
+            backend: self.backend,
+            device: self.device,
+        }
+    }
 }

@@ -68,7 +68,7 @@ fn tutorial(global: &GlobalArgs) -> anyhow::Result<ExitCode> {
              `cuda-academy list`, `run` or `info`; see --help."
         );
     }
-    cuda_academy::tui::run(global)?;
+    cuda_academy::tui::run(&global.tui_options())?;
     Ok(ExitCode::SUCCESS)
 }
 

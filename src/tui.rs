@@ -20,7 +20,7 @@ use ratatui::layout::Size;
 
 use crate::app::editor_shell::ExerciseShell;
 use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::cli::{ColorChoice, GlobalArgs};
+use crate::gpu::detect::BackendChoice;
 use crate::lesson::Catalog;
 use crate::progress;
 use crate::theme::Theme;
@@ -38,11 +38,24 @@ enum Exit {
     Signal(i32),
 }
 
+/// What the tutorial needs from the command line (built by `cli`, so this shell does not depend
+/// on the argument parser).
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// `--lessons DIR`, or the lessons built into the binary.
+    pub lessons: Option<std::path::PathBuf>,
+    /// Whether to draw in colour (`--color`, `NO_COLOR`).
+    pub color: bool,
+    pub no_mouse: bool,
+    pub backend: BackendChoice,
+    pub device: u32,
+}
+
 /// Run the tutorial until the learner quits. The caller has checked that stdin and stdout are
 /// terminals.
-pub fn run(args: &GlobalArgs) -> anyhow::Result<()> {
+pub fn run(args: &Options) -> anyhow::Result<()> {
     let catalog = load_catalog(args)?;
-    let theme = Theme::new(color_enabled(args.color)).with_truecolor(Theme::truecolor_from_env());
+    let theme = Theme::new(args.color).with_truecolor(Theme::truecolor_from_env());
     let state_dir = progress::state_dir().and_then(usable_state_dir);
     if let Ok(dir) = &state_dir {
         // Temp files of a save that a kill interrupted (the file itself is intact).
@@ -321,7 +334,7 @@ impl Saver {
     }
 }
 
-fn load_catalog(args: &GlobalArgs) -> anyhow::Result<Catalog> {
+fn load_catalog(args: &Options) -> anyhow::Result<Catalog> {
     let catalog = match &args.lessons {
         Some(dir) => Catalog::load_dir(dir)?,
         None => Catalog::embedded(),
@@ -338,14 +351,3 @@ fn load_catalog(args: &GlobalArgs) -> anyhow::Result<Catalog> {
     Ok(catalog)
 }
 
-/// `--color never`, or `NO_COLOR` set (unless `--color always`), turns colour off.
-fn color_enabled(choice: ColorChoice) -> bool {
-    match choice {
-        ColorChoice::Always => {
-            ratatui::crossterm::style::force_color_output(true);
-            true
-        }
-        ColorChoice::Never => false,
-        ColorChoice::Auto => std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-    }
-}

@@ -9,7 +9,7 @@ use std::sync::atomic::AtomicBool;
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::cli::BackendChoice;
+use crate::gpu::detect::BackendChoice;
 use crate::exercise::interp::Limits;
 use crate::exercise::machine::GpuMachine;
 use crate::exercise::{self, Verdict, catalog, state};

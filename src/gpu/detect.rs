@@ -1,11 +1,20 @@
 //! Choosing the backend: the real GPU when it works, else the calibrated simulator, always with
 //! the reason. Nothing here panics when the driver, the device, NVRTC or CUPTI is missing.
 
-use crate::cli::BackendChoice;
 use crate::gpu::cuda::{CudaGpu, context, cupti, kernels};
 use crate::gpu::sim::SimGpu;
 use crate::gpu::{Gpu, GpuError};
 use crate::report::BackendKind;
+
+/// Which backend runs experiments: `gpu` the real GPU (through cudarc), `sim` the calibrated
+/// simulator, `auto` the GPU when one works, else the simulator (and it says why). The command
+/// line reads it as `--backend`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendChoice {
+    Auto,
+    Gpu,
+    Sim,
+}
 
 /// What is available on this machine, and which backend `--backend auto` would run.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
