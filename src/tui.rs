@@ -350,4 +350,3 @@ fn load_catalog(args: &Options) -> anyhow::Result<Catalog> {
     }
     Ok(catalog)
 }
-

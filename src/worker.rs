@@ -13,8 +13,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
-use crate::gpu::detect::BackendChoice;
 use crate::experiment::{self, ExperimentError, ExperimentOptions, RunContext};
+use crate::gpu::detect::BackendChoice;
 use crate::gpu::{DeviceInfo, Gpu, detect};
 use crate::report::Report;
 

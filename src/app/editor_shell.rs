@@ -9,10 +9,10 @@ use std::sync::atomic::AtomicBool;
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::gpu::detect::BackendChoice;
 use crate::exercise::interp::Limits;
 use crate::exercise::machine::GpuMachine;
 use crate::exercise::{self, Verdict, catalog, state};
+use crate::gpu::detect::BackendChoice;
 
 /// What the shell needs to carry out exercise commands.
 #[derive(Clone)]

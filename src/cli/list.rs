@@ -233,4 +233,3 @@ fn cells(row: &Row) -> [String; 6] {
         dash(),
     ]
 }
-
