@@ -7,7 +7,7 @@ use std::hint::black_box;
 use criterion::{Criterion, criterion_group, criterion_main};
 use cuda_academy::gpu::profile::Profile;
 use cuda_academy::gpu::sim::SimGpu;
-use cuda_academy::gpu::{Gpu, GpuError, Kernel, StreamKind};
+use cuda_academy::gpu::{Driver, GpuError, Kernel, Recording, StreamKind};
 use cuda_academy::report::HostMemKind;
 
 const BYTES: u64 = 64 << 20;

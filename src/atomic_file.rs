@@ -1,7 +1,7 @@
 //! Writing files so that a failure never destroys what was there: the one helper behind
 //! `calibrate --out`, `run --trace` and the TUI's `e` (and available to the progress store).
 //!
-//! [`write`] puts the bytes in a temporary file in the same folder, fsyncs it and renames it
+//! [`write()`] puts the bytes in a temporary file in the same folder, fsyncs it and renames it
 //! over the target, so a full disk or a kill leaves either the old file or the new one, never a
 //! fragment. A symlink is written through (its target is replaced, the link stays), as a user
 //! who keeps files in a dotfiles folder expects. [`create_new`] is for names the program picks

@@ -87,7 +87,7 @@ impl Kernel {
 /// power-of-two offset differ, and large, so no experiment's chunk is a whole period.
 pub const FILL_PATTERN_PERIOD: u64 = 65_521 * 17;
 
-/// The `f32` number `index` of the pattern [`Gpu::host_fill`] writes with `seed`, on every backend.
+/// The `f32` number `index` of the pattern [`HostAccess::host_fill`] writes with `seed`, on every backend.
 ///
 /// Values are multiples of 1/16 in [-64, 65), so `x * a + b` with small power-of-two `a` and `b`
 /// is exact whether or not the device fuses it into an FMA. The pattern repeats every

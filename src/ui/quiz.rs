@@ -1,7 +1,7 @@
 //! The quiz pane: the question map (`✓ ✗ ○`, the question shown reversed), the question, its
 //! options in the learner's own order with a `›` cursor (reversed while focused), and after
 //! answering the verdict in words and glyphs: the scored first try, and practice tries said to be
-//! practice. Predict questions show an input field instead of options ([`predict`]).
+//! practice. Predict questions show an input field instead of options (`quiz::predict`).
 
 mod predict;
 

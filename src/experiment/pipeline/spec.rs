@@ -6,7 +6,7 @@ use super::super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES};
 use super::super::registry::{Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::{DEFAULT_SIZE, ID, run};
 
-/// The registry's declaration (see [`super::registry`]).
+/// The registry's declaration (see [`crate::experiment::registry`]).
 pub const SPEC: ExperimentSpec = ExperimentSpec {
     id: ID,
     title: "chunked copies and kernels over several streams, searched for the fastest",
