@@ -15,7 +15,7 @@ use super::super::stats::Summary;
 use super::schedule::Buffers;
 
 /// Repetitions of the bidirectional measurement (its median is used).
-const REPS: usize = 3;
+const REPS: usize = 5;
 
 /// The bound in ms: the longest stage alone or every byte up and down at `bidir_gbps`.
 pub fn bound_ms(longest_stage_ms: f64, bytes: u64, bidir_gbps: f64) -> f64 {
@@ -23,7 +23,7 @@ pub fn bound_ms(longest_stage_ms: f64, bytes: u64, bidir_gbps: f64) -> f64 {
 }
 
 /// Half the buffer up and the other half down at once, on two private non-blocking streams
-/// (freed with the session): total GB/s (median of `REPS`, device clock of the recorded
+/// (freed with the session): total GB/s of each of `REPS` tries (device clock of the recorded
 /// timeline) and the last run's timeline.
 pub fn bidirectional(s: &mut Session, b: &Buffers) -> Result<(Summary, Vec<Op>), ExperimentError> {
     let up = s.stream(StreamKind::NonBlocking)?;
