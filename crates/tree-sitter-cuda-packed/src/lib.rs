@@ -1,0 +1,30 @@
+//! tree-sitter-cuda 0.21.2 with a smaller footprint on disk: the grammar's dense parse table
+//! (4,893 states x 589 symbols of u16, 5.8 MB of the installed binary) is stored LZ-packed
+//! (about 0.6 MB) and unpacked into zeroed memory the first time [`LANGUAGE`] is used. Every
+//! other table, the lexer and the external scanner are tree-sitter-cuda's own, compiled from
+//! its `src/`. It offers tree-sitter-cuda's `LANGUAGE` (the only item cuda-academy uses), so `tree-sitter-cuda = { package = "tree-sitter-cuda-packed", … }` is a
+//! drop-in replacement.
+//!
+//! When build.rs cannot find or rewrite tree-sitter-cuda's `parser.c` (sources vendored
+//! elsewhere, a new generator format), it warns and this crate re-exports tree-sitter-cuda's
+//! language unchanged: bigger, never broken.
+
+#[cfg(not(tree_sitter_cuda_unpacked))]
+mod packed {
+    use tree_sitter_language::LanguageFn;
+
+    extern "C" {
+        fn tree_sitter_cuda_packed() -> *const ();
+    }
+
+    /// The tree-sitter [`LanguageFn`] for CUDA (parse table unpacked on first call).
+    // SAFETY: the generated parser.c defines `tree_sitter_cuda_packed` as tree-sitter's
+    // `const TSLanguage *(void)`, which is what `LanguageFn` wraps.
+    pub const LANGUAGE: LanguageFn = unsafe { LanguageFn::from_raw(tree_sitter_cuda_packed) };
+}
+
+#[cfg(not(tree_sitter_cuda_unpacked))]
+pub use packed::LANGUAGE;
+
+#[cfg(tree_sitter_cuda_unpacked)]
+pub use tree_sitter_cuda::LANGUAGE;

@@ -1,0 +1,45 @@
+/* Unpacks tree-sitter-cuda's dense parse table (the format is in build.rs), once per process,
+ * the first time the language is asked for. Compiled apart from the generated parser.c, whose
+ * `#pragma GCC optimize ("O0")` would make this loop slow. */
+#include <stddef.h>
+#include <stdint.h>
+
+/* A stream of u16: a header below 0x8000 is a run of that many literal values; a header with
+ * the top bit set copies (header & 0x7fff) values from `distance` values back (distance in the
+ * next two u16, low half first). Writes never go past dst_len. */
+void tree_sitter_cuda_packed_unpack(uint16_t *dst, size_t dst_len, const uint16_t *src,
+                                    size_t src_len) {
+  size_t out = 0, in = 0;
+  while (in < src_len) {
+    uint16_t head = src[in++];
+    if (head & 0x8000u) {
+      if (in + 2 > src_len) return;
+      size_t count = head & 0x7fffu;
+      size_t distance = (size_t)src[in] | ((size_t)src[in + 1] << 16);
+      in += 2;
+      if (distance == 0 || distance > out) return;
+      for (size_t k = 0; k < count && out < dst_len; k++, out++) dst[out] = dst[out - distance];
+    } else {
+      for (size_t k = 0; k < head && out < dst_len && in < src_len; k++) dst[out++] = src[in++];
+    }
+  }
+}
+
+#if defined(_WIN32)
+#include <windows.h>
+static INIT_ONCE once = INIT_ONCE_STATIC_INIT;
+static BOOL CALLBACK run_init(PINIT_ONCE o, PVOID init, PVOID *context) {
+  (void)o;
+  (void)context;
+  ((void (*)(void))init)();
+  return TRUE;
+}
+void tree_sitter_cuda_packed_once(void (*init)(void)) {
+  InitOnceExecuteOnce(&once, run_init, (PVOID)init, NULL);
+}
+#else
+#include <pthread.h>
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* Threads that ask for the language together wait until the table is whole. */
+void tree_sitter_cuda_packed_once(void (*init)(void)) { pthread_once(&once, init); }
+#endif
