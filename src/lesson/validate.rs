@@ -56,7 +56,9 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
         split_front_matter(source, text).map_err(|d| vec![d])?;
     let mut problems = Vec::new();
     check_line_lengths(source, text, &mut problems);
-    let mut meta = match toml::from_str::<FrontMatter>(front) {
+    // One TOML parse for the values and the lines of every key and question (see `lines`).
+    let (meta, lines) = lines::parse_front_matter(front, front_line);
+    let mut meta = match meta {
         Ok(meta) => Some(meta),
         Err(err) => {
             let line = err
@@ -67,8 +69,6 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
             None
         }
     };
-    // One pass for the lines of every key and question (see `lines`): linear in the file.
-    let lines = KeyLines::find(front, front_line);
     if let Some(meta) = &mut meta {
         check_meta(source, meta, &lines, &mut problems);
         meta.sanitize();

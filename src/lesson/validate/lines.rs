@@ -1,9 +1,28 @@
-//! Byte offsets to line numbers and the lines of front-matter keys, each in O(log n) after one
-//! pass: diagnostics for every question of a huge lesson must keep parsing linear in its size.
+//! The front matter parsed once, byte offsets to line numbers and the lines of front-matter
+//! keys, each in O(log n) after one pass: diagnostics for every question of a huge lesson must
+//! keep parsing linear in its size.
 
 use serde::Deserialize;
-use serde::de::IgnoredAny;
 use toml::Spanned;
+use toml::de::{DeTable, DeValue, Deserializer};
+
+use crate::lesson::FrontMatter;
+
+/// Parse the front matter once into TOML's document tree, read the lines of the keys and
+/// questions from its spans, then deserialize the values from the same tree. (Parsing the text
+/// twice, once for values and once for spans, doubled the time and peak memory of a big lesson.)
+pub fn parse_front_matter(
+    front: &str,
+    front_line: usize,
+) -> (Result<FrontMatter, toml::de::Error>, KeyLines) {
+    match DeTable::parse(front) {
+        Ok(document) => {
+            let lines = KeyLines::find(document.get_ref(), front, front_line);
+            (FrontMatter::deserialize(Deserializer::from(document)), lines)
+        }
+        Err(err) => (Err(err), KeyLines::find(&DeTable::new(), front, front_line)),
+    }
+}
 
 /// Where each line of a text starts.
 pub struct LineIndex {
@@ -24,24 +43,6 @@ impl LineIndex {
     }
 }
 
-/// The spans of the front-matter keys that diagnostics point at, read in the same single TOML
-/// pass as any other value (no searching the text per question).
-#[derive(Deserialize, Default)]
-pub struct KeySpans {
-    #[serde(default)]
-    format_version: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    id: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    title: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    experiments: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    exercises: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    quiz: Vec<Spanned<IgnoredAny>>,
-}
-
 /// 1-based lines (in the whole file) of the keys and of each quiz question.
 pub struct KeyLines {
     pub format_version: usize,
@@ -56,25 +57,23 @@ pub struct KeyLines {
 }
 
 impl KeyLines {
-    /// Positions in `front` (which starts at line `front_line` of the file).
-    pub fn find(front: &str, front_line: usize) -> KeyLines {
-        let spans: KeySpans = toml::from_str(front).unwrap_or_default();
+    /// Positions of the keys of `document`, parsed from `front` (which starts at line
+    /// `front_line` of the file). A key that is absent points at the front matter's first line.
+    pub fn find(document: &DeTable<'_>, front: &str, front_line: usize) -> KeyLines {
         let index = LineIndex::new(front);
-        let at = |s: &Option<Spanned<IgnoredAny>>| {
-            s.as_ref()
-                .map_or(front_line, |s| front_line + index.line(s.span().start) - 1)
+        let line = |value: &Spanned<DeValue<'_>>| front_line + index.line(value.span().start) - 1;
+        let at = |key: &str| document.get(key).map_or(front_line, line);
+        let quiz = match document.get("quiz").map(Spanned::get_ref) {
+            Some(DeValue::Array(questions)) => questions.iter().map(line).collect(),
+            _ => Vec::new(),
         };
         KeyLines {
-            format_version: at(&spans.format_version),
-            id: at(&spans.id),
-            title: at(&spans.title),
-            experiments: at(&spans.experiments),
-            exercises: at(&spans.exercises),
-            quiz: spans
-                .quiz
-                .iter()
-                .map(|q| front_line + index.line(q.span().start) - 1)
-                .collect(),
+            format_version: at("format_version"),
+            id: at("id"),
+            title: at("title"),
+            experiments: at("experiments"),
+            exercises: at("exercises"),
+            quiz,
             front_line,
         }
     }
@@ -103,7 +102,8 @@ mod tests {
     #[test]
     fn keys_and_questions_are_found_by_their_spans() {
         let front = "id = \"x\"\ntitle = \"t\"\n\n[[quiz]]\nid = \"a\"\n\n[[ quiz ]]\nid = \"b\"\n";
-        let lines = KeyLines::find(front, 2);
+        let document = DeTable::parse(front).expect("valid TOML");
+        let lines = KeyLines::find(document.get_ref(), front, 2);
         assert_eq!((lines.id, lines.title), (2, 3));
         assert_eq!(lines.quiz, vec![5, 8]);
         assert_eq!(
