@@ -50,9 +50,19 @@ fn find_sources() -> Result<PathBuf, String> {
     let indexes = fs::read_dir(&registry).map_err(|e| format!("{}: {e}", registry.display()))?;
     indexes
         .filter_map(Result::ok)
-        .map(|index| index.path().join(format!("tree-sitter-cuda-{VERSION}")).join("src"))
+        .map(|index| {
+            index
+                .path()
+                .join(format!("tree-sitter-cuda-{VERSION}"))
+                .join("src")
+        })
         .find(|src| src.join("parser.c").is_file())
-        .ok_or_else(|| format!("no tree-sitter-cuda-{VERSION}/src/parser.c under {}", registry.display()))
+        .ok_or_else(|| {
+            format!(
+                "no tree-sitter-cuda-{VERSION}/src/parser.c under {}",
+                registry.display()
+            )
+        })
 }
 
 fn build_packed(src: &Path, out: &Path) -> Result<(), String> {
@@ -79,8 +89,15 @@ fn rewrite(parser: &str) -> Result<String, String> {
     let symbols = symbol_values(parser)?;
     let start = parser.find(TABLE_START).ok_or("no dense ts_parse_table")?;
     let body_start = start + TABLE_START.len();
-    let body_len = parser[body_start..].find("\n};\n").ok_or("ts_parse_table never ends")?;
-    let table = dense_table(&parser[body_start..body_start + body_len], rows, columns, &symbols)?;
+    let body_len = parser[body_start..]
+        .find("\n};\n")
+        .ok_or("ts_parse_table never ends")?;
+    let table = dense_table(
+        &parser[body_start..body_start + body_len],
+        rows,
+        columns,
+        &symbols,
+    )?;
     let packed = pack(&table, columns);
     if unpack(&packed, table.len()) != table {
         return Err("the packed table does not unpack to the original".into());
@@ -94,7 +111,11 @@ fn rewrite(parser: &str) -> Result<String, String> {
         "TS_PUBLIC const TSLanguage *tree_sitter_cuda_packed(void) {\n  \
          tree_sitter_cuda_packed_once(ts_parse_table_unpack);\n",
     );
-    Ok(format!("{}{}{rest}", &parser[..start], packed_table_c(&packed)))
+    Ok(format!(
+        "{}{}{rest}",
+        &parser[..start],
+        packed_table_c(&packed)
+    ))
 }
 
 /// The value of `#define NAME value`.
@@ -109,7 +130,9 @@ fn define(parser: &str, name: &str) -> Result<usize, String> {
 
 /// Each symbol's number, from `enum ts_symbol_identifiers` (plus the built-in end symbol, 0).
 fn symbol_values(parser: &str) -> Result<HashMap<&str, usize>, String> {
-    let start = parser.find("enum ts_symbol_identifiers {\n").ok_or("no symbol enum")?;
+    let start = parser
+        .find("enum ts_symbol_identifiers {\n")
+        .ok_or("no symbol enum")?;
     let body = &parser[start..];
     let body = &body[..body.find("\n};").ok_or("symbol enum never ends")?];
     let mut values: HashMap<&str, usize> = body
@@ -139,7 +162,11 @@ fn dense_table(
             row = None;
         } else if let Some(index) = line.strip_suffix("] = {") {
             let index = number(index.trim_start_matches('['));
-            row = Some(index.filter(|&r| r < rows).ok_or(format!("bad row `{line}`"))?);
+            row = Some(
+                index
+                    .filter(|&r| r < rows)
+                    .ok_or(format!("bad row `{line}`"))?,
+            );
         } else {
             let (key, value) = line
                 .strip_prefix('[')
@@ -174,14 +201,26 @@ fn pack(data: &[u16], row_len: usize) -> Vec<u16> {
     let mut i = 0;
     while i < data.len() {
         let mut best = (0, 0);
-        let hashed = (i + 3 <= data.len()).then(|| last_seen.get(&key(i)).copied()).flatten();
-        for from in hashed.into_iter().chain(i.checked_sub(1)).chain(i.checked_sub(row_len)) {
-            let len = (0..MAX_RUN.min(data.len() - i)).take_while(|&k| data[i + k] == data[from + k]).count();
+        let hashed = (i + 3 <= data.len())
+            .then(|| last_seen.get(&key(i)).copied())
+            .flatten();
+        for from in hashed
+            .into_iter()
+            .chain(i.checked_sub(1))
+            .chain(i.checked_sub(row_len))
+        {
+            let len = (0..MAX_RUN.min(data.len() - i))
+                .take_while(|&k| data[i + k] == data[from + k])
+                .count();
             if len > best.0 {
                 best = (len, i - from);
             }
         }
-        let step = if best.0 >= MIN_COPY && best.1 < 1 << 32 { best.0 } else { 1 };
+        let step = if best.0 >= MIN_COPY && best.1 < 1 << 32 {
+            best.0
+        } else {
+            1
+        };
         for k in i..(i + step).min(data.len().saturating_sub(2)) {
             last_seen.insert(key(k), k);
         }

@@ -18,7 +18,10 @@ pub fn parse_front_matter(
     match DeTable::parse(front) {
         Ok(document) => {
             let lines = KeyLines::find(document.get_ref(), front, front_line);
-            (FrontMatter::deserialize(Deserializer::from(document)), lines)
+            (
+                FrontMatter::deserialize(Deserializer::from(document)),
+                lines,
+            )
         }
         Err(err) => (Err(err), KeyLines::find(&DeTable::new(), front, front_line)),
     }
