@@ -8,6 +8,10 @@
 //! When build.rs cannot find or rewrite tree-sitter-cuda's `parser.c` (sources vendored
 //! elsewhere, a new generator format), it warns and this crate re-exports tree-sitter-cuda's
 //! language unchanged: bigger, never broken.
+//!
+//! Its tests (`tests/same_trees.rs`: every `.cu`/`.cuh` in the repository parses to the same
+//! tree as with tree-sitter-cuda) are not part of the root `cargo test`; run them with
+//! `cargo test --manifest-path crates/tree-sitter-cuda-packed/Cargo.toml`.
 
 #[cfg(not(tree_sitter_cuda_unpacked))]
 mod packed {
