@@ -14,6 +14,12 @@ use clap::Parser;
 use cuda_academy::cli::{self, Cli, Command, GlobalArgs};
 
 fn main() -> ExitCode {
+    // Started as the driver probe (`cuInit` in a child, so that a hung driver never blocks this
+    // process): do that and nothing else.
+    if let Some(code) = cuda_academy::gpu::cuda::init::serve_probe_if_asked() {
+        return code;
+    }
+    cuda_academy::gpu::cuda::init::use_child_probe();
     let cli = Cli::parse();
     match dispatch(&cli) {
         Ok(code) => code,

@@ -25,6 +25,7 @@ pub mod error;
 mod events;
 mod gpu_impl;
 mod host_access;
+pub mod init;
 pub mod kernels;
 pub mod memory;
 mod ops;
