@@ -1,0 +1,26 @@
+# The order of the table: the review's failures first, then its passes, then the variants.
+all_cases() {
+    run_case C1 c1_list_check
+    run_case C2 c2_profile_fields
+    run_case C3 c3_sim_oom
+    run_case C4 c4_two_instances
+    run_case C5 c5_linear
+    run_case m6 m6_metrics
+    run_case m7 m7_choices
+    run_case m8 m8_reported
+    run_case P1 p1_tui_hostile
+    run_case P2 p2_list_json
+    run_case P3 p3_run_json
+    run_case P4 p4_non_utf8_args
+    p5_8_odd_entries
+    run_case P9 p9_unreadable
+    run_case P10 p10_huge_lesson
+    run_case P11 p11_16mib_tui
+    p12_13_many_cards
+    run_case P14 p14_many_files
+    p15_16_quiz_diagnostics
+    run_case P17 p17_non_md
+    run_case V1 v_error_paths
+    run_case V2 v_memory_limit
+    run_case V3 v_memory_gpu
+}
