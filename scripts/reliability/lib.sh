@@ -81,6 +81,7 @@ tmx_start() {
     tmux new-session -d -s "$n" -x "$w" -y "$h" \
         "env -i PATH=$PATH HOME=$HOME TERM=screen-256color PS1='RLPROMPT\$ ' bash --norc --noprofile"
     tmx_wait "$n" RLPROMPT 5 >/dev/null
+    tmux send-keys -t "$n" "cd '$CASE_DIR' && clear" Enter
     tmux send-keys -t "$n" "$* ; echo RLEXIT=\$?" Enter
 }
 tmx_cap() { tmux capture-pane -p -t "$1"; }

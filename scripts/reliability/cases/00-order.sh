@@ -5,6 +5,9 @@ all_cases() {
     run_case C3 c3_sim_oom
     run_case C4 c4_two_instances
     run_case C5 c5_linear
+    signals_basic
+    signals_suspend
+    run_case m13a m13_dumb
     run_case m6 m6_metrics
     run_case m7 m7_choices
     run_case m8 m8_reported
@@ -20,6 +23,13 @@ all_cases() {
     run_case P14 p14_many_files
     p15_16_quiz_diagnostics
     run_case P17 p17_non_md
+    run_case P40 p40_terms
+    run_case P41 p41_sizes
+    run_case P45 p45_term_during_run
+    run_case P46 p46_resizes
+    run_case P47 p47_hangup
+    run_case P48 p48_fuzz
+    run_case P54 p54_no_tty
     run_case V1 v_error_paths
     run_case V2 v_memory_limit
     run_case V3 v_memory_gpu
