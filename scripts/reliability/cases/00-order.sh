@@ -5,8 +5,11 @@ all_cases() {
     run_case C3 c3_sim_oom
     run_case C4 c4_two_instances
     run_case C5 c5_linear
+    run_case C6 c6_missing_symbol
     signals_basic
     signals_suspend
+    run_case m11 m11_stub
+    run_case m12 m12_hang
     run_case m13a m13_dumb
     run_case m6 m6_metrics
     run_case m7 m7_choices
@@ -29,8 +32,13 @@ all_cases() {
     run_case P46 p46_resizes
     run_case P47 p47_hangup
     run_case P48 p48_fuzz
+    run_case P49 p49_junk_lib
+    run_case P50 p50_tui_bad_driver
     run_case P54 p54_no_tty
     run_case V1 v_error_paths
     run_case V2 v_memory_limit
     run_case V3 v_memory_gpu
+    run_case V5 v_crash_in_cuinit
+    run_case V6 gpu_rows
+    run_case V7 v_quit_while_probing
 }
