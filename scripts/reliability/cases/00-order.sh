@@ -8,6 +8,13 @@ all_cases() {
     run_case C6 c6_missing_symbol
     signals_basic
     signals_suspend
+    run_case M3 m3_full_stdout
+    run_case M5 m5_calibrate_atomic
+    run_case m1 m1_failed_trace
+    run_case m2 m2_export_links
+    run_case m3 m3_kill_mid_save
+    run_case m4 m4_symlinked_progress
+    run_case m5 m5_state_under_file
     run_case m11 m11_stub
     run_case m12 m12_hang
     run_case m13a m13_dumb
@@ -26,6 +33,10 @@ all_cases() {
     run_case P14 p14_many_files
     p15_16_quiz_diagnostics
     run_case P17 p17_non_md
+    p24_25_state_fs
+    p26_30_trace_targets
+    run_case P31 p31_trace_overwrite
+    p32_33_export_cwd
     run_case P40 p40_terms
     run_case P41 p41_sizes
     run_case P45 p45_term_during_run
@@ -33,6 +44,7 @@ all_cases() {
     run_case P47 p47_hangup
     run_case P48 p48_fuzz
     run_case P49 p49_junk_lib
+    run_case P51 p51_calibrate_bad_out
     run_case P50 p50_tui_bad_driver
     run_case P54 p54_no_tty
     run_case V1 v_error_paths
