@@ -5,6 +5,7 @@
 //! quietly re-measuring the simulator, which only `--backend sim` asks for. The profile is
 //! written atomically (the old file survives any failure).
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
@@ -29,7 +30,10 @@ pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<Ex
         );
     }
     let cancel = AtomicBool::new(false);
-    let progress = |phase: &str| eprintln!("{phase}");
+    // Progress is a courtesy: a full or closed stderr must not fail (or panic) the calibration.
+    let progress = |phase: &str| {
+        let _ = writeln!(std::io::stderr(), "{phase}");
+    };
     let ctx = RunContext {
         cancel: &cancel,
         progress: &progress,
@@ -54,7 +58,8 @@ pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<Ex
         profile.pageable_d2h_gbps,
         profile.bidirectional_gbps
     );
-    // The name and the device name are outside text (`--name`, the driver).
-    println!("{}", crate::sanitize::clean(&summary));
+    // The name and the device name are outside text (`--name`, the driver). A write error is
+    // the command's error (`println!` would panic on a closed pipe; main keeps that quiet).
+    writeln!(std::io::stdout(), "{}", crate::sanitize::clean(&summary))?;
     Ok(ExitCode::SUCCESS)
 }

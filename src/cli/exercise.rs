@@ -171,10 +171,11 @@ fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Resu
     } else {
         render(&verdict, &shown, &backend)
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    // A full stdout is an error; main keeps a closed pipe quiet (issue 9).
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     if verdict.passed {
         if !json {
-            println!("{}", verdict.summary(&ex.id));
+            writeln!(std::io::stdout(), "{}", verdict.summary(&ex.id))?;
         }
         return Ok(ExitCode::SUCCESS);
     }

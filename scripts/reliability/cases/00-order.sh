@@ -10,6 +10,7 @@ all_cases() {
     signals_suspend
     run_case M3 m3_full_stdout
     run_case M5 m5_calibrate_atomic
+    run_case M4 m4_calibrate_no_gpu
     run_case m1 m1_failed_trace
     run_case m2 m2_export_links
     run_case m3 m3_kill_mid_save
@@ -17,7 +18,11 @@ all_cases() {
     run_case m5 m5_state_under_file
     run_case m11 m11_stub
     run_case m12 m12_hang
+    run_case m9 m9_stale_progress
+    run_case m10 m10_absurd_profiles
     run_case m13a m13_dumb
+    run_case m13b m13_rest
+    run_case m13c m13_crash_logs
     run_case m6 m6_metrics
     run_case m7 m7_choices
     run_case m8 m8_reported
@@ -33,10 +38,15 @@ all_cases() {
     run_case P14 p14_many_files
     p15_16_quiz_diagnostics
     run_case P17 p17_non_md
+    progress_cases
     p24_25_state_fs
     p26_30_trace_targets
     run_case P31 p31_trace_overwrite
     p32_33_export_cwd
+    run_case P34 p34_numbers
+    p35_36_big
+    p37_38_profiles
+    run_case P39 p39_closed_stdout
     run_case P40 p40_terms
     run_case P41 p41_sizes
     run_case P45 p45_term_during_run
@@ -46,6 +56,7 @@ all_cases() {
     run_case P49 p49_junk_lib
     run_case P51 p51_calibrate_bad_out
     run_case P50 p50_tui_bad_driver
+    p52_53_xdg
     run_case P54 p54_no_tty
     run_case V1 v_error_paths
     run_case V2 v_memory_limit

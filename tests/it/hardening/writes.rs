@@ -151,3 +151,38 @@ fn traces_and_profiles_go_into_special_files_never_over_them() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(reader.join().unwrap().contains("format_version"));
 }
+
+/// Review rerun: `calibrate` printed its summary with `println!`, which panics on a closed pipe
+/// (`calibrate --out p.toml | head -c 10`), and a full stderr made its progress lines fail the
+/// whole calibration. Now a closed pipe is quiet (exit 0) and a full stderr does not matter.
+#[test]
+fn calibrate_survives_a_closed_stdout_and_a_full_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("p.toml");
+    let out_arg = out_path.to_str().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let mut child = bin(state.path())
+        .args(["calibrate", "--backend", "sim", "--out", out_arg])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the summary is printed (calibrating takes a while).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out_path.exists());
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = bin(state.path())
+        .args(["calibrate", "--backend", "sim", "--out", out_arg])
+        .stderr(Stdio::from(full))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "a full stderr failed calibrate");
+    assert!(text(&out.stdout).contains("wrote profile"));
+}
