@@ -54,8 +54,8 @@ all_cases() {
     run_case P47 p47_hangup
     run_case P48 p48_fuzz
     run_case P49 p49_junk_lib
-    run_case P51 p51_calibrate_bad_out
     run_case P50 p50_tui_bad_driver
+    run_case P51 p51_calibrate_bad_out
     p52_53_xdg
     run_case P54 p54_no_tty
     run_case V1 v_error_paths
@@ -64,4 +64,5 @@ all_cases() {
     run_case V5 v_crash_in_cuinit
     run_case V6 gpu_rows
     run_case V7 v_quit_while_probing
+    run_case V8 v_exercise_output
 }

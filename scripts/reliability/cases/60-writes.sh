@@ -217,3 +217,19 @@ p32_33_export_cwd() {
         verdict $? "in-panel error \"$said\"; quit exit $code"
     done
 }
+
+v_exercise_output() {
+    case_start V8 major "variant: the \`exercise\` commands (list, show, check, check --json) > /dev/full and | head -c 10"
+    local id a bad=""
+    ca "$CASE_DIR/s" exercise show time-a-copy >"$CASE_DIR/ex.cu" 2>/dev/null
+    for a in "exercise list" "exercise show time-a-copy" "exercise check time-a-copy $CASE_DIR/ex.cu --backend sim" "exercise check time-a-copy $CASE_DIR/ex.cu --backend sim --json"; do
+        # shellcheck disable=SC2086
+        ca "$CASE_DIR/s" $a >/dev/full 2>"$CASE_DIR/err"; local rc=$?
+        { [ $rc = 1 ] && grep -q 'No space left' "$CASE_DIR/err"; } || bad="$bad [${a:9:14} /dev/full: $rc]"
+        # shellcheck disable=SC2086
+        ca "$CASE_DIR/s" $a 2>"$CASE_DIR/err" | head -c 10 >/dev/null
+        { [ "${PIPESTATUS[0]}" = 0 ] && no_panic "$CASE_DIR/err"; } || bad="$bad [${a:9:14} | head: ${PIPESTATUS[0]}]"
+    done
+    [ -z "$bad" ]
+    verdict $? "/dev/full: exit 1 with the reason; a closed pipe: exit 0, no panic$bad"
+}

@@ -201,9 +201,9 @@ p37_38_profiles() {
 }
 
 p39_closed_stdout() {
-    case_start P39 minor "every subcommand into \`| head -c 10\` and with stdout closed (>&-)"
+    case_start P39 major "every subcommand into \`| head -c 10\` and with stdout closed (>&-)"
     local a bad=""
-    for a in "list" "list --json" "check lessons" "run pinned-alloc --backend sim --size 1M" "info" "info --json" "completions bash" "man" "calibrate --backend sim --out /dev/stdout" "--version" "--help"; do
+    for a in "list" "list --json" "check lessons" "run pinned-alloc --backend sim --size 1M" "info" "info --json" "completions bash" "man" "exercise list" "exercise show time-a-copy" "calibrate --backend sim --out /dev/stdout" "--version" "--help"; do
         # shellcheck disable=SC2086
         ca "$CASE_DIR/s" $a 2>"$CASE_DIR/err" | head -c 10 >/dev/null
         [ "${PIPESTATUS[0]}" = 0 ] && no_panic "$CASE_DIR/err" || bad="$bad [$a | head: ${PIPESTATUS[0]}]"
