@@ -97,11 +97,18 @@ tmx_wait() {
 tmx_keys() { tmux send-keys -t "$@"; sleep 0.4; }
 # The pid of the process the pane's shell started (the binary).
 tmx_pid() { pgrep -P "$(tmux display -p -t "$1" '#{pane_pid}')" | head -1; }
-# tmx_exit NAME SECONDS: the exit status the shell printed, or "none".
+# tmx_exit NAME SECONDS: the exit status the shell printed, or "none". (The typed command line
+# holds `RLEXIT=$?` too, and shows while a slow exit has left the alternate screen.)
 tmx_exit() {
-    if tmx_wait "$1" RLEXIT= "$2"; then
-        tmx_cap "$1" | grep -o 'RLEXIT=[0-9]*' | tail -1 | cut -d= -f2
-    else echo none; fi
+    local i
+    for ((i = 0; i < $2 * 10; i++)); do
+        if tmx_cap "$1" | grep -q 'RLEXIT=[0-9]'; then
+            tmx_cap "$1" | grep -o 'RLEXIT=[0-9]*' | grep '[0-9]' | tail -1 | cut -d= -f2
+            return
+        fi
+        sleep 0.1
+    done
+    echo none
 }
 # tmx_restored NAME: "restored" when the pane is back on the normal screen, mouse reporting is
 # off, the cursor shows, the tty is in cooked mode and the shell prompt answers; else what not.

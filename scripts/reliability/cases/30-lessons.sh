@@ -105,7 +105,7 @@ p11_16mib_tui() {
     tmx_wait rl-p11 'Card one' 30
     local shown=$?
     tmx_keys rl-p11 q
-    local code; code=$(tmx_exit rl-p11 10)
+    local code; code=$(tmx_exit rl-p11 60)
     tmx_kill rl-p11
     [ $shown -eq 0 ] && [ "$code" = 0 ]
     verdict $? "list ${t} s CPU (debug build); TUI shows the card and quits with $code"
@@ -116,9 +116,9 @@ p12_13_many_cards() {
     for id in P12 P13; do
         wanted "$id" || continue
         [ $id = P12 ] && n=10000 || n=1000000
-        case_start "$id" major "$n cards in one lesson: \`list\`, the TUI (G to the last card, q)"
+        case_start "$id" major "$n cards in one lesson: the TUI, l, l, q"
         mkdir -p "$CASE_DIR/l"
-        { lesson many 1; python3 -c "import sys; sys.stdout.write(''.join('# c%d\n' % i for i in range($n)))"; } >"$CASE_DIR/l/a.md"
+        { lesson many 1; python3 -c "import sys; sys.stdout.write('\n---\n' + 'c\n---\n' * $n)"; } >"$CASE_DIR/l/a.md"
         tmx_start rl-$id 100 30 "CUDA_ACADEMY_STATE_DIR=$CASE_DIR/s $BIN --backend sim --lessons $CASE_DIR/l"
         tmx_wait rl-$id 'Card one' 60
         tmx_keys rl-$id l; tmx_keys rl-$id l
