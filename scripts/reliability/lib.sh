@@ -11,9 +11,10 @@ case_start() {
     printf '%-6s %s\n' "$CUR_ID" "$CUR_TRIED" >&2
 }
 _row() { # STATUS OBSERVED
-    local obs=${2//|/\\|}
+    local obs=${2//|/\\|} tried=${CUR_TRIED//|/\\|}
     obs=${obs//$'\n'/ }
-    printf '| %s | %s | %s | %s | %s |\n' "$CUR_ID" "$CUR_SEV" "$CUR_TRIED" "$obs" "$1" >>"$TABLE"
+    obs=${obs//$SCRATCH\//SCRATCH/}
+    printf '| %s | %s | %s | %s | %s |\n' "$CUR_ID" "$CUR_SEV" "$tried" "$obs" "$1" >>"$TABLE"
     printf '       -> %s: %s\n' "$1" "$2" >&2
 }
 pass() { _row PASS "$1"; }

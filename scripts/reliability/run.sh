@@ -7,7 +7,7 @@
 #
 # Needs bash, tmux, python3, a C compiler (fake libcuda), strace, and root for the tmpfs cases
 # (a full and a read-only file system); a case whose tool is missing says so and fails.
-# Writes $RESULTS (default target/reliability/) : table.md and one log per run.
+# Writes the table to $RESULTS/table.md (default target/reliability/); progress goes to stderr.
 # Case ids: C/M/m as in the review's failures, P1-P54 its passes in order, V the issue's
 # variants. Each case: the reproduction, what was observed, PASS/FAIL and the severity it would
 # have if it failed; GPU rows give the command for the device machine instead.
