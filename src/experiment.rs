@@ -117,7 +117,7 @@ pub(crate) fn sized_report(
         requested,
         default,
         need,
-        fit::Free::now(gpu.info().free_mem, gpu.info().holds_host_bytes),
+        fit::Free::of(gpu.info()),
     )?;
     let mut report = new_report(
         id,

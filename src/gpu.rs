@@ -119,6 +119,10 @@ pub struct DeviceInfo {
     /// description of their contents), so a size check against the host's free memory applies
     /// only when this is true.
     pub holds_host_bytes: bool,
+    /// The simulated machine's host memory (its profile's `host_total_bytes`) when the backend
+    /// simulates one: sizes are checked against it, since the simulator refuses what its profiled
+    /// host could not hold. `None` on a live GPU.
+    pub simulated_host_bytes: Option<u64>,
 }
 
 /// Why a GPU primitive failed. Messages say what happened and what to do.

@@ -89,6 +89,7 @@ impl SimGpu {
             copy_engines: profile.copy_engines,
             kernels_available: true,
             holds_host_bytes: false,
+            simulated_host_bytes: Some(profile.host_total_bytes),
         };
         SimGpu {
             device: Device::new(

@@ -59,6 +59,7 @@ impl FakeMachine {
                 copy_engines: 2,
                 kernels_available: true,
                 holds_host_bytes: true,
+                simulated_host_bytes: None,
             },
             host: HashMap::new(),
             dev: HashMap::new(),
