@@ -74,10 +74,25 @@ pub fn run(
         Ok(mut report) => {
             renumber_streams(&mut report);
             spec.stamp_clocks(&mut report);
+            explain_bandwidths(&*gpu, &mut report);
             Ok(report)
         }
         other => other,
     }
+}
+
+/// "Explain my number": the backend's notes on the link under the report's GB/s figures (their
+/// share of its per-direction limit, a link below its maximum, NUMA placement), shown with the
+/// other notes in `run`'s table and the TUI's results.
+fn explain_bandwidths(gpu: &dyn Gpu, report: &mut Report) {
+    let gbps: Vec<(&str, f64)> = report
+        .metrics
+        .iter()
+        .filter(|(_, m)| m.unit == metrics::GBPS && m.value.is_finite())
+        .map(|(name, m)| (name.as_str(), m.value))
+        .collect();
+    let notes = gpu.bandwidth_notes(&gbps);
+    report.notes.extend(notes);
 }
 
 /// Number the streams of a report 1, 2, 3, ... in the order the backend created them (the

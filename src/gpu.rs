@@ -162,6 +162,15 @@ pub enum GpuError {
 /// `Gpu` in scope.
 pub trait Gpu: Driver + Recording + HostAccess {
     fn info(&self) -> &DeviceInfo;
+
+    /// "Explain my number" (issue 10 §4): short notes on what bounds the host-device
+    /// bandwidths `gbps` (name, GB/s) besides the code: their share of the link's
+    /// per-direction limit, a link below its maximum generation or width, the GPU's NUMA node
+    /// against this process's CPUs. A backend with no link to read says nothing.
+    fn bandwidth_notes(&self, gbps: &[(&str, f64)]) -> Vec<String> {
+        let _ = gbps;
+        Vec::new()
+    }
 }
 
 /// Recording: the host clock and the timeline of device ops.

@@ -58,3 +58,83 @@ pub fn compare_with_equal(
 pub fn chunk_shape(report: &Report) -> Option<&str> {
     report.params.extra.get(CHUNK_SHAPE).map(String::as_str)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::options::{IssueOrder, MIB};
+    use crate::experiment::{ExperimentOptions, RunContext};
+    use crate::gpu::profile::Profile;
+    use crate::gpu::sim::SimGpu;
+    use crate::gpu::StreamKind;
+    use crate::report::{HostMemKind, OpKind, Params};
+
+    fn sim() -> SimGpu {
+        let profile = Profile::builtin("h200").expect("the built-in profile");
+        SimGpu::new(profile, "test".into())
+    }
+
+    fn empty_report() -> Report {
+        crate::experiment::new_report("pipeline", &sim(), Params::default())
+    }
+
+    /// A tapered best gets its equal-chunk twin timed and recorded; the twin's ops are equal in
+    /// size while the best's first and last chunks are smaller. An equal best gets neither.
+    #[test]
+    fn a_tapered_best_is_compared_with_its_equal_chunk_twin() {
+        let mut gpu = sim();
+        let mut s = Session::new(&mut gpu);
+        let bytes = 64 * MIB;
+        let b = Buffers {
+            input: s.host(bytes, HostMemKind::Pinned).expect("host"),
+            output: s.host(bytes, HostMemKind::Pinned).expect("host"),
+            dev: s.device(bytes).expect("device"),
+            bytes,
+        };
+        let streams: Vec<StreamId> = (0..3)
+            .map(|_| s.stream(StreamKind::NonBlocking).expect("stream"))
+            .collect();
+        let equal = Config::equal(3, 8, IssueOrder::PerChunk);
+        let mut report = empty_report();
+        let none = compare_with_equal(&mut s, &b, equal, &streams, 2, &mut report).expect("runs");
+        assert!(none.is_none());
+        assert!(!report.metrics.contains_key(EQUAL_CHUNKS_MS));
+        assert_eq!(chunk_shape(&report), Some("8 chunks of 8 MiB"));
+
+        let tapered = Config { taper: 4, ..equal };
+        let twin = compare_with_equal(&mut s, &b, tapered, &streams, 2, &mut report)
+            .expect("runs")
+            .expect("a tapered best has a twin");
+        assert!(twin.name.starts_with("equal chunks, "), "{}", twin.name);
+        let uploads: Vec<u64> = twin
+            .ops
+            .iter()
+            .filter(|o| o.kind == OpKind::H2d)
+            .map(|o| o.bytes)
+            .collect();
+        assert_eq!(uploads, vec![8 * MIB; 8]);
+        assert!(report.metrics[EQUAL_CHUNKS_MS].value > 0.0);
+        assert_eq!(
+            chunk_shape(&report),
+            Some("first and last 2.5 MiB, 6 x 9.8 MiB")
+        );
+    }
+
+    /// The search tries tapered shapes around its best points and says which shape won.
+    #[test]
+    fn the_search_tries_tapered_shapes_and_reports_the_chosen_one() {
+        let opts = ExperimentOptions {
+            size: Some(64 * MIB),
+            ..ExperimentOptions::default()
+        };
+        let r = crate::experiment::run("pipeline", &mut sim(), &opts, &RunContext::silent())
+            .expect("the pipeline runs");
+        let tapered = super::super::grid::points(&r)
+            .into_iter()
+            .filter(|p| p.config.taper > 1)
+            .count();
+        assert!(tapered >= 3, "tapered points timed: {tapered}");
+        assert!(r.metrics.contains_key("best_taper"));
+        assert!(chunk_shape(&r).is_some_and(|s| s.contains("MiB")));
+    }
+}

@@ -18,6 +18,13 @@ impl Gpu for CudaGpu {
     fn info(&self) -> &DeviceInfo {
         &self.info
     }
+
+    fn bandwidth_notes(&self, gbps: &[(&str, f64)]) -> Vec<String> {
+        match &self.props.pci_bus_id {
+            Some(bus) => super::pcie::explain::bandwidth_notes(bus, gbps),
+            None => Vec::new(),
+        }
+    }
 }
 
 impl Driver for CudaGpu {
