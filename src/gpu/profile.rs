@@ -125,6 +125,13 @@ pub struct Profile {
     /// Extra device time when an engine takes an op of another stream than its last one.
     #[serde(default)]
     pub engine_switch_us: f64,
+    /// Copy engines per direction that the driver spreads copies over (the H200's CUPTI records
+    /// name four per direction: 8-11 for uploads, 12-15 for downloads). The driver hands a
+    /// direction's copies round-robin, in issue order, to as many of them as there are streams
+    /// issuing copies; each engine is one in-order queue, and the link serves one engine's queue
+    /// until it blocks. 0 = one queue per stream (the model before; older profiles).
+    #[serde(default)]
+    pub copy_engines_per_direction: u32,
 
     /// Fields `calibrate` measured and fitted on the recorded GPU.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

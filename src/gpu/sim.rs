@@ -95,7 +95,8 @@ impl SimGpu {
             device: Device::new(
                 profile.copy_engines,
                 costs::bidirectional_bytes_per_us(&profile),
-            ),
+            )
+            .with_copy_queues(profile.copy_engines_per_direction),
             host: Pool::new("host", profile.host_total_bytes),
             dev: Pool::new("device", profile.device_total_bytes),
             profile,
