@@ -68,6 +68,7 @@ pub fn run(
         .ok_or_else(|| ExperimentError::UnknownExperiment { id: id.to_string() })?;
     opts.validate(spec)?;
     let result = (spec.run)(gpu, opts, ctx);
+    gpu.run_finished();
     // A cancel flag seen by the backend comes back as a GPU error; report it as one thing.
     match result {
         Err(ExperimentError::Gpu(GpuError::Cancelled)) => Err(ExperimentError::Cancelled),

@@ -187,6 +187,10 @@ pub trait Recording {
     /// [`Recording::timeline_begin`], sorted by start, on its origin. Host ops are not included:
     /// experiments add their own from [`Recording::host_now_us`].
     fn timeline_end(&mut self) -> Result<Vec<Op>, GpuError>;
+    /// The experiment run is over: release what recording keeps between its recordings (the
+    /// CUDA backend detaches CUPTI, attached once per run), so nothing that runs next, such as
+    /// another experiment's unrecorded timings, pays for it.
+    fn run_finished(&mut self) {}
 }
 
 pub mod cuda;

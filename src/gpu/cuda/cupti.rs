@@ -112,7 +112,8 @@ pub fn tuning() -> Tuning {
 /// Register the activity buffer callbacks (this attaches CUPTI to the process), once per run:
 /// recordings after the first only enable the activity kinds again, and [`stop`] disables them,
 /// so no record is taken outside a recording. [`detach`] (`cuptiFinalize`) runs when the
-/// backend closes. Attached CUPTI once slowed driver calls (a 64 MiB pinned
+/// experiment run is over (`Recording::run_finished`) and when the backend closes, so another
+/// experiment's unrecorded timings never run with CUPTI attached. Attached CUPTI once slowed driver calls (a 64 MiB pinned
 /// `cuMemcpyHtoDAsync` returned after 14 µs instead of 8 µs on an H200, with activities
 /// enabled); BENCHMARKS.md has what attach-once costs the unrecorded runs.
 fn attach() -> Result<(), String> {

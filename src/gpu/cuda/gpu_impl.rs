@@ -235,6 +235,10 @@ impl Recording for CudaGpu {
         }
     }
 
+    fn run_finished(&mut self) {
+        super::cupti::detach();
+    }
+
     fn timeline_begin(&mut self) -> Result<(), GpuError> {
         self.with(|g| {
             context::synchronize()?;
