@@ -129,12 +129,7 @@ pub(crate) fn sized_report(
     default: u64,
     need: fit::Need,
 ) -> Result<(u64, Report), ExperimentError> {
-    let (size, note) = fit::fit_size(
-        requested,
-        default,
-        need,
-        fit::Free::of(gpu.info()),
-    )?;
+    let (size, note) = fit::fit_size(requested, default, need, fit::Free::of(gpu.info()))?;
     let mut report = new_report(
         id,
         gpu,

@@ -35,7 +35,10 @@ fn the_simulated_host_limits_the_simulator_and_names_the_largest_fitting_size() 
         "{err}"
     );
     // A size that fits the profiled host runs, although this machine has only 4 GiB free.
-    assert_eq!(fit_size(Some(56 << 30), 0, pipeline, sim).unwrap().0, 56 << 30);
+    assert_eq!(
+        fit_size(Some(56 << 30), 0, pipeline, sim).unwrap().0,
+        56 << 30
+    );
 }
 
 #[test]

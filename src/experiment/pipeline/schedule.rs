@@ -40,7 +40,11 @@ impl Config {
 
     /// The taper that applies: none below 3 chunks (every chunk would be an edge).
     pub fn effective_taper(&self) -> u32 {
-        if self.chunks >= 3 { self.taper.max(1) } else { 1 }
+        if self.chunks >= 3 {
+            self.taper.max(1)
+        } else {
+            1
+        }
     }
 
     /// e.g. `3 streams x 32 chunks, breadth-first` (`, ends 1/4` when tapered).
@@ -89,7 +93,10 @@ pub struct Buffers {
 /// every chunk weighs the taper except the two ends, which weigh 1 (exact integer math: the
 /// chunks tile the buffer with no gap or overlap).
 pub fn chunk_range(bytes: u64, cfg: Config, i: u32) -> (u64, u64) {
-    let (n, k) = (u64::from(cfg.chunks.max(1)), u64::from(cfg.effective_taper()));
+    let (n, k) = (
+        u64::from(cfg.chunks.max(1)),
+        u64::from(cfg.effective_taper()),
+    );
     let before = |i: u64| match i {
         0 => 0,
         i if i >= n => 2 + (n - 2) * k,
@@ -97,10 +104,7 @@ pub fn chunk_range(bytes: u64, cfg: Config, i: u32) -> (u64, u64) {
     };
     let floats = bytes / 4;
     let (lo, hi) = if k == 1 {
-        (
-            u64::from(i) * floats / n,
-            (u64::from(i) + 1) * floats / n,
-        )
+        (u64::from(i) * floats / n, (u64::from(i) + 1) * floats / n)
     } else {
         // A taper applies from 3 chunks on, so `n - 2` cannot underflow here.
         let total = before(n);

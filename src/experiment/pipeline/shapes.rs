@@ -64,9 +64,9 @@ mod tests {
     use super::*;
     use crate::experiment::options::{IssueOrder, MIB};
     use crate::experiment::{ExperimentOptions, RunContext};
+    use crate::gpu::StreamKind;
     use crate::gpu::profile::Profile;
     use crate::gpu::sim::SimGpu;
-    use crate::gpu::StreamKind;
     use crate::report::{HostMemKind, OpKind, Params};
 
     fn sim() -> SimGpu {

@@ -164,7 +164,10 @@ mod tests {
     #[test]
     fn every_bandwidth_of_a_report_gets_its_share_in_one_line() {
         let gen5 = link("32.0 GT/s PCIe", "16");
-        let line = shares_line(&[("pinned_h2d_gbps", 55.5), ("pageable_h2d_gbps", 8.1)], &gen5);
+        let line = shares_line(
+            &[("pinned_h2d_gbps", 55.5), ("pageable_h2d_gbps", 8.1)],
+            &gen5,
+        );
         assert_eq!(
             line.as_deref(),
             Some(
