@@ -139,6 +139,9 @@ pub fn render_table(report: &Report) -> String {
     );
     if let (Some(s), Some(c)) = (p.streams, p.chunks) {
         out += &format!("  best {}", experiment::pipeline::shape(s, c));
+        if let Some(sizes) = experiment::pipeline::shapes::chunk_shape(report) {
+            out += &format!(" ({sizes})");
+        }
     }
     out += "\n\n";
     if let Some(win) = experiment::pipeline::order_result(report) {

@@ -1,6 +1,6 @@
 //! The search's grid as report series and back: one series per (streams, issue order, taper) of
 //! time against chunk count (`ms_by_chunks_3_streams_per-chunk`, and
-//! `ms_by_chunks_3_streams_per-chunk_taper4` for chunks whose ends are 1/4 of the others), which
+//! `ms_by_chunks_3_streams_taper4_per-chunk` for chunks whose ends are 1/4 of the others), which
 //! the sweep view reads as a streams x chunks table per order.
 
 use std::collections::HashMap;
@@ -13,7 +13,7 @@ use super::schedule::Config;
 
 const PREFIX: &str = "ms_by_chunks_";
 
-const TAPER: &str = "_taper";
+const TAPER: &str = "taper";
 
 /// One series per (streams, order, taper): time against chunk count.
 pub fn series(times: &HashMap<Config, f64>) -> Vec<Series> {
@@ -30,12 +30,12 @@ pub fn series(times: &HashMap<Config, f64>) -> Vec<Series> {
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
             let shape = if taper > 1 {
-                format!("{TAPER}{taper}")
+                format!("{TAPER}{taper}_")
             } else {
                 String::new()
             };
             Series {
-                name: format!("{PREFIX}{st}_streams_{order}{shape}"),
+                name: format!("{PREFIX}{st}_streams_{shape}{order}"),
                 x_unit: CHUNKS.into(),
                 y_unit: MS.into(),
                 points,
@@ -69,13 +69,13 @@ pub fn points(report: &Report) -> Vec<GridPoint> {
         .collect()
 }
 
-/// `ms_by_chunks_3_streams_per-chunk_taper4` -> 3 streams, per-chunk, taper 4 (chunks 0).
+/// `ms_by_chunks_3_streams_taper4_per-chunk` -> 3 streams, per-chunk, taper 4 (chunks 0).
 fn parse_name(name: &str) -> Option<Config> {
     let rest = name.strip_prefix(PREFIX)?;
     let (streams, rest) = rest.split_once("_streams_")?;
-    let (order, taper) = match rest.split_once(TAPER) {
-        Some((order, taper)) => (order, taper.parse().ok()?),
-        None => (rest, 1),
+    let (taper, order) = match rest.strip_prefix(TAPER).and_then(|r| r.split_once('_')) {
+        Some((taper, order)) => (taper.parse().ok()?, order),
+        None => (1, rest),
     };
     let order = IssueOrder::ALL.into_iter().find(|o| o.name() == order)?;
     Some(Config {

@@ -23,12 +23,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
         MetricSpec::required("best_ms", MS, "best pipeline", Timing::Host),
         MetricSpec::required("best_streams", STREAMS, "best streams", Timing::Host),
         MetricSpec::required("best_chunks", CHUNKS, "best chunks", Timing::Host),
-        MetricSpec::extra(
-            "best_taper",
-            TIMES,
-            "best chunks' ends: 1/taper (1 = equal)",
-            Timing::Host,
-        ),
+        MetricSpec::extra("best_taper", TIMES, "chunk-end taper", Timing::Host),
         MetricSpec::extra(
             super::shapes::EQUAL_CHUNKS_MS,
             MS,
