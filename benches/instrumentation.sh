@@ -25,5 +25,27 @@ $B --backend gpu run pageable-vs-pinned --json > $D/other/pvp-once.json 2>$D/oth
 CUDA_ACADEMY_CUPTI=detach-each $B --backend gpu run pageable-vs-pinned --json > $D/other/pvp-detach.json 2>$D/other/pvp-detach.err
 $B --backend gpu run pipeline --streams 3 --chunks 16 > $D/other/table-3x16.txt 2>&1
 date -u >> $D/start.txt
+# Medians of 9 per variant (BENCHMARKS.md reports these).
+python3 - "$D" <<'PY' | tee $D/summary.txt
+import glob, json, statistics, sys
+d = sys.argv[1]
+keys = ["instrumentation_overhead_pct", "best_ms", "recorded_ms", "sequential_ms", "efficiency",
+        "bound_ms", "equal_chunks_ms", "best_taper"]
+for v in ["once", "detach", "notags", "events"]:
+    rs = []
+    for f in sorted(glob.glob(f"{d}/inst/{v}-*.json")):
+        try:
+            rs.append(json.load(open(f)))
+        except ValueError:
+            pass
+    print(v, "runs:", len(rs), "failed checks:",
+          sum(1 for r in rs for c in r["checks"] if not c["passed"]))
+    for k in keys:
+        xs = [r["metrics"][k]["value"] for r in rs if k in r["metrics"]]
+        if xs:
+            print(f"  {k:30} median {statistics.median(xs):.4f} min {min(xs):.4f} max {max(xs):.4f} n={len(xs)}")
+    print("  shapes:", sorted({(r["params"]["streams"], r["params"]["chunks"],
+                                 r["params"]["extra"].get("chunk_shape")) for r in rs}, key=str))
+PY
 tar czf $OUT/m.tgz -C $OUT m
 ls $D/inst | wc -l; cat $D/start.txt
