@@ -3,10 +3,12 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::experiment::{options, registry};
+use crate::gpu::profile::Profile;
 
 pub mod calibrate;
 pub mod check;
@@ -59,7 +61,7 @@ pub enum ColorChoice {
 }
 
 /// `--backend`: defined beside backend detection (the GPU layer must not import the CLI).
-pub use crate::gpu::detect::BackendChoice;
+pub use crate::gpu::detect::{BackendChoice, BackendSpec};
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -218,14 +220,23 @@ impl ColorChoice {
 }
 
 impl GlobalArgs {
-    /// What the tutorial needs of the command line.
-    pub fn tui_options(&self) -> crate::tui::Options {
+    /// The backend the flags ask for, with the `--profile` file loaded (the error names the
+    /// file and what is wrong with it).
+    pub fn backend_spec(&self) -> anyhow::Result<BackendSpec> {
+        let profile = match &self.profile {
+            Some(path) => Some(Profile::load(path).context("--profile")?),
+            None => None,
+        };
+        Ok(BackendSpec::new(self.backend, self.device).with_profile(profile))
+    }
+
+    /// What the tutorial needs of the command line; `backend` from [`Self::backend_spec`].
+    pub fn tui_options(&self, backend: BackendSpec) -> crate::tui::Options {
         crate::tui::Options {
             lessons: self.lessons.clone(),
             color: self.color.enabled(),
             no_mouse: self.no_mouse,
-            backend: self.backend,
-            device: self.device,
+            backend,
         }
     }
 }

@@ -20,7 +20,7 @@ use ratatui::layout::Size;
 
 use crate::app::editor_shell::ExerciseShell;
 use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::gpu::detect::BackendChoice;
+use crate::gpu::detect::BackendSpec;
 use crate::lesson::Catalog;
 use crate::progress;
 use crate::theme::Theme;
@@ -47,8 +47,8 @@ pub struct Options {
     /// Whether to draw in colour (`--color`, `NO_COLOR`).
     pub color: bool,
     pub no_mouse: bool,
-    pub backend: BackendChoice,
-    pub device: u32,
+    /// The backend experiments and exercise checks run on (`--backend`, `--device`, `--profile`).
+    pub backend: BackendSpec,
 }
 
 /// Run the tutorial until the learner quits. The caller has checked that stdin and stdout are
@@ -74,14 +74,13 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     // The worker opens the backend on its own thread (CUDA init is slow). Where the answer is
     // known without CUDA (the simulator was asked for, or there is no driver) the first frame
     // names it; otherwise it says "detecting backend…" until the worker's Backend event.
-    if let Some(known) = crate::gpu::detect::known_without_init(args.backend, args.device) {
+    if let Some(known) = crate::gpu::detect::known_without_init(&args.backend) {
         app.update(Msg::Worker(crate::worker::WorkerEvent::Backend(known)));
     }
     let check_tx = tx.clone();
     let exercises = ExerciseShell {
         state_dir: state_dir.as_ref().ok().cloned(),
-        backend: args.backend,
-        device: args.device,
+        backend: args.backend.clone(),
         send: std::sync::Arc::new(move |msg| {
             let _ = check_tx.send(Event::App(msg));
         }),
@@ -92,7 +91,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
         app.update(Msg::Exercise(ExerciseMsg::Passed(passed)));
     }
     let worker_tx = tx;
-    let mut worker = Worker::spawn(args.backend, args.device, move |event| {
+    let mut worker = Worker::spawn(args.backend.clone(), move |event| {
         let _ = worker_tx.send(Event::App(Msg::Worker(event)));
     })
     .context("cannot start the experiment worker thread")?;

@@ -14,7 +14,7 @@ use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
 use crate::experiment::{self, ExperimentError, ExperimentOptions, RunContext};
-use crate::gpu::detect::BackendChoice;
+use crate::gpu::detect::BackendSpec;
 use crate::gpu::{DeviceInfo, Gpu, detect};
 use crate::report::Report;
 
@@ -58,13 +58,11 @@ pub struct Worker {
 impl Worker {
     /// Start the worker; `emit` receives every [`WorkerEvent`] (it is called on the worker thread).
     pub fn spawn(
-        choice: BackendChoice,
-        device: u32,
+        backend: BackendSpec,
         emit: impl Fn(WorkerEvent) + Send + 'static,
     ) -> std::io::Result<Worker> {
         Self::spawn_with(
-            choice,
-            device,
+            backend,
             |id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx),
             emit,
         )
@@ -72,8 +70,7 @@ impl Worker {
 
     /// [`Worker::spawn`] with another way to run experiments (for tests of failures and panics).
     pub fn spawn_with(
-        choice: BackendChoice,
-        device: u32,
+        backend: BackendSpec,
         runner: Runner,
         emit: impl Fn(WorkerEvent) + Send + 'static,
     ) -> std::io::Result<Worker> {
@@ -82,7 +79,7 @@ impl Worker {
         let flag = Arc::clone(&cancel);
         let thread = std::thread::Builder::new()
             .name(THREAD_NAME.into())
-            .spawn(move || serve(choice, device, runner, &rx, &flag, &emit))?;
+            .spawn(move || serve(&backend, runner, &rx, &flag, &emit))?;
         Ok(Worker {
             requests: Some(tx),
             cancel,
@@ -126,14 +123,13 @@ impl Drop for Worker {
 }
 
 fn serve(
-    choice: BackendChoice,
-    device: u32,
+    spec: &BackendSpec,
     runner: Runner,
     requests: &Receiver<Request>,
     cancel: &AtomicBool,
     emit: &dyn Fn(WorkerEvent),
 ) {
-    let mut gpu = open(choice, device, emit);
+    let mut gpu = open(spec, emit);
     while let Ok(Request::Run {
         run_id,
         experiment,
@@ -141,7 +137,7 @@ fn serve(
     }) = requests.recv()
     {
         if gpu.is_none() {
-            gpu = open(choice, device, emit);
+            gpu = open(spec, emit);
         }
         let Some(backend) = gpu.as_mut() else {
             let result = Err("no backend could be opened (see the status bar)".to_string());
@@ -173,12 +169,8 @@ fn serve(
     }
 }
 
-fn open(
-    choice: BackendChoice,
-    device: u32,
-    emit: &dyn Fn(WorkerEvent),
-) -> Option<Box<dyn Gpu + Send>> {
-    match detect::open(choice, device) {
+fn open(spec: &BackendSpec, emit: &dyn Fn(WorkerEvent)) -> Option<Box<dyn Gpu + Send>> {
+    match detect::open(spec) {
         Ok(gpu) => {
             emit(WorkerEvent::Backend(Ok(gpu.info().clone())));
             Some(gpu)
@@ -210,7 +202,8 @@ mod tests {
     fn collect(runner: Runner, runs: u64) -> Vec<WorkerEvent> {
         let (tx, rx) = channel();
         let tx = Mutex::new(tx);
-        let mut worker = Worker::spawn_with(BackendChoice::Sim, 0, runner, move |e| {
+        let sim = BackendSpec::new(crate::gpu::detect::BackendChoice::Sim, 0);
+        let mut worker = Worker::spawn_with(sim, runner, move |e| {
             let _ = tx.lock().unwrap().send(e);
         })
         .unwrap();

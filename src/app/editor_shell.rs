@@ -12,17 +12,15 @@ use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::exercise::interp::Limits;
 use crate::exercise::machine::GpuMachine;
 use crate::exercise::{self, Verdict, catalog, state};
-use crate::gpu::detect::BackendChoice;
+use crate::gpu::detect::BackendSpec;
 
 /// What the shell needs to carry out exercise commands.
 #[derive(Clone)]
 pub struct ExerciseShell {
     /// The state folder (`None`: files cannot be kept; the editor says so).
     pub state_dir: Option<PathBuf>,
-    /// The backend checks run on.
-    pub backend: BackendChoice,
-    /// CUDA device ordinal.
-    pub device: u32,
+    /// The backend checks run on (device and simulator profile included).
+    pub backend: BackendSpec,
     /// Where a check thread sends its verdict.
     pub send: Arc<dyn Fn(Msg) + Send + Sync>,
 }
@@ -67,11 +65,11 @@ impl ExerciseShell {
 
     fn spawn_check(&self, dir: PathBuf, id: String, text: String, check_id: u64) {
         let send = Arc::clone(&self.send);
-        let (backend, device) = (self.backend, self.device);
+        let backend = self.backend.clone();
         let spawned = std::thread::Builder::new()
             .name("exercise-check".into())
             .spawn(move || {
-                let verdict = check(&id, &text, backend, device);
+                let verdict = check(&id, &text, &backend);
                 let recorded = if verdict.passed {
                     state::record_pass(&dir, &id).map_err(|e| format!("{e:#}"))
                 } else {
@@ -93,11 +91,11 @@ impl ExerciseShell {
 }
 
 /// Check `text` as exercise `id` on a freshly opened backend.
-pub fn check(id: &str, text: &str, backend: BackendChoice, device: u32) -> Verdict {
+pub fn check(id: &str, text: &str, backend: &BackendSpec) -> Verdict {
     let Some(ex) = catalog::find(id) else {
         return failed_verdict(format!("unknown exercise {id:?}"));
     };
-    let mut gpu = match crate::gpu::detect::open(backend, device) {
+    let mut gpu = match crate::gpu::detect::open(backend) {
         Ok(gpu) => gpu,
         Err(e) => return failed_verdict(format!("no backend to run it on: {e}")),
     };

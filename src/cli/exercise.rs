@@ -14,7 +14,7 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::cli::{ExerciseArgs, ExerciseCommand, GlobalArgs};
+use crate::cli::{BackendSpec, ExerciseArgs, ExerciseCommand};
 use crate::exercise::interp::Limits;
 use crate::exercise::machine::{GpuMachine, Machine};
 use crate::exercise::verdict::CheckResult;
@@ -27,11 +27,11 @@ const SCHEMA_VERSION: u32 = 1;
 const USAGE: u8 = 2;
 
 /// Carry out `cuda-academy exercise ...`.
-pub fn exercise(args: &ExerciseArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     match &args.command {
         ExerciseCommand::List { json } => list(*json),
         ExerciseCommand::Show { id, solution } => show(id, *solution),
-        ExerciseCommand::Check { id, file, json } => check(id, file, *json, global),
+        ExerciseCommand::Check { id, file, json } => check(id, file, *json, backend),
     }
 }
 
@@ -121,7 +121,7 @@ struct CheckJson<'a> {
     output: &'a str,
 }
 
-fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     let ex = match find(id) {
         Ok(ex) => ex,
         Err(m) => return usage(m),
@@ -130,7 +130,7 @@ fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Resu
         Ok(s) => s,
         Err(m) => return usage(m),
     };
-    let mut gpu = crate::cli::run::open_backend(global)?;
+    let mut gpu = crate::cli::run::open_backend(backend)?;
     let mut machine = GpuMachine { gpu: gpu.as_mut() };
     let backend = machine.info().backend.clone();
     let verdict = exercise::check(

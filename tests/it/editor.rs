@@ -11,7 +11,7 @@ use std::time::Duration;
 use cuda_academy::app::editor_shell::ExerciseShell;
 use cuda_academy::app::editor_store;
 use cuda_academy::app::{App, Cmd, ExerciseMsg, Msg};
-use cuda_academy::cli::BackendChoice;
+use cuda_academy::cli::{BackendChoice, BackendSpec};
 use cuda_academy::exercise::catalog;
 use cuda_academy::lesson::Catalog;
 use cuda_academy::progress::Progress;
@@ -36,8 +36,7 @@ impl Harness {
         let (tx, replies) = channel();
         let shell = ExerciseShell {
             state_dir: Some(dir.path().to_path_buf()),
-            backend: BackendChoice::Sim,
-            device: 0,
+            backend: BackendSpec::new(BackendChoice::Sim, 0),
             send: Arc::new(move |m| {
                 let _ = tx.send(m);
             }),
