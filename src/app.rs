@@ -317,7 +317,7 @@ impl App {
 
     /// The experiment panel's actions.
     fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
-        let key = match action {
+        match action {
             Action::RunExperiment => return self.run_experiment(),
             Action::OpenEditor => return self.open_editor(),
             Action::EditorCheck => return self.editor_check(),
@@ -338,16 +338,11 @@ impl App {
             Action::FieldDown => return self.after(|a| a.params_field(1)),
             Action::ValueLess => return self.after(|a| a.params_value(-1)),
             Action::ValueMore => return self.after(|a| a.params_value(1)),
-            Action::ZoomIn => '+',
-            Action::ZoomOut => '-',
-            Action::PanLeft => '<',
-            Action::PanRight => '>',
-            Action::SelectPrevOp => '[',
-            Action::SelectNextOp => ']',
-            _ => return Vec::new(),
-        };
-        self.timeline_key(key);
-        Vec::new()
+            _ => match action.timeline() {
+                Some(timeline) => self.after(|a| a.timeline_action(timeline)),
+                None => Vec::new(),
+            },
+        }
     }
 
     fn after(&mut self, f: impl FnOnce(&mut Self)) -> Vec<Cmd> {

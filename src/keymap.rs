@@ -5,6 +5,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+use crate::timeline::TimelineAction;
+
 /// Where a key is pressed. The focused pane, or an open dialog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ctx {
@@ -230,6 +232,21 @@ impl Action {
             Action::EditorSolution => "show the solution (after a pass or 3 fails)",
             Action::EditorReset => "put the starter back (asks first)",
         }
+    }
+}
+
+impl Action {
+    /// The timeline's own action this one stands for, if it is one (zoom, pan, op selection).
+    pub fn timeline(self) -> Option<TimelineAction> {
+        Some(match self {
+            Action::ZoomIn => TimelineAction::ZoomIn,
+            Action::ZoomOut => TimelineAction::ZoomOut,
+            Action::PanLeft => TimelineAction::PanLeft,
+            Action::PanRight => TimelineAction::PanRight,
+            Action::SelectPrevOp => TimelineAction::SelectPrev,
+            Action::SelectNextOp => TimelineAction::SelectNext,
+            _ => return None,
+        })
     }
 }
 

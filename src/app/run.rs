@@ -7,7 +7,7 @@ use super::panel::{BackendState, PanelView, Running, default_view, has_chart};
 use super::{App, Cmd, Focus};
 use crate::experiment::registry;
 use crate::report::Report;
-use crate::timeline::{TimelineView, ViewMode};
+use crate::timeline::{TimelineAction, TimelineView, ViewMode};
 use crate::worker::WorkerEvent;
 
 impl App {
@@ -197,20 +197,20 @@ impl App {
         self.panel.info(text);
     }
 
-    /// `+ - < > [ ]`: to the timeline, only when the panel has one (the view switches to it).
-    pub(super) fn timeline_key(&mut self, key: char) {
+    /// Zoom, pan, select: to the timeline, only when the panel has one (the view switches to it).
+    pub(super) fn timeline_action(&mut self, action: TimelineAction) {
         let Some(view) = self.timeline_mut() else {
-            let what = match key {
-                '[' | ']' => "select from",
-                '<' | '>' => "pan",
-                _ => "zoom",
+            let what = match action {
+                TimelineAction::SelectPrev | TimelineAction::SelectNext => "select from",
+                TimelineAction::PanLeft | TimelineAction::PanRight => "pan",
+                TimelineAction::ZoomIn | TimelineAction::ZoomOut => "zoom",
             };
             self.panel.info(format!(
                 "no timeline to {what}: press r to run the experiment"
             ));
             return;
         };
-        view.handle_key(key);
+        view.apply(action);
         self.panel.view = PanelView::Timeline;
     }
 

@@ -295,22 +295,36 @@ impl TimelineView {
         self.selected_op().map(OpDetails::of)
     }
 
-    /// Applies a timeline key: `+` (or `=`, the same key unshifted) zoom in, `-` zoom out, `<`
-    /// pan left, `>` pan right, `[` previous op, `]` next op. Returns whether the key was one of
-    /// these. [`Self::reset_zoom`] and [`Self::cycle_mode`] have no key here: the app's keymap
-    /// owns the digits and letters.
-    pub fn handle_key(&mut self, key: char) -> bool {
-        match key {
-            '+' | '=' => self.zoom_in(),
-            '-' => self.zoom_out(),
-            '<' => self.pan_left(),
-            '>' => self.pan_right(),
-            '[' => self.select_prev(),
-            ']' => self.select_next(),
-            _ => return false,
+    /// Carries out one of the timeline's own actions. The app's key table decides which key
+    /// asks for which (`keymap::Action::timeline`); this view knows no keys.
+    /// [`Self::reset_zoom`] and [`Self::cycle_mode`] are not among them: the app calls them.
+    pub fn apply(&mut self, action: TimelineAction) {
+        match action {
+            TimelineAction::ZoomIn => self.zoom_in(),
+            TimelineAction::ZoomOut => self.zoom_out(),
+            TimelineAction::PanLeft => self.pan_left(),
+            TimelineAction::PanRight => self.pan_right(),
+            TimelineAction::SelectPrev => self.select_prev(),
+            TimelineAction::SelectNext => self.select_next(),
         }
-        true
     }
+}
+
+/// What the learner can ask of the timeline view (zoom, pan, walk the ops).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimelineAction {
+    /// [`TimelineView::zoom_in`].
+    ZoomIn,
+    /// [`TimelineView::zoom_out`].
+    ZoomOut,
+    /// [`TimelineView::pan_left`].
+    PanLeft,
+    /// [`TimelineView::pan_right`].
+    PanRight,
+    /// [`TimelineView::select_prev`].
+    SelectPrev,
+    /// [`TimelineView::select_next`].
+    SelectNext,
 }
 
 #[cfg(test)]
