@@ -32,7 +32,7 @@ use crate::theme::Theme;
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
 pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
-pub use params::ParamsForm;
+pub use params::{FormAction, ParamsForm};
 pub use predict::{RunLedger, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
 pub mod predict_view {
@@ -235,7 +235,7 @@ impl App {
                 Vec::new()
             }
             None if self.overlay == Some(Overlay::Params) => {
-                self.params_type(key);
+                self.params_update(FormAction::Type(key));
                 Vec::new()
             }
             None => Vec::new(),
@@ -334,10 +334,10 @@ impl App {
             Action::LaneMode => return self.after(Self::cycle_lane_mode),
             Action::Compare => return self.after(Self::cycle_compare),
             Action::OpenParams => return self.after(Self::open_params),
-            Action::FieldUp => return self.after(|a| a.params_field(-1)),
-            Action::FieldDown => return self.after(|a| a.params_field(1)),
-            Action::ValueLess => return self.after(|a| a.params_value(-1)),
-            Action::ValueMore => return self.after(|a| a.params_value(1)),
+            Action::FieldUp => return self.after(|a| a.params_update(FormAction::Field(-1))),
+            Action::FieldDown => return self.after(|a| a.params_update(FormAction::Field(1))),
+            Action::ValueLess => return self.after(|a| a.params_update(FormAction::Value(-1))),
+            Action::ValueMore => return self.after(|a| a.params_update(FormAction::Value(1))),
             _ => match action.timeline() {
                 Some(timeline) => self.after(|a| a.timeline_action(timeline)),
                 None => Vec::new(),
