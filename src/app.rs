@@ -31,7 +31,7 @@ use crate::theme::Theme;
 
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
-pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
+pub use panel::{BackendState, Compare, Outcome, PanelAction, PanelState, PanelView};
 pub use params::{FormAction, ParamsForm};
 pub use predict::{RunLedger, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
@@ -329,20 +329,25 @@ impl App {
             Action::ExportTrace => return self.export_trace(),
             Action::ParamsRun => return self.close_params(true),
             Action::ParamsClose => return self.close_params(false),
-            Action::SwitchExperiment => return self.after(Self::switch_experiment),
-            Action::ToggleView => return self.after(Self::toggle_view),
-            Action::LaneMode => return self.after(Self::cycle_lane_mode),
-            Action::Compare => return self.after(Self::cycle_compare),
+            Action::SwitchExperiment => return self.panel_action(PanelAction::SwitchExperiment),
+            Action::ToggleView => return self.panel_action(PanelAction::ToggleView),
+            Action::LaneMode => return self.panel_action(PanelAction::LaneMode),
+            Action::Compare => return self.panel_action(PanelAction::Compare),
             Action::OpenParams => return self.after(Self::open_params),
             Action::FieldUp => return self.after(|a| a.params_update(FormAction::Field(-1))),
             Action::FieldDown => return self.after(|a| a.params_update(FormAction::Field(1))),
             Action::ValueLess => return self.after(|a| a.params_update(FormAction::Value(-1))),
             Action::ValueMore => return self.after(|a| a.params_update(FormAction::Value(1))),
             _ => match action.timeline() {
-                Some(timeline) => self.after(|a| a.timeline_action(timeline)),
+                Some(timeline) => self.panel_action(PanelAction::Timeline(timeline)),
                 None => Vec::new(),
             },
         }
+    }
+
+    fn panel_action(&mut self, action: PanelAction) -> Vec<Cmd> {
+        self.panel_update(action);
+        Vec::new()
     }
 
     fn after(&mut self, f: impl FnOnce(&mut Self)) -> Vec<Cmd> {
