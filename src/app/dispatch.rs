@@ -89,43 +89,57 @@ impl App {
         Vec::new()
     }
 
-    /// The experiment panel's actions.
+    /// The actions of the experiment panel, the parameter form and the exercise editor.
     fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
-        match action {
-            Action::RunExperiment => return self.run_experiment(),
-            Action::OpenEditor => return self.open_editor(),
-            Action::EditorCheck => return self.editor_check(),
-            Action::EditorLeave => return self.editor_leave(),
-            Action::EditorExternal => return self.editor_external(),
-            Action::EditorHint => return self.after(Self::editor_hint),
-            Action::EditorSolution => return self.after(Self::editor_solution),
-            Action::EditorReset => return self.after(Self::editor_ask_reset),
-            Action::ExportTrace => return self.export_trace(),
-            Action::ParamsRun => return self.close_params(true),
-            Action::ParamsClose => return self.close_params(false),
-            Action::SwitchExperiment => return self.panel_action(PanelAction::SwitchExperiment),
-            Action::ToggleView => return self.panel_action(PanelAction::ToggleView),
-            Action::LaneMode => return self.panel_action(PanelAction::LaneMode),
-            Action::Compare => return self.panel_action(PanelAction::Compare),
-            Action::OpenParams => return self.after(Self::open_params),
-            Action::FieldUp => return self.after(|a| a.params_update(FormAction::Field(-1))),
-            Action::FieldDown => return self.after(|a| a.params_update(FormAction::Field(1))),
-            Action::ValueLess => return self.after(|a| a.params_update(FormAction::Value(-1))),
-            Action::ValueMore => return self.after(|a| a.params_update(FormAction::Value(1))),
-            _ => match action.timeline() {
-                Some(timeline) => self.panel_action(PanelAction::Timeline(timeline)),
-                None => Vec::new(),
-            },
+        if let Some(panel) = panel_action(action) {
+            self.panel_update(panel);
+            return Vec::new();
         }
-    }
-
-    fn panel_action(&mut self, action: PanelAction) -> Vec<Cmd> {
-        self.panel_update(action);
-        Vec::new()
+        if let Some(form) = form_action(action) {
+            self.params_update(form);
+            return Vec::new();
+        }
+        match action {
+            Action::RunExperiment => self.run_experiment(),
+            Action::ExportTrace => self.export_trace(),
+            Action::OpenParams => self.after(Self::open_params),
+            Action::ParamsRun => self.close_params(true),
+            Action::ParamsClose => self.close_params(false),
+            Action::OpenEditor => self.open_editor(),
+            Action::EditorCheck => self.editor_check(),
+            Action::EditorLeave => self.editor_leave(),
+            Action::EditorExternal => self.editor_external(),
+            Action::EditorHint => self.after(Self::editor_hint),
+            Action::EditorSolution => self.after(Self::editor_solution),
+            Action::EditorReset => self.after(Self::editor_ask_reset),
+            _ => Vec::new(),
+        }
     }
 
     fn after(&mut self, f: impl FnOnce(&mut Self)) -> Vec<Cmd> {
         f(self);
         Vec::new()
     }
+}
+
+/// The panel's own action a key action stands for, if it is one.
+fn panel_action(action: Action) -> Option<PanelAction> {
+    Some(match action {
+        Action::SwitchExperiment => PanelAction::SwitchExperiment,
+        Action::ToggleView => PanelAction::ToggleView,
+        Action::LaneMode => PanelAction::LaneMode,
+        Action::Compare => PanelAction::Compare,
+        _ => PanelAction::Timeline(action.timeline()?),
+    })
+}
+
+/// The parameter form's own action a key action stands for, if it is one.
+fn form_action(action: Action) -> Option<FormAction> {
+    Some(match action {
+        Action::FieldUp => FormAction::Field(-1),
+        Action::FieldDown => FormAction::Field(1),
+        Action::ValueLess => FormAction::Value(-1),
+        Action::ValueMore => FormAction::Value(1),
+        _ => return None,
+    })
 }
