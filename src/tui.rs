@@ -1,8 +1,8 @@
 //! The interactive tutorial's shell: terminal setup and restore, the event loop, and carrying out
 //! the [`Cmd`]s that [`App::update`] returns (saving progress, quitting).
 //!
-//! [`run`] wires it together: the lessons and progress ([`startup`]), the terminal
-//! ([`terminal`]), the input and signal threads ([`events`]), the [`Shell`] that carries out
+//! [`run`] wires it together: the lessons and progress (`startup`), the terminal
+//! (`terminal`), the input and signal threads (`events`), the [`Shell`] that carries out
 //! commands (worker, exercise checks, saving), and [`event_loop`], which is generic over the
 //! [`Screen`] so tests run it on ratatui's `TestBackend`.
 //!
