@@ -9,6 +9,7 @@ mod editor_replies;
 pub mod editor_shell;
 pub mod editor_store;
 pub mod fixture;
+pub mod links;
 mod list;
 mod msg;
 mod nav;
@@ -68,6 +69,8 @@ pub enum Overlay {
     Confirm(Reset),
     /// The experiment's parameter form.
     Params,
+    /// The open card's links (`u`).
+    Links,
 }
 
 /// What a confirmed reset clears.
@@ -140,6 +143,8 @@ pub struct App {
     pub runs: RunLedger,
     /// The exercise editor and the exercises passed.
     pub exercises: Exercises,
+    /// The links overlay, and whether links are hyperlinks.
+    pub links: links::LinksState,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -168,6 +173,7 @@ impl App {
             params: None,
             runs: RunLedger::default(),
             exercises: Exercises::default(),
+            links: links::LinksState::default(),
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -218,6 +224,10 @@ impl App {
                 self.on_exported(result);
                 Vec::new()
             }
+            Msg::LinkReport(text) => {
+                self.links.message = Some(text);
+                Vec::new()
+            }
         }
     }
 
@@ -248,6 +258,7 @@ impl App {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
             Some(Overlay::Params) => Ctx::Params,
+            Some(Overlay::Links) => Ctx::Links,
             None if self.editor_open() => Ctx::Editor,
             None => match self.focus {
                 Focus::Cards => Ctx::Cards,
@@ -260,6 +271,9 @@ impl App {
 
     /// Carry out a named action (what a key is bound to).
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
+        if let Some(cmds) = self.perform_links(action) {
+            return cmds;
+        }
         match action {
             Action::Quit => {
                 return self

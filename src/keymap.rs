@@ -28,6 +28,8 @@ pub enum Ctx {
     Confirm,
     /// The exercise editor is open (other keys edit the text).
     Editor,
+    /// The card's links are listed over the screen.
+    Links,
 }
 
 impl Ctx {
@@ -43,6 +45,7 @@ impl Ctx {
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
             Ctx::Editor => "Exercise editor",
+            Ctx::Links => "Links of the card",
         }
     }
 
@@ -51,7 +54,7 @@ impl Ctx {
     fn is_modal(self) -> bool {
         matches!(
             self,
-            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor
+            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor | Ctx::Links
         )
     }
 }
@@ -118,6 +121,11 @@ pub enum Action {
     EditorHint,
     EditorSolution,
     EditorReset,
+    ToggleLinks,
+    LinkOpen,
+    LinkCopy,
+    LinkScrollLeft,
+    LinkScrollRight,
 }
 
 impl Action {
@@ -179,6 +187,10 @@ impl Action {
             Action::EditorHint => "hint",
             Action::EditorSolution => "solution",
             Action::EditorReset => "reset exercise",
+            Action::ToggleLinks => "links",
+            Action::LinkOpen => "open link",
+            Action::LinkCopy => "copy link",
+            Action::LinkScrollLeft | Action::LinkScrollRight => "scroll URL",
         }
     }
 
@@ -229,6 +241,10 @@ impl Action {
             Action::EditorHint => "show the next hint",
             Action::EditorSolution => "show the solution (after a pass or 3 fails)",
             Action::EditorReset => "put the starter back (asks first)",
+            Action::ToggleLinks => "list the card's links [n]: open, copy, read whole",
+            Action::LinkOpen => "in your browser (xdg-open / open)",
+            Action::LinkCopy => "to the clipboard (OSC 52, if the terminal allows)",
+            Action::LinkScrollLeft | Action::LinkScrollRight => "see the rest of a long URL",
         }
     }
 }
@@ -336,6 +352,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Lessons,
         Ctx::Params,
         Ctx::Editor,
+        Ctx::Links,
     ];
     order
         .iter()

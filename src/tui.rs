@@ -7,6 +7,8 @@
 mod events;
 pub mod export;
 mod external_editor;
+pub mod hyperlinks;
+mod links;
 pub mod panic;
 mod terminal;
 mod warmup;
@@ -46,6 +48,8 @@ pub struct Options {
     pub lessons: Option<std::path::PathBuf>,
     /// Whether to draw in colour (`--color`, `NO_COLOR`).
     pub color: bool,
+    /// Whether links are OSC 8 hyperlinks (`--hyperlinks`, see [`hyperlinks`]).
+    pub hyperlinks: bool,
     pub no_mouse: bool,
     pub backend: BackendChoice,
     pub device: u32,
@@ -66,6 +70,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let mut term = terminal::Terminal::enter(!args.no_mouse)?;
     let size = term.size().unwrap_or(Size::new(80, 24));
     let mut app = App::new(catalog, theme, progress, size);
+    app.links.osc8 = args.hyperlinks;
     app.banners.append(&mut banners);
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
@@ -284,6 +289,8 @@ fn carry_out(app: &mut App, worker: &mut Worker, cmd: Cmd) -> Vec<Cmd> {
             let result = export::export(&report, &dir, SystemTime::now());
             app.update(Msg::Exported(result))
         }
+        Cmd::OpenUrl(url) => app.update(Msg::LinkReport(links::open(&url))),
+        Cmd::CopyText(text) => app.update(Msg::LinkReport(links::copy(&text))),
         Cmd::SaveProgress | Cmd::Quit | Cmd::Exercise(_) => vec![cmd],
     }
 }

@@ -10,8 +10,10 @@ pub mod experiment;
 pub mod footer;
 pub mod header;
 pub mod help;
+pub mod hyperlink;
 pub mod layout;
 pub mod lessons;
+pub mod links;
 pub mod metrics;
 pub mod params;
 pub mod quiz;
@@ -54,6 +56,7 @@ impl Widget for &App {
             Some(Overlay::Help) => help::render(self, area, buf),
             Some(Overlay::Confirm(what)) => confirm::render(self, what, area, buf),
             Some(Overlay::Params) => params::render(self, panes.panel, area, buf),
+            Some(Overlay::Links) => links::render(self, &panes, buf),
             None => {}
         }
     }

@@ -183,6 +183,15 @@ pub const BINDINGS: &[Binding] = &[
         A::PageDown,
         None,
     ),
+    // Before the experiment keys: the footer drops what does not fit, and links are the
+    // only way to a URL wider than the card.
+    b(
+        C::Main,
+        &[Key::Char('u')],
+        "u",
+        A::ToggleLinks,
+        Some(("u", "links")),
+    ),
     b(
         C::Main,
         &[Key::Char('r')],
@@ -407,6 +416,62 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(
         C::Help,
+        &[Key::Char('q')],
+        "q",
+        A::Quit,
+        Some(("q", "quit")),
+    ),
+    b(
+        C::Links,
+        &[Key::Code(K::Up), Key::Char('k')],
+        "↑ k",
+        A::ListUp,
+        None,
+    ),
+    b(
+        C::Links,
+        &[Key::Code(K::Down), Key::Char('j')],
+        "↓ j",
+        A::ListDown,
+        Some(("↑↓", "select")),
+    ),
+    b(
+        C::Links,
+        &[Key::Code(K::Left), Key::Char('h')],
+        "← h",
+        A::LinkScrollLeft,
+        None,
+    ),
+    b(
+        C::Links,
+        &[Key::Code(K::Right), Key::Char('l')],
+        "→ l",
+        A::LinkScrollRight,
+        Some(("←→", "scroll URL")),
+    ),
+    b(
+        C::Links,
+        &[Key::Code(K::Enter)],
+        "Enter",
+        A::LinkOpen,
+        Some(("Enter", "open")),
+    ),
+    b(
+        C::Links,
+        &[Key::Char('y')],
+        "y",
+        A::LinkCopy,
+        Some(("y", "copy")),
+    ),
+    b(
+        C::Links,
+        &[Key::Code(K::Esc), Key::Char('u')],
+        "Esc u",
+        A::ToggleLinks,
+        Some(("Esc", "close")),
+    ),
+    b(
+        C::Links,
         &[Key::Char('q')],
         "q",
         A::Quit,
