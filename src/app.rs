@@ -30,6 +30,7 @@ use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
 use crate::theme::Theme;
 
+pub use cache::CardView;
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
 pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
