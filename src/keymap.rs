@@ -341,7 +341,9 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
 pub type HelpRow = (&'static str, &'static str, &'static str);
 
 /// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
-/// out: its frame says them, and every one of its actions is listed under another section.
+/// out: its frame says them, and every one of its actions is listed under another section. So
+/// are the links overlay's: its footer says them all, and `u` is listed with what it opens (at
+/// 160x48 the two columns are full).
 pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
     let order = [
         Ctx::Main,
@@ -352,7 +354,6 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Lessons,
         Ctx::Params,
         Ctx::Editor,
-        Ctx::Links,
     ];
     order
         .iter()
