@@ -47,28 +47,36 @@ pub fn render(app: &App, panes: &Panes, buf: &mut Buffer) {
         Line::styled(text, theme.muted()).render(inner, buf);
         return;
     }
+    render_entries(app, &links, inner, buf);
+}
+
+/// The links that fit in `inner`, the selected one always among them.
+fn render_entries(app: &App, links: &[Link], inner: Rect, buf: &mut Buffer) {
     let rows = usize::from(inner.height);
     // A blank line between links when they all fit that way; none when space is short.
     let per_link = if links.len() * 3 <= rows + 1 { 3 } else { 2 };
     let shown = (rows / per_link).max(1);
-    let selected = app.links.selected.min(links.len() - 1);
+    let selected = app.links.selected.min(links.len().saturating_sub(1));
     let first = selected.saturating_sub(shown - 1);
     for (slot, (index, link)) in links.iter().enumerate().skip(first).take(shown).enumerate() {
         let y = inner.y + u16::try_from(slot * per_link).unwrap_or(u16::MAX);
         if y.saturating_add(1) >= inner.bottom() {
             break;
         }
+        // Clamped here too: the screen may have grown since the last scroll.
+        let most = sanitize::width(&link.url).saturating_sub(usize::from(inner.width));
         let entry = Entry {
             index,
             link,
             selected: index == selected,
             offset: if index == selected {
-                app.links.offset
+                app.links.offset.min(most)
             } else {
                 0
             },
             width: usize::from(inner.width),
         };
+        let theme = &app.theme;
         entry
             .label(theme)
             .render(Rect::new(inner.x, y, inner.width, 1), buf);

@@ -73,10 +73,10 @@ fn card_links_are_osc8_hyperlinks_with_the_full_url_when_on() {
     let app = app(80, 24, true);
     let links = hyperlinks(&cells(&app, 80, 24));
     for url in [SYNC, PINNED, LONG] {
-        let start = format!("\u{1b}]8;id=");
+        let start = "\u{1b}]8;id=";
         let found = links
             .iter()
-            .find(|s| s.starts_with(&start) && s.contains(&format!(";{url}\u{1b}\\")))
+            .find(|s| s.starts_with(start) && s.contains(&format!(";{url}\u{1b}\\")))
             .unwrap_or_else(|| panic!("no hyperlink to {url} in {links:#?}"));
         assert!(found.ends_with("\u{1b}]8;;\u{1b}\\"), "{found:?}");
     }
