@@ -158,6 +158,13 @@ fn web_links_are_numbered_in_reading_order() {
     );
     assert_eq!(out.links[0].label, "A bare");
     assert_eq!(out.links[1].label, "guide");
+    // `A: url1 and url2`: the second is called as the first.
+    let two = card(
+        "- The API, **streams**: https://a.org/1\n  and https://a.org/2",
+        80,
+    );
+    let labels: Vec<&str> = two.links.iter().map(|l| l.label.as_str()).collect();
+    assert_eq!(labels, ["The API, streams", "The API, streams"]);
     // The link text is underlined, the marker is not.
     let line = &out.lines[0];
     let guide = line.spans.iter().find(|s| s.content == "guide").unwrap();

@@ -55,7 +55,8 @@ fn render_entries(app: &App, links: &[Link], inner: Rect, buf: &mut Buffer) {
     let rows = usize::from(inner.height);
     // A blank line between links when they all fit that way; none when space is short.
     let per_link = if links.len() * 3 <= rows + 1 { 3 } else { 2 };
-    let shown = (rows / per_link).max(1);
+    // The last link needs no blank line after it.
+    let shown = ((rows + per_link - 2) / per_link).max(1);
     let selected = app.links.selected.min(links.len().saturating_sub(1));
     let first = selected.saturating_sub(shown - 1);
     for (slot, (index, link)) in links.iter().enumerate().skip(first).take(shown).enumerate() {

@@ -25,8 +25,7 @@ impl Inline {
             None => 0,
         };
         let mut out = Vec::with_capacity(self.runs.len());
-        // The block's words since its start or its last bare URL: that URL's label.
-        let mut prose = String::new();
+        let mut prose = Label::default();
         for run in take(&mut self.runs) {
             let style = base.patch(run.style);
             if let Some(p) = run.marker {
@@ -36,7 +35,7 @@ impl Inline {
                 push_link(&mut out, &run.text, style, Some(number(p, links)));
             } else if run.literal {
                 push(&mut out, &run.text, style);
-                prose.push_str(&run.text);
+                prose.since.push_str(&run.text);
             } else {
                 self.prose(&mut out, &run.text, style, metrics, links, &mut prose);
             }
@@ -52,16 +51,15 @@ impl Inline {
         style: Style,
         metrics: &MetricStyles,
         links: &mut Links,
-        label: &mut String,
+        label: &mut Label,
     ) {
         let mut done = 0;
         for range in bare_urls(text) {
             let before = &text[done..range.start];
             push_with_metrics(out, before, style, metrics);
-            label.push_str(before);
+            label.since.push_str(before);
             let url = &text[range.clone()];
-            let id = links.register(url, label);
-            label.clear();
+            let id = links.register(url, &label.take());
             push_link(out, url, style.patch(self.theme.link()), Some(id));
             // A plain space: the URL stays a word of its own, easy to select and copy.
             let muted = style
@@ -71,6 +69,24 @@ impl Inline {
             done = range.end;
         }
         push_with_metrics(out, &text[done..], style, metrics);
-        label.push_str(&text[done..]);
+        label.since.push_str(&text[done..]);
+    }
+}
+
+/// What a bare URL is called: the block's words since its start or the last bare URL; when
+/// that is a word at most (`A: url1 and url2`), the last URL's label again.
+#[derive(Default)]
+struct Label {
+    since: String,
+    last: String,
+}
+
+impl Label {
+    fn take(&mut self) -> String {
+        let since = take(&mut self.since);
+        if since.split_whitespace().count() > 1 || self.last.is_empty() {
+            self.last = since;
+        }
+        self.last.clone()
     }
 }
