@@ -218,3 +218,38 @@ fn the_footer_names_the_links_key_even_at_80_columns() {
     let footer: String = (0..80).map(|x| buf[(x, 23)].symbol()).collect();
     assert!(footer.contains("u links"), "{footer}");
 }
+
+#[test]
+fn the_selected_link_stays_in_view_when_not_all_fit() {
+    let items: String = (1..=12)
+        .map(|i| format!("- Page {i}: https://example.org/page-{i}\n"))
+        .collect();
+    let md = format!(
+        "+++\nid = \"many\"\ntitle = \"Many\"\norder = 1\n\
+         experiments = [\"pageable-vs-pinned\"]\n+++\n# Many links\n\n{items}"
+    );
+    let catalog = Catalog::from_files([("lessons/many.md".to_string(), md.into_bytes())]);
+    let mut app = App::new(
+        catalog,
+        Theme::new(false),
+        Progress::default(),
+        Size::new(80, 24),
+    );
+    press(&mut app, KeyCode::Char('u'));
+    let screen = |app: &App| format!("{:?}", draw(app, 80, 24).backend());
+    assert!(screen(&app).contains("https://example.org/page-1 "));
+    assert!(
+        !screen(&app).contains("page-12"),
+        "12 links at 2 rows do not fit in 20"
+    );
+    for _ in 0..11 {
+        press(&mut app, KeyCode::Down);
+    }
+    let last = screen(&app);
+    assert!(last.contains("› [12] Page 12"), "{last}");
+    assert!(last.contains("https://example.org/page-12"), "{last}");
+    assert_eq!(
+        press(&mut app, KeyCode::Enter),
+        [Cmd::OpenUrl("https://example.org/page-12".to_string())]
+    );
+}
