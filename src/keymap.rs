@@ -28,6 +28,8 @@ pub enum Ctx {
     Confirm,
     /// The exercise editor is open (other keys edit the text).
     Editor,
+    /// The exercise list (`w`) is open.
+    Picker,
 }
 
 impl Ctx {
@@ -43,6 +45,7 @@ impl Ctx {
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
             Ctx::Editor => "Exercise editor",
+            Ctx::Picker => "Exercise list",
         }
     }
 
@@ -51,7 +54,7 @@ impl Ctx {
     fn is_modal(self) -> bool {
         matches!(
             self,
-            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor
+            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor | Ctx::Picker
         )
     }
 }
@@ -112,6 +115,12 @@ pub enum Action {
     ParamsRun,
     ParamsClose,
     OpenEditor,
+    PickerUp,
+    PickerDown,
+    PickerOpen,
+    PickerReset,
+    PickerClose,
+    EditorTimeline,
     EditorCheck,
     EditorLeave,
     EditorExternal,
@@ -172,7 +181,13 @@ impl Action {
             Action::ValueMore => "larger value",
             Action::ParamsRun => "run with these",
             Action::ParamsClose => "close form",
-            Action::OpenEditor => "exercise",
+            Action::OpenEditor => "exercises",
+            Action::PickerUp => "select previous",
+            Action::PickerDown => "select next",
+            Action::PickerOpen => "open exercise",
+            Action::PickerReset => "reset exercise",
+            Action::PickerClose => "close list",
+            Action::EditorTimeline => "timeline / verdict",
             Action::EditorCheck => "check",
             Action::EditorLeave => "leave editor",
             Action::EditorExternal => "own editor",
@@ -222,9 +237,14 @@ impl Action {
             Action::ValueLess | Action::ValueMore => "change it (or type a value)",
             Action::ParamsRun => "close the form and run",
             Action::ParamsClose => "keep the values, don't run",
-            Action::OpenEditor => "edit the lesson's exercise",
+            Action::OpenEditor => "list the lesson's exercises, to open one",
+            Action::PickerUp | Action::PickerDown => "move the selection",
+            Action::PickerOpen => "open the selected exercise in the editor",
+            Action::PickerReset => "put its starter back (asks first)",
+            Action::PickerClose => "back to the lesson",
+            Action::EditorTimeline => "narrow screens: the program's timeline or the verdict",
             Action::EditorCheck => "save, run and check the file",
-            Action::EditorLeave => "save and close the editor",
+            Action::EditorLeave => "cancel the check running; else save and close",
             Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
             Action::EditorHint => "show the next hint",
             Action::EditorSolution => "show the solution (after a pass or 3 fails)",
@@ -335,6 +355,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Quiz,
         Ctx::Lessons,
         Ctx::Params,
+        Ctx::Picker,
         Ctx::Editor,
     ];
     order
