@@ -133,8 +133,11 @@ impl App {
         }
         ed.checking = None;
         if cancelled {
-            // What ran before Esc is half a program: no verdict, no failed check counted.
+            // What ran before Esc is half a program: no verdict (the last one is of an older
+            // text, its lines no longer match), no failed check counted.
             ed.cancelled = true;
+            ed.verdict = None;
+            ed.timeline = None;
             return;
         }
         if !verdict.passed {

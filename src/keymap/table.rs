@@ -273,13 +273,7 @@ pub const BINDINGS: &[Binding] = &[
         A::ToggleLessons,
         Some(("L", "lessons")),
     ),
-    b(
-        C::Main,
-        &[Key::Char('w')],
-        "w",
-        A::OpenEditor,
-        Some(("w", "exercises")),
-    ),
+    b(C::Main, &[Key::Char('w')], "w", A::OpenEditor, None),
     b(
         C::Picker,
         &[Key::Code(K::Up), Key::Char('k')],
