@@ -324,8 +324,7 @@ impl App {
         let key = match action {
             Action::RunExperiment => return self.run_experiment(),
             Action::OpenEditor => return self.open_picker(),
-            Action::PickerUp => return self.after(|a| a.picker_move(-1)),
-            Action::PickerDown => return self.after(|a| a.picker_move(1)),
+            Action::PickerMove(step) => return self.after(|a| a.picker_move(step.into())),
             Action::PickerOpen => return self.picker_open_selected(),
             Action::PickerReset => return self.after(Self::picker_ask_reset),
             Action::PickerClose => return self.after(Self::picker_close),

@@ -115,8 +115,8 @@ pub enum Action {
     ParamsRun,
     ParamsClose,
     OpenEditor,
-    PickerUp,
-    PickerDown,
+    /// Move the exercise list's selection by N (-1: the key was ↑ or k).
+    PickerMove(i8),
     PickerOpen,
     PickerReset,
     PickerClose,
@@ -182,8 +182,7 @@ impl Action {
             Action::ParamsRun => "run with these",
             Action::ParamsClose => "close form",
             Action::OpenEditor => "exercises",
-            Action::PickerUp => "select previous",
-            Action::PickerDown => "select next",
+            Action::PickerMove(_) => "select",
             Action::PickerOpen => "open exercise",
             Action::PickerReset => "reset exercise",
             Action::PickerClose => "close list",
@@ -238,13 +237,13 @@ impl Action {
             Action::ParamsRun => "close the form and run",
             Action::ParamsClose => "keep the values, don't run",
             Action::OpenEditor => "list the lesson's exercises, to open one",
-            Action::PickerUp | Action::PickerDown => "move the selection",
-            Action::PickerOpen => "open the selected exercise in the editor",
+            Action::PickerMove(_) => "move the selection",
+            Action::PickerOpen => "open the selected one in the editor",
             Action::PickerReset => "put its starter back (asks first)",
             Action::PickerClose => "back to the lesson",
-            Action::EditorTimeline => "narrow screens: the program's timeline or the verdict",
+            Action::EditorTimeline => "the timeline or the verdict (narrow)",
             Action::EditorCheck => "save, run and check the file",
-            Action::EditorLeave => "cancel the check running; else save and close",
+            Action::EditorLeave => "cancel a check; else save and leave",
             Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
             Action::EditorHint => "show the next hint",
             Action::EditorSolution => "show the solution (after a pass or 3 fails)",
@@ -319,6 +318,7 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::PickOption(_), KeyCode::Char(c)) if c.is_ascii_lowercase() => {
             Action::PickOption(c as u8 - b'a')
         }
+        (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())

@@ -274,18 +274,17 @@ pub const BINDINGS: &[Binding] = &[
         Some(("L", "lessons")),
     ),
     b(C::Main, &[Key::Char('w')], "w", A::OpenEditor, None),
+    // One row for both directions (the help overlay must fit at 160x48); `resolve` reads the key.
     b(
         C::Picker,
-        &[Key::Code(K::Up), Key::Char('k')],
-        "↑ k",
-        A::PickerUp,
-        None,
-    ),
-    b(
-        C::Picker,
-        &[Key::Code(K::Down), Key::Char('j')],
-        "↓ j",
-        A::PickerDown,
+        &[
+            Key::Code(K::Up),
+            Key::Char('k'),
+            Key::Code(K::Down),
+            Key::Char('j'),
+        ],
+        "↑↓ k j",
+        A::PickerMove(1),
         Some(("↑↓", "select")),
     ),
     b(

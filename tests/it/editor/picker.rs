@@ -27,6 +27,8 @@ fn enter_opens_the_selected_exercise() {
     let mut h = harness();
     h.typed("w");
     h.key(KeyCode::Down, KeyModifiers::NONE);
+    h.key(KeyCode::Down, KeyModifiers::NONE);
+    h.typed("k"); // one row, both directions: k and ↑ go up
     let second = h.app.lesson_exercises()[1].clone();
     h.enter();
     assert!(!h.app.picker_open());
