@@ -176,11 +176,6 @@ impl Worker {
     pub fn cancel_check(&self, check_id: u64) {
         self.board.cancel(|job| job == Job::Check(check_id));
     }
-
-    /// The job running now, if any.
-    pub fn current(&self) -> Option<Job> {
-        self.board.current()
-    }
 }
 
 impl Drop for Worker {

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
@@ -23,22 +24,18 @@ impl ExerciseShell {
     /// Carry out `cmd` (checks go to `worker`); returns what `app` asks next. `External` is the
     /// caller's (it needs the terminal).
     pub fn carry_out(&self, app: &mut App, worker: &mut Worker, cmd: ExerciseCmd) -> Vec<Cmd> {
-        if let ExerciseCmd::Cancel { check_id } = cmd {
-            worker.cancel_check(check_id);
-            return Vec::new();
-        }
-        let Some(dir) = self.state_dir.clone() else {
-            let why = "exercise files cannot be kept: no state folder (set CUDA_ACADEMY_STATE_DIR)";
-            return app.update(Msg::Exercise(ExerciseMsg::Failed(why.into())));
-        };
-        let reply = match cmd {
-            ExerciseCmd::Open { id } => loaded(&dir, &id, store::load_or_create(&dir, &id)),
-            ExerciseCmd::Reset { id } => loaded(&dir, &id, store::reset(&dir, &id)),
-            ExerciseCmd::Save { id, text } | ExerciseCmd::External { id, text } => {
-                saved(&dir, &id, &text)
+        match cmd {
+            ExerciseCmd::Cancel { check_id } => {
+                worker.cancel_check(check_id);
+                Vec::new()
             }
+            // A check runs even where the file cannot be kept (the save failure is said).
             ExerciseCmd::Check { id, text, check_id } => {
-                let mut cmds = app.update(Msg::Exercise(saved(&dir, &id, &text)));
+                let save = ExerciseCmd::Save {
+                    id: id.clone(),
+                    text: text.clone(),
+                };
+                let mut cmds = self.carry_out(app, worker, save);
                 if let Err(why) = worker.check(check_id, &id, &text) {
                     let verdict = SharedVerdict(Arc::new(failed_verdict(why)));
                     let record = ExerciseCmd::Record {
@@ -49,7 +46,42 @@ impl ExerciseShell {
                     };
                     cmds.extend(self.carry_out(app, worker, record));
                 }
-                return cmds;
+                cmds
+            }
+            cmd => {
+                let reply = self.file_reply(cmd);
+                reply.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)))
+            }
+        }
+    }
+
+    /// The file side of `cmd`: its reply, if it has one.
+    fn file_reply(&self, cmd: ExerciseCmd) -> Option<ExerciseMsg> {
+        let Some(dir) = self.state_dir.as_deref() else {
+            let why = "exercise files cannot be kept: no state folder (set CUDA_ACADEMY_STATE_DIR)";
+            return match cmd {
+                ExerciseCmd::Poll { .. } => None,
+                // The verdict still shows; only the pass cannot be kept.
+                ExerciseCmd::Record {
+                    id,
+                    check_id,
+                    verdict,
+                    cancelled,
+                } => Some(ExerciseMsg::Checked {
+                    id,
+                    check_id,
+                    verdict,
+                    cancelled,
+                    recorded: Err(why.into()),
+                }),
+                _ => Some(ExerciseMsg::Failed(why.into())),
+            };
+        };
+        Some(match cmd {
+            ExerciseCmd::Open { id } => loaded(dir, &id, store::load_or_create(dir, &id)),
+            ExerciseCmd::Reset { id } => loaded(dir, &id, store::reset(dir, &id)),
+            ExerciseCmd::Save { id, text } | ExerciseCmd::External { id, text } => {
+                saved(dir, &id, &text)
             }
             ExerciseCmd::Record {
                 id,
@@ -58,7 +90,7 @@ impl ExerciseShell {
                 cancelled,
             } => {
                 let recorded = if verdict.0.passed && !cancelled {
-                    state::record_pass(&dir, &id).map_err(|e| format!("{e:#}"))
+                    state::record_pass(dir, &id).map_err(|e| format!("{e:#}"))
                 } else {
                     Ok(())
                 };
@@ -70,26 +102,28 @@ impl ExerciseShell {
                     recorded,
                 }
             }
-            ExerciseCmd::Survey { ids } => ExerciseMsg::Edited(edited(&dir, &ids)),
-            ExerciseCmd::Poll { id, mtime } => {
-                let path = store::file_for(&dir, &id);
-                let now = store::mtime(&path);
-                if now.is_none() || now == mtime {
-                    return Vec::new();
-                }
-                match store::read(&path) {
-                    Ok(text) => ExerciseMsg::Changed {
-                        id,
-                        text,
-                        mtime: now,
-                    },
-                    Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
-                }
-            }
-            ExerciseCmd::Cancel { .. } => return Vec::new(),
-        };
-        app.update(Msg::Exercise(reply))
+            ExerciseCmd::Survey { ids } => ExerciseMsg::Edited(edited(dir, &ids)),
+            ExerciseCmd::Poll { id, mtime } => return changed(dir, id, mtime),
+            ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
+        })
     }
+}
+
+/// The file's new text when it changed on disk since `mtime`.
+fn changed(dir: &Path, id: String, mtime: Option<SystemTime>) -> Option<ExerciseMsg> {
+    let path = store::file_for(dir, &id);
+    let now = store::mtime(&path);
+    if now.is_none() || now == mtime {
+        return None;
+    }
+    Some(match store::read(&path) {
+        Ok(text) => ExerciseMsg::Changed {
+            id,
+            text,
+            mtime: now,
+        },
+        Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
+    })
 }
 
 /// Those of `ids` whose file exists and differs from the starter (unreadable files count as
