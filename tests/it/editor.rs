@@ -6,6 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod flow;
+#[cfg(feature = "gpu-tests")]
+mod gpu;
 mod picker;
 mod snapshots;
 
@@ -42,8 +44,13 @@ pub struct Harness {
 
 impl Harness {
     pub fn new(dir: tempfile::TempDir) -> Harness {
+        Self::on(BackendChoice::Sim, dir)
+    }
+
+    /// A harness whose worker runs on `backend`.
+    pub fn on(backend: BackendChoice, dir: tempfile::TempDir) -> Harness {
         let (tx, events) = channel();
-        let worker = Worker::spawn(BackendChoice::Sim, 0, move |e| {
+        let worker = Worker::spawn(backend, 0, move |e| {
             let _ = tx.send(Msg::Worker(e));
         })
         .unwrap();
