@@ -10,7 +10,6 @@ use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::exercise::interp::Limits;
-use crate::exercise::machine::GpuMachine;
 use crate::exercise::{self, Verdict, catalog, state};
 use crate::gpu::detect::BackendChoice;
 
@@ -101,11 +100,10 @@ pub fn check(id: &str, text: &str, backend: BackendChoice, device: u32) -> Verdi
         Ok(gpu) => gpu,
         Err(e) => return failed_verdict(format!("no backend to run it on: {e}")),
     };
-    let mut machine = GpuMachine { gpu: gpu.as_mut() };
     exercise::check(
         ex,
         text,
-        &mut machine,
+        gpu.as_mut(),
         Limits::default(),
         &AtomicBool::new(false),
     )

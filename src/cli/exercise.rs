@@ -16,7 +16,6 @@ use serde::Serialize;
 
 use crate::cli::{ExerciseArgs, ExerciseCommand, GlobalArgs};
 use crate::exercise::interp::Limits;
-use crate::exercise::machine::{GpuMachine, Machine};
 use crate::exercise::verdict::CheckResult;
 use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
 use crate::report::{BackendInfo, Op};
@@ -131,12 +130,11 @@ fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Resu
         Err(m) => return usage(m),
     };
     let mut gpu = crate::cli::run::open_backend(global)?;
-    let mut machine = GpuMachine { gpu: gpu.as_mut() };
-    let backend = machine.info().backend.clone();
+    let backend = gpu.info().backend.clone();
     let verdict = exercise::check(
         ex,
         &source,
-        &mut machine,
+        gpu.as_mut(),
         Limits::default(),
         &AtomicBool::new(false),
     );

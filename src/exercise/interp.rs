@@ -1,5 +1,6 @@
-//! The interpreter: walks a [`Program`] statement by statement, driving a [`Machine`] for every
-//! CUDA call and writing the [`Call`] log the hazard checker reads.
+//! The interpreter: walks a [`Program`] statement by statement, driving the backend (`&mut dyn
+//! Gpu`: the live GPU or the simulator, the same calls the experiments make) for every CUDA call
+//! and writing the [`Call`] log the hazard checker reads.
 //!
 //! Limits keep a learner's mistake from hanging or exhausting anything: a step budget (every
 //! statement and expression is a step), a cap on GPU operations, allocations checked against the
@@ -22,8 +23,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::Diagnostic;
 use super::ast::{Pos, Program};
 use super::log::{Call, Entry, MemKind, RegionId};
-use super::machine::{EventId, Machine, MachineError};
-use crate::gpu::{DevBuf, HostBuf, StreamId};
+use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::Op;
 
 pub use value::Value;
@@ -93,15 +93,11 @@ enum Flow {
     Return,
 }
 
-/// Run `program` on `machine`.
-pub fn run(
-    program: &Program,
-    machine: &mut dyn Machine,
-    limits: Limits,
-    cancel: &AtomicBool,
-) -> Outcome {
+/// Run `program` on `gpu`. Whatever it allocates or creates is released before this returns,
+/// also when it stops early, so the backend can go on running experiments and exercises.
+pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &AtomicBool) -> Outcome {
     let mut it = Interp {
-        machine,
+        gpu,
         limits,
         cancel,
         scopes: vec![HashMap::new()],
@@ -115,7 +111,7 @@ pub fn run(
         host_bytes: 0,
         device_bytes: 0,
     };
-    if let Err(e) = it.machine.timeline_begin() {
+    if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
         return it.out;
     }
@@ -123,7 +119,7 @@ pub fn run(
         it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
     }
     it.release_leftovers();
-    match it.machine.timeline_end() {
+    match it.gpu.timeline_end() {
         Ok(ops) => it.out.timeline = ops,
         Err(e) if it.out.error.is_none() => {
             it.out.error = Some(Diagnostic::at(
@@ -138,7 +134,7 @@ pub fn run(
 }
 
 struct Interp<'a> {
-    machine: &'a mut dyn Machine,
+    gpu: &'a mut dyn Gpu,
     limits: Limits,
     cancel: &'a AtomicBool,
     scopes: Vec<HashMap<String, Var>>,
@@ -216,37 +212,37 @@ impl Interp<'_> {
         Ok(())
     }
 
-    /// A machine result, with a failure turned into a stop at `pos` naming `what`.
-    fn m<T>(&self, pos: Pos, what: &str, r: Result<T, MachineError>) -> Res<T> {
+    /// A backend result, with a failure turned into a stop at `pos` naming `what`.
+    fn m<T>(&self, pos: Pos, what: &str, r: Result<T, GpuError>) -> Res<T> {
         r.map_err(|e| Stop {
             pos,
             message: format!("{what}: {e}"),
         })
     }
 
-    /// Give back whatever the program left allocated, so the machine is clean for the next run.
+    /// Give back whatever the program left allocated, so the backend is clean for the next run.
     /// Not logged: the leak checker has already seen the program end without it.
     fn release_leftovers(&mut self) {
-        let _ = self.machine.device_sync();
+        let _ = self.gpu.device_sync();
         for r in std::mem::take(&mut self.regions) {
             if r.freed {
                 continue;
             }
             if let Some(h) = r.host {
                 if r.registered {
-                    let _ = self.machine.host_unregister(h);
+                    let _ = self.gpu.host_unregister(h);
                 }
-                let _ = self.machine.host_free(h);
+                let _ = self.gpu.host_free(h);
             }
             if let Some(d) = r.dev {
-                let _ = self.machine.device_free(d);
+                let _ = self.gpu.device_free(d);
             }
         }
         for s in std::mem::take(&mut self.streams) {
-            let _ = self.machine.stream_destroy(s);
+            let _ = self.gpu.stream_destroy(s);
         }
         for e in std::mem::take(&mut self.events) {
-            let _ = self.machine.event_destroy(e);
+            let _ = self.gpu.event_destroy(e);
         }
     }
 }

@@ -13,8 +13,8 @@ use serde::Serialize;
 use super::catalog::Exercise;
 use super::hazards::{self, Hazard};
 use super::interp::{self, Limits};
-use super::machine::Machine;
 use super::{Diagnostic, parse};
+use crate::gpu::Gpu;
 use crate::report::Op;
 pub use criteria::Criterion;
 use criteria::grade;
@@ -53,11 +53,12 @@ impl Verdict {
     }
 }
 
-/// Check `source` against `ex` on `machine`.
+/// Check `source` against `ex` on `gpu` (the live GPU or the simulator; one that has already run
+/// experiments is fine: everything a run creates is released before it returns).
 pub fn check(
     ex: &Exercise,
     source: &str,
-    machine: &mut dyn Machine,
+    gpu: &mut dyn Gpu,
     limits: Limits,
     cancel: &AtomicBool,
 ) -> Verdict {
@@ -77,7 +78,7 @@ pub fn check(
             return v;
         }
     };
-    let outcome = interp::run(&program, machine, limits, cancel);
+    let outcome = interp::run(&program, gpu, limits, cancel);
     v.metrics = outcome.metrics.clone();
     v.timeline = outcome.timeline.clone();
     v.output = outcome.output.clone();
@@ -96,7 +97,7 @@ pub fn check(
         .criteria
         .iter()
         .any(Criterion::needs_reference)
-        .then(|| reference_run(ex, machine, limits, cancel));
+        .then(|| reference_run(ex, gpu, limits, cancel));
     for c in &ex.criteria {
         v.checks
             .push(grade(c, &outcome, &v.hazards, reference.as_ref()));
@@ -105,16 +106,16 @@ pub fn check(
     v
 }
 
-/// The solution, run on the same machine: what "this machine" reaches.
+/// The solution, run on the same backend: what "this machine" reaches.
 fn reference_run(
     ex: &Exercise,
-    machine: &mut dyn Machine,
+    gpu: &mut dyn Gpu,
     limits: Limits,
     cancel: &AtomicBool,
 ) -> Result<BTreeMap<String, f64>, String> {
     let program = parse::parse(ex.solution)
         .map_err(|d| format!("the reference solution does not parse: {}", d[0]))?;
-    let out = interp::run(&program, machine, limits, cancel);
+    let out = interp::run(&program, gpu, limits, cancel);
     match out.error {
         Some(e) => Err(format!(
             "the reference run (the exercise's solution) failed: {e}"

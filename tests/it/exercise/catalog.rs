@@ -1,13 +1,14 @@
-//! Every shipped exercise on the fake machine: the starter fails its check with a reason, the
+//! Every shipped exercise on the simulator: the starter fails its check with a reason, the
 //! solution passes; lessons and exercises agree.
 
 use std::sync::atomic::AtomicBool;
 
 use cuda_academy::exercise::catalog;
 use cuda_academy::exercise::interp::Limits;
+use cuda_academy::exercise::log::Call;
 use cuda_academy::exercise::{self, validate};
 
-use super::fake_machine::FakeMachine;
+use super::sim;
 
 #[test]
 fn the_built_in_lessons_list_every_exercise_of_theirs() {
@@ -48,25 +49,13 @@ fn every_exercise_loads_and_each_lesson_has_at_least_two() {
 fn starters_fail_and_solutions_pass() {
     for ex in catalog::all() {
         let cancel = AtomicBool::new(false);
-        let good = exercise::check(
-            ex,
-            ex.solution,
-            &mut FakeMachine::new(),
-            Limits::default(),
-            &cancel,
-        );
+        let good = exercise::check(ex, ex.solution, &mut sim(), Limits::default(), &cancel);
         assert!(
             good.passed,
             "{} solution: {:#?} {:?}",
             ex.id, good.checks, good.hazards
         );
-        let bad = exercise::check(
-            ex,
-            ex.starter,
-            &mut FakeMachine::new(),
-            Limits::default(),
-            &cancel,
-        );
+        let bad = exercise::check(ex, ex.starter, &mut sim(), Limits::default(), &cancel);
         assert!(!bad.passed, "{} starter passed", ex.id);
         let failing: Vec<_> = bad.checks.iter().filter(|c| !c.passed).collect();
         assert!(
@@ -88,13 +77,7 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
     let cancel = AtomicBool::new(false);
     let first_failure = |id: &str| {
         let ex = catalog::find(id).unwrap();
-        let v = exercise::check(
-            ex,
-            ex.starter,
-            &mut FakeMachine::new(),
-            Limits::default(),
-            &cancel,
-        );
+        let v = exercise::check(ex, ex.starter, &mut sim(), Limits::default(), &cancel);
         let c = v.checks.iter().find(|c| !c.passed).unwrap().clone();
         (c.name, c.detail, v.hazards)
     };
@@ -139,22 +122,22 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
 #[test]
 fn the_solution_of_fix_the_race_waits_before_it_reads() {
     let ex = catalog::find("fix-the-race").unwrap();
-    let mut m = FakeMachine::new();
     let v = exercise::check(
         ex,
         ex.solution,
-        &mut m,
+        &mut sim(),
         Limits::default(),
         &AtomicBool::new(false),
     );
-    assert!(v.passed);
-    let sync = m.calls.iter().position(|c| *c == "stream_sync").unwrap();
-    let check = m
-        .calls
-        .iter()
-        .position(|c| *c == "host_holds_transform_of_fill")
-        .unwrap();
-    assert!(sync < check, "{:?}", m.calls);
+    assert!(v.passed, "{:?}", v.checks);
+    // The order of what the program did, from the call log the hazard checker reads.
+    let out = super::run(ex.solution);
+    let position = |want: fn(&Call) -> bool| out.log.iter().position(|e| want(&e.call));
+    let sync = position(|c| matches!(c, Call::StreamSync { .. })).unwrap();
+    let check =
+        position(|c| matches!(c, Call::HostRead { what, .. } if what.as_str() == "check_output"))
+            .unwrap();
+    assert!(sync < check, "{:?}", out.log);
 }
 
 #[test]
@@ -199,7 +182,7 @@ fn every_solution_with_any_one_line_deleted_is_graded_without_a_crash() {
                 .filter(|(i, _)| *i != skip)
                 .map(|(_, l)| format!("{l}\n"))
                 .collect();
-            let v = exercise::check(ex, &mutant, &mut FakeMachine::new(), limits, &cancel);
+            let v = exercise::check(ex, &mutant, &mut sim(), limits, &cancel);
             if !v.passed {
                 assert!(
                     v.checks.iter().any(|c| !c.passed && !c.detail.is_empty()),
@@ -223,7 +206,7 @@ fn a_rate_from_a_time_never_measured_does_not_pass() {
     let v = exercise::check(
         ex,
         &src,
-        &mut FakeMachine::new(),
+        &mut sim(),
         Limits::default(),
         &AtomicBool::new(false),
     );

@@ -1,22 +1,18 @@
-//! `GpuMachine` on the real simulator backend: copies land on the timeline, `check_output` reads
-//! the data back, and events time work the way the driver's do.
+//! The interpreter on the simulator backend: copies land on the timeline, `check_output` reads
+//! the data back, events time work the way the driver's do, a run releases everything it made
+//! (also when it stops early), and a cancelled run stops and says so.
 
 use std::sync::atomic::AtomicBool;
 
 use cuda_academy::exercise::interp::{self, Limits};
-use cuda_academy::exercise::machine::GpuMachine;
 use cuda_academy::exercise::parse::parse;
-use cuda_academy::gpu::profile::Profile;
-use cuda_academy::gpu::sim::SimGpu;
 use cuda_academy::report::OpKind;
 
-use super::program;
+use super::{program, sim};
 
 fn run_on_sim(body: &str) -> interp::Outcome {
-    let mut sim = SimGpu::new(Profile::builtin("h200").unwrap(), "test".into());
-    let mut machine = GpuMachine { gpu: &mut sim };
     let p = parse(&program(body)).unwrap();
-    interp::run(&p, &mut machine, Limits::default(), &AtomicBool::new(false))
+    interp::run(&p, &mut sim(), Limits::default(), &AtomicBool::new(false))
 }
 
 #[test]
