@@ -13,12 +13,13 @@ mod copies;
 mod eval;
 mod helpers;
 mod launch;
+mod limits;
 mod memory;
 mod stmt;
 mod value;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::Diagnostic;
 use super::ast::{Pos, Program};
@@ -26,27 +27,9 @@ use super::log::{Call, Entry, MemKind, RegionId};
 use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::Op;
 
+pub use limits::Limits;
 pub use value::Value;
 use value::Var;
-
-/// How far a program may go before it is stopped.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub max_steps: u64,
-    pub max_gpu_ops: u64,
-    /// Host memory a program may allocate in all.
-    pub max_host_bytes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_steps: 5_000_000,
-            max_gpu_ops: 100_000,
-            max_host_bytes: 8 << 30,
-        }
-    }
-}
 
 /// What a run produced. `error` is set when the run stopped early; the rest holds what happened
 /// up to there.
@@ -60,6 +43,8 @@ pub struct Outcome {
     /// What the program printed (with `printf` and `report`).
     pub output: String,
     pub error: Option<Diagnostic>,
+    /// The run stopped because the cancel flag was set (then `error` says where).
+    pub cancelled: bool,
     pub timeline: Vec<Op>,
     /// The variable each allocation was first stored in, for messages.
     pub region_names: HashMap<RegionId, String>,
@@ -71,6 +56,8 @@ pub struct Outcome {
 pub(crate) struct Stop {
     pub pos: Pos,
     pub message: String,
+    /// Stopped by the cancel flag, not by the program.
+    pub cancelled: bool,
 }
 
 type Res<T> = Result<T, Stop>;
@@ -116,6 +103,7 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
         return it.out;
     }
     if let Err(stop) = it.block(&program.main) {
+        it.out.cancelled = stop.cancelled;
         it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
     }
     it.release_leftovers();
@@ -153,27 +141,6 @@ struct Interp<'a> {
 }
 
 impl Interp<'_> {
-    /// Count one step; stop on the budget or a cancellation.
-    fn step(&mut self, pos: Pos) -> Res<()> {
-        self.out.steps += 1;
-        if self.out.steps > self.limits.max_steps {
-            return Err(Stop {
-                pos,
-                message: format!(
-                    "stopped after {} steps: does a loop never end?",
-                    self.limits.max_steps
-                ),
-            });
-        }
-        if self.out.steps.is_multiple_of(1024) && self.cancel.load(Ordering::Relaxed) {
-            return Err(Stop {
-                pos,
-                message: "cancelled".into(),
-            });
-        }
-        Ok(())
-    }
-
     fn log(&mut self, call: Call) {
         // Neighbouring element accesses from one line merge into one range (loops over `h[i]`).
         if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
@@ -197,25 +164,11 @@ impl Interp<'_> {
         });
     }
 
-    /// Count a GPU operation against the cap.
-    fn gpu_op(&mut self, pos: Pos) -> Res<()> {
-        self.gpu_ops += 1;
-        if self.gpu_ops > self.limits.max_gpu_ops {
-            return Err(Stop {
-                pos,
-                message: format!(
-                    "stopped after {} GPU operations: does a loop issue work without end?",
-                    self.limits.max_gpu_ops
-                ),
-            });
-        }
-        Ok(())
-    }
-
     /// A backend result, with a failure turned into a stop at `pos` naming `what`.
     fn m<T>(&self, pos: Pos, what: &str, r: Result<T, GpuError>) -> Res<T> {
         r.map_err(|e| Stop {
             pos,
+            cancelled: e == GpuError::Cancelled,
             message: format!("{what}: {e}"),
         })
     }

@@ -6,12 +6,12 @@
 mod criteria;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
 use super::catalog::Exercise;
-use super::hazards::{self, Hazard};
+use super::hazards::{self, Hazard, HazardKind};
 use super::interp::{self, Limits};
 use super::{Diagnostic, parse};
 use crate::gpu::Gpu;
@@ -37,11 +37,16 @@ pub struct Verdict {
     pub metrics: BTreeMap<String, f64>,
     pub timeline: Vec<Op>,
     pub output: String,
+    /// The check was cancelled before it finished: nothing was graded.
+    pub cancelled: bool,
 }
 
 impl Verdict {
     /// One line: passed, or the first thing that failed.
     pub fn summary(&self, id: &str) -> String {
+        if self.cancelled {
+            return format!("{id}: cancelled before the check finished");
+        }
         if self.passed {
             return format!("{id}: passed ({} checks)", self.checks.len());
         }
@@ -82,9 +87,17 @@ pub fn check(
     v.metrics = outcome.metrics.clone();
     v.timeline = outcome.timeline.clone();
     v.output = outcome.output.clone();
+    if outcome.cancelled {
+        let line = outcome.error.as_ref().map_or(1, |e| e.line);
+        return cancelled(v, format!("cancelled at line {line} before it finished"));
+    }
     if let Some(err) = &outcome.error {
         v.checks.push(failed("runs to the end", err.to_string()));
         v.diagnostics.push(err.clone());
+        // What the program did up to the stop may explain it (an elapsed time asked of an
+        // event still pending); leaks are beside the point in a run that stopped early.
+        v.hazards = hazards::check(&outcome.log, &outcome.region_names, ex.overlap);
+        v.hazards.retain(|h| h.kind != HazardKind::Leak);
         return v;
     }
     v.checks.push(CheckResult {
@@ -102,7 +115,23 @@ pub fn check(
         v.checks
             .push(grade(c, &outcome, &v.hazards, reference.as_ref()));
     }
+    if cancel.load(Ordering::Relaxed) {
+        // Cancelled during the reference run: its figures are missing, so grade nothing.
+        return cancelled(v, "cancelled while the reference solution ran".into());
+    }
     v.passed = v.checks.iter().all(|c| c.passed);
+    v
+}
+
+/// `v` as a cancelled check: one failed check saying so, nothing graded.
+fn cancelled(mut v: Verdict, what: String) -> Verdict {
+    v.cancelled = true;
+    v.passed = false;
+    v.hazards.clear();
+    v.checks = vec![failed(
+        "runs to the end",
+        format!("{what}; nothing was graded"),
+    )];
     v
 }
 

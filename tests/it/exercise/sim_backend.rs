@@ -84,3 +84,140 @@ fn events_time_a_kernel_on_the_simulator() {
         "events say {measured_ms} ms, the kernel took {kernel_us} µs"
     );
 }
+
+/// A program that takes most of the simulated H200's device memory (80 of its 140 GiB) and
+/// pinned host memory (70 of 126 GiB), a stream and an event, has a copy in flight, then never
+/// ends. A second copy of it fits only if the first gave everything back.
+const HOG: &str = r#"    float *d;
+    cudaMalloc(&d, (size_t)80 << 30);
+    float *h;
+    cudaMallocHost(&h, (size_t)70 << 30);
+    cudaStream_t s;
+    cudaStreamCreate(&s);
+    cudaEvent_t e;
+    cudaEventCreate(&e);
+    cudaMemcpyAsync(d, h, 4096, cudaMemcpyHostToDevice, s);
+    cudaEventRecord(e, s);
+    for (;;) {}"#;
+
+/// Room for the hog's buffers (its host memory is over the default 8 GiB budget).
+fn hog_limits(max_steps: u64) -> Limits {
+    Limits {
+        max_steps,
+        max_host_bytes: 1 << 40,
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn a_run_stopped_part_way_releases_what_it_made_so_the_backend_goes_on() {
+    let p = parse(&program(HOG)).unwrap();
+    let mut gpu = sim();
+    let no = AtomicBool::new(false);
+    for round in 0..3 {
+        let out = interp::run(&p, &mut gpu, hog_limits(1000), &no);
+        let err = out.error.expect("stopped");
+        assert!(
+            err.message.starts_with("stopped after 1000 steps"),
+            "round {round}: {err:?}"
+        );
+    }
+    // And an experiment still runs on the same backend afterwards.
+    let report = cuda_academy::experiment::run(
+        "pinned-alloc",
+        &mut gpu,
+        &cuda_academy::experiment::ExperimentOptions::default(),
+        &cuda_academy::experiment::RunContext::silent(),
+    );
+    assert!(report.is_ok(), "{:?}", report.err());
+}
+
+#[test]
+fn a_cancel_from_another_thread_stops_a_loop_and_releases_everything() {
+    let p = parse(&program(HOG)).unwrap();
+    let mut gpu = sim();
+    let cancel = AtomicBool::new(false);
+    // A budget that would take hours: only the cancel can end this run.
+    let out = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            cancel.store(true, std::sync::atomic::Ordering::Relaxed);
+        });
+        interp::run(&p, &mut gpu, hog_limits(u64::MAX), &cancel)
+    });
+    assert!(out.cancelled, "{:?}", out.error);
+    assert_eq!(out.error.unwrap().message, "cancelled");
+    // Everything was given back: the same program's allocations fit again.
+    let again = interp::run(&p, &mut gpu, hog_limits(1000), &AtomicBool::new(false));
+    let err = again.error.expect("stopped");
+    assert!(
+        err.message.starts_with("stopped after 1000 steps"),
+        "{err:?}"
+    );
+}
+
+#[test]
+fn a_check_cancelled_before_it_starts_grades_nothing_and_says_so() {
+    let ex = cuda_academy::exercise::catalog::find("fix-the-race").unwrap();
+    let v = cuda_academy::exercise::check(
+        ex,
+        ex.solution,
+        &mut sim(),
+        Limits::default(),
+        &AtomicBool::new(true),
+    );
+    assert!(v.cancelled && !v.passed);
+    assert!(v.diagnostics.is_empty(), "{:?}", v.diagnostics);
+    assert_eq!(
+        v.summary("fix-the-race"),
+        "fix-the-race: cancelled before the check finished"
+    );
+    assert_eq!(v.checks.len(), 1);
+    assert!(
+        v.checks[0].detail.contains("nothing was graded"),
+        "{:?}",
+        v.checks
+    );
+}
+
+#[test]
+fn a_run_that_stops_part_way_still_shows_the_race_that_stopped_it() {
+    // The copy is still running when the host asks for the elapsed time: the driver (and the
+    // simulator) answer NOT_READY and the run stops; the verdict says why, by line.
+    let body = r#"    float *h;
+    cudaMallocHost(&h, 64 << 20);
+    float *d;
+    cudaMalloc(&d, 64 << 20);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    cudaEventRecord(a, 0);
+    cudaMemcpyAsync(d, h, 64 << 20, cudaMemcpyHostToDevice, 0);
+    cudaEventRecord(b, 0);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);"#;
+    let ex = cuda_academy::exercise::catalog::find("time-a-copy").unwrap();
+    let v = cuda_academy::exercise::check(
+        ex,
+        &program(body),
+        &mut sim(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    assert!(!v.passed && !v.cancelled);
+    assert_eq!(v.diagnostics.len(), 1, "{:?}", v.diagnostics);
+    assert!(
+        v.diagnostics[0].message.contains("NOT_READY"),
+        "{:?}",
+        v.diagnostics
+    );
+    let kinds: Vec<&str> = v.hazards.iter().map(|h| h.kind.name()).collect();
+    // Both events are unordered with the read; nothing about leaks of a run cut short.
+    assert_eq!(
+        kinds,
+        ["read-before-sync", "read-before-sync"],
+        "{:?}",
+        v.hazards
+    );
+    assert_eq!(v.hazards[0].line, 16);
+}
