@@ -15,6 +15,7 @@ pub mod catalog;
 pub mod hazards;
 pub mod interp;
 pub mod log;
+pub mod metrics;
 pub mod parse;
 pub mod printf;
 pub mod state;

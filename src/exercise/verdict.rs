@@ -13,6 +13,7 @@ use serde::Serialize;
 use super::catalog::Exercise;
 use super::hazards::{self, Hazard, HazardKind};
 use super::interp::{self, Limits};
+use super::metrics::{self, ReportedMetric};
 use super::{Diagnostic, parse};
 use crate::gpu::Gpu;
 use crate::report::Op;
@@ -34,7 +35,8 @@ pub struct Verdict {
     pub checks: Vec<CheckResult>,
     pub diagnostics: Vec<Diagnostic>,
     pub hazards: Vec<Hazard>,
-    pub metrics: BTreeMap<String, f64>,
+    /// What the program reported, with units (see [`super::metrics`]).
+    pub metrics: BTreeMap<String, ReportedMetric>,
     pub timeline: Vec<Op>,
     pub output: String,
     /// The check was cancelled before it finished: nothing was graded.
@@ -84,7 +86,7 @@ pub fn check(
         }
     };
     let outcome = interp::run(&program, gpu, limits, cancel);
-    v.metrics = outcome.metrics.clone();
+    v.metrics = metrics::describe(&outcome.metrics, gpu.info().backend.timing);
     v.timeline = outcome.timeline.clone();
     v.output = outcome.output.clone();
     if outcome.cancelled {
