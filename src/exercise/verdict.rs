@@ -4,6 +4,7 @@
 //! run the exercise's solution on the same machine in the same process as the reference.
 
 mod criteria;
+mod pins;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -104,7 +104,13 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
             .0
             .contains("upload_gbps at least 90%")
     );
-    assert!(first_failure("pin-once").0.contains("total_ms at most"));
+    let (name, detail, _) = first_failure("pin-once");
+    assert_eq!(name, "pins host memory at most 2 time(s)");
+    // Both allocations of the starter's loop, every round: 8 times each.
+    assert!(
+        detail.starts_with("16 pinned allocations (line 19 x8, line 20 x8)"),
+        "{detail}"
+    );
     assert!(
         first_failure("overlap-host-work")
             .0
@@ -218,4 +224,46 @@ fn a_rate_from_a_time_never_measured_does_not_pass() {
         "{:?}",
         v.checks
     );
+}
+
+#[test]
+fn pin_once_counts_what_the_program_pinned_not_what_its_text_says() {
+    let ex = catalog::find("pin-once").unwrap();
+    let pins = |src: &str| {
+        let v = exercise::check(
+            ex,
+            src,
+            &mut sim(),
+            Limits::default(),
+            &AtomicBool::new(false),
+        );
+        let c = v
+            .checks
+            .iter()
+            .find(|c| c.name.starts_with("pins"))
+            .cloned();
+        (v.passed, c.unwrap())
+    };
+    let (passed, c) = pins(ex.solution);
+    assert!(passed && c.passed, "{c:?}");
+    assert_eq!(c.detail, "2 pinned allocation(s)");
+    // The same calls in a loop that runs once pin only twice: the run counts, not the text.
+    let once = ex.starter.replace("round < 8", "round < 1");
+    let (_, c) = pins(&once);
+    assert!(c.passed, "{c:?}");
+    // Pinning with cudaHostRegister in every round counts as well.
+    let registered = ex
+        .solution
+        .replace("float *h_in;\n    float *h_out;\n    cudaMallocHost(&h_in, bytes);\n    cudaMallocHost(&h_out, bytes);\n", "float *h_in = (float *)malloc(bytes);\n    float *h_out;\n    cudaMallocHost(&h_out, bytes);\n")
+        .replace("        fill_input(h_in, n);\n", "        cudaHostRegister(h_in, bytes, 0);\n        fill_input(h_in, n);\n")
+        .replace("        if (!check_output", "        cudaHostUnregister(h_in);\n        if (!check_output")
+        .replace("    cudaFreeHost(h_in);\n", "    free(h_in);\n");
+    assert_eq!(
+        registered.matches("cudaHostRegister").count(),
+        1,
+        "{registered}"
+    );
+    let (passed, c) = pins(&registered);
+    assert!(!passed && !c.passed, "{c:?}");
+    assert!(c.detail.starts_with("9 pinned allocations"), "{}", c.detail);
 }
