@@ -221,3 +221,46 @@ fn a_run_that_stops_part_way_still_shows_the_race_that_stopped_it() {
     );
     assert_eq!(v.hazards[0].line, 16);
 }
+
+#[test]
+fn a_backend_that_has_run_an_experiment_checks_an_exercise_as_a_fresh_one_does() {
+    let ex = cuda_academy::exercise::catalog::find("overlap-host-work").unwrap();
+    let check = |gpu: &mut cuda_academy::gpu::sim::SimGpu| {
+        cuda_academy::exercise::check(
+            ex,
+            ex.solution,
+            gpu,
+            Limits::default(),
+            &AtomicBool::new(false),
+        )
+    };
+    let fresh = check(&mut sim());
+    let mut used = sim();
+    cuda_academy::experiment::run(
+        "async-copy",
+        &mut used,
+        &cuda_academy::experiment::ExperimentOptions::default(),
+        &cuda_academy::experiment::RunContext::silent(),
+    )
+    .unwrap();
+    let after = check(&mut used);
+    assert!(fresh.passed && after.passed, "{:?}", after.checks);
+    // The same program on the same model: the same ops on its own time origin, and figures
+    // within 1% (the engines' front end pays a stream switch or two of microseconds after the
+    // experiment's streams, as the model of the hardware says).
+    let value = |v: &cuda_academy::exercise::Verdict| v.metrics["total_ms"].value;
+    assert_eq!(fresh.timeline.len(), after.timeline.len());
+    let first = |v: &cuda_academy::exercise::Verdict| v.timeline[0].start_us;
+    assert!(
+        (first(&fresh) - first(&after)).abs() < 0.01 * first(&fresh),
+        "first op at {} vs {} µs from the origin",
+        first(&fresh),
+        first(&after)
+    );
+    assert!(
+        (value(&fresh) - value(&after)).abs() < 0.01 * value(&fresh),
+        "{} vs {}",
+        value(&fresh),
+        value(&after)
+    );
+}
