@@ -20,14 +20,13 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
     // Line -> how many times the run pinned there.
     let mut by_line: BTreeMap<u32, u32> = BTreeMap::new();
     for e in &out.log {
-        let pins = match &e.call {
+        let pins = matches!(
+            &e.call,
             Call::Alloc {
                 kind: MemKind::Pinned,
                 ..
-            }
-            | Call::Register { .. } => true,
-            _ => false,
-        };
+            } | Call::Register { .. }
+        );
         if pins {
             *by_line.entry(e.line).or_default() += 1;
         }
