@@ -16,7 +16,12 @@ use crate::exercise::log::{Call, MemKind};
 
 /// The criterion's name and its result: the detail, passed or not.
 pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String>) {
-    let name = format!("pins host memory at most {count} time(s)");
+    let times = match count {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    };
+    let name = format!("pins host memory at most {times}");
     // Line -> how many times the run pinned there.
     let mut by_line: BTreeMap<u32, u32> = BTreeMap::new();
     for e in &out.log {

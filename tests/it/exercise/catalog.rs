@@ -105,7 +105,7 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
             .contains("upload_gbps at least 90%")
     );
     let (name, detail, _) = first_failure("pin-once");
-    assert_eq!(name, "pins host memory at most 2 time(s)");
+    assert_eq!(name, "pins host memory at most twice");
     // Both allocations of the starter's loop, every round: 8 times each.
     assert!(
         detail.starts_with("16 pinned allocations (line 19 x8, line 20 x8)"),
