@@ -1,10 +1,9 @@
 //! An exercise check on the worker's backend: the one place the exercise engine is handed the
-//! worker's `Gpu` (through `GpuMachine` until the interpreter takes `&mut dyn Gpu` itself).
+//! worker's `Gpu`.
 
 use std::sync::atomic::AtomicBool;
 
 use crate::exercise::interp::Limits;
-use crate::exercise::machine::GpuMachine;
 use crate::exercise::verdict::CheckResult;
 use crate::exercise::{self, Verdict, catalog};
 use crate::gpu::Gpu;
@@ -18,8 +17,7 @@ pub fn check_exercise(id: &str, text: &str, gpu: &mut dyn Gpu, cancel: &AtomicBo
     let Some(ex) = catalog::find(id) else {
         return failed_verdict(format!("unknown exercise {id:?}"));
     };
-    let mut machine = GpuMachine { gpu };
-    exercise::check(ex, text, &mut machine, Limits::default(), cancel)
+    exercise::check(ex, text, gpu, Limits::default(), cancel)
 }
 
 /// A verdict with one failed check, `runs`, saying why the program could not run at all.
