@@ -4,10 +4,13 @@
 
 mod cache;
 pub mod editor;
+mod editor_check;
 mod editor_msg;
 mod editor_replies;
 pub mod editor_shell;
 pub mod editor_store;
+pub mod editor_timeline;
+mod exercise_picker;
 pub mod fixture;
 pub mod links;
 mod list;
@@ -260,6 +263,7 @@ impl App {
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
             Some(Overlay::Params) => Ctx::Params,
             Some(Overlay::Links) => Ctx::Links,
+            None if self.picker_open() => Ctx::Picker,
             None if self.editor_open() => Ctx::Editor,
             None => match self.focus {
                 Focus::Cards => Ctx::Cards,
@@ -334,9 +338,14 @@ impl App {
     fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
         let key = match action {
             Action::RunExperiment => return self.run_experiment(),
-            Action::OpenEditor => return self.open_editor(),
+            Action::OpenEditor => return self.open_picker(),
+            Action::PickerMove(step) => return self.after(|a| a.picker_move(step.into())),
+            Action::PickerOpen => return self.picker_open_selected(),
+            Action::PickerReset => return self.after(Self::picker_ask_reset),
+            Action::PickerClose => return self.after(Self::picker_close),
+            Action::EditorTimeline => return self.after(Self::editor_toggle_timeline),
             Action::EditorCheck => return self.editor_check(),
-            Action::EditorLeave => return self.editor_leave(),
+            Action::EditorLeave => return self.editor_escape(),
             Action::EditorExternal => return self.editor_external(),
             Action::EditorHint => return self.after(Self::editor_hint),
             Action::EditorSolution => return self.after(Self::editor_solution),

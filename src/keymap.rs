@@ -30,6 +30,8 @@ pub enum Ctx {
     Editor,
     /// The card's links are listed over the screen.
     Links,
+    /// The exercise list (`w`) is open.
+    Picker,
 }
 
 impl Ctx {
@@ -46,6 +48,7 @@ impl Ctx {
             Ctx::Confirm => "Confirmation",
             Ctx::Editor => "Exercise editor",
             Ctx::Links => "Links of the card",
+            Ctx::Picker => "Exercise list",
         }
     }
 
@@ -54,7 +57,13 @@ impl Ctx {
     fn is_modal(self) -> bool {
         matches!(
             self,
-            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor | Ctx::Links
+            Ctx::Help
+                | Ctx::Confirm
+                | Ctx::Params
+                | Ctx::Always
+                | Ctx::Editor
+                | Ctx::Links
+                | Ctx::Picker
         )
     }
 }
@@ -115,6 +124,12 @@ pub enum Action {
     ParamsRun,
     ParamsClose,
     OpenEditor,
+    /// Move the exercise list's selection by N (-1: the key was ↑ or k).
+    PickerMove(i8),
+    PickerOpen,
+    PickerReset,
+    PickerClose,
+    EditorTimeline,
     EditorCheck,
     EditorLeave,
     EditorExternal,
@@ -180,7 +195,12 @@ impl Action {
             Action::ValueMore => "larger value",
             Action::ParamsRun => "run with these",
             Action::ParamsClose => "close form",
-            Action::OpenEditor => "exercise",
+            Action::OpenEditor => "exercises",
+            Action::PickerMove(_) => "select",
+            Action::PickerOpen => "open exercise",
+            Action::PickerReset => "reset exercise",
+            Action::PickerClose => "close list",
+            Action::EditorTimeline => "timeline / verdict",
             Action::EditorCheck => "check",
             Action::EditorLeave => "leave editor",
             Action::EditorExternal => "own editor",
@@ -234,9 +254,14 @@ impl Action {
             Action::ValueLess | Action::ValueMore => "change it (or type a value)",
             Action::ParamsRun => "close the form and run",
             Action::ParamsClose => "keep the values, don't run",
-            Action::OpenEditor => "edit the lesson's exercise",
+            Action::OpenEditor => "list the lesson's exercises, to open one",
+            Action::PickerMove(_) => "move the selection",
+            Action::PickerOpen => "open the selected one in the editor",
+            Action::PickerReset => "put its starter back (asks first)",
+            Action::PickerClose => "back to the lesson",
+            Action::EditorTimeline => "the timeline or the verdict (narrow)",
             Action::EditorCheck => "save, run and check the file",
-            Action::EditorLeave => "save and close the editor",
+            Action::EditorLeave => "cancel a check; else save and leave",
             Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
             Action::EditorHint => "show the next hint",
             Action::EditorSolution => "show the solution (after a pass or 3 fails)",
@@ -315,6 +340,7 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::PickOption(_), KeyCode::Char(c)) if c.is_ascii_lowercase() => {
             Action::PickOption(c as u8 - b'a')
         }
+        (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
@@ -353,6 +379,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Quiz,
         Ctx::Lessons,
         Ctx::Params,
+        Ctx::Picker,
         Ctx::Editor,
     ];
     order

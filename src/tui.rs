@@ -82,14 +82,8 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     if let Some(known) = crate::gpu::detect::known_without_init(args.backend, args.device) {
         app.update(Msg::Worker(crate::worker::WorkerEvent::Backend(known)));
     }
-    let check_tx = tx.clone();
     let exercises = ExerciseShell {
         state_dir: state_dir.as_ref().ok().cloned(),
-        backend: args.backend,
-        device: args.device,
-        send: std::sync::Arc::new(move |msg| {
-            let _ = check_tx.send(Event::App(msg));
-        }),
     };
     if let Some(dir) = &exercises.state_dir
         && let Ok(passed) = crate::exercise::state::load_passed(dir)
@@ -113,7 +107,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let outcome = event_loop(&mut term, &mut app, &rx, &mut shell);
     // The learner's exercise file is saved whatever ended the loop.
     if let Some(Cmd::Exercise(save)) = app.editor_save_cmd() {
-        exercises.carry_out(&mut app, save);
+        exercises.carry_out(&mut app, shell.worker, save);
     }
     // Save on the way out, whatever ended the loop; a failure is said after the terminal is
     // back, since no banner would be seen any more.
@@ -239,7 +233,9 @@ fn event_loop(
                     Cmd::Exercise(ExerciseCmd::External { id, text }) => {
                         cmds.extend(edit_externally(term, app, shell, id, text)?);
                     }
-                    Cmd::Exercise(cmd) => cmds.extend(shell.exercises.carry_out(app, cmd)),
+                    Cmd::Exercise(cmd) => {
+                        cmds.extend(shell.exercises.carry_out(app, shell.worker, cmd));
+                    }
                     other => cmds.extend(carry_out(app, shell.worker, other)),
                 }
             }
@@ -300,12 +296,13 @@ fn carry_out(app: &mut App, worker: &mut Worker, cmd: Cmd) -> Vec<Cmd> {
 fn edit_externally(
     term: &mut terminal::Terminal,
     app: &mut App,
-    shell: &Shell,
+    shell: &mut Shell,
     id: String,
     text: String,
 ) -> anyhow::Result<Vec<Cmd>> {
     let mut cmds = shell.exercises.carry_out(
         app,
+        shell.worker,
         ExerciseCmd::Save {
             id: id.clone(),
             text,

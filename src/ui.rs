@@ -5,7 +5,9 @@ pub mod banner;
 pub mod card;
 pub mod confirm;
 pub mod editor;
+pub mod editor_timeline;
 pub mod editor_verdict;
+pub mod exercise_picker;
 pub mod experiment;
 pub mod footer;
 pub mod header;
@@ -44,6 +46,9 @@ impl Widget for &App {
             card::render(self, panes.card, buf);
             experiment::render(self, panes.panel, buf);
             quiz::render(self, panes.quiz, buf);
+        }
+        if self.picker_open() {
+            exercise_picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         }
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);

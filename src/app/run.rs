@@ -92,7 +92,10 @@ impl App {
             run_id,
             experiment: id.clone(),
             lesson: self.lesson,
-            phase: "starting".to_string(),
+            phase: match self.exercises.in_flight {
+                Some(_) => "queued behind the exercise check".to_string(),
+                None => "starting".to_string(),
+            },
             cancelling: false,
         });
         self.panel.message = None;
@@ -253,6 +256,9 @@ impl App {
                 }
             }
             WorkerEvent::Done { run_id, result } => return self.on_done(run_id, result),
+            WorkerEvent::CheckStarted { .. } | WorkerEvent::Checked { .. } => {
+                return self.on_check_event(event);
+            }
         }
         Vec::new()
     }

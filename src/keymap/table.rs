@@ -283,6 +283,40 @@ pub const BINDINGS: &[Binding] = &[
         Some(("L", "lessons")),
     ),
     b(C::Main, &[Key::Char('w')], "w", A::OpenEditor, None),
+    // One row for both directions (the help overlay must fit at 160x48); `resolve` reads the key.
+    b(
+        C::Picker,
+        &[
+            Key::Code(K::Up),
+            Key::Char('k'),
+            Key::Code(K::Down),
+            Key::Char('j'),
+        ],
+        "↑↓ k j",
+        A::PickerMove(1),
+        Some(("↑↓", "select")),
+    ),
+    b(
+        C::Picker,
+        &[Key::Code(K::Enter)],
+        "Enter",
+        A::PickerOpen,
+        Some(("Enter", "open")),
+    ),
+    b(
+        C::Picker,
+        &[Key::Char('x')],
+        "x",
+        A::PickerReset,
+        Some(("x", "reset")),
+    ),
+    b(
+        C::Picker,
+        &[Key::Code(K::Esc)],
+        "Esc",
+        A::PickerClose,
+        Some(("Esc", "close")),
+    ),
     b(
         C::Editor,
         &[Key::Ctrl('r')],
@@ -295,7 +329,14 @@ pub const BINDINGS: &[Binding] = &[
         &[Key::Code(K::Esc)],
         "Esc",
         A::EditorLeave,
-        Some(("Esc", "leave")),
+        Some(("Esc", "cancel/leave")),
+    ),
+    b(
+        C::Editor,
+        &[Key::Ctrl('l')],
+        "Ctrl-L",
+        A::EditorTimeline,
+        Some(("^L", "timeline")),
     ),
     b(
         C::Editor,
