@@ -15,11 +15,15 @@
 mod cache;
 mod dispatch;
 pub mod editor;
+mod editor_check;
 mod editor_msg;
 mod editor_replies;
 pub mod editor_shell;
 pub mod editor_store;
+pub mod editor_timeline;
+mod exercise_picker;
 pub mod fixture;
+pub mod links;
 mod list;
 mod msg;
 mod nav;
@@ -39,6 +43,7 @@ use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
 use crate::theme::Theme;
 
+pub use cache::CardView;
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
 pub use overlay::{Banner, BannerKind, Overlay, Reset};
@@ -106,6 +111,8 @@ pub struct App {
     pub runs: RunLedger,
     /// The exercise editor and the exercises passed.
     pub exercises: Exercises,
+    /// The links overlay, and whether links are hyperlinks.
+    pub links: links::LinksState,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -134,6 +141,7 @@ impl App {
             params: None,
             runs: RunLedger::default(),
             exercises: Exercises::default(),
+            links: links::LinksState::default(),
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -177,6 +185,10 @@ impl App {
             Msg::Exercise(reply) => self.on_exercise(reply),
             Msg::Exported(result) => {
                 self.on_exported(result);
+                Vec::new()
+            }
+            Msg::LinkReport(text) => {
+                self.links.message = Some(text);
                 Vec::new()
             }
         }

@@ -39,6 +39,10 @@ pub struct GlobalArgs {
     /// When to use colour (`NO_COLOR` set means never, unless `always`).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
+    /// When links in cards are clickable OSC 8 hyperlinks [default: $CUDA_ACADEMY_HYPERLINKS,
+    /// else auto: terminals known to support them].
+    #[arg(long, value_enum, value_name = "WHEN", global = true)]
+    pub hyperlinks: Option<HyperlinkChoice>,
     /// Which backend runs experiments.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto, global = true)]
     pub backend: BackendChoice,
@@ -62,6 +66,8 @@ pub enum ColorChoice {
 
 /// `--backend`: defined beside backend detection (the GPU layer must not import the CLI).
 pub use crate::gpu::detect::{BackendChoice, BackendSpec};
+/// `--hyperlinks`: defined beside the detection it overrides.
+pub use crate::tui::hyperlinks::HyperlinkChoice;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -235,6 +241,7 @@ impl GlobalArgs {
         crate::tui::Options {
             lessons: self.lessons.clone(),
             color: self.color.enabled(),
+            hyperlinks: crate::tui::hyperlinks::enabled(self.hyperlinks),
             no_mouse: self.no_mouse,
             backend,
         }

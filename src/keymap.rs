@@ -31,6 +31,10 @@ pub enum Ctx {
     Confirm,
     /// The exercise editor is open (other keys edit the text).
     Editor,
+    /// The card's links are listed over the screen.
+    Links,
+    /// The exercise list (`w`) is open.
+    Picker,
 }
 
 impl Ctx {
@@ -46,6 +50,8 @@ impl Ctx {
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
             Ctx::Editor => "Exercise editor",
+            Ctx::Links => "Links of the card",
+            Ctx::Picker => "Exercise list",
         }
     }
 
@@ -54,7 +60,13 @@ impl Ctx {
     fn is_modal(self) -> bool {
         matches!(
             self,
-            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor
+            Ctx::Help
+                | Ctx::Confirm
+                | Ctx::Params
+                | Ctx::Always
+                | Ctx::Editor
+                | Ctx::Links
+                | Ctx::Picker
         )
     }
 }
@@ -125,6 +137,7 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::PickOption(_), KeyCode::Char(c)) if c.is_ascii_lowercase() => {
             Action::PickOption(c as u8 - b'a')
         }
+        (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
@@ -151,7 +164,9 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
 pub type HelpRow = (&'static str, &'static str, &'static str);
 
 /// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
-/// out: its frame says them, and every one of its actions is listed under another section.
+/// out: its frame says them, and every one of its actions is listed under another section. So
+/// are the links overlay's: its footer says them all, and `u` is listed with what it opens (at
+/// 160x48 the two columns are full).
 pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
     let order = [
         Ctx::Main,
@@ -161,6 +176,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Quiz,
         Ctx::Lessons,
         Ctx::Params,
+        Ctx::Picker,
         Ctx::Editor,
     ];
     order

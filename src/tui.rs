@@ -12,6 +12,8 @@ mod event_loop;
 mod events;
 pub mod export;
 mod external_editor;
+pub mod hyperlinks;
+mod links;
 pub mod panic;
 mod screen;
 mod shell;
@@ -40,6 +42,8 @@ pub struct Options {
     pub lessons: Option<std::path::PathBuf>,
     /// Whether to draw in colour (`--color`, `NO_COLOR`).
     pub color: bool,
+    /// Whether links are OSC 8 hyperlinks (`--hyperlinks`, see [`hyperlinks`]).
+    pub hyperlinks: bool,
     pub no_mouse: bool,
     /// The backend experiments and exercise checks run on (`--backend`, `--device`, `--profile`).
     pub backend: BackendSpec,
@@ -60,6 +64,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let mut term = terminal::Terminal::enter(!args.no_mouse)?;
     let size = term.size().unwrap_or(Size::new(80, 24));
     let mut app = App::new(catalog, theme, progress, size);
+    app.links.osc8 = args.hyperlinks;
     app.banners.append(&mut banners);
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());

@@ -36,6 +36,8 @@ impl App {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
             Some(Overlay::Params) => Ctx::Params,
+            Some(Overlay::Links) => Ctx::Links,
+            None if self.picker_open() => Ctx::Picker,
             None if self.editor_open() => Ctx::Editor,
             None => match self.focus {
                 Focus::Cards => Ctx::Cards,
@@ -48,6 +50,9 @@ impl App {
 
     /// Carry out a named action (what a key is bound to).
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
+        if let Some(cmds) = self.perform_links(action) {
+            return cmds;
+        }
         match action {
             Action::Quit => {
                 return self
@@ -105,9 +110,14 @@ impl App {
             Action::OpenParams => self.after(Self::open_params),
             Action::ParamsRun => self.close_params(true),
             Action::ParamsClose => self.close_params(false),
-            Action::OpenEditor => self.open_editor(),
+            Action::OpenEditor => self.open_picker(),
+            Action::PickerMove(step) => self.after(|a| a.picker_move(step.into())),
+            Action::PickerOpen => self.picker_open_selected(),
+            Action::PickerReset => self.after(Self::picker_ask_reset),
+            Action::PickerClose => self.after(Self::picker_close),
+            Action::EditorTimeline => self.after(Self::editor_toggle_timeline),
             Action::EditorCheck => self.editor_check(),
-            Action::EditorLeave => self.editor_leave(),
+            Action::EditorLeave => self.editor_escape(),
             Action::EditorExternal => self.editor_external(),
             Action::EditorHint => self.after(Self::editor_hint),
             Action::EditorSolution => self.after(Self::editor_solution),

@@ -1,5 +1,5 @@
 //! What is drawn over or above the screen: dialogs ([`Overlay`]: help, a y/n confirmation, the
-//! parameter form), which take the keys while open, and banners ([`Banner`]), one-line messages
+//! parameter form, the card's links), which take the keys while open, and banners ([`Banner`]), one-line messages
 //! under the header.
 
 use super::App;
@@ -16,6 +16,8 @@ pub enum Overlay {
     Confirm(Reset),
     /// The experiment's parameter form.
     Params,
+    /// The open card's links (`u`).
+    Links,
 }
 
 /// What a confirmed reset clears.

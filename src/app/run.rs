@@ -80,6 +80,11 @@ impl App {
             return Vec::new();
         }
         let run_id = self.panel.start_run(&id, self.lesson);
+        if self.exercises.in_flight.is_some()
+            && let Some(running) = self.panel.running.as_mut()
+        {
+            running.phase = "queued behind the exercise check".to_string();
+        }
         self.runs.started(run_id, &options);
         // The results are what the learner looks at next; the panel gets the room.
         if self.focus == Focus::Cards {
@@ -124,6 +129,9 @@ impl App {
     pub(super) fn on_worker(&mut self, event: WorkerEvent) -> Vec<Cmd> {
         match event {
             WorkerEvent::Done { run_id, result } => self.on_done(run_id, result),
+            WorkerEvent::CheckStarted { .. } | WorkerEvent::Checked { .. } => {
+                self.on_check_event(event)
+            }
             status => {
                 self.panel.on_worker_status(status);
                 Vec::new()

@@ -3,7 +3,6 @@
 //! (through the [`Screen`]).
 
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::sync::mpsc::Sender;
 use std::time::SystemTime;
 
@@ -43,13 +42,8 @@ impl Shell {
         state_dir: Result<PathBuf, String>,
         tx: &Sender<Event>,
     ) -> anyhow::Result<Shell> {
-        let check_tx = tx.clone();
         let exercises = ExerciseShell {
             state_dir: state_dir.as_ref().ok().cloned(),
-            backend: backend.clone(),
-            send: Arc::new(move |msg| {
-                let _ = check_tx.send(Event::App(msg));
-            }),
         };
         let worker_tx = tx.clone();
         let worker = Worker::spawn(backend.clone(), move |event| {
@@ -90,7 +84,9 @@ impl Shell {
                 Cmd::Exercise(ExerciseCmd::External { id, text }) => {
                     cmds.extend(self.edit_externally(screen, app, id, text)?);
                 }
-                Cmd::Exercise(cmd) => cmds.extend(self.exercises.carry_out(app, cmd)),
+                Cmd::Exercise(cmd) => {
+                    cmds.extend(self.exercises.carry_out(app, &mut self.worker, cmd));
+                }
                 other => cmds.extend(self.carry_out_experiment(app, other)),
             }
         }
@@ -103,9 +99,9 @@ impl Shell {
     }
 
     /// On the way out, whatever ended the loop: the learner's exercise file, then progress.
-    pub fn finish(&self, app: &mut App) -> Result<(), String> {
+    pub fn finish(&mut self, app: &mut App) -> Result<(), String> {
         if let Some(Cmd::Exercise(save)) = app.editor_save_cmd() {
-            self.exercises.carry_out(app, save);
+            self.exercises.carry_out(app, &mut self.worker, save);
         }
         self.saver.save(app)
     }
@@ -136,6 +132,8 @@ impl Shell {
                 let result = export::export(&report, &dir, SystemTime::now());
                 app.update(Msg::Exported(result))
             }
+            Cmd::OpenUrl(url) => app.update(Msg::LinkReport(super::links::open(&url))),
+            Cmd::CopyText(text) => app.update(Msg::LinkReport(super::links::copy(&text))),
             Cmd::SaveProgress | Cmd::Quit | Cmd::Exercise(_) => vec![cmd],
         }
     }
@@ -143,7 +141,7 @@ impl Shell {
     /// Ctrl-E: save, hand the terminal to the learner's editor, then reload and re-check (the
     /// tick's poll notices the new modification time).
     fn edit_externally(
-        &self,
+        &mut self,
         screen: &mut impl Screen,
         app: &mut App,
         id: String,
@@ -153,7 +151,7 @@ impl Shell {
             id: id.clone(),
             text,
         };
-        let mut cmds = self.exercises.carry_out(app, save);
+        let mut cmds = self.exercises.carry_out(app, &mut self.worker, save);
         let Some(dir) = &self.exercises.state_dir else {
             return Ok(cmds);
         };

@@ -14,6 +14,7 @@ mod gpu_backend;
 mod hardening;
 mod lesson_parse;
 mod lessons_content;
+mod links;
 mod no_driver;
 mod panel_snapshots;
 // The pseudo-terminal harness, shared by e2e_pty and e2e_panel (one module, loaded once).

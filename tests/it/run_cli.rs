@@ -41,6 +41,7 @@ fn global(backend: BackendChoice) -> GlobalArgs {
     GlobalArgs {
         lessons: None,
         color: ColorChoice::Never,
+        hyperlinks: None,
         backend,
         device: 0,
         profile: None,

@@ -172,7 +172,9 @@ impl PanelState {
                     running.phase = text;
                 }
             }
-            WorkerEvent::Done { .. } => {}
+            WorkerEvent::Done { .. }
+            | WorkerEvent::CheckStarted { .. }
+            | WorkerEvent::Checked { .. } => {}
         }
     }
 
