@@ -142,18 +142,10 @@ pub struct Profile {
     pub carried_over: Vec<String>,
 }
 
-/// The profile chosen with `--profile FILE`, for every simulator this process opens.
-static CHOSEN: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
-
-/// Use `profile` for every simulator this process opens (`--profile FILE`). Set once, at start,
-/// before any backend opens; a second call is refused and returns the profile.
-pub fn choose(profile: Profile) -> Result<(), Box<Profile>> {
-    CHOSEN.set(profile).map_err(Box::new)
-}
-
-/// The profile simulators use: the one chosen with `--profile`, else the built-in H200 one.
-pub fn active() -> Result<Profile, ProfileError> {
-    match CHOSEN.get() {
+/// The profile a simulator uses: the one chosen with `--profile FILE` (passed down from the
+/// command line in [`crate::gpu::detect::BackendSpec`]), else the built-in H200 one.
+pub fn chosen_or_builtin(chosen: Option<&Profile>) -> Result<Profile, ProfileError> {
+    match chosen {
         Some(p) => Ok(p.clone()),
         None => Profile::builtin("h200"),
     }
