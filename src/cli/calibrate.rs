@@ -11,17 +11,17 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 
-use crate::cli::{BackendChoice, CalibrateArgs, GlobalArgs};
+use crate::cli::{BackendChoice, BackendSpec, CalibrateArgs};
 use crate::experiment::RunContext;
 use crate::experiment::calibrate::calibrate as fit_profile;
 use crate::gpu::profile::Profile;
 use crate::report::BackendKind;
 
 /// Carry out `cuda-academy calibrate`; errors go to stderr through the caller.
-pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+pub fn calibrate(args: &CalibrateArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     let template = Profile::builtin("h200")?;
-    let mut gpu = crate::cli::run::open_backend(global)?;
-    if gpu.info().backend.kind == BackendKind::Simulated && global.backend != BackendChoice::Sim {
+    let mut gpu = crate::cli::run::open_backend(backend)?;
+    if gpu.info().backend.kind == BackendKind::Simulated && backend.choice != BackendChoice::Sim {
         let why = gpu.info().backend.reason.clone().unwrap_or_default();
         anyhow::bail!(
             "there is no GPU to measure ({why}); calibrating the simulator would only re-measure \

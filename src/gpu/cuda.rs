@@ -99,6 +99,7 @@ impl CudaGpu {
                 copy_engines: props.copy_engines,
                 kernels_available: false,
                 holds_host_bytes: true,
+                simulated_host_bytes: None,
             },
             props,
             device,
