@@ -1,17 +1,33 @@
 //! The tutorial's state and the one place it changes: [`App::update`] takes a [`Msg`] and returns
 //! the side effects it wants as [`Cmd`]s. No drawing and no I/O here, so every behaviour can be
 //! tested with a key sequence and no terminal (the view in `crate::ui` only reads an `&App`).
+//!
+//! Where things live:
+//! - keys become [`crate::keymap::Action`]s and go to the part they are for (`dispatch`);
+//! - navigation: the open lesson and card, focus, scrolling, the mouse (`nav`, `list`);
+//! - the quiz pane ([`QuizState`], `quiz`) and predictions graded by runs (`predict`);
+//! - the experiment panel, a sub-state with its own update and derived views ([`PanelState`],
+//!   [`PanelAction`]), joined to the rest of the app by `run`;
+//! - the parameter form, a sub-state with its own update ([`ParamsForm`], [`FormAction`]);
+//! - dialogs and banners ([`Overlay`], [`Banner`], `overlay`);
+//! - the exercise editor ([`Exercises`], `editor*`); the rendered card cache (`cache`).
 
 mod cache;
+mod dispatch;
 pub mod editor;
+mod editor_check;
 mod editor_msg;
 mod editor_replies;
 pub mod editor_shell;
 pub mod editor_store;
+pub mod editor_timeline;
+mod exercise_picker;
 pub mod fixture;
+pub mod links;
 mod list;
 mod msg;
 mod nav;
+mod overlay;
 pub mod panel;
 pub mod params;
 mod predict;
@@ -21,18 +37,18 @@ mod stats;
 
 use std::cell::RefCell;
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 use ratatui::layout::Size;
 
-use crate::keymap::{self, Action, Ctx};
 use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
 use crate::theme::Theme;
 
+pub use cache::CardView;
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
-pub use panel::{BackendState, Compare, Outcome, PanelState, PanelView};
-pub use params::ParamsForm;
+pub use overlay::{Banner, BannerKind, Overlay, Reset};
+pub use panel::{BackendState, Compare, Outcome, PanelAction, PanelState, PanelView};
+pub use params::{FormAction, ParamsForm};
 pub use predict::{RunLedger, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
 pub mod predict_view {
@@ -42,9 +58,6 @@ pub mod predict_view {
 }
 pub use quiz::QuizState;
 pub use stats::LessonStats;
-
-/// How a save failure banner starts (a later success or failure replaces it).
-const SAVE_FAILED: &str = "progress not saved";
 
 /// Which pane takes the keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,48 +70,6 @@ pub enum Focus {
     Quiz,
     /// The lesson list (a sidebar, or an overlay on narrow terminals).
     Lessons,
-}
-
-/// A dialog drawn over the screen; it takes the keys while open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Overlay {
-    /// The `?` list of keys.
-    Help,
-    /// "Reset ...?" y/n.
-    Confirm(Reset),
-    /// The experiment's parameter form.
-    Params,
-}
-
-/// What a confirmed reset clears.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Reset {
-    /// One lesson, by catalog index.
-    Lesson(usize),
-    /// Every lesson.
-    All,
-    /// The open exercise, back to its starter.
-    Exercise,
-}
-
-/// A one-line message under the header.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Banner {
-    /// How serious it is (shown with a glyph).
-    pub kind: BannerKind,
-    /// The message.
-    pub text: String,
-}
-
-/// How serious a banner is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BannerKind {
-    /// For information (`i`).
-    Info,
-    /// Something is off but the app works (`!`).
-    Warning,
-    /// Something failed (`✗`).
-    Error,
 }
 
 /// The whole state of the tutorial.
@@ -140,6 +111,8 @@ pub struct App {
     pub runs: RunLedger,
     /// The exercise editor and the exercises passed.
     pub exercises: Exercises,
+    /// The links overlay, and whether links are hyperlinks.
+    pub links: links::LinksState,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -168,6 +141,7 @@ impl App {
             params: None,
             runs: RunLedger::default(),
             exercises: Exercises::default(),
+            links: links::LinksState::default(),
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -192,16 +166,11 @@ impl App {
                 Vec::new()
             }
             Msg::SaveFailed(why) => {
-                // One save banner at a time: the latest reason replaces the last one.
-                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
-                self.banners.push(Banner {
-                    kind: BannerKind::Error,
-                    text: format!("{SAVE_FAILED}: {why}"),
-                });
+                self.save_failed(&why);
                 Vec::new()
             }
             Msg::Saved => {
-                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
+                self.saved();
                 Vec::new()
             }
             Msg::Banner(banner) => {
@@ -218,87 +187,11 @@ impl App {
                 self.on_exported(result);
                 Vec::new()
             }
-        }
-    }
-
-    fn on_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
-        if key.kind != KeyEventKind::Press {
-            return Vec::new();
-        }
-        if self.quiz.input.is_some() && keymap::lookup(Ctx::Always, &key) != Some(Action::Quit) {
-            return self.on_input_key(key);
-        }
-        match keymap::lookup(self.key_context(), &key) {
-            Some(action) => self.perform(action),
-            None if self.key_context() == Ctx::Editor => {
-                self.editor_type(key);
+            Msg::LinkReport(text) => {
+                self.links.message = Some(text);
                 Vec::new()
             }
-            None if self.overlay == Some(Overlay::Params) => {
-                self.params_type(key);
-                Vec::new()
-            }
-            None => Vec::new(),
         }
-    }
-
-    /// Which part of the key table applies now.
-    pub fn key_context(&self) -> Ctx {
-        match self.overlay {
-            Some(Overlay::Help) => Ctx::Help,
-            Some(Overlay::Confirm(_)) => Ctx::Confirm,
-            Some(Overlay::Params) => Ctx::Params,
-            None if self.editor_open() => Ctx::Editor,
-            None => match self.focus {
-                Focus::Cards => Ctx::Cards,
-                Focus::Panel => Ctx::Panel,
-                Focus::Quiz => Ctx::Quiz,
-                Focus::Lessons => Ctx::Lessons,
-            },
-        }
-    }
-
-    /// Carry out a named action (what a key is bound to).
-    pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
-        match action {
-            Action::Quit => {
-                return self
-                    .editor_save_cmd()
-                    .into_iter()
-                    .chain([Cmd::Quit])
-                    .collect();
-            }
-            Action::ToggleHelp => self.toggle_help(),
-            Action::Close => return self.close(),
-            Action::NextCard => self.next_card(),
-            Action::PrevCard => self.prev_card(),
-            Action::FocusNext => self.cycle_focus(true),
-            Action::FocusPrev => self.cycle_focus(false),
-            Action::ToggleLessons => self.toggle_lessons(),
-            Action::JumpLesson(n) => self.jump_to_lesson(usize::from(n).saturating_sub(1)),
-            Action::ScrollUp => self.scroll(-1),
-            Action::ScrollDown => self.scroll(1),
-            Action::PageUp => self.scroll(-self.page()),
-            Action::PageDown => self.scroll(self.page()),
-            Action::Top => self.scroll(-i32::from(u16::MAX)),
-            Action::Bottom => self.scroll(i32::from(u16::MAX)),
-            Action::OptionUp => self.move_option(-1),
-            Action::OptionDown => self.move_option(1),
-            Action::Answer => return self.answer(),
-            Action::NextQuestion => self.move_question(1),
-            Action::PrevQuestion => self.move_question(-1),
-            Action::PickOption(n) => return self.pick_option(usize::from(n)),
-            Action::NextToReview => self.next_to_review(),
-            Action::ListUp => self.move_selection(-1),
-            Action::ListDown => self.move_selection(1),
-            Action::OpenLesson => self.open_selected(),
-            Action::ResetLesson => self.ask_reset(Reset::Lesson(self.list_selected)),
-            Action::ResetAll => self.ask_reset(Reset::All),
-            Action::ConfirmYes => return self.confirm(),
-            Action::ConfirmNo => self.overlay = None,
-            _ => return self.perform_panel(action),
-        }
-        Vec::new()
     }
 
     /// The open lesson's entry.
@@ -313,54 +206,6 @@ impl App {
             Some(LessonEntry::Broken { .. }) => 1,
             None => 0,
         }
-    }
-
-    /// The experiment panel's actions.
-    fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
-        let key = match action {
-            Action::RunExperiment => return self.run_experiment(),
-            Action::OpenEditor => return self.open_editor(),
-            Action::EditorCheck => return self.editor_check(),
-            Action::EditorLeave => return self.editor_leave(),
-            Action::EditorExternal => return self.editor_external(),
-            Action::EditorHint => return self.after(Self::editor_hint),
-            Action::EditorSolution => return self.after(Self::editor_solution),
-            Action::EditorReset => return self.after(Self::editor_ask_reset),
-            Action::ExportTrace => return self.export_trace(),
-            Action::ParamsRun => return self.close_params(true),
-            Action::ParamsClose => return self.close_params(false),
-            Action::SwitchExperiment => return self.after(Self::switch_experiment),
-            Action::ToggleView => return self.after(Self::toggle_view),
-            Action::LaneMode => return self.after(Self::cycle_lane_mode),
-            Action::Compare => return self.after(Self::cycle_compare),
-            Action::OpenParams => return self.after(Self::open_params),
-            Action::FieldUp => return self.after(|a| a.params_field(-1)),
-            Action::FieldDown => return self.after(|a| a.params_field(1)),
-            Action::ValueLess => return self.after(|a| a.params_value(-1)),
-            Action::ValueMore => return self.after(|a| a.params_value(1)),
-            Action::ZoomIn => '+',
-            Action::ZoomOut => '-',
-            Action::PanLeft => '<',
-            Action::PanRight => '>',
-            Action::SelectPrevOp => '[',
-            Action::SelectNextOp => ']',
-            _ => return Vec::new(),
-        };
-        self.timeline_key(key);
-        Vec::new()
-    }
-
-    fn after(&mut self, f: impl FnOnce(&mut Self)) -> Vec<Cmd> {
-        f(self);
-        Vec::new()
-    }
-
-    fn toggle_help(&mut self) {
-        self.help_scroll = 0;
-        self.overlay = match self.overlay {
-            Some(Overlay::Help) => None,
-            _ => Some(Overlay::Help),
-        };
     }
 }
 

@@ -19,8 +19,13 @@ pub const TEMP_PREFIX: &str = ".cuda-academy-tmp-";
 /// Most symlinks followed before giving up (as the kernel's ELOOP limit).
 const MAX_LINKS: usize = 40;
 
-/// Replace `path` with `bytes` atomically (through a symlink, onto its target).
+/// Replace `path` with `bytes` atomically (through a symlink, onto its target). A path that is
+/// not a regular file (`/dev/stdout`, `/dev/full`, a FIFO) is written into, never replaced:
+/// renaming over it would put a regular file in place of a device (as root, `/dev/null`).
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        return write_into(path, bytes);
+    }
     let target = resolve_links(path)?;
     let dir = folder_of(&target);
     let mut tmp = tempfile::Builder::new()
@@ -36,6 +41,14 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.persist(&target).map_err(|e| e.error)?;
     sync_dir(dir);
     Ok(())
+}
+
+/// Write `bytes` into an existing special file (a device, a FIFO, `/dev/stdout`), as a shell's
+/// `>` would; its errors (`/dev/full`: no space) are the write's errors.
+fn write_into(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = OpenOptions::new().write(true).open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
 }
 
 /// Create `path`, which must not exist in any form (not even as a dangling symlink), and write
@@ -162,6 +175,27 @@ mod tests {
         create_new(&fresh, b"x").unwrap();
         assert!(create_new(&fresh, b"y").is_err());
         assert_eq!(fs::read(&fresh).unwrap(), b"x");
+    }
+
+    /// Review rerun: `--trace /dev/full` renamed a temp file over the device (as root, any
+    /// device: `/dev/null`). A special file is written into and stays what it was. (A FIFO
+    /// stands for the devices here, so that the old behaviour fails this test harmlessly.)
+    #[cfg(unix)]
+    #[test]
+    fn special_files_are_written_into_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+        let reader = std::thread::spawn({
+            let fifo = fifo.clone();
+            move || fs::read(fifo).unwrap()
+        });
+        write(&fifo, b"through").unwrap();
+        let kind = fs::metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "the FIFO was replaced by a {kind:?}");
+        assert_eq!(reader.join().unwrap(), b"through");
     }
 
     #[test]

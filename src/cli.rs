@@ -3,10 +3,12 @@
 
 use std::path::PathBuf;
 
+use anyhow::Context as _;
 use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::experiment::{options, registry};
+use crate::gpu::profile::Profile;
 
 pub mod calibrate;
 pub mod check;
@@ -37,6 +39,10 @@ pub struct GlobalArgs {
     /// When to use colour (`NO_COLOR` set means never, unless `always`).
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, global = true)]
     pub color: ColorChoice,
+    /// When links in cards are clickable OSC 8 hyperlinks [default: $CUDA_ACADEMY_HYPERLINKS,
+    /// else auto: terminals known to support them].
+    #[arg(long, value_enum, value_name = "WHEN", global = true)]
+    pub hyperlinks: Option<HyperlinkChoice>,
     /// Which backend runs experiments.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto, global = true)]
     pub backend: BackendChoice,
@@ -59,7 +65,9 @@ pub enum ColorChoice {
 }
 
 /// `--backend`: defined beside backend detection (the GPU layer must not import the CLI).
-pub use crate::gpu::detect::BackendChoice;
+pub use crate::gpu::detect::{BackendChoice, BackendSpec};
+/// `--hyperlinks`: defined beside the detection it overrides.
+pub use crate::tui::hyperlinks::HyperlinkChoice;
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -218,14 +226,24 @@ impl ColorChoice {
 }
 
 impl GlobalArgs {
-    /// What the tutorial needs of the command line.
-    pub fn tui_options(&self) -> crate::tui::Options {
+    /// The backend the flags ask for, with the `--profile` file loaded (the error names the
+    /// file and what is wrong with it).
+    pub fn backend_spec(&self) -> anyhow::Result<BackendSpec> {
+        let profile = match &self.profile {
+            Some(path) => Some(Profile::load(path).context("--profile")?),
+            None => None,
+        };
+        Ok(BackendSpec::new(self.backend, self.device).with_profile(profile))
+    }
+
+    /// What the tutorial needs of the command line; `backend` from [`Self::backend_spec`].
+    pub fn tui_options(&self, backend: BackendSpec) -> crate::tui::Options {
         crate::tui::Options {
             lessons: self.lessons.clone(),
             color: self.color.enabled(),
+            hyperlinks: crate::tui::hyperlinks::enabled(self.hyperlinks),
             no_mouse: self.no_mouse,
-            backend: self.backend,
-            device: self.device,
+            backend,
         }
     }
 }

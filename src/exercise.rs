@@ -1,10 +1,11 @@
 //! Hands-on exercises (issue 8): the learner writes CUDA host code in a `.cu` file that also
 //! compiles with nvcc against `exercises/academy.cuh`; this module parses it with tree-sitter
-//! (`parse`), runs it on a [`machine::Machine`] (`interp`), checks the calls it made for stream
+//! (`parse`), runs it on the backend's [`crate::gpu::Gpu`] (`interp`: the live GPU or the
+//! simulator, through the same calls the experiments make), checks the calls it made for stream
 //! races (`hazards`), and grades it against the exercise's criteria (`verdict`).
 //!
 //! ```text
-//! file.cu ──parse──> Program ──interp on Machine──> Outcome { call log, metrics, timeline }
+//! file.cu ──parse──> Program ──interp on Gpu──> Outcome { call log, metrics, timeline }
 //! call log ──happens-before──> hazards;  Outcome + hazards + criteria ──> Verdict
 //! ```
 
@@ -14,7 +15,7 @@ pub mod catalog;
 pub mod hazards;
 pub mod interp;
 pub mod log;
-pub mod machine;
+pub mod metrics;
 pub mod parse;
 pub mod printf;
 pub mod state;

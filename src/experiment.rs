@@ -68,16 +68,32 @@ pub fn run(
         .ok_or_else(|| ExperimentError::UnknownExperiment { id: id.to_string() })?;
     opts.validate(spec)?;
     let result = (spec.run)(gpu, opts, ctx);
+    gpu.run_finished();
     // A cancel flag seen by the backend comes back as a GPU error; report it as one thing.
     match result {
         Err(ExperimentError::Gpu(GpuError::Cancelled)) => Err(ExperimentError::Cancelled),
         Ok(mut report) => {
             renumber_streams(&mut report);
             spec.stamp_clocks(&mut report);
+            explain_bandwidths(&*gpu, &mut report);
             Ok(report)
         }
         other => other,
     }
+}
+
+/// "Explain my number": the backend's notes on the link under the report's GB/s figures (their
+/// share of its per-direction limit, a link below its maximum, NUMA placement), shown with the
+/// other notes in `run`'s table and the TUI's results.
+fn explain_bandwidths(gpu: &dyn Gpu, report: &mut Report) {
+    let gbps: Vec<(&str, f64)> = report
+        .metrics
+        .iter()
+        .filter(|(_, m)| m.unit == metrics::GBPS && m.value.is_finite())
+        .map(|(name, m)| (name.as_str(), m.value))
+        .collect();
+    let notes = gpu.bandwidth_notes(&gbps);
+    report.notes.extend(notes);
 }
 
 /// Number the streams of a report 1, 2, 3, ... in the order the backend created them (the
@@ -113,12 +129,7 @@ pub(crate) fn sized_report(
     default: u64,
     need: fit::Need,
 ) -> Result<(u64, Report), ExperimentError> {
-    let (size, note) = fit::fit_size(
-        requested,
-        default,
-        need,
-        fit::Free::now(gpu.info().free_mem, gpu.info().holds_host_bytes),
-    )?;
+    let (size, note) = fit::fit_size(requested, default, need, fit::Free::of(gpu.info()))?;
     let mut report = new_report(
         id,
         gpu,

@@ -119,6 +119,10 @@ pub struct DeviceInfo {
     /// description of their contents), so a size check against the host's free memory applies
     /// only when this is true.
     pub holds_host_bytes: bool,
+    /// The simulated machine's host memory (its profile's `host_total_bytes`) when the backend
+    /// simulates one: sizes are checked against it, since the simulator refuses what its profiled
+    /// host could not hold. `None` on a live GPU.
+    pub simulated_host_bytes: Option<u64>,
 }
 
 /// Why a GPU primitive failed. Messages say what happened and what to do.
@@ -158,6 +162,15 @@ pub enum GpuError {
 /// `Gpu` in scope.
 pub trait Gpu: Driver + Recording + HostAccess {
     fn info(&self) -> &DeviceInfo;
+
+    /// "Explain my number" (issue 10 §4): short notes on what bounds the host-device
+    /// bandwidths `gbps` (name, GB/s) besides the code: their share of the link's
+    /// per-direction limit, a link below its maximum generation or width, the GPU's NUMA node
+    /// against this process's CPUs. A backend with no link to read says nothing.
+    fn bandwidth_notes(&self, gbps: &[(&str, f64)]) -> Vec<String> {
+        let _ = gbps;
+        Vec::new()
+    }
 }
 
 /// Recording: the host clock and the timeline of device ops.
@@ -174,6 +187,10 @@ pub trait Recording {
     /// [`Recording::timeline_begin`], sorted by start, on its origin. Host ops are not included:
     /// experiments add their own from [`Recording::host_now_us`].
     fn timeline_end(&mut self) -> Result<Vec<Op>, GpuError>;
+    /// The experiment run is over: release what recording keeps between its recordings (the
+    /// CUDA backend detaches CUPTI, attached once per run), so nothing that runs next, such as
+    /// another experiment's unrecorded timings, pays for it.
+    fn run_finished(&mut self) {}
 }
 
 pub mod cuda;

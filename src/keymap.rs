@@ -5,6 +5,9 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+mod action;
+pub use action::Action;
+
 /// Where a key is pressed. The focused pane, or an open dialog.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ctx {
@@ -28,6 +31,10 @@ pub enum Ctx {
     Confirm,
     /// The exercise editor is open (other keys edit the text).
     Editor,
+    /// The card's links are listed over the screen.
+    Links,
+    /// The exercise list (`w`) is open.
+    Picker,
 }
 
 impl Ctx {
@@ -43,6 +50,8 @@ impl Ctx {
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
             Ctx::Editor => "Exercise editor",
+            Ctx::Links => "Links of the card",
+            Ctx::Picker => "Exercise list",
         }
     }
 
@@ -51,185 +60,14 @@ impl Ctx {
     fn is_modal(self) -> bool {
         matches!(
             self,
-            Ctx::Help | Ctx::Confirm | Ctx::Params | Ctx::Always | Ctx::Editor
+            Ctx::Help
+                | Ctx::Confirm
+                | Ctx::Params
+                | Ctx::Always
+                | Ctx::Editor
+                | Ctx::Links
+                | Ctx::Picker
         )
-    }
-}
-
-/// Everything a key can ask for. Each variant's [`Action::name`] and [`Action::description`]
-/// say what it does (they are what the help overlay shows).
-#[allow(missing_docs)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Quit,
-    ToggleHelp,
-    Close,
-    NextCard,
-    PrevCard,
-    FocusNext,
-    FocusPrev,
-    ToggleLessons,
-    /// Jump to lesson N (1-based; the digit pressed).
-    JumpLesson(u8),
-    ScrollUp,
-    ScrollDown,
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
-    OptionUp,
-    OptionDown,
-    Answer,
-    NextQuestion,
-    PrevQuestion,
-    /// Choose and answer the option at position N (0-based; the letter pressed).
-    PickOption(u8),
-    NextToReview,
-    ListUp,
-    ListDown,
-    OpenLesson,
-    ResetLesson,
-    ResetAll,
-    ConfirmYes,
-    ConfirmNo,
-    RunExperiment,
-    ExportTrace,
-    SwitchExperiment,
-    ToggleView,
-    LaneMode,
-    Compare,
-    OpenParams,
-    ZoomIn,
-    ZoomOut,
-    PanLeft,
-    PanRight,
-    SelectPrevOp,
-    SelectNextOp,
-    FieldUp,
-    FieldDown,
-    ValueLess,
-    ValueMore,
-    ParamsRun,
-    ParamsClose,
-    OpenEditor,
-    EditorCheck,
-    EditorLeave,
-    EditorExternal,
-    EditorHint,
-    EditorSolution,
-    EditorReset,
-}
-
-impl Action {
-    /// The action's name, as the help overlay lists it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Quit => "quit",
-            Action::ToggleHelp => "help",
-            Action::Close => "close",
-            Action::NextCard => "next card",
-            Action::PrevCard => "previous card",
-            Action::FocusNext => "next pane",
-            Action::FocusPrev => "previous pane",
-            Action::ToggleLessons => "lesson list",
-            Action::JumpLesson(_) => "jump to lesson N",
-            Action::ScrollUp => "scroll up",
-            Action::ScrollDown => "scroll down",
-            Action::PageUp => "page up",
-            Action::PageDown => "page down",
-            Action::Top => "top",
-            Action::Bottom => "bottom",
-            Action::OptionUp => "previous option",
-            Action::OptionDown => "next option",
-            Action::Answer => "answer",
-            Action::NextQuestion => "next question",
-            Action::PrevQuestion => "previous question",
-            Action::PickOption(_) => "pick option",
-            Action::NextToReview => "next to review",
-            Action::ListUp => "select previous",
-            Action::ListDown => "select next",
-            Action::OpenLesson => "open lesson",
-            Action::ResetLesson => "reset lesson",
-            Action::ResetAll => "reset everything",
-            Action::ConfirmYes => "yes",
-            Action::ConfirmNo => "no",
-            Action::RunExperiment => "run experiment",
-            Action::ExportTrace => "export trace",
-            Action::SwitchExperiment => "switch experiment",
-            Action::ToggleView => "panel view",
-            Action::LaneMode => "lane mode",
-            Action::Compare => "compare with",
-            Action::OpenParams => "parameters",
-            Action::ZoomIn => "zoom in",
-            Action::ZoomOut => "zoom out",
-            Action::PanLeft => "pan left",
-            Action::PanRight => "pan right",
-            Action::SelectPrevOp => "previous op",
-            Action::SelectNextOp => "next op",
-            Action::FieldUp => "previous field",
-            Action::FieldDown => "next field",
-            Action::ValueLess => "smaller value",
-            Action::ValueMore => "larger value",
-            Action::ParamsRun => "run with these",
-            Action::ParamsClose => "close form",
-            Action::OpenEditor => "exercise",
-            Action::EditorCheck => "check",
-            Action::EditorLeave => "leave editor",
-            Action::EditorExternal => "own editor",
-            Action::EditorHint => "hint",
-            Action::EditorSolution => "solution",
-            Action::EditorReset => "reset exercise",
-        }
-    }
-
-    /// One line on what it does, for the help overlay.
-    pub fn description(self) -> &'static str {
-        match self {
-            Action::Quit => "save progress and leave",
-            Action::ToggleHelp => "show or hide this list of keys",
-            Action::Close => "close the list; else cancel a run; else messages",
-            Action::NextCard => "on, into the next lesson at the end",
-            Action::PrevCard => "back, into the previous lesson",
-            Action::FocusNext => "cards → quiz → experiment → lessons",
-            Action::FocusPrev => "the other way round",
-            Action::ToggleLessons => "lessons with completion and scores",
-            Action::JumpLesson(_) => "open lesson N where you left it",
-            Action::ScrollUp | Action::ScrollDown => "scroll the pane a line",
-            Action::PageUp | Action::PageDown => "scroll the pane a page",
-            Action::Top | Action::Bottom => "scroll to the start or end",
-            Action::OptionUp | Action::OptionDown => "move the › cursor",
-            Action::Answer => "answer (the first is scored); again: practice",
-            Action::NextQuestion | Action::PrevQuestion => "move among the lesson's questions",
-            Action::PickOption(_) => "answer with that option (practice once answered)",
-            Action::NextToReview => "the next question missed or not answered yet",
-            Action::ListUp | Action::ListDown => "move the selection",
-            Action::OpenLesson => "open the selected lesson",
-            Action::ResetLesson => "clear this lesson's progress (asks)",
-            Action::ResetAll => "clear all progress (asks first)",
-            Action::ConfirmYes => "do it",
-            Action::ConfirmNo => "keep things as they are",
-            Action::RunExperiment => "run the lesson's experiment (on the worker)",
-            Action::ExportTrace => "write the last run as Chrome trace JSON",
-            Action::SwitchExperiment => "the lesson's other experiment",
-            Action::ToggleView => "timeline → results → chart",
-            Action::LaneMode => "streams → copy engines → both",
-            Action::Compare => "previous run / baseline / none",
-            Action::OpenParams => "size, streams, chunks, memory, order",
-            Action::ZoomIn | Action::ZoomOut => "zoom the timeline",
-            Action::PanLeft | Action::PanRight => "move the timeline window",
-            Action::SelectPrevOp | Action::SelectNextOp => "select an op, show its details",
-            Action::FieldUp | Action::FieldDown => "choose a parameter",
-            Action::ValueLess | Action::ValueMore => "change it (or type a value)",
-            Action::ParamsRun => "close the form and run",
-            Action::ParamsClose => "keep the values, don't run",
-            Action::OpenEditor => "edit the lesson's exercise",
-            Action::EditorCheck => "save, run and check the file",
-            Action::EditorLeave => "save and close the editor",
-            Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
-            Action::EditorHint => "show the next hint",
-            Action::EditorSolution => "show the solution (after a pass or 3 fails)",
-            Action::EditorReset => "put the starter back (asks first)",
-        }
     }
 }
 
@@ -299,6 +137,7 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::PickOption(_), KeyCode::Char(c)) if c.is_ascii_lowercase() => {
             Action::PickOption(c as u8 - b'a')
         }
+        (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
@@ -325,7 +164,9 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
 pub type HelpRow = (&'static str, &'static str, &'static str);
 
 /// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
-/// out: its frame says them, and every one of its actions is listed under another section.
+/// out: its frame says them, and every one of its actions is listed under another section. So
+/// are the links overlay's: its footer says them all, and `u` is listed with what it opens (at
+/// 160x48 the two columns are full).
 pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
     let order = [
         Ctx::Main,
@@ -335,6 +176,7 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Quiz,
         Ctx::Lessons,
         Ctx::Params,
+        Ctx::Picker,
         Ctx::Editor,
     ];
     order

@@ -9,11 +9,16 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use anyhow::Context as _;
 use clap::Parser;
 use cuda_academy::cli::{self, Cli, Command, GlobalArgs};
 
 fn main() -> ExitCode {
+    // Started as the driver probe (`cuInit` in a child, so that a hung driver never blocks this
+    // process): do that and nothing else.
+    if let Some(code) = cuda_academy::gpu::cuda::init::serve_probe_if_asked() {
+        return code;
+    }
+    cuda_academy::gpu::cuda::init::use_child_probe();
     let cli = Cli::parse();
     match dispatch(&cli) {
         Ok(code) => code,
@@ -30,28 +35,25 @@ fn main() -> ExitCode {
 }
 
 fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
-    if let Some(path) = &cli.global.profile {
-        // The error names the file itself.
-        let profile = cuda_academy::gpu::profile::Profile::load(path).context("--profile")?;
-        // Nothing has opened a backend yet, so this is the first and only choice.
-        let _ = cuda_academy::gpu::profile::choose(profile);
-    }
+    // Loaded once, for every command (a bad --profile is an error whatever the command), and
+    // passed down to whatever opens a backend.
+    let backend = cli.global.backend_spec()?;
     match &cli.command {
-        None => tutorial(&cli.global),
+        None => tutorial(&cli.global, backend),
         Some(Command::List(args)) => cli::list::list(args, &cli.global),
         Some(Command::Check(args)) => cli::check::check(args, &cli.global),
         Some(Command::Completions(args)) => cli::completions::completions(args),
         Some(Command::Man) => cli::man::man(),
-        Some(Command::Run(args)) => cli::run::run(args, &cli.global),
-        Some(Command::Info(args)) => cli::info::info(args, &cli.global),
-        Some(Command::Calibrate(args)) => cli::calibrate::calibrate(args, &cli.global),
-        Some(Command::Exercise(args)) => cli::exercise::exercise(args, &cli.global),
+        Some(Command::Run(args)) => cli::run::run(args, &backend),
+        Some(Command::Info(args)) => cli::info::info(args, &backend),
+        Some(Command::Calibrate(args)) => cli::calibrate::calibrate(args, &backend),
+        Some(Command::Exercise(args)) => cli::exercise::exercise(args, &backend),
     }
 }
 
 /// The interactive tutorial, refused up front when there is no terminal to draw on or read keys
 /// from (a pipe, a file, cron): entering raw mode there would fail or leave junk behind.
-fn tutorial(global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+fn tutorial(global: &GlobalArgs, backend: cli::BackendSpec) -> anyhow::Result<ExitCode> {
     let missing = match (io::stdin().is_terminal(), io::stdout().is_terminal()) {
         (true, true) => None,
         (false, true) => Some("stdin is not a terminal"),
@@ -68,7 +70,7 @@ fn tutorial(global: &GlobalArgs) -> anyhow::Result<ExitCode> {
              `cuda-academy list`, `run` or `info`; see --help."
         );
     }
-    cuda_academy::tui::run(&global.tui_options())?;
+    cuda_academy::tui::run(&global.tui_options(backend))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -2,8 +2,8 @@
 //!
 //! pulldown-cmark parses (tables and strikethrough on); `blocks` walks the events. Headings,
 //! emphasis, strong, strikethrough, inline code, nested block quotes (`│ ` bars) and lists
-//! (bullet glyphs, numbers, hanging indent), tables with box borders, links (text, then the URL
-//! muted), rules, code blocks (syntect, see [`crate::highlight`]) and `{{metric:NAME}}`
+//! (bullet glyphs, numbers, hanging indent), tables with box borders, links (web links
+//! numbered `[n]`, see [`links`]; others with their target muted), rules, code blocks (syntect, see [`crate::highlight`]) and `{{metric:NAME}}`
 //! placeholders. HTML comments are hidden.
 //!
 //! Every line fits `width` (for widths of a few columns and up), nothing depends on colour alone,
@@ -14,6 +14,7 @@
 mod blocks;
 mod code;
 mod inline;
+pub mod links;
 mod prefix;
 mod table;
 mod text;
@@ -24,7 +25,19 @@ use ratatui::text::Line;
 
 use crate::theme::Theme;
 
+pub use links::{Link, LinkSpot};
 pub use text::METRIC_INVITATION;
+
+/// A rendered card: its lines, its web links in order, and where each link is drawn.
+#[derive(Debug, Clone, Default)]
+pub struct Rendered {
+    /// The lines, each at most the width wide.
+    pub lines: Vec<Line<'static>>,
+    /// The card's web links; the `[n]` after a link's text is its index plus one.
+    pub links: Vec<Link>,
+    /// Where link text lies in `lines`, for making those cells hyperlinks.
+    pub spots: Vec<LinkSpot>,
+}
 
 /// How to render a card.
 pub struct RenderOptions<'a> {
@@ -48,6 +61,11 @@ pub fn parser_options() -> Options {
 
 /// Render `md` into lines no wider than `opts.width`.
 pub fn render(md: &str, opts: &RenderOptions) -> Vec<Line<'static>> {
+    render_card(md, opts).lines
+}
+
+/// Render `md` into lines no wider than `opts.width`, with its links.
+pub fn render_card(md: &str, opts: &RenderOptions) -> Rendered {
     blocks::Renderer::new(opts).run(Parser::new_ext(md, parser_options()))
 }
 

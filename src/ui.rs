@@ -5,13 +5,17 @@ pub mod banner;
 pub mod card;
 pub mod confirm;
 pub mod editor;
+pub mod editor_timeline;
 pub mod editor_verdict;
+pub mod exercise_picker;
 pub mod experiment;
 pub mod footer;
 pub mod header;
 pub mod help;
+pub mod hyperlink;
 pub mod layout;
 pub mod lessons;
+pub mod links;
 pub mod metrics;
 pub mod params;
 pub mod quiz;
@@ -43,6 +47,9 @@ impl Widget for &App {
             experiment::render(self, panes.panel, buf);
             quiz::render(self, panes.quiz, buf);
         }
+        if self.picker_open() {
+            exercise_picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
+        }
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);
         } else if self.focus == Focus::Lessons {
@@ -54,6 +61,7 @@ impl Widget for &App {
             Some(Overlay::Help) => help::render(self, area, buf),
             Some(Overlay::Confirm(what)) => confirm::render(self, what, area, buf),
             Some(Overlay::Params) => params::render(self, panes.panel, area, buf),
+            Some(Overlay::Links) => links::render(self, &panes, buf),
             None => {}
         }
     }

@@ -1,22 +1,30 @@
-//! The experiment worker: one thread that owns the GPU backend and runs experiments for the TUI,
-//! so the UI thread never blocks on CUDA (opening a context, NVRTC compiles, long runs).
+//! The experiment worker: one thread that owns the GPU backend and runs experiments and exercise
+//! checks for the TUI, one at a time, so the UI thread never blocks on CUDA (opening a context,
+//! NVRTC compiles, long runs) and there is one CUDA context, not one per check.
 //!
 //! The backend is opened on the worker thread (a CUDA context is bound to the thread that uses
-//! it), once, at spawn; the first event says which backend runs and why. Each run reports its
-//! phases and then its result. A panic inside an experiment is caught and reported as a failed
-//! run, and the backend is reopened for the next run, because a panic may have left it half-way
-//! through a sequence of driver calls.
+//! it), once, at spawn; the first event says which backend runs and why. Jobs queue in the order
+//! sent ([`board`] keeps the queue and each job's cancel flag). A run reports its phases and then
+//! its result; a check says when it starts and then its verdict. A panic inside either is caught
+//! and reported as a failure, and the backend is reopened for the next job, because a panic may
+//! have left it half-way through a sequence of driver calls.
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+pub mod board;
+pub mod check;
+mod jobs;
+
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
+use crate::app::editor::SharedVerdict;
 use crate::experiment::{self, ExperimentError, ExperimentOptions, RunContext};
-use crate::gpu::detect::BackendChoice;
+use crate::gpu::detect::BackendSpec;
 use crate::gpu::{DeviceInfo, Gpu, detect};
 use crate::report::Report;
+use board::Board;
+pub use board::Job;
+pub use check::{CheckRunner, check_exercise, failed_verdict};
+use jobs::{Backend, CheckJob, RunJob, skipped};
 
 /// The worker thread's name. The TUI's panic hook checks it: a panic there is caught and shown
 /// in the panel, so the hook must not restore the terminal or print over the screen.
@@ -34,11 +42,37 @@ pub enum WorkerEvent {
         run_id: u64,
         result: Result<Box<Report>, String>,
     },
+    /// Check `check_id` left the queue: it runs now.
+    CheckStarted { check_id: u64 },
+    /// Check `check_id` of exercise `id` finished; `cancelled` when Esc stopped it (the verdict
+    /// then holds what ran up to there, or nothing if it never started).
+    Checked {
+        check_id: u64,
+        id: String,
+        verdict: SharedVerdict,
+        cancelled: bool,
+    },
 }
 
 /// How the worker runs one experiment (`experiment::run`; tests pass one that fails or panics).
 pub type Runner =
     fn(&str, &mut dyn Gpu, &ExperimentOptions, &RunContext) -> Result<Report, ExperimentError>;
+
+/// What the worker runs jobs with.
+#[derive(Clone, Copy)]
+pub struct Runners {
+    pub experiment: Runner,
+    pub check: CheckRunner,
+}
+
+impl Default for Runners {
+    fn default() -> Self {
+        Runners {
+            experiment: |id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx),
+            check: check_exercise,
+        }
+    }
+}
 
 enum Request {
     Run {
@@ -46,46 +80,53 @@ enum Request {
         experiment: String,
         options: ExperimentOptions,
     },
+    Check {
+        check_id: u64,
+        id: String,
+        text: String,
+    },
 }
 
-/// Handle to the worker thread. Dropping it stops the thread after the current run.
+impl Request {
+    fn job(&self) -> Job {
+        match self {
+            Request::Run { run_id, .. } => Job::Run(*run_id),
+            Request::Check { check_id, .. } => Job::Check(*check_id),
+        }
+    }
+}
+
+/// Handle to the worker thread. Dropping it stops the thread after the current job.
 pub struct Worker {
     requests: Option<Sender<Request>>,
-    cancel: Arc<AtomicBool>,
+    board: Board,
     thread: Option<JoinHandle<()>>,
 }
 
 impl Worker {
     /// Start the worker; `emit` receives every [`WorkerEvent`] (it is called on the worker thread).
     pub fn spawn(
-        choice: BackendChoice,
-        device: u32,
+        backend: BackendSpec,
         emit: impl Fn(WorkerEvent) + Send + 'static,
     ) -> std::io::Result<Worker> {
-        Self::spawn_with(
-            choice,
-            device,
-            |id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx),
-            emit,
-        )
+        Self::spawn_with(backend, Runners::default(), emit)
     }
 
-    /// [`Worker::spawn`] with another way to run experiments (for tests of failures and panics).
+    /// [`Worker::spawn`] with other ways to run jobs (for tests of failures and panics).
     pub fn spawn_with(
-        choice: BackendChoice,
-        device: u32,
-        runner: Runner,
+        backend: BackendSpec,
+        runners: Runners,
         emit: impl Fn(WorkerEvent) + Send + 'static,
     ) -> std::io::Result<Worker> {
         let (tx, rx) = channel();
-        let cancel = Arc::new(AtomicBool::new(false));
-        let flag = Arc::clone(&cancel);
+        let board = Board::default();
+        let shared = board.clone();
         let thread = std::thread::Builder::new()
             .name(THREAD_NAME.into())
-            .spawn(move || serve(choice, device, runner, &rx, &flag, &emit))?;
+            .spawn(move || serve(&backend, runners, &rx, &shared, &emit))?;
         Ok(Worker {
             requests: Some(tx),
-            cancel,
+            board,
             thread: Some(thread),
         })
     }
@@ -97,12 +138,26 @@ impl Worker {
         experiment: &str,
         options: ExperimentOptions,
     ) -> Result<(), String> {
-        self.cancel.store(false, Ordering::Relaxed);
-        let request = Request::Run {
+        self.send(Request::Run {
             run_id,
             experiment: experiment.to_string(),
             options,
-        };
+        })
+    }
+
+    /// Queue check `check_id` of `text` as exercise `id`; [`WorkerEvent::CheckStarted`] and
+    /// [`WorkerEvent::Checked`] carry the id back.
+    pub fn check(&mut self, check_id: u64, id: &str, text: &str) -> Result<(), String> {
+        self.send(Request::Check {
+            check_id,
+            id: id.to_string(),
+            text: text.to_string(),
+        })
+    }
+
+    fn send(&mut self, request: Request) -> Result<(), String> {
+        let job = request.job();
+        self.board.queue(job);
         let sent = self.requests.as_ref().map(|tx| tx.send(request).is_ok());
         match sent {
             Some(true) => Ok(()),
@@ -110,75 +165,75 @@ impl Worker {
         }
     }
 
-    /// Ask the running experiment to stop at its next step.
+    /// Ask the experiment run (running or queued) to stop at its next step.
     pub fn cancel(&self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.board.cancel(|job| matches!(job, Job::Run(_)));
+    }
+
+    /// Ask check `check_id` (running or queued) to stop at its next step.
+    pub fn cancel_check(&self, check_id: u64) {
+        self.board.cancel(|job| job == Job::Check(check_id));
     }
 }
 
 impl Drop for Worker {
     fn drop(&mut self) {
-        self.cancel.store(true, Ordering::Relaxed);
+        self.board.cancel(|_| true);
         // Closing the channel ends the loop; do not join: a long GPU call must not hold up quit.
         self.requests.take();
         self.thread.take();
     }
 }
 
+/// The worker thread: open the backend, then take jobs until the handle is dropped.
 fn serve(
-    choice: BackendChoice,
-    device: u32,
-    runner: Runner,
+    backend: &BackendSpec,
+    runners: Runners,
     requests: &Receiver<Request>,
-    cancel: &AtomicBool,
+    board: &Board,
     emit: &dyn Fn(WorkerEvent),
 ) {
-    let mut gpu = open(choice, device, emit);
-    while let Ok(Request::Run {
-        run_id,
-        experiment,
-        options,
-    }) = requests.recv()
-    {
-        if gpu.is_none() {
-            gpu = open(choice, device, emit);
-        }
-        let Some(backend) = gpu.as_mut() else {
-            let result = Err("no backend could be opened (see the status bar)".to_string());
-            emit(WorkerEvent::Done { run_id, result });
+    let mut gpu = open(backend, emit);
+    while let Ok(request) = requests.recv() {
+        let Some(cancel) = board.start(request.job()) else {
+            emit(skipped(request));
             continue;
         };
-        let progress = |text: &str| {
-            emit(WorkerEvent::Phase {
+        if gpu.is_none() {
+            gpu = open(backend, emit);
+        }
+        let crashed = match request {
+            Request::Run {
                 run_id,
-                text: text.to_string(),
-            })
-        };
-        let ctx = RunContext {
-            cancel,
-            progress: &progress,
-        };
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            runner(&experiment, backend.as_mut(), &options, &ctx)
-        }));
-        let result = match outcome {
-            Ok(Ok(report)) => Ok(Box::new(report)),
-            Ok(Err(err)) => Err(err.to_string()),
-            Err(panic) => {
-                gpu = None;
-                Err(format!("the experiment crashed: {}", panic_message(&panic)))
+                experiment,
+                options,
+            } => {
+                let job = RunJob {
+                    run_id,
+                    experiment: &experiment,
+                    options: &options,
+                };
+                job.serve(runners.experiment, gpu.as_mut(), &cancel, emit)
+            }
+            Request::Check { check_id, id, text } => {
+                emit(WorkerEvent::CheckStarted { check_id });
+                let job = CheckJob {
+                    check_id,
+                    id: &id,
+                    text: &text,
+                };
+                job.serve(runners.check, gpu.as_mut(), &cancel, emit)
             }
         };
-        emit(WorkerEvent::Done { run_id, result });
+        if crashed {
+            gpu = None;
+        }
+        board.finish();
     }
 }
 
-fn open(
-    choice: BackendChoice,
-    device: u32,
-    emit: &dyn Fn(WorkerEvent),
-) -> Option<Box<dyn Gpu + Send>> {
-    match detect::open(choice, device) {
+fn open(backend: &BackendSpec, emit: &dyn Fn(WorkerEvent)) -> Option<Backend> {
+    match detect::open(backend) {
         Ok(gpu) => {
             emit(WorkerEvent::Backend(Ok(gpu.info().clone())));
             Some(gpu)
@@ -190,100 +245,5 @@ fn open(
     }
 }
 
-fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
-    if let Some(s) = panic.downcast_ref::<&str>() {
-        (*s).to_string()
-    } else if let Some(s) = panic.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "unknown panic".to_string()
-    }
-}
-
 #[cfg(test)]
-mod tests {
-    #![allow(clippy::unwrap_used, clippy::panic)]
-    use super::*;
-    use std::sync::Mutex;
-    use std::time::Duration;
-
-    fn collect(runner: Runner, runs: u64) -> Vec<WorkerEvent> {
-        let (tx, rx) = channel();
-        let tx = Mutex::new(tx);
-        let mut worker = Worker::spawn_with(BackendChoice::Sim, 0, runner, move |e| {
-            let _ = tx.lock().unwrap().send(e);
-        })
-        .unwrap();
-        let mut events = Vec::new();
-        for run_id in 1..=runs {
-            worker
-                .run(run_id, "async-copy", ExperimentOptions::default())
-                .unwrap();
-            loop {
-                let e = rx.recv_timeout(Duration::from_secs(60)).unwrap();
-                let done = matches!(e, WorkerEvent::Done { .. });
-                events.push(e);
-                if done {
-                    break;
-                }
-            }
-        }
-        events
-    }
-
-    #[test]
-    fn a_panic_in_an_experiment_is_a_failed_run_and_the_worker_goes_on() {
-        fn boom(
-            _: &str,
-            _: &mut dyn Gpu,
-            _: &ExperimentOptions,
-            _: &RunContext,
-        ) -> Result<Report, ExperimentError> {
-            panic!("kernel exploded");
-        }
-        let events = collect(boom, 2);
-        assert!(
-            matches!(&events[0], WorkerEvent::Backend(Ok(_))),
-            "{events:?}"
-        );
-        let failures: Vec<_> = events
-            .iter()
-            .filter_map(|e| match e {
-                WorkerEvent::Done {
-                    result: Err(why), ..
-                } => Some(why.clone()),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(failures.len(), 2, "{events:?}");
-        assert!(
-            failures[0].contains("crashed: kernel exploded"),
-            "{failures:?}"
-        );
-        // The backend is reopened after a panic.
-        let backends = events
-            .iter()
-            .filter(|e| matches!(e, WorkerEvent::Backend(_)))
-            .count();
-        assert_eq!(backends, 2);
-    }
-
-    #[test]
-    fn a_real_run_reports_phases_then_its_report() {
-        let events = collect(|id, gpu, opts, ctx| experiment::run(id, gpu, opts, ctx), 1);
-        assert!(
-            events
-                .iter()
-                .any(|e| matches!(e, WorkerEvent::Phase { run_id: 1, .. }))
-        );
-        match events.last() {
-            Some(WorkerEvent::Done {
-                run_id: 1,
-                result: Ok(report),
-            }) => {
-                assert_eq!(report.experiment, "async-copy");
-            }
-            other => panic!("{other:?}"),
-        }
-    }
-}
+mod tests;

@@ -8,19 +8,35 @@ use ratatui::text::Line;
 
 use super::App;
 use crate::lesson::LessonEntry;
-use crate::markdown::{self, RenderOptions};
+use crate::markdown::{self, Link, LinkSpot, RenderOptions};
 
 /// See the module docs.
 #[derive(Debug, Default)]
 pub(super) struct CardCache {
     /// (width, highlight) the lines below were rendered for.
     stamp: Option<(u16, bool)>,
-    lines: HashMap<(usize, usize), Rc<Vec<Line<'static>>>>,
+    lines: HashMap<(usize, usize), Rc<CardView>>,
+}
+
+/// A card rendered to one width: its lines, its web links and where they are drawn.
+#[derive(Debug, Default)]
+pub struct CardView {
+    /// The lines.
+    pub lines: Rc<Vec<Line<'static>>>,
+    /// The web links, numbered `[index + 1]` on the card.
+    pub links: Vec<Link>,
+    /// Where link text lies in `lines`.
+    pub spots: Vec<LinkSpot>,
 }
 
 impl App {
     /// The open card rendered to `width` columns (cached).
     pub fn card_lines(&self, width: u16) -> Rc<Vec<Line<'static>>> {
+        Rc::clone(&self.card_view(width).lines)
+    }
+
+    /// The open card rendered to `width` columns, with its links (cached).
+    pub fn card_view(&self, width: u16) -> Rc<CardView> {
         let key = (self.lesson, self.card);
         let stamp = Some((width, self.highlight_ready));
         if let Ok(mut cache) = self.cache.try_borrow_mut() {
@@ -44,12 +60,12 @@ impl App {
         }
     }
 
-    fn render_card(&self, width: u16) -> Vec<Line<'static>> {
+    fn render_card(&self, width: u16) -> CardView {
         let Some(LessonEntry::Ok(lesson)) = self.entry() else {
-            return Vec::new();
+            return CardView::default();
         };
         let Some(card) = lesson.cards.get(self.card) else {
-            return Vec::new();
+            return CardView::default();
         };
         let opts = RenderOptions {
             width: width.max(1),
@@ -57,6 +73,11 @@ impl App {
             highlight: self.highlight_ready,
             metric: &|name| self.metric_text(name),
         };
-        markdown::render(&card.markdown, &opts)
+        let rendered = markdown::render_card(&card.markdown, &opts);
+        CardView {
+            lines: Rc::new(rendered.lines),
+            links: rendered.links,
+            spots: rendered.spots,
+        }
     }
 }

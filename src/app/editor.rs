@@ -1,4 +1,4 @@
-//! The exercise editor's state and its part of `update`: `w` opens the lesson's exercise, keys
+//! The exercise editor's state and its part of `update`: the exercise list (`w`) opens one, keys
 //! edit it (the `ratatui-textarea` widget keeps the text, cursor and undo), Ctrl-R saves and
 //! checks it off the UI thread, hints come one at a time, the solution unlocks once it passes
 //! (or after three failed checks), Ctrl-X resets it to its starter after a y/n. File I/O and the
@@ -12,8 +12,11 @@ use std::time::SystemTime;
 use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
+pub use super::editor_check::{Checking, Stage};
 pub use super::editor_msg::{ExerciseCmd, ExerciseMsg, SharedVerdict};
-use super::{App, Banner, BannerKind, Cmd, LessonEntry, Overlay, Reset};
+use super::editor_timeline::VerdictTimeline;
+pub use super::exercise_picker::Picker;
+use super::{App, Banner, BannerKind, Cmd, Overlay, Reset};
 use crate::exercise::{Verdict, catalog};
 
 /// Failed checks after which the solution may be shown on request.
@@ -28,8 +31,17 @@ pub struct EditorState {
     pub area: Option<TextArea<'static>>,
     /// The last check's verdict.
     pub verdict: Option<Arc<Verdict>>,
+    /// The last verdict's timeline, with its hazards placed on it.
+    pub timeline: Option<VerdictTimeline>,
     /// The check in flight, if any.
-    pub checking: Option<u64>,
+    pub checking: Option<Checking>,
+    /// The text the check in flight was given (its hazards' lines refer to it).
+    pub checked_text: Option<String>,
+    /// The last check was cancelled (Esc) before it finished.
+    pub cancelled: bool,
+    /// Where code and verdict are stacked (narrow terminals), the lower pane shows the timeline
+    /// instead of the verdict (Ctrl-L).
+    pub show_timeline: bool,
     /// Hints shown so far (from the first).
     pub hints_shown: usize,
     /// Checks that did not pass, this session.
@@ -50,7 +62,12 @@ pub struct Exercises {
     pub editor: Option<EditorState>,
     /// Exercises passed (from `exercises/passed.json` and this session's checks).
     pub passed: BTreeSet<String>,
-    next_check: u64,
+    /// The exercise list (`w`), while open.
+    pub picker: Option<Picker>,
+    /// The check the worker has not answered yet, whether or not the editor is still open (a
+    /// run started meanwhile queues behind it).
+    pub in_flight: Option<u64>,
+    pub(super) next_check: u64,
 }
 
 impl EditorState {
@@ -59,7 +76,11 @@ impl EditorState {
             id,
             area: None,
             verdict: None,
+            timeline: None,
             checking: None,
+            checked_text: None,
+            cancelled: false,
+            show_timeline: false,
             hints_shown: 0,
             failed_checks: 0,
             show_solution: false,
@@ -88,28 +109,8 @@ pub(super) fn text_area(text: &str) -> TextArea<'static> {
 }
 
 impl App {
-    /// The open lesson's exercises (front matter order).
-    pub fn lesson_exercises(&self) -> Vec<String> {
-        match self.entry() {
-            Some(LessonEntry::Ok(lesson)) => lesson.meta.exercises.clone(),
-            _ => Vec::new(),
-        }
-    }
-
-    /// `w`: open the lesson's first exercise not passed yet (all passed: the first), so each pass
-    /// leads on to the next.
-    pub(super) fn open_editor(&mut self) -> Vec<Cmd> {
-        let ids = self.lesson_exercises();
-        let next = ids.iter().find(|id| !self.exercises.passed.contains(*id));
-        let Some(first) = next.or(ids.first()) else {
-            self.banners.push(Banner {
-                kind: BannerKind::Info,
-                text: "this lesson has no exercise; `cuda-academy exercise list` shows them all"
-                    .into(),
-            });
-            return Vec::new();
-        };
-        let id = first.clone();
+    /// Open exercise `id` in the editor (from the exercise list).
+    pub(super) fn open_exercise(&mut self, id: String) -> Vec<Cmd> {
         self.exercises.editor = Some(EditorState::new(id.clone()));
         vec![Cmd::Exercise(ExerciseCmd::Open { id })]
     }
@@ -123,25 +124,6 @@ impl App {
 
     fn editor_area_mut(&mut self) -> Option<&mut TextArea<'static>> {
         self.exercises.editor.as_mut()?.area.as_mut()
-    }
-
-    /// Ctrl-R: save and check (one check at a time).
-    pub(super) fn editor_check(&mut self) -> Vec<Cmd> {
-        self.exercises.next_check += 1;
-        let check_id = self.exercises.next_check;
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return Vec::new();
-        };
-        let Some(text) = ed.text() else {
-            return Vec::new();
-        };
-        if ed.checking.is_some() {
-            return Vec::new();
-        }
-        ed.checking = Some(check_id);
-        ed.show_solution = false;
-        let id = ed.id.clone();
-        vec![Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })]
     }
 
     /// Esc: save and close the editor.
@@ -223,12 +205,26 @@ impl App {
         }
     }
 
-    /// The confirmed reset.
+    /// The exercise a confirmed [`Reset::Exercise`] puts back: the one selected in the
+    /// exercise list while it is open, else the one in the editor.
+    pub fn exercise_to_reset(&self) -> Option<&str> {
+        match (&self.exercises.picker, &self.exercises.editor) {
+            (Some(picker), _) => picker.selected_id(),
+            (None, Some(ed)) => Some(ed.id.as_str()),
+            (None, None) => None,
+        }
+    }
+
+    /// The confirmed reset (of the exercise list's selection, or of the open exercise).
     pub(super) fn editor_reset(&mut self) -> Vec<Cmd> {
+        if let Some(picker) = self.exercises.picker.as_mut() {
+            return picker.reset_selected();
+        }
         let Some(ed) = self.exercises.editor.as_mut() else {
             return Vec::new();
         };
         ed.verdict = None;
+        ed.timeline = None;
         ed.show_solution = false;
         vec![Cmd::Exercise(ExerciseCmd::Reset { id: ed.id.clone() })]
     }
@@ -241,6 +237,13 @@ impl App {
                 mtime: ed.mtime,
             })],
             _ => Vec::new(),
+        }
+    }
+
+    /// Ctrl-L: where code and verdict are stacked, show the timeline or the verdict.
+    pub(super) fn editor_toggle_timeline(&mut self) {
+        if let Some(ed) = self.exercises.editor.as_mut() {
+            ed.show_timeline = !ed.show_timeline;
         }
     }
 

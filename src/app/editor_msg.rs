@@ -7,19 +7,31 @@ use std::time::SystemTime;
 
 use crate::exercise::Verdict;
 
-/// What the editor asks the shell to do (files in the state folder, checks on a thread).
+/// What the editor asks the shell to do (files in the state folder, checks on the worker).
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExerciseCmd {
     /// Read `exercises/<id>.cu`, creating it from the starter the first time.
     Open { id: String },
     /// Write the learner's text.
     Save { id: String, text: String },
-    /// Save, then check the text on a thread of its own; reply [`ExerciseMsg::Checked`].
+    /// Save, then queue a check of the text on the experiment worker (its events come back as
+    /// [`crate::worker::WorkerEvent::CheckStarted`] and `Checked`).
     Check {
         id: String,
         text: String,
         check_id: u64,
     },
+    /// Ask the worker to stop check `check_id` (Esc).
+    Cancel { check_id: u64 },
+    /// The worker's verdict: record a pass in `passed.json`, reply [`ExerciseMsg::Checked`].
+    Record {
+        id: String,
+        check_id: u64,
+        verdict: SharedVerdict,
+        cancelled: bool,
+    },
+    /// Tell which of `ids` differ from their starter; reply [`ExerciseMsg::Edited`].
+    Survey { ids: Vec<String> },
     /// Replace the file with the starter and reply [`ExerciseMsg::Loaded`].
     Reset { id: String },
     /// Re-read the file if it changed on disk since `mtime` (another editor saved it).
@@ -53,13 +65,16 @@ pub enum ExerciseMsg {
         text: String,
         mtime: Option<SystemTime>,
     },
-    /// A check finished; `recorded` says whether a pass could be saved.
+    /// A check finished (or was cancelled); `recorded` says whether a pass could be saved.
     Checked {
         id: String,
         check_id: u64,
         verdict: SharedVerdict,
+        cancelled: bool,
         recorded: Result<(), String>,
     },
+    /// The exercises (of those surveyed) whose file differs from the starter.
+    Edited(BTreeSet<String>),
     /// A file operation failed: what happened and what to do.
     Failed(String),
 }

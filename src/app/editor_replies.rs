@@ -1,11 +1,8 @@
 //! The editor's half of the shell's replies: a file loaded, saved or changed outside, a
-//! check's verdict (a pass is recorded even when the editor was left meanwhile).
-
-use std::sync::Arc;
+//! check's verdict (see `editor_check`), the survey of edited files for the exercise list.
 
 use super::editor::{EditorState, text_area};
 use super::{App, Banner, BannerKind, Cmd, ExerciseMsg};
-use crate::exercise::Verdict;
 
 impl App {
     /// A reply from the shell.
@@ -44,10 +41,10 @@ impl App {
                 id,
                 check_id,
                 verdict,
+                cancelled,
                 recorded,
-            } => {
-                self.on_checked(&id, check_id, verdict.0, recorded);
-            }
+            } => self.on_checked((&id, check_id), verdict, cancelled, recorded),
+            ExerciseMsg::Edited(edited) => self.on_edited(edited),
             ExerciseMsg::Failed(why) => self.banners.push(Banner {
                 kind: BannerKind::Error,
                 text: why,
@@ -58,35 +55,5 @@ impl App {
 
     fn editor_for(&mut self, id: &str) -> Option<&mut EditorState> {
         self.exercises.editor.as_mut().filter(|e| e.id == id)
-    }
-
-    fn on_checked(
-        &mut self,
-        id: &str,
-        check_id: u64,
-        verdict: Arc<Verdict>,
-        recorded: Result<(), String>,
-    ) {
-        // A pass counts even if the editor was left while the check ran.
-        if verdict.passed {
-            self.exercises.passed.insert(id.to_string());
-        }
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        if ed.checking != Some(check_id) {
-            return;
-        }
-        ed.checking = None;
-        if !verdict.passed {
-            ed.failed_checks += 1;
-        }
-        ed.verdict = Some(verdict);
-        if let Err(why) = recorded {
-            self.banners.push(Banner {
-                kind: BannerKind::Warning,
-                text: format!("the pass is not recorded: {why}"),
-            });
-        }
     }
 }

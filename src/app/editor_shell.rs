@@ -1,127 +1,145 @@
 //! The shell's half of the exercise editor: carries out [`ExerciseCmd`]s (files in the state
-//! folder, checks) and answers with [`ExerciseMsg`]s. A check runs on a thread of its own with
-//! its own backend, so the UI never waits on it (nor on the experiment worker).
+//! folder; checks queued on the experiment worker, which owns the one backend) and answers with
+//! [`ExerciseMsg`]s. A pass is recorded here, when the worker's verdict comes back.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
+use std::time::SystemTime;
 
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::exercise::interp::Limits;
-use crate::exercise::machine::GpuMachine;
-use crate::exercise::{self, Verdict, catalog, state};
-use crate::gpu::detect::BackendChoice;
+use crate::exercise::{catalog, state};
+use crate::worker::{Worker, failed_verdict};
 
 /// What the shell needs to carry out exercise commands.
 #[derive(Clone)]
 pub struct ExerciseShell {
     /// The state folder (`None`: files cannot be kept; the editor says so).
     pub state_dir: Option<PathBuf>,
-    /// The backend checks run on.
-    pub backend: BackendChoice,
-    /// CUDA device ordinal.
-    pub device: u32,
-    /// Where a check thread sends its verdict.
-    pub send: Arc<dyn Fn(Msg) + Send + Sync>,
 }
 
 impl ExerciseShell {
-    /// Carry out `cmd`; returns what `app` asks next. `External` is the caller's (it needs the
-    /// terminal).
-    pub fn carry_out(&self, app: &mut App, cmd: ExerciseCmd) -> Vec<Cmd> {
-        let Some(dir) = self.state_dir.clone() else {
-            let why = "exercise files cannot be kept: no state folder (set CUDA_ACADEMY_STATE_DIR)";
-            return app.update(Msg::Exercise(ExerciseMsg::Failed(why.into())));
-        };
-        let reply = match cmd {
-            ExerciseCmd::Open { id } => loaded(&dir, &id, store::load_or_create(&dir, &id)),
-            ExerciseCmd::Reset { id } => loaded(&dir, &id, store::reset(&dir, &id)),
-            ExerciseCmd::Save { id, text } | ExerciseCmd::External { id, text } => {
-                saved(&dir, &id, &text)
+    /// Carry out `cmd` (checks go to `worker`); returns what `app` asks next. `External` is the
+    /// caller's (it needs the terminal).
+    pub fn carry_out(&self, app: &mut App, worker: &mut Worker, cmd: ExerciseCmd) -> Vec<Cmd> {
+        match cmd {
+            ExerciseCmd::Cancel { check_id } => {
+                worker.cancel_check(check_id);
+                Vec::new()
             }
+            // A check runs even where the file cannot be kept (the save failure is said).
             ExerciseCmd::Check { id, text, check_id } => {
-                let reply = saved(&dir, &id, &text);
-                self.spawn_check(dir, id, text, check_id);
-                reply
-            }
-            ExerciseCmd::Poll { id, mtime } => {
-                let path = store::file_for(&dir, &id);
-                let now = store::mtime(&path);
-                if now.is_none() || now == mtime {
-                    return Vec::new();
-                }
-                match store::read(&path) {
-                    Ok(text) => ExerciseMsg::Changed {
+                let save = ExerciseCmd::Save {
+                    id: id.clone(),
+                    text: text.clone(),
+                };
+                let mut cmds = self.carry_out(app, worker, save);
+                if let Err(why) = worker.check(check_id, &id, &text) {
+                    let verdict = SharedVerdict(Arc::new(failed_verdict(why)));
+                    let record = ExerciseCmd::Record {
                         id,
-                        text,
-                        mtime: now,
-                    },
-                    Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
+                        check_id,
+                        verdict,
+                        cancelled: false,
+                    };
+                    cmds.extend(self.carry_out(app, worker, record));
                 }
+                cmds
             }
-        };
-        app.update(Msg::Exercise(reply))
+            cmd => {
+                let reply = self.file_reply(cmd);
+                reply.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)))
+            }
+        }
     }
 
-    fn spawn_check(&self, dir: PathBuf, id: String, text: String, check_id: u64) {
-        let send = Arc::clone(&self.send);
-        let (backend, device) = (self.backend, self.device);
-        let spawned = std::thread::Builder::new()
-            .name("exercise-check".into())
-            .spawn(move || {
-                let verdict = check(&id, &text, backend, device);
-                let recorded = if verdict.passed {
-                    state::record_pass(&dir, &id).map_err(|e| format!("{e:#}"))
-                } else {
-                    Ok(())
-                };
-                let verdict = SharedVerdict(Arc::new(verdict));
-                send(Msg::Exercise(ExerciseMsg::Checked {
+    /// The file side of `cmd`: its reply, if it has one.
+    fn file_reply(&self, cmd: ExerciseCmd) -> Option<ExerciseMsg> {
+        let Some(dir) = self.state_dir.as_deref() else {
+            let why = "exercise files cannot be kept: no state folder (set CUDA_ACADEMY_STATE_DIR)";
+            return match cmd {
+                ExerciseCmd::Poll { .. } => None,
+                // The verdict still shows; only the pass cannot be kept.
+                ExerciseCmd::Record {
                     id,
                     check_id,
                     verdict,
+                    cancelled,
+                } => Some(ExerciseMsg::Checked {
+                    id,
+                    check_id,
+                    verdict,
+                    cancelled,
+                    recorded: Err(why.into()),
+                }),
+                _ => Some(ExerciseMsg::Failed(why.into())),
+            };
+        };
+        Some(match cmd {
+            ExerciseCmd::Open { id } => loaded(dir, &id, store::load_or_create(dir, &id)),
+            ExerciseCmd::Reset { id } => loaded(dir, &id, store::reset(dir, &id)),
+            ExerciseCmd::Save { id, text } | ExerciseCmd::External { id, text } => {
+                saved(dir, &id, &text)
+            }
+            ExerciseCmd::Record {
+                id,
+                check_id,
+                verdict,
+                cancelled,
+            } => {
+                let recorded = if verdict.0.passed && !cancelled {
+                    state::record_pass(dir, &id).map_err(|e| format!("{e:#}"))
+                } else {
+                    Ok(())
+                };
+                ExerciseMsg::Checked {
+                    id,
+                    check_id,
+                    verdict,
+                    cancelled,
                     recorded,
-                }));
-            });
-        if let Err(e) = spawned {
-            let why = format!("cannot start a thread to check the exercise: {e}");
-            (self.send)(Msg::Exercise(ExerciseMsg::Failed(why)));
-        }
+                }
+            }
+            ExerciseCmd::Survey { ids } => ExerciseMsg::Edited(edited(dir, &ids)),
+            ExerciseCmd::Poll { id, mtime } => return changed(dir, id, mtime),
+            ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
+        })
     }
 }
 
-/// Check `text` as exercise `id` on a freshly opened backend.
-pub fn check(id: &str, text: &str, backend: BackendChoice, device: u32) -> Verdict {
-    let Some(ex) = catalog::find(id) else {
-        return failed_verdict(format!("unknown exercise {id:?}"));
-    };
-    let mut gpu = match crate::gpu::detect::open(backend, device) {
-        Ok(gpu) => gpu,
-        Err(e) => return failed_verdict(format!("no backend to run it on: {e}")),
-    };
-    let mut machine = GpuMachine { gpu: gpu.as_mut() };
-    exercise::check(
-        ex,
-        text,
-        &mut machine,
-        Limits::default(),
-        &AtomicBool::new(false),
-    )
+/// The file's new text when it changed on disk since `mtime`.
+fn changed(dir: &Path, id: String, mtime: Option<SystemTime>) -> Option<ExerciseMsg> {
+    let path = store::file_for(dir, &id);
+    let now = store::mtime(&path);
+    if now.is_none() || now == mtime {
+        return None;
+    }
+    Some(match store::read(&path) {
+        Ok(text) => ExerciseMsg::Changed {
+            id,
+            text,
+            mtime: now,
+        },
+        Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
+    })
 }
 
-fn failed_verdict(detail: String) -> Verdict {
-    let mut v = Verdict::default();
-    v.checks.push(exercise::verdict::CheckResult {
-        name: "runs".into(),
-        passed: false,
-        detail,
-    });
-    v
+/// Those of `ids` whose file exists and differs from the starter (unreadable files count as
+/// edited: they are the learner's, whatever they hold).
+fn edited(dir: &Path, ids: &[String]) -> BTreeSet<String> {
+    ids.iter()
+        .filter(|id| {
+            let path = store::file_for(dir, id);
+            let starter = catalog::find(id).map(|e| e.starter);
+            path.exists() && store::read(&path).ok().as_deref() != starter
+        })
+        .cloned()
+        .collect()
 }
 
-fn loaded(dir: &std::path::Path, id: &str, text: anyhow::Result<String>) -> ExerciseMsg {
+fn loaded(dir: &Path, id: &str, text: anyhow::Result<String>) -> ExerciseMsg {
     match text {
         Ok(text) => ExerciseMsg::Loaded {
             id: id.to_string(),
@@ -132,7 +150,7 @@ fn loaded(dir: &std::path::Path, id: &str, text: anyhow::Result<String>) -> Exer
     }
 }
 
-fn saved(dir: &std::path::Path, id: &str, text: &str) -> ExerciseMsg {
+fn saved(dir: &Path, id: &str, text: &str) -> ExerciseMsg {
     match store::save(dir, id, text) {
         Ok(()) => ExerciseMsg::Saved {
             id: id.to_string(),

@@ -36,6 +36,8 @@ pub enum Msg {
     Exported(Result<PathBuf, String>),
     /// The exercise editor's files and checks report back.
     Exercise(ExerciseMsg),
+    /// What the shell did with a link (opened, copied, or why not), for the links overlay.
+    LinkReport(String),
 }
 
 /// A side effect `update` asks the shell to carry out.
@@ -61,4 +63,8 @@ pub enum Cmd {
     ExportTrace(Box<Report>),
     /// An exercise editor side effect (files in the state folder, a check on a thread).
     Exercise(ExerciseCmd),
+    /// Open this web URL with the platform's opener; reply with [`Msg::LinkReport`].
+    OpenUrl(String),
+    /// Put this text on the clipboard (OSC 52); reply with [`Msg::LinkReport`].
+    CopyText(String),
 }

@@ -1,13 +1,23 @@
 //! The experiment panel's state: which backend the worker opened, which of the lesson's
 //! experiments is shown, the run in progress, and each experiment's last results (with the run
 //! before it, kept for comparison on the same time scale).
+//!
+//! A sub-state of the app: [`PanelState::update`] carries out the panel's own actions, and the
+//! views it can draw are derived here, from its outcomes, in one place ([`PanelState::views`]).
+//! The app adds what needs the rest of it: the lesson's experiments, grading, focus.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::experiment::{ExperimentOptions, pipeline, registry};
+use crate::experiment::{ExperimentOptions, registry};
 use crate::gpu::DeviceInfo;
 use crate::report::{Metric, Report};
 use crate::timeline::{TimelineView, ViewMode};
+
+mod outcome;
+mod update;
+
+pub use outcome::{Compare, Outcome};
+pub use update::PanelAction;
 
 /// What the status bar says about the backend.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,32 +70,6 @@ pub struct Running {
     pub cancelling: bool,
 }
 
-/// What the comparison timeline (drawn above this run, same scale) shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Compare {
-    /// Only this run.
-    Nothing,
-    /// The report's other timeline number N (e.g. `sequential`, `two non-blocking streams`).
-    Other(usize),
-    /// The previous run of the same experiment.
-    Previous,
-}
-
-/// One experiment's results in this session.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// The last successful report.
-    pub report: Option<Box<Report>>,
-    /// The successful report before it.
-    pub previous: Option<Box<Report>>,
-    /// Why the last run failed (cleared by the next success).
-    pub error: Option<String>,
-    /// The timeline view of `report` (when it has a timeline).
-    pub timeline: Option<TimelineView>,
-    /// What the timeline compares with.
-    pub compare: Compare,
-}
-
 /// A one-line message in the panel (export path, refusals, ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PanelMessage {
@@ -112,7 +96,7 @@ pub struct PanelState {
     pub view: PanelView,
     /// First visible line of the results view.
     pub scroll: u16,
-    /// Lane mode for new timelines.
+    /// Lane mode of every timeline (the one source: [`PanelState::update`] sets it on them all).
     pub mode: ViewMode,
     /// The latest message.
     pub message: Option<PanelMessage>,
@@ -147,119 +131,50 @@ impl Default for PanelState {
     }
 }
 
-impl Outcome {
-    fn empty() -> Outcome {
-        Outcome {
-            report: None,
-            previous: None,
-            error: None,
-            timeline: None,
-            compare: Compare::Nothing,
-        }
-    }
-
-    /// Take a new report: the old one becomes the previous run; the comparison defaults to the
-    /// previous run when there is one, else the report's first other timeline.
-    pub fn accept(&mut self, report: Box<Report>, mode: ViewMode) {
-        self.previous = self.report.take();
-        self.report = Some(report);
-        self.error = None;
-        self.compare = if self.previous.is_some() {
-            Compare::Previous
-        } else if self
-            .report
-            .as_ref()
-            .is_some_and(|r| !r.other_timelines.is_empty())
-        {
-            Compare::Other(0)
-        } else {
-            Compare::Nothing
-        };
-        self.rebuild_timeline(mode);
-    }
-
-    /// The comparisons available, in the order `c` cycles through them.
-    pub fn compare_choices(&self) -> Vec<Compare> {
-        let mut out = vec![Compare::Nothing];
-        if let Some(report) = &self.report {
-            out.extend((0..report.other_timelines.len()).map(Compare::Other));
-        }
-        if self
-            .previous
-            .as_ref()
-            .is_some_and(|p| !p.timeline.is_empty())
-        {
-            out.push(Compare::Previous);
-        }
-        out
-    }
-
-    /// Move to the next comparison.
-    pub fn cycle_compare(&mut self, mode: ViewMode) {
-        let choices = self.compare_choices();
-        let at = choices.iter().position(|c| *c == self.compare).unwrap_or(0);
-        self.compare = choices[(at + 1) % choices.len()];
-        self.rebuild_timeline(mode);
-    }
-
-    /// The comparison's name, when one is shown.
-    pub fn compare_name(&self) -> Option<String> {
-        let report = self.report.as_ref()?;
-        match self.compare {
-            Compare::Nothing => None,
-            Compare::Other(i) => report.other_timelines.get(i).map(|t| t.name.clone()),
-            Compare::Previous => self.previous.as_ref().map(|p| previous_name(p)),
-        }
-    }
-
-    /// Rebuild the timeline view from the report and the comparison (keeps nothing of the old
-    /// view's zoom: the scale is refitted to both runs).
-    pub fn rebuild_timeline(&mut self, mode: ViewMode) {
-        self.timeline = None;
-        let Some(report) = &self.report else {
-            return;
-        };
-        if report.timeline.is_empty() {
-            return;
-        }
-        let name = match self.compare {
-            Compare::Other(_) => headline_name(report),
-            _ => "this run".to_string(),
-        };
-        let mut view = TimelineView::from_report(report).with_name(name);
-        view.set_mode(mode);
-        let other = match self.compare {
-            Compare::Other(i) => report.other_timelines.get(i).map(|t| t.ops.clone()),
-            Compare::Previous => self.previous.as_ref().map(|p| p.timeline.clone()),
-            Compare::Nothing => None,
-        };
-        if let (Some(ops), Some(name)) = (other, self.compare_name()) {
-            view.set_previous(name, ops);
-        }
-        self.timeline = Some(view);
-    }
-}
-
-/// What the headline timeline of each experiment is, for the comparison's labels.
-fn headline_name(report: &Report) -> String {
-    registry::find(&report.experiment)
-        .map_or_else(|| "this run".to_string(), |spec| (spec.headline)(report))
-}
-
-fn previous_name(report: &Report) -> String {
-    let size = crate::experiment::options::format_bytes(report.params.size);
-    match (report.params.streams, report.params.chunks) {
-        (Some(s), Some(c)) => format!("previous run ({size}, {})", pipeline::shape(s, c)),
-        _ => format!("previous run ({size})"),
-    }
-}
-
 impl PanelState {
     /// The outcome of `experiment`, created empty on first use.
     pub fn outcome_mut(&mut self, experiment: &str) -> &mut Outcome {
         self.outcomes
             .entry(experiment.to_string())
             .or_insert_with(Outcome::empty)
+    }
+
+    /// The experiment shown, of the open lesson's `experiments`.
+    pub fn shown<'a>(&self, experiments: &'a [String]) -> Option<&'a str> {
+        let last = experiments.len().saturating_sub(1);
+        experiments.get(self.choice.min(last)).map(String::as_str)
+    }
+
+    /// The last report of experiment `id`.
+    pub fn report(&self, id: &str) -> Option<&Report> {
+        self.outcomes.get(id)?.report.as_deref()
+    }
+
+    /// The timeline of experiment `id`, when its last run has one.
+    pub fn timeline(&self, id: &str) -> Option<&TimelineView> {
+        self.outcomes.get(id)?.timeline.as_ref()
+    }
+
+    /// The views the experiment `shown` can draw now, in the order `v` cycles through them.
+    pub fn views(&self, shown: Option<&str>) -> Vec<PanelView> {
+        let mut out = Vec::new();
+        if shown.and_then(|id| self.timeline(id)).is_some() {
+            out.push(PanelView::Timeline);
+        }
+        out.push(PanelView::Results);
+        if shown.is_some_and(|id| self.report(id).is_some() && has_chart(id)) {
+            out.push(PanelView::Chart);
+        }
+        out
+    }
+
+    /// The view actually drawn for `shown`: the one chosen when it can be drawn, else the results.
+    pub fn view_drawn(&self, shown: Option<&str>) -> PanelView {
+        if self.views(shown).contains(&self.view) {
+            self.view
+        } else {
+            PanelView::Results
+        }
     }
 
     /// Whether a run is in progress.

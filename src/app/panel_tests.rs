@@ -39,7 +39,7 @@ fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
 
 /// A real run of `id` on the simulator, small.
 pub(crate) fn sim_report(id: &str) -> Box<Report> {
-    let mut gpu = detect::open_sim("test".into()).unwrap();
+    let mut gpu = detect::open_sim(None, "test".into()).unwrap();
     let opts = ExperimentOptions {
         size: Some(4 << 20),
         ..ExperimentOptions::default()
@@ -244,7 +244,7 @@ fn a_failed_run_says_why_and_the_app_goes_on() {
 fn the_backend_event_replaces_detecting() {
     let mut app = app();
     assert_eq!(app.panel.backend, BackendState::Detecting);
-    let gpu = detect::open_sim("--backend sim".into()).unwrap();
+    let gpu = detect::open_sim(None, "--backend sim".into()).unwrap();
     app.update(Msg::Worker(WorkerEvent::Backend(Ok(gpu.info().clone()))));
     let text = crate::ui::status::backend_text(&app);
     assert!(text.starts_with("Simulated: profile h200"), "{text}");

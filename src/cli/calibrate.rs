@@ -5,22 +5,23 @@
 //! quietly re-measuring the simulator, which only `--backend sim` asks for. The profile is
 //! written atomically (the old file survives any failure).
 
+use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 
-use crate::cli::{BackendChoice, CalibrateArgs, GlobalArgs};
+use crate::cli::{BackendChoice, BackendSpec, CalibrateArgs};
 use crate::experiment::RunContext;
 use crate::experiment::calibrate::calibrate as fit_profile;
 use crate::gpu::profile::Profile;
 use crate::report::BackendKind;
 
 /// Carry out `cuda-academy calibrate`; errors go to stderr through the caller.
-pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+pub fn calibrate(args: &CalibrateArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     let template = Profile::builtin("h200")?;
-    let mut gpu = crate::cli::run::open_backend(global)?;
-    if gpu.info().backend.kind == BackendKind::Simulated && global.backend != BackendChoice::Sim {
+    let mut gpu = crate::cli::run::open_backend(backend)?;
+    if gpu.info().backend.kind == BackendKind::Simulated && backend.choice != BackendChoice::Sim {
         let why = gpu.info().backend.reason.clone().unwrap_or_default();
         anyhow::bail!(
             "there is no GPU to measure ({why}); calibrating the simulator would only re-measure \
@@ -29,7 +30,10 @@ pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<Ex
         );
     }
     let cancel = AtomicBool::new(false);
-    let progress = |phase: &str| eprintln!("{phase}");
+    // Progress is a courtesy: a full or closed stderr must not fail (or panic) the calibration.
+    let progress = |phase: &str| {
+        let _ = writeln!(std::io::stderr(), "{phase}");
+    };
     let ctx = RunContext {
         cancel: &cancel,
         progress: &progress,
@@ -54,7 +58,8 @@ pub fn calibrate(args: &CalibrateArgs, global: &GlobalArgs) -> anyhow::Result<Ex
         profile.pageable_d2h_gbps,
         profile.bidirectional_gbps
     );
-    // The name and the device name are outside text (`--name`, the driver).
-    println!("{}", crate::sanitize::clean(&summary));
+    // The name and the device name are outside text (`--name`, the driver). A write error is
+    // the command's error (`println!` would panic on a closed pipe; main keeps that quiet).
+    writeln!(std::io::stdout(), "{}", crate::sanitize::clean(&summary))?;
     Ok(ExitCode::SUCCESS)
 }

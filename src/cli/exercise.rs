@@ -3,7 +3,8 @@
 //! `check ID FILE` exits 0 when the file passes, 1 when it does not (a one-line verdict and each
 //! failing check on stderr), 2 on a usage error (unknown id, unreadable file). With `--json` it
 //! prints one object: `schema_version`, `exercise`, `passed`, `backend` (as in `run`), `checks`,
-//! `diagnostics`, `hazards`, `metrics`, `timeline` (the op schema of `run`), `output`.
+//! `diagnostics`, `hazards`, `metrics` (each with value, unit, label and clock, as in `run`),
+//! `timeline` (the op schema of `run`), `output`.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -14,24 +15,25 @@ use std::sync::atomic::AtomicBool;
 use anyhow::Context;
 use serde::Serialize;
 
-use crate::cli::{ExerciseArgs, ExerciseCommand, GlobalArgs};
+use crate::cli::{BackendSpec, ExerciseArgs, ExerciseCommand};
 use crate::exercise::interp::Limits;
-use crate::exercise::machine::{GpuMachine, Machine};
+use crate::exercise::metrics::ReportedMetric;
 use crate::exercise::verdict::CheckResult;
 use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
 use crate::report::{BackendInfo, Op};
 
 /// Largest exercise file read: far beyond any exercise, small enough to parse at once.
 const MAX_FILE_BYTES: u64 = 1 << 20;
-const SCHEMA_VERSION: u32 = 1;
+/// 2: each metric is an object (`value`, `unit`, `label`, `clock` where known, `n`) as in `run`.
+const SCHEMA_VERSION: u32 = 2;
 const USAGE: u8 = 2;
 
 /// Carry out `cuda-academy exercise ...`.
-pub fn exercise(args: &ExerciseArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     match &args.command {
         ExerciseCommand::List { json } => list(*json),
         ExerciseCommand::Show { id, solution } => show(id, *solution),
-        ExerciseCommand::Check { id, file, json } => check(id, file, *json, global),
+        ExerciseCommand::Check { id, file, json } => check(id, file, *json, backend),
     }
 }
 
@@ -116,12 +118,12 @@ struct CheckJson<'a> {
     checks: &'a [CheckResult],
     diagnostics: &'a [Diagnostic],
     hazards: &'a [Hazard],
-    metrics: &'a BTreeMap<String, f64>,
+    metrics: &'a BTreeMap<String, ReportedMetric>,
     timeline: &'a [Op],
     output: &'a str,
 }
 
-fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     let ex = match find(id) {
         Ok(ex) => ex,
         Err(m) => return usage(m),
@@ -130,13 +132,12 @@ fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Resu
         Ok(s) => s,
         Err(m) => return usage(m),
     };
-    let mut gpu = crate::cli::run::open_backend(global)?;
-    let mut machine = GpuMachine { gpu: gpu.as_mut() };
-    let backend = machine.info().backend.clone();
+    let mut gpu = crate::cli::run::open_backend(backend)?;
+    let backend = gpu.info().backend.clone();
     let verdict = exercise::check(
         ex,
         &source,
-        &mut machine,
+        gpu.as_mut(),
         Limits::default(),
         &AtomicBool::new(false),
     );
@@ -171,10 +172,11 @@ fn check(id: &str, file: &Path, json: bool, global: &GlobalArgs) -> anyhow::Resu
     } else {
         render(&verdict, &shown, &backend)
     };
-    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    // A full stdout is an error; main keeps a closed pipe quiet (issue 9).
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     if verdict.passed {
         if !json {
-            println!("{}", verdict.summary(&ex.id));
+            writeln!(std::io::stdout(), "{}", verdict.summary(&ex.id))?;
         }
         return Ok(ExitCode::SUCCESS);
     }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use serde::Serialize;
 
-use crate::cli::{BackendChoice, GlobalArgs, InfoArgs};
+use crate::cli::{BackendChoice, BackendSpec, InfoArgs};
 use crate::gpu::Gpu;
 use crate::gpu::cuda::pcie::{self, PcieLink};
 use crate::gpu::detect::{self, BackendStatus};
@@ -79,7 +79,8 @@ fn version_text(v: i32) -> String {
 
 /// Gather the report; `Err` only when `--backend gpu` was asked for and no GPU works (the
 /// report is still returned alongside, for printing).
-pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<String>) {
+pub fn gather(backend: &BackendSpec) -> (InfoReport, Option<String>) {
+    let (choice, ordinal) = (backend.choice, backend.device);
     let status = detect::probe_device(ordinal);
     let mut report = InfoReport {
         schema_version: INFO_SCHEMA_VERSION,
@@ -129,7 +130,7 @@ pub fn gather(choice: BackendChoice, ordinal: u32) -> (InfoReport, Option<String
         if choice == BackendChoice::Sim {
             report.reason = "--backend sim".into();
         }
-        if let Ok(sim) = detect::open_sim(report.reason.clone()) {
+        if let Ok(sim) = detect::open_sim(backend.profile.as_ref(), report.reason.clone()) {
             report.profile = sim.info().backend.profile.clone();
         }
     }
@@ -258,8 +259,8 @@ pub fn render_text(r: &InfoReport) -> String {
 }
 
 /// Carry out `cuda-academy info`; errors go to stderr through the caller.
-pub fn info(args: &InfoArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
-    let (report, failure) = gather(global.backend, global.device);
+pub fn info(args: &InfoArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
+    let (report, failure) = gather(backend);
     let mut out = std::io::stdout().lock();
     // Driver strings, profile fields and paths are outside text.
     let text = if args.json {

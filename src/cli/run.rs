@@ -8,19 +8,19 @@ use std::sync::atomic::AtomicBool;
 
 use anyhow::Context;
 
-use crate::cli::{BackendChoice, GlobalArgs, HostMemArg, OrderArg, RunArgs};
+use crate::cli::{BackendChoice, BackendSpec, HostMemArg, OrderArg, RunArgs};
 use crate::experiment::{self, ExperimentOptions, IssueOrder, RunContext, registry};
 use crate::gpu::Gpu;
 use crate::report::{BackendKind, HostMemKind, Report};
 
 /// Carry out `cuda-academy run`; errors go to stderr through the caller.
-pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
+pub fn run(args: &RunArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     let opts = options(args);
     // clap accepted only registry ids; a miss here is a bug, said as such.
     let spec = registry::find(&args.experiment)
         .with_context(|| format!("the registry has no experiment {}", args.experiment))?;
     opts.validate(spec)?;
-    let mut gpu = open_backend(global)?;
+    let mut gpu = open_backend(backend)?;
     let show_progress = !args.json && std::io::stderr().is_terminal();
     let progress = |phase: &str| {
         if show_progress {
@@ -43,7 +43,7 @@ pub fn run(args: &RunArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     }
     let mut report = result.with_context(|| format!("experiment {} failed", args.experiment))?;
     if report.backend.kind == BackendKind::Cuda {
-        report.params.device = Some(global.device);
+        report.params.device = Some(backend.device);
     }
     let text = if args.json {
         serde_json::to_string_pretty(&report).context("cannot write the report as JSON")? + "\n"
@@ -96,8 +96,8 @@ pub fn options(args: &RunArgs) -> ExperimentOptions {
 
 /// Open the backend the flags ask for: `gpu` fails with the reason when no GPU works, `auto`
 /// falls back to the simulator and the report says why.
-pub fn open_backend(global: &GlobalArgs) -> anyhow::Result<Box<dyn Gpu + Send>> {
-    crate::gpu::detect::open(global.backend, global.device).map_err(|err| match global.backend {
+pub fn open_backend(backend: &BackendSpec) -> anyhow::Result<Box<dyn Gpu + Send>> {
+    crate::gpu::detect::open(backend).map_err(|err| match backend.choice {
         BackendChoice::Gpu => anyhow::anyhow!("--backend gpu: {err}"),
         _ => anyhow::anyhow!("{err}"),
     })
@@ -139,6 +139,9 @@ pub fn render_table(report: &Report) -> String {
     );
     if let (Some(s), Some(c)) = (p.streams, p.chunks) {
         out += &format!("  best {}", experiment::pipeline::shape(s, c));
+        if let Some(sizes) = experiment::pipeline::shapes::chunk_shape(report) {
+            out += &format!(" ({sizes})");
+        }
     }
     out += "\n\n";
     if let Some(win) = experiment::pipeline::order_result(report) {

@@ -1,5 +1,6 @@
-//! The interpreter: walks a [`Program`] statement by statement, driving a [`Machine`] for every
-//! CUDA call and writing the [`Call`] log the hazard checker reads.
+//! The interpreter: walks a [`Program`] statement by statement, driving the backend (`&mut dyn
+//! Gpu`: the live GPU or the simulator, the same calls the experiments make) for every CUDA call
+//! and writing the [`Call`] log the hazard checker reads.
 //!
 //! Limits keep a learner's mistake from hanging or exhausting anything: a step budget (every
 //! statement and expression is a step), a cap on GPU operations, allocations checked against the
@@ -12,41 +13,23 @@ mod copies;
 mod eval;
 mod helpers;
 mod launch;
+mod limits;
 mod memory;
 mod stmt;
 mod value;
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use super::Diagnostic;
 use super::ast::{Pos, Program};
 use super::log::{Call, Entry, MemKind, RegionId};
-use super::machine::{EventId, Machine, MachineError};
-use crate::gpu::{DevBuf, HostBuf, StreamId};
+use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::Op;
 
+pub use limits::Limits;
 pub use value::Value;
 use value::Var;
-
-/// How far a program may go before it is stopped.
-#[derive(Debug, Clone, Copy)]
-pub struct Limits {
-    pub max_steps: u64,
-    pub max_gpu_ops: u64,
-    /// Host memory a program may allocate in all.
-    pub max_host_bytes: u64,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_steps: 5_000_000,
-            max_gpu_ops: 100_000,
-            max_host_bytes: 8 << 30,
-        }
-    }
-}
 
 /// What a run produced. `error` is set when the run stopped early; the rest holds what happened
 /// up to there.
@@ -60,6 +43,8 @@ pub struct Outcome {
     /// What the program printed (with `printf` and `report`).
     pub output: String,
     pub error: Option<Diagnostic>,
+    /// The run stopped because the cancel flag was set (then `error` says where).
+    pub cancelled: bool,
     pub timeline: Vec<Op>,
     /// The variable each allocation was first stored in, for messages.
     pub region_names: HashMap<RegionId, String>,
@@ -71,6 +56,8 @@ pub struct Outcome {
 pub(crate) struct Stop {
     pub pos: Pos,
     pub message: String,
+    /// Stopped by the cancel flag, not by the program.
+    pub cancelled: bool,
 }
 
 type Res<T> = Result<T, Stop>;
@@ -93,15 +80,11 @@ enum Flow {
     Return,
 }
 
-/// Run `program` on `machine`.
-pub fn run(
-    program: &Program,
-    machine: &mut dyn Machine,
-    limits: Limits,
-    cancel: &AtomicBool,
-) -> Outcome {
+/// Run `program` on `gpu`. Whatever it allocates or creates is released before this returns,
+/// also when it stops early, so the backend can go on running experiments and exercises.
+pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &AtomicBool) -> Outcome {
     let mut it = Interp {
-        machine,
+        gpu,
         limits,
         cancel,
         scopes: vec![HashMap::new()],
@@ -115,15 +98,16 @@ pub fn run(
         host_bytes: 0,
         device_bytes: 0,
     };
-    if let Err(e) = it.machine.timeline_begin() {
+    if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
         return it.out;
     }
     if let Err(stop) = it.block(&program.main) {
+        it.out.cancelled = stop.cancelled;
         it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
     }
     it.release_leftovers();
-    match it.machine.timeline_end() {
+    match it.gpu.timeline_end() {
         Ok(ops) => it.out.timeline = ops,
         Err(e) if it.out.error.is_none() => {
             it.out.error = Some(Diagnostic::at(
@@ -138,7 +122,7 @@ pub fn run(
 }
 
 struct Interp<'a> {
-    machine: &'a mut dyn Machine,
+    gpu: &'a mut dyn Gpu,
     limits: Limits,
     cancel: &'a AtomicBool,
     scopes: Vec<HashMap<String, Var>>,
@@ -157,27 +141,6 @@ struct Interp<'a> {
 }
 
 impl Interp<'_> {
-    /// Count one step; stop on the budget or a cancellation.
-    fn step(&mut self, pos: Pos) -> Res<()> {
-        self.out.steps += 1;
-        if self.out.steps > self.limits.max_steps {
-            return Err(Stop {
-                pos,
-                message: format!(
-                    "stopped after {} steps: does a loop never end?",
-                    self.limits.max_steps
-                ),
-            });
-        }
-        if self.out.steps.is_multiple_of(1024) && self.cancel.load(Ordering::Relaxed) {
-            return Err(Stop {
-                pos,
-                message: "cancelled".into(),
-            });
-        }
-        Ok(())
-    }
-
     fn log(&mut self, call: Call) {
         // Neighbouring element accesses from one line merge into one range (loops over `h[i]`).
         if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
@@ -201,52 +164,38 @@ impl Interp<'_> {
         });
     }
 
-    /// Count a GPU operation against the cap.
-    fn gpu_op(&mut self, pos: Pos) -> Res<()> {
-        self.gpu_ops += 1;
-        if self.gpu_ops > self.limits.max_gpu_ops {
-            return Err(Stop {
-                pos,
-                message: format!(
-                    "stopped after {} GPU operations: does a loop issue work without end?",
-                    self.limits.max_gpu_ops
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    /// A machine result, with a failure turned into a stop at `pos` naming `what`.
-    fn m<T>(&self, pos: Pos, what: &str, r: Result<T, MachineError>) -> Res<T> {
+    /// A backend result, with a failure turned into a stop at `pos` naming `what`.
+    fn m<T>(&self, pos: Pos, what: &str, r: Result<T, GpuError>) -> Res<T> {
         r.map_err(|e| Stop {
             pos,
+            cancelled: e == GpuError::Cancelled,
             message: format!("{what}: {e}"),
         })
     }
 
-    /// Give back whatever the program left allocated, so the machine is clean for the next run.
+    /// Give back whatever the program left allocated, so the backend is clean for the next run.
     /// Not logged: the leak checker has already seen the program end without it.
     fn release_leftovers(&mut self) {
-        let _ = self.machine.device_sync();
+        let _ = self.gpu.device_sync();
         for r in std::mem::take(&mut self.regions) {
             if r.freed {
                 continue;
             }
             if let Some(h) = r.host {
                 if r.registered {
-                    let _ = self.machine.host_unregister(h);
+                    let _ = self.gpu.host_unregister(h);
                 }
-                let _ = self.machine.host_free(h);
+                let _ = self.gpu.host_free(h);
             }
             if let Some(d) = r.dev {
-                let _ = self.machine.device_free(d);
+                let _ = self.gpu.device_free(d);
             }
         }
         for s in std::mem::take(&mut self.streams) {
-            let _ = self.machine.stream_destroy(s);
+            let _ = self.gpu.stream_destroy(s);
         }
         for e in std::mem::take(&mut self.events) {
-            let _ = self.machine.event_destroy(e);
+            let _ = self.gpu.event_destroy(e);
         }
     }
 }

@@ -1,9 +1,7 @@
 //! The call log: everything an exercise program did, in program order, with the line that did
 //! it. The interpreter writes it; the hazard checker reads nothing else.
 
-use crate::gpu::StreamId;
-
-use super::machine::EventId;
+use crate::gpu::{EventId, StreamId};
 
 /// An allocation (host or device), numbered by the interpreter in allocation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

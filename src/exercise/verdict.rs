@@ -4,17 +4,19 @@
 //! run the exercise's solution on the same machine in the same process as the reference.
 
 mod criteria;
+mod pins;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
 use super::catalog::Exercise;
-use super::hazards::{self, Hazard};
+use super::hazards::{self, Hazard, HazardKind};
 use super::interp::{self, Limits};
-use super::machine::Machine;
+use super::metrics::{self, ReportedMetric};
 use super::{Diagnostic, parse};
+use crate::gpu::Gpu;
 use crate::report::Op;
 pub use criteria::Criterion;
 use criteria::grade;
@@ -34,14 +36,20 @@ pub struct Verdict {
     pub checks: Vec<CheckResult>,
     pub diagnostics: Vec<Diagnostic>,
     pub hazards: Vec<Hazard>,
-    pub metrics: BTreeMap<String, f64>,
+    /// What the program reported, with units (see [`super::metrics`]).
+    pub metrics: BTreeMap<String, ReportedMetric>,
     pub timeline: Vec<Op>,
     pub output: String,
+    /// The check was cancelled before it finished: nothing was graded.
+    pub cancelled: bool,
 }
 
 impl Verdict {
     /// One line: passed, or the first thing that failed.
     pub fn summary(&self, id: &str) -> String {
+        if self.cancelled {
+            return format!("{id}: cancelled before the check finished");
+        }
         if self.passed {
             return format!("{id}: passed ({} checks)", self.checks.len());
         }
@@ -53,11 +61,12 @@ impl Verdict {
     }
 }
 
-/// Check `source` against `ex` on `machine`.
+/// Check `source` against `ex` on `gpu` (the live GPU or the simulator; one that has already run
+/// experiments is fine: everything a run creates is released before it returns).
 pub fn check(
     ex: &Exercise,
     source: &str,
-    machine: &mut dyn Machine,
+    gpu: &mut dyn Gpu,
     limits: Limits,
     cancel: &AtomicBool,
 ) -> Verdict {
@@ -77,13 +86,21 @@ pub fn check(
             return v;
         }
     };
-    let outcome = interp::run(&program, machine, limits, cancel);
-    v.metrics = outcome.metrics.clone();
+    let outcome = interp::run(&program, gpu, limits, cancel);
+    v.metrics = metrics::describe(&outcome.metrics, gpu.info().backend.timing);
     v.timeline = outcome.timeline.clone();
     v.output = outcome.output.clone();
+    if outcome.cancelled {
+        let line = outcome.error.as_ref().map_or(1, |e| e.line);
+        return cancelled(v, format!("cancelled at line {line} before it finished"));
+    }
     if let Some(err) = &outcome.error {
         v.checks.push(failed("runs to the end", err.to_string()));
         v.diagnostics.push(err.clone());
+        // What the program did up to the stop may explain it (an elapsed time asked of an
+        // event still pending); leaks are beside the point in a run that stopped early.
+        v.hazards = hazards::check(&outcome.log, &outcome.region_names, ex.overlap);
+        v.hazards.retain(|h| h.kind != HazardKind::Leak);
         return v;
     }
     v.checks.push(CheckResult {
@@ -96,25 +113,41 @@ pub fn check(
         .criteria
         .iter()
         .any(Criterion::needs_reference)
-        .then(|| reference_run(ex, machine, limits, cancel));
+        .then(|| reference_run(ex, gpu, limits, cancel));
     for c in &ex.criteria {
         v.checks
             .push(grade(c, &outcome, &v.hazards, reference.as_ref()));
+    }
+    if cancel.load(Ordering::Relaxed) {
+        // Cancelled during the reference run: its figures are missing, so grade nothing.
+        return cancelled(v, "cancelled while the reference solution ran".into());
     }
     v.passed = v.checks.iter().all(|c| c.passed);
     v
 }
 
-/// The solution, run on the same machine: what "this machine" reaches.
+/// `v` as a cancelled check: one failed check saying so, nothing graded.
+fn cancelled(mut v: Verdict, what: String) -> Verdict {
+    v.cancelled = true;
+    v.passed = false;
+    v.hazards.clear();
+    v.checks = vec![failed(
+        "runs to the end",
+        format!("{what}; nothing was graded"),
+    )];
+    v
+}
+
+/// The solution, run on the same backend: what "this machine" reaches.
 fn reference_run(
     ex: &Exercise,
-    machine: &mut dyn Machine,
+    gpu: &mut dyn Gpu,
     limits: Limits,
     cancel: &AtomicBool,
 ) -> Result<BTreeMap<String, f64>, String> {
     let program = parse::parse(ex.solution)
         .map_err(|d| format!("the reference solution does not parse: {}", d[0]))?;
-    let out = interp::run(&program, machine, limits, cancel);
+    let out = interp::run(&program, gpu, limits, cancel);
     match out.error {
         Some(e) => Err(format!(
             "the reference run (the exercise's solution) failed: {e}"

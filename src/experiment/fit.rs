@@ -27,12 +27,14 @@ pub fn host_bytes_per_byte(holds_host_bytes: bool, need: Need) -> u64 {
 }
 
 /// Memory that is free now: the device's (from the backend) and the host's (`None` when the
-/// platform does not say), and whether the backend keeps real host buffers.
+/// platform does not say), whether the backend keeps real host buffers, and the simulated
+/// machine's host memory where the backend simulates one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Free {
     pub device: u64,
     pub host: Option<u64>,
     pub holds_host_bytes: bool,
+    pub simulated_host: Option<u64>,
 }
 
 impl Free {
@@ -42,9 +44,22 @@ impl Free {
             device: free_device,
             host: host_available(),
             holds_host_bytes,
+            simulated_host: None,
+        }
+    }
+
+    /// What `info`'s backend can use: [`Free::now`], plus the simulated host's memory, which
+    /// the simulator's buffers must fit in although they hold no bytes here.
+    pub fn of(info: &crate::gpu::DeviceInfo) -> Free {
+        Free {
+            simulated_host: info.simulated_host_bytes,
+            ..Free::now(info.free_mem, info.holds_host_bytes)
         }
     }
 }
+
+/// Names the simulated host in refusals: the profiled machine could not hold the run either.
+const SIMULATED_HOST: &str = "simulated host (the profiled machine's)";
 
 /// The host memory this process may still use: `MemAvailable` from `/proc/meminfo`, capped by
 /// the room left under the address-space limit (Linux). `None` when neither is known.
@@ -86,8 +101,12 @@ fn misfit(size: u64, need: Need, free: Free) -> Option<(&'static str, u64, u64)>
         return Some(("device", dev, free.device));
     }
     let host = size.saturating_mul(host_bytes_per_byte(free.holds_host_bytes, need));
-    match free.host {
-        Some(h) if host > budget(h) => Some(("host", host, h)),
+    if let Some(h) = free.host.filter(|&h| host > budget(h)) {
+        return Some(("host", host, h));
+    }
+    let simulated = size.saturating_mul(need.host);
+    match free.simulated_host {
+        Some(h) if simulated > budget(h) => Some((SIMULATED_HOST, simulated, h)),
         _ => None,
     }
 }
@@ -99,6 +118,9 @@ fn largest_fitting(need: Need, free: Free) -> u64 {
     let mut size = limit(free.device, need.device);
     if let Some(h) = free.host {
         size = size.min(limit(h, per_host));
+    }
+    if let Some(h) = free.simulated_host {
+        size = size.min(limit(h, need.host));
     }
     if size >= 1 << 20 {
         size & !((1 << 20) - 1)

@@ -13,7 +13,32 @@ fn free(device: u64, host: Option<u64>, holds_host_bytes: bool) -> Free {
         device,
         host,
         holds_host_bytes,
+        simulated_host: None,
     }
+}
+
+/// The issue-10 case: `pipeline --size 64G` on the simulated H200 (126 GiB of host memory)
+/// needs 128 GiB of host buffers. Refused, saying whose memory, with the largest size that fits.
+#[test]
+fn the_simulated_host_limits_the_simulator_and_names_the_largest_fitting_size() {
+    let h200_host = 135_148_564_480;
+    let sim = Free {
+        simulated_host: Some(h200_host),
+        ..free(150 << 30, Some(4 << 30), SIM)
+    };
+    let pipeline = Need { device: 1, host: 2 };
+    let err = fit_size(Some(64 << 30), 0, pipeline, sim)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("128 GiB") && err.contains("simulated host") && err.contains("--size 57999M"),
+        "{err}"
+    );
+    // A size that fits the profiled host runs, although this machine has only 4 GiB free.
+    assert_eq!(
+        fit_size(Some(56 << 30), 0, pipeline, sim).unwrap().0,
+        56 << 30
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ pub mod invariants;
 pub mod orders;
 pub mod schedule;
 pub mod search;
+pub mod shapes;
 mod spec;
 
 use schedule::{Buffers, Config, TRANSFORM, recorded_wall_ms, run_once, time_once};
@@ -109,6 +110,7 @@ pub fn run(
     } else {
         None
     };
+    let equal = shapes::compare_with_equal(&mut s, &b, best, &streams, FINAL_REPS, &mut report)?;
     ctx.step(&format!("best: {}, verified", best.describe()))?;
     s.host_fill(b.output, 43)?; // so that a chunk the best run skipped cannot pass
     let best_ops = run_once(&mut s, &b, best, &streams)?;
@@ -126,6 +128,8 @@ pub fn run(
     put_summary(m, "best_ms", &best_time, 1.0, MS);
     put(m, "best_streams", f64::from(best.streams), STREAMS);
     put(m, "best_chunks", f64::from(best.chunks), CHUNKS);
+    // The ends of the best chunks are 1/taper of the others (1: equal chunks).
+    put(m, "best_taper", f64::from(best.effective_taper()), TIMES);
     let both = ["sequential_ms", "best_ms"];
     put_derived(m, "speedup", sequential_ms / best_ms, TIMES, &both);
     put_summary(m, "bidirectional_gbps", &bidir, 1.0, GBPS);
@@ -160,6 +164,7 @@ pub fn run(
     ));
     report.timeline = best_ops;
     report.other_timelines.extend(other_order);
+    report.other_timelines.extend(equal);
     report.other_timelines.push(NamedTimeline {
         name: "sequential".into(),
         ops: seq_ops,

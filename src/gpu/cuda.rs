@@ -25,6 +25,7 @@ pub mod error;
 mod events;
 mod gpu_impl;
 mod host_access;
+pub mod init;
 pub mod kernels;
 pub mod memory;
 mod ops;
@@ -98,6 +99,7 @@ impl CudaGpu {
                 copy_engines: props.copy_engines,
                 kernels_available: false,
                 holds_host_bytes: true,
+                simulated_host_bytes: None,
             },
             props,
             device,

@@ -2,6 +2,7 @@
 //! the reason. Nothing here panics when the driver, the device, NVRTC or CUPTI is missing.
 
 use crate::gpu::cuda::{CudaGpu, context, cupti, kernels};
+use crate::gpu::profile::{self, Profile};
 use crate::gpu::sim::SimGpu;
 use crate::gpu::{Gpu, GpuError};
 use crate::report::BackendKind;
@@ -14,6 +15,35 @@ pub enum BackendChoice {
     Auto,
     Gpu,
     Sim,
+}
+
+/// Which backend to open and with what: the `--backend` choice, the CUDA device and the
+/// simulator's profile. Built once from the command line and passed down to whatever opens a
+/// backend (the CLI commands, the TUI's worker, exercise checks), so nothing reads a global.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BackendSpec {
+    /// `--backend`.
+    pub choice: BackendChoice,
+    /// `--device`: the CUDA device ordinal.
+    pub device: u32,
+    /// `--profile FILE`, loaded; `None` runs the simulator on the built-in H200 profile.
+    pub profile: Option<Profile>,
+}
+
+impl BackendSpec {
+    /// `choice` on `device`, the simulator with the built-in profile.
+    pub fn new(choice: BackendChoice, device: u32) -> BackendSpec {
+        BackendSpec {
+            choice,
+            device,
+            profile: None,
+        }
+    }
+
+    /// The same, with the simulator on `profile` (`None`: the built-in one).
+    pub fn with_profile(self, profile: Option<Profile>) -> BackendSpec {
+        BackendSpec { profile, ..self }
+    }
 }
 
 /// What is available on this machine, and which backend `--backend auto` would run.
@@ -96,22 +126,23 @@ fn no_driver_reason() -> String {
     format!("no CUDA driver found ({})", context::NO_DRIVER_REASON)
 }
 
-/// Open the backend `choice` asks for. `Gpu` fails with the reason when no GPU works; `Auto`
+/// Open the backend `spec` asks for. `Gpu` fails with the reason when no GPU works; `Auto`
 /// falls back to the simulator and records why in its [`crate::report::BackendInfo`].
-pub fn open(choice: BackendChoice, device: u32) -> Result<Box<dyn Gpu + Send>, GpuError> {
-    match choice {
+pub fn open(spec: &BackendSpec) -> Result<Box<dyn Gpu + Send>, GpuError> {
+    let (device, profile) = (spec.device, spec.profile.as_ref());
+    match spec.choice {
         BackendChoice::Gpu => {
             let mut g = open_cuda(device)?;
             g.set_reason("--backend gpu".into());
             Ok(Box::new(g))
         }
-        BackendChoice::Sim => open_sim("--backend sim".into()),
+        BackendChoice::Sim => open_sim(profile, "--backend sim".into()),
         BackendChoice::Auto => match open_cuda(device) {
             Ok(mut g) => {
                 g.set_reason(format!("CUDA device {device} found (--backend auto)"));
                 Ok(Box::new(g))
             }
-            Err(e) => open_sim(format!("no usable GPU: {e}")),
+            Err(e) => open_sim(profile, format!("no usable GPU: {e}")),
         },
     }
 }
@@ -122,23 +153,23 @@ pub fn open_cuda(device: u32) -> Result<CudaGpu, GpuError> {
     catch_quietly(|| CudaGpu::open(device)).and_then(|r| r)
 }
 
-/// The simulator with the active profile (`--profile FILE`, else the built-in H200 one),
-/// labelled with `reason`.
-pub fn open_sim(reason: String) -> Result<Box<dyn Gpu + Send>, GpuError> {
-    let profile = crate::gpu::profile::active()
+/// The simulator on `profile` (`--profile FILE`; `None`: the built-in H200 one), labelled with
+/// `reason`.
+pub fn open_sim(
+    profile: Option<&Profile>,
+    reason: String,
+) -> Result<Box<dyn Gpu + Send>, GpuError> {
+    let profile = profile::chosen_or_builtin(profile)
         .map_err(|e| GpuError::Invalid(format!("the simulator profile is unusable: {e}")))?;
     Ok(Box::new(SimGpu::new(profile, reason)))
 }
 
-/// The backend `choice` would give, when that is known without initialising CUDA (which can
+/// The backend `spec` would give, when that is known without initialising CUDA (which can
 /// take a second): with `--backend sim`, or when no driver is installed. `None` when only
 /// opening the GPU can tell. The TUI uses it so that its first frame already names the backend.
-pub fn known_without_init(
-    choice: BackendChoice,
-    device: u32,
-) -> Option<Result<crate::gpu::DeviceInfo, String>> {
-    if choice == BackendChoice::Sim || !context::driver_present() {
-        let opened = open(choice, device);
+pub fn known_without_init(spec: &BackendSpec) -> Option<Result<crate::gpu::DeviceInfo, String>> {
+    if spec.choice == BackendChoice::Sim || !context::driver_present() {
+        let opened = open(spec);
         return Some(opened.map(|g| g.info().clone()).map_err(|e| e.to_string()));
     }
     None

@@ -125,6 +125,13 @@ pub struct Profile {
     /// Extra device time when an engine takes an op of another stream than its last one.
     #[serde(default)]
     pub engine_switch_us: f64,
+    /// Copy engines per direction that the driver spreads copies over (the H200's CUPTI records
+    /// name four per direction: 8-11 for uploads, 12-15 for downloads). The driver hands a
+    /// direction's copies round-robin, in issue order, to as many of them as there are streams
+    /// issuing copies; each engine is one in-order queue, and the link serves one engine's queue
+    /// until it blocks. 0 = one queue per stream (the model before; older profiles).
+    #[serde(default)]
+    pub copy_engines_per_direction: u32,
 
     /// Fields `calibrate` measured and fitted on the recorded GPU.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -135,18 +142,10 @@ pub struct Profile {
     pub carried_over: Vec<String>,
 }
 
-/// The profile chosen with `--profile FILE`, for every simulator this process opens.
-static CHOSEN: std::sync::OnceLock<Profile> = std::sync::OnceLock::new();
-
-/// Use `profile` for every simulator this process opens (`--profile FILE`). Set once, at start,
-/// before any backend opens; a second call is refused and returns the profile.
-pub fn choose(profile: Profile) -> Result<(), Box<Profile>> {
-    CHOSEN.set(profile).map_err(Box::new)
-}
-
-/// The profile simulators use: the one chosen with `--profile`, else the built-in H200 one.
-pub fn active() -> Result<Profile, ProfileError> {
-    match CHOSEN.get() {
+/// The profile a simulator uses: the one chosen with `--profile FILE` (passed down from the
+/// command line in [`crate::gpu::detect::BackendSpec`]), else the built-in H200 one.
+pub fn chosen_or_builtin(chosen: Option<&Profile>) -> Result<Profile, ProfileError> {
+    match chosen {
         Some(p) => Ok(p.clone()),
         None => Profile::builtin("h200"),
     }

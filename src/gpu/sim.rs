@@ -89,12 +89,14 @@ impl SimGpu {
             copy_engines: profile.copy_engines,
             kernels_available: true,
             holds_host_bytes: false,
+            simulated_host_bytes: Some(profile.host_total_bytes),
         };
         SimGpu {
             device: Device::new(
                 profile.copy_engines,
                 costs::bidirectional_bytes_per_us(&profile),
-            ),
+            )
+            .with_copy_queues(profile.copy_engines_per_direction),
             host: Pool::new("host", profile.host_total_bytes),
             dev: Pool::new("device", profile.device_total_bytes),
             profile,

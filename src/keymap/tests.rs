@@ -119,7 +119,8 @@ fn help_lists_every_action_of_the_table() {
         .iter()
         .flat_map(|(_, rows)| rows.iter().map(|(_, name, _)| *name))
         .collect();
-    for binding in BINDINGS {
+    // The links overlay's footer lists its keys (test below).
+    for binding in BINDINGS.iter().filter(|b| b.ctx != Ctx::Links) {
         assert!(
             listed.contains(&binding.action.name()),
             "{:?}",
@@ -136,4 +137,27 @@ fn footer_shows_the_pane_keys_then_the_main_keys() {
     assert!(pos("Enter").is_some());
     assert!(pos("Enter") < pos("q"));
     assert!(footer(Ctx::Confirm).iter().all(|(k, _)| *k != "q"));
+}
+
+#[test]
+fn the_links_overlay_footer_names_every_key_it_takes() {
+    let keys: Vec<&str> = footer(Ctx::Links).iter().map(|(k, _)| *k).collect();
+    assert_eq!(keys, ["↑↓", "←→", "Enter", "y", "Esc", "q"]);
+    for binding in BINDINGS.iter().filter(|b| b.ctx == Ctx::Links) {
+        let first = binding.label.split(' ').next().unwrap_or_default();
+        let named = keys.iter().any(|k| k.contains(first) || first.contains(k));
+        let pair = matches!(binding.action, Action::ListUp | Action::LinkScrollLeft);
+        assert!(
+            named || pair,
+            "{:?} ({}) not in the footer",
+            binding.action,
+            binding.label
+        );
+    }
+    assert!(
+        help_sections()[0]
+            .1
+            .iter()
+            .any(|(k, name, _)| *k == "u" && *name == "links")
+    );
 }

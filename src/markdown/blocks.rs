@@ -6,11 +6,12 @@ use pulldown_cmark::{CodeBlockKind, Event, Tag, TagEnd};
 use ratatui::style::Style;
 use ratatui::text::Line;
 
-use super::RenderOptions;
 use super::inline::Inline;
+use super::links::{LinkSpot, Links};
 use super::prefix::Margin;
 use super::table::Table;
 use super::text::MetricStyles;
+use super::{RenderOptions, Rendered};
 
 const BULLETS: [&str; 4] = ["• ", "◦ ", "▪ ", "‣ "];
 
@@ -20,6 +21,9 @@ pub(super) struct Renderer<'r, 'a> {
     metrics: MetricStyles<'r>,
     width: usize,
     out: Vec<Line<'static>>,
+    /// The card's web links, numbered as they come, and where their text landed.
+    links: Links,
+    spots: Vec<LinkSpot>,
     margin: Margin,
     /// The next number of each open list (`None` for bullets), outermost first.
     lists: Vec<Option<u64>>,
@@ -46,6 +50,8 @@ impl<'r, 'a> Renderer<'r, 'a> {
             },
             width: usize::from(opts.width.max(1)),
             out: Vec::new(),
+            links: Links::default(),
+            spots: Vec::new(),
             margin: Margin::default(),
             lists: Vec::new(),
             inline: Inline::new(theme),
@@ -58,8 +64,8 @@ impl<'r, 'a> Renderer<'r, 'a> {
         }
     }
 
-    /// Feed every event, then return the lines.
-    pub fn run<'e>(mut self, events: impl Iterator<Item = Event<'e>>) -> Vec<Line<'static>> {
+    /// Feed every event, then return the lines and links.
+    pub fn run<'e>(mut self, events: impl Iterator<Item = Event<'e>>) -> Rendered {
         for event in events {
             self.event(event);
         }
@@ -67,7 +73,11 @@ impl<'r, 'a> Renderer<'r, 'a> {
         if let Some((lang, code)) = self.code.take() {
             self.code_block(&lang, &code);
         }
-        self.out
+        Rendered {
+            lines: self.out,
+            links: self.links.list,
+            spots: self.spots,
+        }
     }
 
     fn event(&mut self, event: Event) {
@@ -164,7 +174,7 @@ impl<'r, 'a> Renderer<'r, 'a> {
                 } else {
                     self.base()
                 };
-                let cell = self.inline.take(base, &self.metrics);
+                let cell = self.inline.take(base, &self.metrics, &mut self.links);
                 self.table.get_or_insert_default().push_cell(cell);
             }
             TagEnd::TableHead => {

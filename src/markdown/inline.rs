@@ -1,21 +1,28 @@
 //! Collecting the inline content of one block (a paragraph, heading, list item text or table
-//! cell) as styled pieces: emphasis, strong, strikethrough, inline code, links with their URL,
-//! hard breaks, hidden HTML comments and filled-in metric placeholders.
-
-use std::mem::take;
+//! cell) as styled pieces: emphasis, strong, strikethrough, inline code, links, hard breaks,
+//! hidden HTML comments and filled-in metric placeholders.
+//!
+//! A web link (markdown or a bare `http(s)://` URL in prose) is numbered in the card's
+//! [`Links`] when the block is taken, in reading order; its text carries that number through
+//! wrapping, and a muted `[n]` after it matches the links overlay. Other links show their
+//! target in brackets after the text, as written.
 
 use pulldown_cmark::{Event, LinkType, Tag, TagEnd};
 use ratatui::style::{Modifier, Style};
 
-use super::text::{MetricStyles, clean_inline, push_with_metrics};
-use super::wrap::Piece;
+use super::links::is_web_url;
+use super::text::clean_inline;
 use crate::theme::Theme;
 
 /// A piece of inline text; `literal` pieces (inline code, URLs) skip metric substitution.
+/// `link` and `marker` index the block's [`Pending`] web links: the text of one, or the place
+/// for its `[n]`.
 struct Run {
     text: String,
     style: Style,
     literal: bool,
+    link: Option<usize>,
+    marker: Option<usize>,
 }
 
 /// An open link: where its text starts and where it points.
@@ -23,6 +30,14 @@ struct OpenLink {
     url: String,
     first_run: usize,
     autolink: bool,
+    /// Its index among the block's pending web links (`None`: not an http(s) link).
+    web: Option<usize>,
+}
+
+/// A web link of this block, numbered when the block is taken.
+struct Pending {
+    url: String,
+    label: String,
 }
 
 /// The inline content collected so far.
@@ -31,6 +46,7 @@ pub(super) struct Inline {
     runs: Vec<Run>,
     styles: Vec<Style>,
     links: Vec<OpenLink>,
+    pending: Vec<Pending>,
 }
 
 impl Inline {
@@ -41,6 +57,7 @@ impl Inline {
             runs: Vec::new(),
             styles: Vec::new(),
             links: Vec::new(),
+            pending: Vec::new(),
         }
     }
 
@@ -54,15 +71,24 @@ impl Inline {
     }
 
     fn add(&mut self, text: &str, style: Style, literal: bool) {
+        let link = self.links.iter().rev().find_map(|l| l.web);
         match self.runs.last_mut() {
-            // Merging keeps a placeholder that the parser split (at `_`, say) in one run.
-            Some(last) if last.style == style && last.literal == literal => {
+            // Merging keeps a placeholder (or a URL) that the parser split (at `_`, say) in
+            // one run.
+            Some(last)
+                if last.style == style
+                    && last.literal == literal
+                    && last.link == link
+                    && last.marker.is_none() =>
+            {
                 last.text.push_str(text)
             }
             _ => self.runs.push(Run {
                 text: text.to_string(),
                 style,
                 literal,
+                link,
+                marker: None,
             }),
         }
     }
@@ -137,10 +163,18 @@ impl Inline {
 
     fn link(&mut self, url: &str, autolink: bool, style: Style) {
         let url = clean_inline(url);
+        let web = is_web_url(url.trim()).then(|| {
+            self.pending.push(Pending {
+                url: url.trim().to_string(),
+                label: String::new(),
+            });
+            self.pending.len() - 1
+        });
         self.links.push(OpenLink {
             url,
             first_run: self.runs.len(),
             autolink,
+            web,
         });
         self.open(style);
     }
@@ -161,37 +195,40 @@ impl Inline {
         true
     }
 
-    /// Show the URL after the link text (muted), unless the text already is the URL.
+    /// A web link gets its `[n]` place (its text becomes its label); another shows its target
+    /// after the text (muted), unless the text already is the target.
     fn close_link(&mut self) {
         let Some(link) = self.links.pop() else { return };
         let text: String = self.runs[link.first_run.min(self.runs.len())..]
             .iter()
             .map(|r| r.text.as_str())
             .collect();
+        if let Some(web) = link.web {
+            if let Some(pending) = self.pending.get_mut(web) {
+                pending.label = text;
+            }
+            self.runs.push(Run {
+                text: String::new(),
+                style: self.marker_style(),
+                literal: true,
+                link: None,
+                marker: Some(web),
+            });
+            return;
+        }
         let bare = link.url.trim_start_matches("mailto:");
         if link.autolink || link.url.is_empty() || text.trim() == bare {
             return;
         }
-        let base = self.styles.first().copied().unwrap_or_default();
-        let style = base
-            .patch(self.theme.muted())
-            .remove_modifier(Modifier::UNDERLINED);
-        self.add(&format!(" ({})", link.url), style, true);
+        self.add(&format!(" ({})", link.url), self.marker_style(), true);
     }
 
-    /// Hand over the pieces collected so far, each drawn over `base`, with metrics filled in.
-    pub fn take(&mut self, base: Style, metrics: &MetricStyles) -> Vec<Piece> {
-        self.styles.clear();
-        self.links.clear();
-        let mut out = Vec::with_capacity(self.runs.len());
-        for run in take(&mut self.runs) {
-            let style = base.patch(run.style);
-            if run.literal {
-                super::wrap::push(&mut out, &run.text, style);
-            } else {
-                push_with_metrics(&mut out, &run.text, style, metrics);
-            }
-        }
-        out
+    /// Muted, and not underlined even inside a link.
+    fn marker_style(&self) -> Style {
+        let base = self.styles.first().copied().unwrap_or_default();
+        base.patch(self.theme.muted())
+            .remove_modifier(Modifier::UNDERLINED)
     }
 }
+
+mod take;

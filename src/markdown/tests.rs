@@ -50,6 +50,10 @@ fn opts(width: u16, color: bool, highlight: bool) -> RenderOptions<'static> {
     }
 }
 
+fn card(md: &str, width: u16) -> Rendered {
+    render_card(md, &opts(width, true, false))
+}
+
 fn lines(md: &str, width: u16, color: bool) -> Vec<Line<'static>> {
     render(md, &opts(width, color, false))
 }
@@ -137,16 +141,66 @@ fn an_empty_item_still_shows_its_bullet() {
 }
 
 #[test]
-fn links_show_their_url_after_the_text_once() {
-    let t = text("[guide](https://x.org/g) and <https://y.org>", 80);
-    assert_eq!(t, "guide (https://x.org/g) and https://y.org\n");
-    let out = lines("[guide](https://x.org/g)", 80, false);
-    assert!(
-        out[0].spans[0]
-            .style
-            .add_modifier
-            .contains(Modifier::UNDERLINED)
+fn web_links_are_numbered_in_reading_order() {
+    let md = "A bare https://b.org/x, then [guide](https://x.org/g) and <https://y.org>; \
+              [guide again](https://x.org/g).";
+    let t = text(md, 80);
+    assert_eq!(
+        t,
+        "A bare https://b.org/x [1], then guide [2] and https://y.org [3]; guide\n\
+         again [2].\n"
     );
+    let out = card(md, 80);
+    let urls: Vec<&str> = out.links.iter().map(|l| l.url.as_str()).collect();
+    assert_eq!(
+        urls,
+        ["https://b.org/x", "https://x.org/g", "https://y.org"]
+    );
+    assert_eq!(out.links[0].label, "A bare");
+    assert_eq!(out.links[1].label, "guide");
+    // `A: url1 and url2`: the second is called as the first.
+    let two = card(
+        "- The API, **streams**: https://a.org/1\n  and https://a.org/2",
+        80,
+    );
+    let labels: Vec<&str> = two.links.iter().map(|l| l.label.as_str()).collect();
+    assert_eq!(labels, ["The API, streams", "The API, streams"]);
+    // The link text is underlined, the marker is not.
+    let line = &out.lines[0];
+    let guide = line.spans.iter().find(|s| s.content == "guide").unwrap();
+    assert!(guide.style.add_modifier.contains(Modifier::UNDERLINED));
+    let mark = line
+        .spans
+        .iter()
+        .find(|s| s.content.contains("[2]"))
+        .unwrap();
+    assert!(!mark.style.add_modifier.contains(Modifier::UNDERLINED));
+}
+
+#[test]
+fn link_spots_cover_exactly_the_link_text() {
+    let out = card("- see [the guide](https://x.org/g) or https://y.org/z", 80);
+    let line = out.lines[0].to_string();
+    for spot in &out.spots {
+        let cols: String = line
+            .chars()
+            .skip(usize::from(spot.col))
+            .take(usize::from(spot.width))
+            .collect();
+        let expected = ["the guide", "https://y.org/z"][spot.link];
+        assert_eq!(cols, expected, "{spot:?} in {line:?}");
+    }
+    assert_eq!(out.spots.len(), 2);
+}
+
+#[test]
+fn other_links_show_their_target_and_are_no_links() {
+    let out = card("[mail](mailto:a@b.org), [rel](../x.md) and ftp://f.org", 80);
+    assert_eq!(
+        out.lines[0].to_string(),
+        "mail (mailto:a@b.org), rel (../x.md) and ftp://f.org"
+    );
+    assert!(out.links.is_empty() && out.spots.is_empty());
 }
 
 #[test]

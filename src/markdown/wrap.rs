@@ -13,11 +13,16 @@ use ratatui::text::{Line, Span};
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
+use super::links::LinkSpot;
+
 /// A run of text in one style: what the renderer builds lines from.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Piece {
     pub text: String,
     pub style: Style,
+    /// The card's link this text opens (an index into [`super::links::Links`]), if any: it
+    /// travels through wrapping so the view knows which cells to make a hyperlink.
+    pub link: Option<usize>,
 }
 
 impl Piece {
@@ -26,15 +31,25 @@ impl Piece {
         Piece {
             text: text.into(),
             style,
+            link: None,
         }
     }
 }
 
 /// Append `text` to a line, merging with the last run when the style is the same.
 pub(super) fn push(run: &mut Vec<Piece>, text: &str, style: Style) {
+    push_link(run, text, style, None);
+}
+
+/// Append `text` that opens `link` (or none), merging with the last run when both match.
+pub(super) fn push_link(run: &mut Vec<Piece>, text: &str, style: Style, link: Option<usize>) {
     match run.last_mut() {
-        Some(last) if last.style == style => last.text.push_str(text),
-        _ => run.push(Piece::new(text, style)),
+        Some(last) if last.style == style && last.link == link => last.text.push_str(text),
+        _ => run.push(Piece {
+            text: text.to_string(),
+            style,
+            link,
+        }),
     }
 }
 
@@ -60,12 +75,12 @@ pub(super) fn wrap(pieces: &[Piece], width: usize) -> Vec<Vec<Piece>> {
                     1
                 }
                 ' ' => {
-                    w.space(piece.style);
+                    w.space(piece.style, piece.link);
                     rest.find(|c| c != ' ').unwrap_or(rest.len())
                 }
                 _ => {
                     let end = rest.find([' ', '\n']).unwrap_or(rest.len());
-                    w.word_part(&rest[..end], piece.style);
+                    w.word_part(&rest[..end], piece.style, piece.link);
                     end
                 }
             };
@@ -87,8 +102,8 @@ struct Wrapper {
     line_w: usize,
     word: Vec<Piece>,
     word_w: usize,
-    /// The style of a space seen since the last word, if any.
-    space: Option<Style>,
+    /// The style (and link) of a space seen since the last word, if any.
+    space: Option<(Style, Option<usize>)>,
 }
 
 impl Wrapper {
@@ -98,13 +113,13 @@ impl Wrapper {
         self.space = None;
     }
 
-    fn space(&mut self, style: Style) {
+    fn space(&mut self, style: Style, link: Option<usize>) {
         self.flush_word();
-        self.space = Some(style);
+        self.space = Some((style, link));
     }
 
-    fn word_part(&mut self, text: &str, style: Style) {
-        push(&mut self.word, text, style);
+    fn word_part(&mut self, text: &str, style: Style, link: Option<usize>) {
+        push_link(&mut self.word, text, style, link);
         self.word_w += text.width();
     }
 
@@ -114,8 +129,8 @@ impl Wrapper {
         }
         let gap = usize::from(self.space.is_some() && self.line_w > 0);
         if self.line_w + gap + self.word_w <= self.width {
-            if let (1, Some(style)) = (gap, self.space) {
-                push(&mut self.line, " ", style);
+            if let (1, Some((style, link))) = (gap, self.space) {
+                push_link(&mut self.line, " ", style, link);
                 self.line_w += 1;
             }
             self.append_word();
@@ -137,18 +152,19 @@ impl Wrapper {
 
     fn append_word(&mut self) {
         for piece in take(&mut self.word) {
-            push(&mut self.line, &piece.text, piece.style);
+            push_link(&mut self.line, &piece.text, piece.style, piece.link);
         }
         self.line_w += self.word_w;
     }
 
     /// Put an over-long word (a URL) on one line: its start, `…`, and its end, which names the
-    /// page. The start gets the larger share (scheme and host).
+    /// page. The start gets the larger share (scheme and host). The `…` opens the same link as
+    /// the start, so a hyperlink still carries the whole URL.
     fn elide_word(&mut self) {
-        let cells: Vec<(&str, Style)> = self
+        let cells: Vec<(&str, (Style, Option<usize>))> = self
             .word
             .iter()
-            .flat_map(|p| p.text.graphemes(true).map(move |g| (g, p.style)))
+            .flat_map(|p| p.text.graphemes(true).map(move |g| (g, (p.style, p.link))))
             .collect();
         let room = self.width.saturating_sub(1);
         let tail_room = room * 2 / 5;
@@ -169,14 +185,14 @@ impl Wrapper {
                 tail_w <= tail_room
             })
             .count();
-        let style = cells.first().map_or_else(Style::new, |c| c.1);
+        let (style, link) = cells.first().map_or((Style::new(), None), |c| c.1);
         let mut line = Vec::new();
-        for (g, s) in &cells[..head] {
-            push(&mut line, g, *s);
+        for (g, (s, l)) in &cells[..head] {
+            push_link(&mut line, g, *s, *l);
         }
-        push(&mut line, "…", style);
-        for (g, s) in &cells[cells.len() - tail..] {
-            push(&mut line, g, *s);
+        push_link(&mut line, "…", style, link);
+        for (g, (s, l)) in &cells[cells.len() - tail..] {
+            push_link(&mut line, g, *s, *l);
         }
         self.word.clear();
         self.line = line;
@@ -191,7 +207,7 @@ impl Wrapper {
                 if self.line_w + gw > self.width && self.line_w > 0 {
                     self.new_line();
                 }
-                push(&mut self.line, g, piece.style);
+                push_link(&mut self.line, g, piece.style, piece.link);
                 self.line_w += gw;
             }
         }
@@ -253,8 +269,9 @@ fn to_pieces(cells: &[(&str, Style, usize)]) -> Vec<Piece> {
 }
 
 /// Turn pieces into a ratatui line no wider than `width`, cutting the end if some sequence
-/// measured wider as a whole than in parts (emoji variation selectors and the like).
-pub(super) fn fit(mut run: Vec<Piece>, width: usize) -> Line<'static> {
+/// measured wider as a whole than in parts (emoji variation selectors and the like). Also
+/// returns where its links lie (with `line` 0: the caller knows the line's index).
+pub(super) fn fit(mut run: Vec<Piece>, width: usize) -> (Line<'static>, Vec<LinkSpot>) {
     if width_of(&run) > width {
         let mut room = width;
         let mut kept = Vec::with_capacity(run.len());
@@ -270,11 +287,40 @@ pub(super) fn fit(mut run: Vec<Piece>, width: usize) -> Line<'static> {
         }
         run = kept;
     }
-    Line::from(
+    let spots = link_spots(&run);
+    let line = Line::from(
         run.into_iter()
             .map(|p| Span::styled(p.text, p.style))
             .collect::<Vec<_>>(),
-    )
+    );
+    (line, spots)
+}
+
+/// The columns of each link in a line. Widths are summed per grapheme, as ratatui lays cells
+/// out, so a spot covers exactly the cells its text is drawn in.
+fn link_spots(run: &[Piece]) -> Vec<LinkSpot> {
+    let mut spots: Vec<LinkSpot> = Vec::new();
+    let mut col = 0usize;
+    for piece in run {
+        let w: usize = piece.text.graphemes(true).map(UnicodeWidthStr::width).sum();
+        if let Some(link) = piece.link.filter(|_| w > 0) {
+            let start = u16::try_from(col).unwrap_or(u16::MAX);
+            let width = u16::try_from(w).unwrap_or(u16::MAX);
+            match spots.last_mut() {
+                Some(last) if last.link == link && last.col.saturating_add(last.width) == start => {
+                    last.width = last.width.saturating_add(width);
+                }
+                _ => spots.push(LinkSpot {
+                    line: 0,
+                    col: start,
+                    width,
+                    link,
+                }),
+            }
+        }
+        col += w;
+    }
+    spots
 }
 
 /// The byte length of the longest prefix of `text` (at a char boundary) at most `room` wide;

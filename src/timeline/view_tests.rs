@@ -69,19 +69,25 @@ fn zoom_centres_on_the_selection() {
 }
 
 #[test]
-fn keys_map_to_actions() {
+fn actions_zoom_pan_and_select() {
     let mut v = TimelineView::new(three_ops());
-    assert!(v.handle_key('+'));
+    v.apply(TimelineAction::ZoomIn);
     assert!((v.scale.span_us() - 500.0).abs() < 1e-9);
-    assert!(v.handle_key('>'));
-    assert!(v.handle_key('-'));
+    let start = v.scale.start_us;
+    v.apply(TimelineAction::PanRight);
+    assert!(v.scale.start_us > start, "pans right");
+    let start = v.scale.start_us;
+    v.apply(TimelineAction::PanLeft);
+    assert!(v.scale.start_us < start, "pans left");
+    v.apply(TimelineAction::ZoomOut);
     assert!((v.scale.span_us() - 1000.0).abs() < 1e-9);
-    assert!(v.handle_key(']'));
+    v.apply(TimelineAction::SelectNext);
+    assert_eq!(v.selected_index(), Some(1));
+    v.apply(TimelineAction::SelectNext);
+    assert_eq!(v.selected_index(), Some(0));
+    v.apply(TimelineAction::SelectPrev);
+    assert_eq!(v.selected_index(), Some(1));
     assert!(v.details().is_some());
-    assert!(v.handle_key('<'));
-    assert!(v.handle_key('['));
-    assert!(!v.handle_key('x'));
-    assert!(!v.handle_key('0'), "digits stay with the app");
 }
 
 #[test]

@@ -63,12 +63,35 @@ pub fn write_log(state_dir: Option<PathBuf>, report: &str) -> Option<PathBuf> {
         .flatten()
         .find_map(|dir| {
             std::fs::create_dir_all(&dir).ok()?;
-            let path = (0..1000)
-                .map(|n| dir.join(format!("{stem}-{n}.log")))
+            // After the highest number this second already has (a pruned low number must not
+            // be reused: it would sort first and be pruned at once), zero-padded so that logs
+            // of one second sort in the order they were written.
+            let first = next_number(&dir, &stem);
+            let path = (first..first + 1000)
+                .map(|n| dir.join(format!("{stem}-{n:03}.log")))
                 .find(|p| crate::atomic_file::create_new(p, report.as_bytes()).is_ok())?;
             prune_logs(&dir);
             Some(path)
         })
+}
+
+/// One more than the highest `n` of the logs named `{stem}-{n}.log` in `dir`, else 0.
+fn next_number(dir: &Path, stem: &str) -> u32 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let n = name
+                .strip_prefix(stem)?
+                .strip_prefix('-')?
+                .strip_suffix(".log")?;
+            n.parse::<u32>().ok()
+        })
+        .max()
+        .map_or(0, |n| n.saturating_add(1))
 }
 
 /// Keep the newest [`MAX_LOGS`] crash logs in `dir` (their names sort by time).
@@ -89,5 +112,34 @@ fn prune_logs(dir: &Path) {
     let excess = logs.len().saturating_sub(MAX_LOGS);
     for old in &logs[..excess] {
         let _ = std::fs::remove_file(old);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// Review minor 13: logs written in one second had one name (each overwrote the last) and
+    /// piled up without limit. Now every log gets its own file and only the newest
+    /// [`MAX_LOGS`] stay, the oldest going first.
+    #[test]
+    fn crash_logs_are_unique_and_the_oldest_are_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let written: Vec<PathBuf> = (0..MAX_LOGS + 5)
+            .map(|i| write_log(Some(dir.path().to_path_buf()), &format!("log {i}")).unwrap())
+            .collect();
+        let mut left: Vec<PathBuf> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        left.sort();
+        assert_eq!(left.len(), MAX_LOGS);
+        // The survivors are exactly the last MAX_LOGS written, each with its own text.
+        let mut newest = written[5..].to_vec();
+        newest.sort();
+        assert_eq!(left, newest);
+        let last = std::fs::read_to_string(written.last().unwrap()).unwrap();
+        assert_eq!(last, format!("log {}", MAX_LOGS + 4));
     }
 }

@@ -2,6 +2,7 @@
 //! Leaving is idempotent and also runs on drop, so an early `?` cannot leave the terminal raw.
 
 use std::io::{self, Stdout};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ratatui::backend::CrosstermBackend;
@@ -12,6 +13,7 @@ use ratatui::crossterm::terminal::{
 use ratatui::crossterm::{cursor, execute};
 use ratatui::layout::Size;
 
+use super::screen::{Screen, draw_app};
 use crate::app::App;
 
 /// Whether the terminal is in the tutorial's modes. One flag for the whole process, so the panic
@@ -56,14 +58,6 @@ impl Terminal {
         self.inner.size()
     }
 
-    /// Draw one frame of `app`.
-    pub fn draw(&mut self, app: &App) -> anyhow::Result<()> {
-        self.inner
-            .draw(|frame| frame.render_widget(app, frame.area()))
-            .map_err(|e| anyhow::anyhow!("cannot draw to the terminal: {e}"))?;
-        Ok(())
-    }
-
     /// Give the terminal back as it was; nothing of the tutorial stays on screen.
     pub fn restore(&mut self) {
         if std::mem::take(&mut self.active) {
@@ -75,7 +69,7 @@ impl Terminal {
     /// mouse capture again, and a full redraw on the next frame. Raw mode is switched off and on
     /// because while the process was stopped the shell may have reset the terminal behind
     /// crossterm's back (crossterm would think it is still raw and do nothing).
-    pub fn resume(&mut self) -> anyhow::Result<()> {
+    pub fn take_back(&mut self) -> anyhow::Result<()> {
         let _ = disable_raw_mode();
         enable_raw_mode()
             .map_err(|e| anyhow::anyhow!("cannot switch the terminal back to raw mode: {e}"))?;
@@ -101,6 +95,28 @@ impl Terminal {
             .and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(io::stdout())))
             .map(|inner| self.inner = inner)
             .map_err(|e| anyhow::anyhow!("cannot set up the terminal again: {e}"))
+    }
+}
+
+impl Screen for Terminal {
+    fn draw(&mut self, app: &App) -> anyhow::Result<()> {
+        draw_app(&mut self.inner, app)
+    }
+
+    /// Like vim and less: give the terminal back, stop; on SIGCONT take it again.
+    fn suspend(&mut self) -> anyhow::Result<()> {
+        self.restore();
+        super::events::stop_self();
+        self.take_back()
+    }
+
+    fn resume(&mut self) -> anyhow::Result<()> {
+        self.take_back()
+    }
+
+    fn edit_externally(&mut self, file: &Path) -> anyhow::Result<Result<(), String>> {
+        let mouse = self.mouse;
+        super::external_editor::edit(self, mouse, file)
     }
 }
 

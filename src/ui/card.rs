@@ -1,5 +1,6 @@
 //! The card pane: the open card's rendered markdown, scrolled, with where-am-I hints in the
-//! border; or, for a broken lesson, its diagnostics.
+//! border; or, for a broken lesson, its diagnostics. With hyperlinks on, link text becomes
+//! OSC 8 hyperlinks (see [`hyperlink`]) while nothing is drawn over the card.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,7 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, Focus};
 use crate::lesson::{Diagnostic, LessonEntry};
-use crate::ui::{layout, pane_block, text};
+use crate::ui::{hyperlink, layout, pane_block, text};
 
 /// Draw the card pane into `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -37,6 +38,32 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
     Paragraph::new(visible).render(text_area, buf);
+    if app.links.osc8 && !covered(app) && matches!(app.entry(), Some(LessonEntry::Ok(_))) {
+        link_cells(app, text_area, scroll, buf);
+    }
+}
+
+/// Whether something is drawn over the card after it (a dialog, the lesson list overlay): a
+/// hyperlink run would print its text over it.
+fn covered(app: &App) -> bool {
+    app.overlay.is_some() || (app.focus == Focus::Lessons && !app.has_sidebar())
+}
+
+/// Make the visible link text hyperlinks to the full URLs.
+fn link_cells(app: &App, text_area: Rect, scroll: usize, buf: &mut Buffer) {
+    let view = app.card_view(text_area.width);
+    let rows = scroll..scroll + usize::from(text_area.height);
+    for spot in view.spots.iter().filter(|s| rows.contains(&s.line)) {
+        let Some(link) = view.links.get(spot.link) else {
+            continue;
+        };
+        let row = u16::try_from(spot.line - scroll).unwrap_or(u16::MAX);
+        let at = (
+            text_area.x.saturating_add(spot.col),
+            text_area.y.saturating_add(row),
+        );
+        hyperlink::link_cells(buf, at, spot.width, &link.url, spot.link);
+    }
 }
 
 /// On a lesson's last card, where → leads.

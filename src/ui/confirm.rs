@@ -29,11 +29,7 @@ pub fn render(app: &App, what: Reset, area: Rect, buf: &mut Buffer) {
             " Reset exercise? ",
             format!(
                 "Reset “{}” to its starter?",
-                app.exercises
-                    .editor
-                    .as_ref()
-                    .map(|e| e.id.as_str())
-                    .unwrap_or_default()
+                app.exercise_to_reset().unwrap_or_default()
             ),
             "Your edits to this exercise are replaced by the starter code.",
         ),

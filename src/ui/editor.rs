@@ -1,6 +1,8 @@
 //! The exercise editor pane: the learner's file with line numbers, CUDA highlighting (the
 //! cards' highlighter), a gutter mark on lines with a diagnostic (`●`) or hazard (`▲`), the
-//! message of the cursor's line at the bottom, and the verdict beside it (`editor_verdict`).
+//! message of the cursor's line (or the check's progress) at the bottom, and beside it the
+//! verdict (`editor_verdict`) above the program's timeline (`editor_timeline`). Where the screen
+//! is narrow the verdict goes below the code and Ctrl-L swaps it for the timeline.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -9,9 +11,10 @@ use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthChar;
 
+use crate::app::editor::Stage;
 use crate::app::{App, EditorState};
 use crate::exercise::catalog;
-use crate::ui::{editor_verdict, pane_block};
+use crate::ui::{editor_timeline, editor_verdict, pane_block};
 
 /// Width from which the code and the verdict sit side by side (else one above the other).
 const SIDE_BY_SIDE_FROM: u16 = 100;
@@ -21,13 +24,25 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(ed) = &app.exercises.editor else {
         return;
     };
-    let [code, verdict] = if area.width >= SIDE_BY_SIDE_FROM {
-        Layout::horizontal([Constraint::Percentage(55), Constraint::Fill(1)]).areas(area)
+    if area.width >= SIDE_BY_SIDE_FROM {
+        let [code, side] =
+            Layout::horizontal([Constraint::Percentage(55), Constraint::Fill(1)]).areas(area);
+        render_code(app, ed, code, buf);
+        let rows = editor_timeline::rows_wanted(ed).min(side.height / 2);
+        let [verdict, timeline] =
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(side);
+        editor_verdict::render(app, ed, verdict, false, buf);
+        editor_timeline::render(app, ed, timeline, false, buf);
     } else {
-        Layout::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(area)
-    };
-    render_code(app, ed, code, buf);
-    editor_verdict::render(app, ed, verdict, buf);
+        let [code, lower] =
+            Layout::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(area);
+        render_code(app, ed, code, buf);
+        if ed.show_timeline {
+            editor_timeline::render(app, ed, lower, true, buf);
+        } else {
+            editor_verdict::render(app, ed, lower, true, buf);
+        }
+    }
 }
 
 fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
@@ -80,8 +95,12 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
             cursor,
         );
     }
-    let status = cursor_message(ed, row + 1)
+    let position = cursor_message(ed, row + 1)
         .unwrap_or_else(|| format!("line {}, column {}", row + 1, col + 1));
+    let status = match check_status(ed) {
+        Some(check) => format!("{check} · {position}"),
+        None => position,
+    };
     let status: String = clean(&status)
         .chars()
         .take(usize::from(inner.width))
@@ -92,6 +111,15 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         status,
         app.theme.muted(),
     );
+}
+
+/// What the check in flight is doing, for the status line.
+pub fn check_status(ed: &EditorState) -> Option<String> {
+    Some(match &ed.checking.as_ref()?.stage {
+        Stage::Queued { behind } => format!("queued behind {} · Esc cancels", clean(behind)),
+        Stage::Running => "checking… Esc cancels".to_string(),
+        Stage::Cancelling => "cancelling… Esc leaves".to_string(),
+    })
 }
 
 /// First visible line so that `row` stays on screen, moving as little as possible.

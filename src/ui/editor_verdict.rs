@@ -1,6 +1,7 @@
 //! Beside the exercise editor: the task, then after a check the verdict, each check, the
-//! hazards and diagnostics with their lines, the program's timeline (one op a line) and its
-//! output; the hints revealed so far; or the solution once unlocked and asked for.
+//! hazards and diagnostics with their lines and the program's output (its timeline is drawn in
+//! `editor_timeline`); the check's progress (queued, running, cancelled); the hints revealed so
+//! far; or the solution once unlocked and asked for.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,15 +11,12 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use crate::app::{App, EditorState};
 use crate::exercise::{Verdict, catalog};
 use crate::theme::Theme;
-use crate::timeline::format::{format_duration_us, kind_name};
-use crate::ui::editor::clean;
+use crate::ui::editor::{check_status, clean};
 use crate::ui::pane_block;
 
-/// Ops listed from the program's timeline (the rest are counted).
-const TIMELINE_ROWS: usize = 12;
-
-/// Draw the verdict pane for `ed` in `area`.
-pub fn render(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
+/// Draw the verdict pane for `ed` in `area`; `stacked` when it shares its place with the
+/// timeline (Ctrl-L swaps them), which its title then says.
+pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut Buffer) {
     let theme = &app.theme;
     let Some(ex) = catalog::find(&ed.id) else {
         return;
@@ -28,6 +26,8 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
             " Solution ",
             ex.solution.lines().map(|l| Line::raw(clean(l))).collect(),
         )
+    } else if stacked && ed.timeline.is_some() {
+        (" Verdict · ^L timeline ", verdict_lines(app, ed, theme))
     } else {
         (" Verdict ", verdict_lines(app, ed, theme))
     };
@@ -39,8 +39,13 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
 
 fn verdict_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = Vec::new();
-    if ed.checking.is_some() {
-        out.push(Line::styled("checking…", theme.muted()));
+    if let Some(status) = check_status(ed) {
+        out.push(Line::styled(status, theme.strong()));
+    } else if ed.cancelled {
+        out.push(Line::styled(
+            "✗ check cancelled (Esc); Ctrl-R checks again",
+            theme.wrong(),
+        ));
     }
     match &ed.verdict {
         Some(v) => out.extend(lines_of(v, &ed.id, theme)),
@@ -88,44 +93,16 @@ fn lines_of(v: &Verdict, id: &str, theme: &Theme) -> Vec<Line<'static>> {
         ));
     }
     for h in &v.hazards {
-        let text = format!(
-            "▲ line {} [{}] {}",
-            h.line,
-            h.kind.name(),
-            clean(&h.message)
-        );
+        let lines = match h.other_line {
+            Some(other) => format!("L{} ↔ L{other}", h.line),
+            None => format!("L{}", h.line),
+        };
+        let text = format!("▲ {} {lines}: {}", h.kind.name(), clean(&h.message));
         out.push(Line::styled(text, theme.warning()));
     }
-    out.extend(timeline_lines(v, theme));
     if !v.output.is_empty() {
         out.push(Line::styled("Output", theme.strong()));
         out.extend(v.output.lines().map(|l| Line::raw(clean(l))));
-    }
-    out
-}
-
-fn timeline_lines(v: &Verdict, theme: &Theme) -> Vec<Line<'static>> {
-    if v.timeline.is_empty() {
-        return Vec::new();
-    }
-    let mut out = vec![Line::styled("Timeline", theme.strong())];
-    for op in v.timeline.iter().take(TIMELINE_ROWS) {
-        out.push(Line::from(vec![
-            Span::styled(
-                format!("s{:<2} {:<6}", op.stream, kind_name(op.kind)),
-                theme.op(op.kind),
-            ),
-            Span::raw(format!(
-                " {:>9} +{:<9} {}",
-                format_duration_us(op.start_us),
-                format_duration_us(op.duration_us()),
-                clean(&op.label)
-            )),
-        ]));
-    }
-    if v.timeline.len() > TIMELINE_ROWS {
-        let more = format!("… {} more ops", v.timeline.len() - TIMELINE_ROWS);
-        out.push(Line::styled(more, theme.muted()));
     }
     out
 }

@@ -378,9 +378,9 @@ fn pipeline_instrumentation_costs_little() {
 
 #[test]
 fn info_describes_the_live_gpu() {
-    use cuda_academy::cli::BackendChoice;
     use cuda_academy::cli::info::{gather, render_text};
-    let (report, failure) = gather(BackendChoice::Gpu, 0);
+    use cuda_academy::cli::{BackendChoice, BackendSpec};
+    let (report, failure) = gather(&BackendSpec::new(BackendChoice::Gpu, 0));
     println!("{}", render_text(&report));
     println!("{}", serde_json::to_string(&report).unwrap());
     assert!(failure.is_none(), "{failure:?}");
@@ -388,7 +388,7 @@ fn info_describes_the_live_gpu() {
     assert!(d.copy_engines >= 1 && d.total_mem_bytes > 0);
     assert!(report.driver_version.is_some());
     // A missing device is an error with the count, not a panic.
-    let (_, failure) = gather(BackendChoice::Gpu, 99);
+    let (_, failure) = gather(&BackendSpec::new(BackendChoice::Gpu, 99));
     assert!(failure.is_some());
 }
 

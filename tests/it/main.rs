@@ -7,12 +7,14 @@ mod code_width;
 mod e2e_panel;
 mod e2e_pty;
 mod editor;
+mod event_loop;
 mod exercise;
 mod experiments_sim;
 mod gpu_backend;
 mod hardening;
 mod lesson_parse;
 mod lessons_content;
+mod links;
 mod no_driver;
 mod panel_snapshots;
 // The pseudo-terminal harness, shared by e2e_pty and e2e_panel (one module, loaded once).

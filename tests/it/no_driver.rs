@@ -119,16 +119,18 @@ fn calibrate_without_a_gpu_refuses_unless_the_simulator_is_asked_for() {
 /// only meaningful where no driver exists; the binary-level tests above cover the rest.)
 #[test]
 fn backend_is_known_without_cuda_init_when_there_is_no_driver() {
-    use cuda_academy::cli::BackendChoice;
+    use cuda_academy::cli::{BackendChoice, BackendSpec};
     use cuda_academy::gpu::detect::known_without_init;
-    let sim = known_without_init(BackendChoice::Sim, 0).expect("sim is always known");
+    let sim =
+        known_without_init(&BackendSpec::new(BackendChoice::Sim, 0)).expect("sim is always known");
     assert!(sim.is_ok());
     if cuda_academy::gpu::cuda::context::driver_present() {
         // With a driver, `auto` needs CUDA init to decide: not known up front.
-        assert!(known_without_init(BackendChoice::Auto, 0).is_none());
+        assert!(known_without_init(&BackendSpec::new(BackendChoice::Auto, 0)).is_none());
         return;
     }
-    let auto = known_without_init(BackendChoice::Auto, 0).expect("known without a driver");
+    let auto = known_without_init(&BackendSpec::new(BackendChoice::Auto, 0))
+        .expect("known without a driver");
     let info = auto.expect("auto falls back to the simulator");
     assert_eq!(
         info.backend.kind,
@@ -140,6 +142,7 @@ fn backend_is_known_without_cuda_init_when_there_is_no_driver() {
             .unwrap_or_default()
             .contains("no CUDA driver")
     );
-    let gpu = known_without_init(BackendChoice::Gpu, 0).expect("known without a driver");
+    let gpu = known_without_init(&BackendSpec::new(BackendChoice::Gpu, 0))
+        .expect("known without a driver");
     assert!(gpu.unwrap_err().contains("no CUDA driver"));
 }

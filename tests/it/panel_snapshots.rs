@@ -22,7 +22,7 @@ use ratatui::style::Color;
 const SIZES: [(u16, u16); 2] = [(80, 24), (160, 48)];
 
 fn sim_report(id: &str, opts: ExperimentOptions) -> Box<Report> {
-    let mut gpu = detect::open_sim("--backend sim".into()).unwrap();
+    let mut gpu = detect::open_sim(None, "--backend sim".into()).unwrap();
     Box::new(experiment::run(id, gpu.as_mut(), &opts, &RunContext::silent()).unwrap())
 }
 
@@ -41,7 +41,7 @@ fn app(catalog: Catalog, w: u16, h: u16, color: bool) -> App {
         Progress::default(),
         Size::new(w, h),
     );
-    let gpu = detect::open_sim("--backend sim".into()).unwrap();
+    let gpu = detect::open_sim(None, "--backend sim".into()).unwrap();
     app.update(Msg::Worker(WorkerEvent::Backend(Ok(gpu.info().clone()))));
     app
 }

@@ -41,6 +41,7 @@ fn global(backend: BackendChoice) -> GlobalArgs {
     GlobalArgs {
         lessons: None,
         color: ColorChoice::Never,
+        hyperlinks: None,
         backend,
         device: 0,
         profile: None,
@@ -159,13 +160,13 @@ fn trace_flag_writes_a_chrome_trace_or_says_why_not() {
     traced.size = Some(1 << 20);
     traced.json = true;
     traced.trace = Some(path.clone());
-    cuda_academy::cli::run::run(&traced, &g).unwrap();
+    cuda_academy::cli::run::run(&traced, &g.backend_spec().unwrap()).unwrap();
     let trace: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let events = trace["traceEvents"].as_array().unwrap();
     assert!(events.iter().any(|e| e["ph"] == "X"), "no complete events");
     traced.trace = Some(dir.path().join("missing-folder/t.json"));
-    let e = cuda_academy::cli::run::run(&traced, &g).unwrap_err();
+    let e = cuda_academy::cli::run::run(&traced, &g.backend_spec().unwrap()).unwrap_err();
     assert!(format!("{e:#}").contains("missing-folder"), "{e:#}");
 }
 

@@ -69,15 +69,26 @@ fn rows(p: &Profile, seen: &[Config]) -> Vec<Row> {
         .collect()
 }
 
-/// Many streams issued breadth-first: live, 5 and 6 streams run nearly as slowly as one, which
-/// the model does not reproduce (see BENCHMARKS.md). Counted and reported, not hidden.
-fn known_gap(c: &Config, copy_engines: u32) -> bool {
-    c.order.name() == "breadth-first" && c.streams > copy_engines + 1
+/// Many streams issued breadth-first (5 to 8): the points the model missed by 11-34% before it
+/// spread copies over the copy engines' queues.
+fn many_streams_breadth_first(c: &Config) -> bool {
+    c.order.name() == "breadth-first" && c.streams > 4
+}
+
+/// The profile without the copy-engine queues (one queue per stream, the model before).
+fn without_queues(p: &Profile) -> Profile {
+    Profile {
+        copy_engines_per_direction: 0,
+        ..p.clone()
+    }
 }
 
 #[test]
 fn the_simulator_matches_the_live_sweep_per_configuration() {
-    let template = Profile::load(&Path::new(DIR).join("h200-calibrated.toml")).unwrap();
+    let mut template = Profile::load(&Path::new(DIR).join("h200-calibrated.toml")).unwrap();
+    // A device fact the calibrated profile predates: four copy engines per direction, as the
+    // CUPTI engine ids of these runs name (8-11 upload, 12-15 download); no time was fitted.
+    template.copy_engines_per_direction = 4;
     let fit_from = report("pipeline-search-1.json");
     let seen: Vec<Config> = points(&fit_from).iter().map(|p| p.config).collect();
     let mut p = template.clone();
@@ -104,22 +115,28 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
             if r.seen { "yes" } else { "no" }
         );
     }
-    let gap = |r: &Row| known_gap(&r.config, p.copy_engines);
     let rms = |t: &[Row]| {
-        let errs: Vec<f64> = t.iter().filter(|r| !gap(r)).map(Row::err).collect();
+        let errs: Vec<f64> = t.iter().map(Row::err).collect();
         (errs.iter().map(|e| e * e).sum::<f64>() / errs.len() as f64).sqrt()
     };
     eprintln!(
-        "rms error outside the known gap: {:.2}% fitted, {:.2}% without per-op costs",
+        "rms error: {:.2}% fitted, {:.2}% without per-op costs",
         rms(&table) * 100.0,
         rms(&before) * 100.0
     );
 
     // The per-op costs must earn their place: without them the 10% target is missed.
     assert!(rms(&table) < rms(&before) * 0.8);
-    assert!(before.iter().any(|r| !gap(r) && r.err().abs() > 0.10));
-    let (known, rest): (Vec<&Row>, Vec<&Row>) = table.iter().partition(|r| gap(r));
-    for r in &rest {
+    assert!(before.iter().any(|r| r.err().abs() > 0.10));
+    // So must the copy engines' queues: without them many streams issued breadth-first are
+    // simulated far too fast (5 x 40 at 6.4 ms against 9.7 live).
+    let one_queue_per_stream = rows(&without_queues(&p), &seen);
+    let missed = one_queue_per_stream
+        .iter()
+        .filter(|r| many_streams_breadth_first(&r.config) && r.err() < -0.10)
+        .count();
+    assert_eq!(missed, 4, "points the queues fix");
+    for r in &table {
         assert!(
             r.err().abs() <= 0.10,
             "{}: simulated {:.3} ms, live {:.3} ms",
@@ -129,10 +146,9 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
         );
     }
     assert!(
-        rest.iter().filter(|r| !r.seen).count() >= 20,
+        table.iter().filter(|r| !r.seen).count() >= 24,
         "unseen configurations validated"
     );
-    assert!(known.len() <= 4, "the known gap grew: {}", known.len());
 
     // The configuration the simulator would choose among those the GPU ran, at its live time.
     let live_best = table.iter().map(|r| r.live).fold(f64::INFINITY, f64::min);
@@ -155,11 +171,9 @@ fn the_shipped_profile_matches_the_live_sweep_too() {
     // Its per-op costs were fitted the same way, from `pipeline-search-1.json`.
     let p = Profile::builtin("h200").unwrap();
     assert!(p.op_overhead_us > 0.0 && p.stream_wait_us > 0.0 && p.engine_switch_us > 0.0);
+    assert_eq!(p.copy_engines_per_direction, 4);
     let table = rows(&p, &[]);
-    for r in table
-        .iter()
-        .filter(|r| !known_gap(&r.config, p.copy_engines))
-    {
+    for r in &table {
         assert!(
             r.err().abs() <= 0.10,
             "{}: simulated {:.3} ms, live {:.3} ms",
@@ -175,4 +189,53 @@ fn the_shipped_profile_matches_the_live_sweep_too() {
         "{}",
         chosen.config.describe()
     );
+}
+
+/// Breadth-first issue over 4-16 streams, recorded later the same day on another lease (see
+/// the fixture's README): three configurations no earlier run tried, and repeats of four.
+#[test]
+fn the_shipped_profile_matches_breadth_first_issue_over_many_streams() {
+    let dir = Path::new(DIR).with_file_name("h200-live-2026-12-01-breadth-first");
+    let p = Profile::builtin("h200").unwrap();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    assert_eq!(names.len(), 7, "{names:?}");
+    let mut worst_without: f64 = 0.0;
+    let mut errs = Vec::new();
+    for n in &names {
+        let text = std::fs::read_to_string(dir.join(n)).unwrap();
+        let r: Report = serde_json::from_str(&text).unwrap();
+        for pt in points(&r) {
+            let sim = simulate_ms(&p, r.params.size, pt.config).unwrap();
+            let before = simulate_ms(&without_queues(&p), r.params.size, pt.config).unwrap();
+            let err = sim / pt.ms - 1.0;
+            eprintln!(
+                "| {} | {:.3} | {:.3} | {:+.1}% | {:+.1}% |",
+                pt.config.describe(),
+                pt.ms,
+                sim,
+                err * 100.0,
+                (before / pt.ms - 1.0) * 100.0
+            );
+            errs.push((pt.config.describe(), err));
+            worst_without = worst_without.max((before / pt.ms - 1.0).abs());
+        }
+    }
+    assert!(worst_without > 0.10, "the queues matter for these runs");
+    // One miss, reported in BENCHMARKS.md: 5 x 10 (two chunks per stream) is simulated 11.5%
+    // too fast (22% before the queues); the order in which the link drains the queues is
+    // not yet right when each queue holds only a few copies.
+    for (config, err) in &errs {
+        let limit = if config.starts_with("5 streams x 10 chunks") {
+            0.15
+        } else {
+            0.10
+        };
+        assert!(err.abs() <= limit, "{config}: {err:+.3}");
+    }
 }

@@ -160,7 +160,9 @@ fn help_overlay_in_two_columns_on_a_wide_screen() {
     ] {
         assert!(screen.contains(name), "{name} missing");
     }
-    assert!(!screen.contains("↓ more"), "everything fits at 160x48");
+    // Every key fits at 160x48 (the last section, the exercise editor's, ends in Ctrl-X); only
+    // the notes under it may need a scroll.
+    assert!(screen.contains("Ctrl-X     reset exercise"), "{screen}");
     insta::assert_snapshot!("help_160x48", terminal.backend());
 }
 

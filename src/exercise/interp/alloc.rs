@@ -28,7 +28,7 @@ impl Interp<'_> {
         let (used, limit, what) = if device {
             (
                 self.device_bytes,
-                self.machine.info().free_mem,
+                self.gpu.info().free_mem,
                 "the device's free memory",
             )
         } else {
@@ -49,10 +49,10 @@ impl Interp<'_> {
             ));
         }
         let (host, dev) = if device {
-            let r = self.machine.device_alloc(bytes);
+            let r = self.gpu.device_alloc(bytes);
             (None, Some(self.m(a.pos, a.name, r)?))
         } else {
-            let r = self.machine.host_alloc(bytes, host_kind);
+            let r = self.gpu.host_alloc(bytes, host_kind);
             (Some(self.m(a.pos, a.name, r)?), None)
         };
         if device {
@@ -119,8 +119,8 @@ impl Interp<'_> {
             call,
         });
         let result = match (region.host, region.dev) {
-            (Some(h), _) => self.machine.host_free(h),
-            (_, Some(d)) => self.machine.device_free(d),
+            (Some(h), _) => self.gpu.host_free(h),
+            (_, Some(d)) => self.gpu.device_free(d),
             _ => Ok(()),
         };
         self.m(a.pos, a.name, result)?;
@@ -168,10 +168,10 @@ impl Interp<'_> {
         let region_id = RegionId(r as u32);
         let result = if on {
             self.log(Call::Register { region: region_id });
-            self.machine.host_register(h)
+            self.gpu.host_register(h)
         } else {
             self.log(Call::Unregister { region: region_id });
-            self.machine.host_unregister(h)
+            self.gpu.host_unregister(h)
         };
         self.m(a.pos, a.name, result)?;
         self.regions[r].registered = on;

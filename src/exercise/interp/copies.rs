@@ -1,4 +1,4 @@
-//! Copies and memsets: which way each goes, checked ranges, the log entry, the machine call.
+//! Copies and memsets: which way each goes, checked ranges, the log entry, the backend call.
 
 use super::calls::Args;
 use super::eval::stop;
@@ -112,27 +112,21 @@ impl Interp<'_> {
         let (src_h, src_d) = (self.regions[sr].host, self.regions[sr].dev);
         let result = match op {
             DeviceOpKind::CopyH2D => match (dst_d, src_h) {
-                (Some(dd), Some(hs)) => self
-                    .machine
-                    .copy_h2d_async(stream, dd, doff, hs, soff, bytes),
+                (Some(dd), Some(hs)) => self.gpu.copy_h2d_async(stream, dd, doff, hs, soff, bytes),
                 _ => Ok(()),
             },
             DeviceOpKind::CopyD2H => match (dst_h, src_d) {
-                (Some(hd), Some(ds)) => self
-                    .machine
-                    .copy_d2h_async(stream, hd, doff, ds, soff, bytes),
+                (Some(hd), Some(ds)) => self.gpu.copy_d2h_async(stream, hd, doff, ds, soff, bytes),
                 _ => Ok(()),
             },
             _ => match (dst_d, src_d) {
-                (Some(dd), Some(ds)) => self
-                    .machine
-                    .copy_d2d_async(stream, dd, doff, ds, soff, bytes),
+                (Some(dd), Some(ds)) => self.gpu.copy_d2d_async(stream, dd, doff, ds, soff, bytes),
                 _ => Ok(()),
             },
         };
         self.m(a.pos, a.name, result)?;
         if sync {
-            let r = self.machine.stream_sync(StreamId::LEGACY_DEFAULT);
+            let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
         Ok(Value::Int(0))
@@ -168,7 +162,7 @@ impl Interp<'_> {
         let (Some(hd), Some(hs)) = (self.regions[dr].host, self.regions[sr].host) else {
             return Err(stop(a.pos, "host buffer missing"));
         };
-        let r = self.machine.host_copy(hd, doff, hs, soff, bytes);
+        let r = self.gpu.host_copy(hd, doff, hs, soff, bytes);
         self.m(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
@@ -209,10 +203,10 @@ impl Interp<'_> {
                 pageable_async: false,
             },
         )?;
-        let result = self.machine.memset_async(stream, d, off, bytes, byte as u8);
+        let result = self.gpu.memset_async(stream, d, off, bytes, byte as u8);
         self.m(a.pos, a.name, result)?;
         if sync {
-            let r = self.machine.stream_sync(StreamId::LEGACY_DEFAULT);
+            let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
         Ok(Value::Int(0))

@@ -12,6 +12,7 @@ pub(super) fn stop(pos: Pos, message: impl Into<String>) -> Stop {
     Stop {
         pos,
         message: message.into(),
+        cancelled: false,
     }
 }
 

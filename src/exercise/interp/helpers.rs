@@ -6,9 +6,8 @@ use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};
 use crate::exercise::log::{Call, MemKind};
-use crate::exercise::machine::EventId;
 use crate::exercise::{FILL_SEED, printf};
-use crate::gpu::{StreamId, StreamKind, fill_pattern_f32};
+use crate::gpu::{EventId, StreamId, StreamKind, fill_pattern_f32};
 
 /// Floats `fill_input` may write one by one when it covers only part of a buffer.
 const MAX_PARTIAL_FILL: u64 = 1 << 16;
@@ -32,7 +31,7 @@ impl Interp<'_> {
                 } else {
                     StreamKind::Blocking
                 };
-                let r = self.machine.stream_create(kind);
+                let r = self.gpu.stream_create(kind);
                 let s = self.m(pos, a.name, r)?;
                 self.streams.push(s);
                 self.log(Call::StreamCreate {
@@ -48,7 +47,7 @@ impl Interp<'_> {
                     return Err(stop(pos, "the default stream cannot be destroyed"));
                 }
                 self.log(Call::StreamDestroy { stream: s });
-                let r = self.machine.stream_destroy(s);
+                let r = self.gpu.stream_destroy(s);
                 self.m(pos, a.name, r)?;
                 self.streams.retain(|x| *x != s);
             }
@@ -56,13 +55,13 @@ impl Interp<'_> {
                 a.arity(1, 1)?;
                 let s = self.stream_arg(a, 0)?;
                 self.log(Call::StreamSync { stream: s });
-                let r = self.machine.stream_sync(s);
+                let r = self.gpu.stream_sync(s);
                 self.m(pos, a.name, r)?;
             }
             "cudaDeviceSynchronize" => {
                 a.arity(0, 0)?;
                 self.log(Call::DeviceSync);
-                let r = self.machine.device_sync();
+                let r = self.gpu.device_sync();
                 self.m(pos, a.name, r)?;
             }
             "cudaEventCreate" | "cudaEventCreateWithFlags" => {
@@ -75,7 +74,7 @@ impl Interp<'_> {
                 };
                 let place = a.place(0)?;
                 self.gpu_op(pos)?;
-                let r = self.machine.event_create(flags & 2 == 0);
+                let r = self.gpu.event_create(flags & 2 == 0);
                 let e = self.m(pos, a.name, r)?;
                 self.events.push(e);
                 self.log(Call::EventCreate { event: e });
@@ -85,7 +84,7 @@ impl Interp<'_> {
                 a.arity(1, 1)?;
                 let e = self.event_arg(a, 0)?;
                 self.log(Call::EventDestroy { event: e });
-                let r = self.machine.event_destroy(e);
+                let r = self.gpu.event_destroy(e);
                 self.m(pos, a.name, r)?;
                 self.events.retain(|x| *x != e);
             }
@@ -98,7 +97,7 @@ impl Interp<'_> {
                     event: e,
                     stream: s,
                 });
-                let r = self.machine.event_record(e, s);
+                let r = self.gpu.event_record(e, s);
                 self.m(pos, a.name, r)?;
                 if !self.recorded.contains(&e) {
                     self.recorded.push(e);
@@ -108,7 +107,7 @@ impl Interp<'_> {
                 a.arity(1, 1)?;
                 let e = self.event_arg(a, 0)?;
                 self.log(Call::EventSync { event: e });
-                let r = self.machine.event_sync(e);
+                let r = self.gpu.event_sync(e);
                 self.m(pos, a.name, r)?;
             }
             "cudaEventElapsedTime" => {
@@ -126,7 +125,7 @@ impl Interp<'_> {
                     }
                 }
                 self.log(Call::EventElapsed { start, end });
-                let r = self.machine.event_elapsed_ms(start, end);
+                let r = self.gpu.event_elapsed_ms(start, end);
                 let ms = self.m(pos, a.name, r)?;
                 self.write_place(&place, Value::Float(f64::from(ms)), pos)?;
             }
@@ -139,7 +138,7 @@ impl Interp<'_> {
                     stream: s,
                     event: e,
                 });
-                let r = self.machine.stream_wait_event(s, e);
+                let r = self.gpu.stream_wait_event(s, e);
                 self.m(pos, a.name, r)?;
             }
             "cudaGetLastError" => {
@@ -212,7 +211,7 @@ impl Interp<'_> {
             }
             "now_ms" => {
                 a.arity(0, 0)?;
-                Ok(Value::Float(self.machine.host_now_us() / 1000.0))
+                Ok(Value::Float(self.gpu.host_now_us() / 1000.0))
             }
             "host_work" => {
                 a.arity(1, 1)?;
@@ -220,8 +219,7 @@ impl Interp<'_> {
                 if !(0.0..=10_000.0).contains(&ms) {
                     return Err(stop(pos, "`host_work` takes 0 to 10000 milliseconds"));
                 }
-                let r = self.machine.host_busy_us(ms * 1000.0);
-                self.m(pos, "host_work", r)?;
+                self.gpu.host_busy_us(ms * 1000.0);
                 Ok(Value::Void)
             }
             "fill_input" | "check_output" => self.fill_or_check(a),
@@ -256,7 +254,7 @@ impl Interp<'_> {
                 what: "check_output".into(),
             });
             let res = self
-                .machine
+                .gpu
                 .host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
             let ok = self.m(a.pos, "check_output", res)?;
             self.out.output_checks.push((self.line, ok));
@@ -267,13 +265,13 @@ impl Interp<'_> {
             what: "fill_input".into(),
         });
         if off == 0 && n * 4 == region.bytes {
-            let res = self.machine.host_fill(h, FILL_SEED);
+            let res = self.gpu.host_fill(h, FILL_SEED);
             self.m(a.pos, "fill_input", res)?;
         } else if n <= MAX_PARTIAL_FILL {
             for i in 0..n {
-                let res =
-                    self.machine
-                        .host_write_f32(h, off / 4 + i, fill_pattern_f32(FILL_SEED, i));
+                let res = self
+                    .gpu
+                    .host_write_f32(h, off / 4 + i, fill_pattern_f32(FILL_SEED, i));
                 self.m(a.pos, "fill_input", res)?;
             }
         } else {

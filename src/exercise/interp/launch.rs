@@ -67,7 +67,7 @@ impl Interp<'_> {
                     pageable_async: false,
                 },
             )?;
-            let r = self.machine.launch_spin_cycles(stream, cycles);
+            let r = self.gpu.launch_spin_cycles(stream, cycles);
             self.m(pos, "spin", r)?;
             return Ok(Value::Void);
         }
@@ -97,7 +97,7 @@ impl Interp<'_> {
             },
         )?;
         let r = self
-            .machine
+            .gpu
             .launch_transform_into(stream, ds, ioff, dd, ooff, bytes);
         self.m(pos, "transform", r)?;
         Ok(Value::Void)

@@ -148,7 +148,7 @@ impl Interp<'_> {
             range: self.range(region, off, 4),
             what: "a read".into(),
         });
-        let r = self.machine.host_read_f32(buf, off / 4);
+        let r = self.gpu.host_read_f32(buf, off / 4);
         Ok(Value::Float(f64::from(self.m(
             pos,
             "reading host memory",
@@ -165,7 +165,7 @@ impl Interp<'_> {
             range: self.range(region, off, 4),
             what: "a write".into(),
         });
-        let r = self.machine.host_write_f32(buf, off / 4, x as f32);
+        let r = self.gpu.host_write_f32(buf, off / 4, x as f32);
         self.m(pos, "writing host memory", r)
     }
 

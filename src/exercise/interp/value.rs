@@ -2,8 +2,7 @@
 
 use crate::exercise::ast::Ty;
 use crate::exercise::log::RegionId;
-use crate::exercise::machine::EventId;
-use crate::gpu::StreamId;
+use crate::gpu::{EventId, StreamId};
 
 /// A value while the program runs.
 #[derive(Debug, Clone, PartialEq)]

@@ -24,6 +24,9 @@ pub enum Criterion {
     MetricAtLeastReference { metric: String, fraction: f64 },
     /// `metric` is at most `factor` times the reference run's (for times).
     MetricAtMostReference { metric: String, factor: f64 },
+    /// The run pinned host memory (`cudaMallocHost`, `cudaHostAlloc`, `cudaHostRegister`) at
+    /// most `count` times, counted from the call log (see `verdict/pins.rs`).
+    PinsAtMost { count: u32 },
     /// `metric` is at most `fraction` of the sum of `parts` (all from this run).
     MetricBelowSum {
         metric: String,
@@ -53,6 +56,7 @@ impl Criterion {
             | Criterion::MetricBelowSum { fraction: x, .. } => *x > 0.0 && *x <= 1.0,
             Criterion::MetricAtMostReference { factor, .. } => *factor >= 1.0,
             Criterion::MetricsReported { metrics } => !metrics.is_empty(),
+            Criterion::PinsAtMost { count } => *count >= 1,
             _ => true,
         };
         if ok {
@@ -166,6 +170,7 @@ pub(super) fn grade(
                 )
             }),
         ),
+        Criterion::PinsAtMost { count } => super::pins::grade(out, *count),
         Criterion::MetricBelowSum {
             metric: m,
             parts,

@@ -19,41 +19,9 @@ use super::super::pipeline::schedule::{Buffers, Config, time_once};
 use super::super::session::Session;
 
 /// One measured configuration: host time from the first call to the end of the sync.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Point {
-    pub config: Config,
-    pub ms: f64,
-}
-
-/// Every configuration a pipeline report's `ms_by_chunks_<S>_streams_<order>` series hold.
-pub fn points(r: &Report) -> Vec<Point> {
-    let mut out = Vec::new();
-    for s in &r.series {
-        let Some(rest) = s.name.strip_prefix("ms_by_chunks_") else {
-            continue;
-        };
-        let Some((streams, order)) = rest.split_once("_streams_") else {
-            continue;
-        };
-        let (Ok(streams), Some(order)) = (
-            streams.parse::<u32>(),
-            IssueOrder::ALL.into_iter().find(|o| o.name() == order),
-        ) else {
-            continue;
-        };
-        for &(chunks, ms) in &s.points {
-            out.push(Point {
-                config: Config {
-                    streams,
-                    chunks: chunks as u32,
-                    order,
-                },
-                ms,
-            });
-        }
-    }
-    out
-}
+pub use super::super::pipeline::grid::GridPoint as Point;
+/// Every configuration a pipeline report's `ms_by_chunks_*` series hold (one parser: the grid's).
+pub use super::super::pipeline::grid::points;
 
 /// The simulated host time (ms) of one configuration over `bytes` with `profile`: the same
 /// calls in the same order as the live pipeline's timed runs.
@@ -157,11 +125,7 @@ mod tests {
             for order in IssueOrder::ALL {
                 let points = [2u32, 8, 32, 128]
                     .map(|chunks| {
-                        let config = Config {
-                            streams,
-                            chunks,
-                            order,
-                        };
+                        let config = Config::equal(streams, chunks, order);
                         let ms = simulate_ms(truth, bytes, config).expect("simulates");
                         (f64::from(chunks), ms)
                     })

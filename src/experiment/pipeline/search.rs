@@ -1,8 +1,10 @@
-//! Searching the configuration space (streams x chunks x issue order) coarse to fine: a coarse
-//! grid, then the neighbours of the best point, then the few fastest (and the simplest of those
-//! within 1% of the fastest) re-measured with repetitions so one lucky run cannot win. Among
-//! configurations within 1% of the fastest, the simplest is "best": fewest streams, then fewest
-//! chunks, then per-chunk order (lesson 4: two or three streams suffice).
+//! Searching the configuration space (streams x chunks x issue order x chunk shape) coarse to
+//! fine: a coarse grid of equal chunks, then the neighbours of the best point, then the best
+//! points with tapered ends (first and last chunk smaller: a shorter fill and drain), then the
+//! few fastest (and the simplest of those within 1% of the fastest) re-measured with repetitions
+//! so one lucky run cannot win. Among configurations within 1% of the fastest, the simplest is
+//! "best": fewest streams, then fewest chunks, then equal chunks, then per-chunk order (lesson 4:
+//! two or three streams suffice).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -27,6 +29,10 @@ pub const MIN_CHUNKS: u32 = 2;
 pub const MAX_CHUNKS: u32 = 256;
 /// Chunks smaller than this are not worth a copy's fixed cost.
 const MIN_CHUNK_BYTES: u64 = 4 * KIB;
+/// The tapers tried on the best equal-chunk points: ends of 1/2, 1/4 and 1/8 of a chunk.
+pub const TAPERS: [u32; 3] = [2, 4, 8];
+/// How many of the fastest equal-chunk points get tapered variants.
+const TAPERED_BASES: usize = 2;
 
 /// The dimensions of the search: fixed values from the options, or ranges to sweep.
 #[derive(Debug, Clone)]
@@ -75,11 +81,7 @@ impl Space {
         for &s in streams {
             for &c in &self.chunk_values(chunks) {
                 for &order in &self.orders {
-                    out.push(Config {
-                        streams: s,
-                        chunks: c,
-                        order,
-                    });
+                    out.push(Config::equal(s, c, order));
                 }
             }
         }
@@ -104,6 +106,19 @@ impl Space {
         let c = best.chunks;
         let chunks = [c / 2, c, c.saturating_mul(2)];
         self.grid(&near_streams.into_iter().collect::<Vec<_>>(), &chunks)
+    }
+
+    /// `base` with tapered ends ([`TAPERS`]), where it has ends to taper (3 chunks or more) and
+    /// its smallest chunk stays worth a copy.
+    pub fn tapered(&self, base: Config) -> Vec<Config> {
+        if base.chunks < 3 {
+            return Vec::new();
+        }
+        TAPERS
+            .iter()
+            .map(|&taper| Config { taper, ..base })
+            .filter(|c| super::schedule::chunk_range(self.bytes, *c, 0).1 >= MIN_CHUNK_BYTES)
+            .collect()
     }
 }
 
@@ -136,6 +151,9 @@ pub fn search(
     let first = fastest(&times, 1);
     for cfg in first {
         measure(s, space.around(cfg), &mut times)?;
+    }
+    for cfg in fastest(&times, TAPERED_BASES) {
+        measure(s, space.tapered(cfg), &mut times)?;
     }
     let mut finals: Vec<(Config, Summary)> = Vec::new();
     for cfg in finalists(&times) {
@@ -183,9 +201,15 @@ fn within(times: &[(Config, f64)], tolerance: f64) -> Vec<Config> {
         .collect()
 }
 
-/// Simpler sorts first: fewer streams, then fewer chunks, then per-chunk order.
-fn simplicity(c: &Config) -> (u32, u32, bool) {
-    (c.streams, c.chunks, c.order != IssueOrder::PerChunk)
+/// Simpler sorts first: fewer streams, then fewer chunks, then equal chunks, then per-chunk
+/// order.
+fn simplicity(c: &Config) -> (u32, u32, u32, bool) {
+    (
+        c.streams,
+        c.chunks,
+        c.effective_taper(),
+        c.order != IssueOrder::PerChunk,
+    )
 }
 
 /// The best of `times`: the simplest configuration within `tolerance` of the fastest.
@@ -220,11 +244,7 @@ mod tests {
         assert_eq!(fixed.coarse().len(), 1);
         let small = Space::new(16 * KIB, 3, (None, None, None));
         assert!(small.coarse().iter().all(|c| c.chunks <= 4));
-        let around = s.around(Config {
-            streams: 4,
-            chunks: 256,
-            order: IssueOrder::PerChunk,
-        });
+        let around = s.around(Config::equal(4, 256, IssueOrder::PerChunk));
         assert!(
             around
                 .iter()
@@ -233,11 +253,28 @@ mod tests {
     }
 
     fn cfg(streams: u32, chunks: u32, order: IssueOrder) -> Config {
-        Config {
-            streams,
-            chunks,
-            order,
-        }
+        Config::equal(streams, chunks, order)
+    }
+
+    #[test]
+    fn tapered_variants_need_ends_and_chunks_worth_a_copy() {
+        let s = Space::new(256 << 20, 3, (None, None, None));
+        let t = s.tapered(cfg(3, 16, IssueOrder::PerChunk));
+        assert_eq!(t.iter().map(|c| c.taper).collect::<Vec<_>>(), TAPERS);
+        assert!(s.tapered(cfg(3, 2, IssueOrder::PerChunk)).is_empty());
+        // 64 KiB over 8 chunks: 8 KiB chunks; ends of 1/4 (2 KiB) are below the 4 KiB floor.
+        let small = Space::new(64 * KIB, 3, (None, None, None));
+        let t = small.tapered(cfg(2, 8, IssueOrder::PerChunk));
+        assert!(t.iter().all(|c| c.taper < 4), "{t:?}");
+        // Within 1%, equal chunks are simpler than tapered ones; beyond it the taper wins.
+        let tapered = Config {
+            taper: 4,
+            ..cfg(3, 16, IssueOrder::PerChunk)
+        };
+        let near = [(cfg(3, 16, IssueOrder::PerChunk), 5.75), (tapered, 5.72)];
+        assert_eq!(simplest_within(&near, TIE), Some(near[0].0));
+        let apart = [(cfg(3, 16, IssueOrder::PerChunk), 5.75), (tapered, 5.55)];
+        assert_eq!(simplest_within(&apart, TIE), Some(tapered));
     }
 
     #[test]

@@ -23,6 +23,13 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
         MetricSpec::required("best_ms", MS, "best pipeline", Timing::Host),
         MetricSpec::required("best_streams", STREAMS, "best streams", Timing::Host),
         MetricSpec::required("best_chunks", CHUNKS, "best chunks", Timing::Host),
+        MetricSpec::extra("best_taper", TIMES, "chunk-end taper", Timing::Host),
+        MetricSpec::extra(
+            super::shapes::EQUAL_CHUNKS_MS,
+            MS,
+            "best with equal chunks",
+            Timing::Host,
+        ),
         MetricSpec::extra("per_chunk_ms", MS, "per-chunk order", Timing::Host),
         MetricSpec::extra("breadth_first_ms", MS, "breadth-first order", Timing::Host),
         MetricSpec::required("speedup", TIMES, "speedup", Timing::Host),

@@ -3,18 +3,16 @@
 //! cudarc loads libcuda lazily and **panics** if it is missing, so [`driver_present`] must be the
 //! first thing anyone asks. After that every call returns a `Result`; a panic from a library
 //! that lacks a symbol is caught by [`crate::gpu::detect::catch_quietly`] around every entry.
-//! `cuInit` runs once per process, on its own thread with a time limit, so a hung driver is a
-//! message rather than a hang.
+//! `cuInit` runs once per process with a time limit, first in a child process (see
+//! [`super::init`]), so a hung or crashing driver is a message rather than a hang or a crash.
 #![allow(unsafe_code)]
-
-use std::sync::Mutex;
-use std::sync::mpsc;
-use std::time::Duration;
 
 use cudarc::driver::result;
 use cudarc::driver::sys::{self, CUdevice, CUdevice_attribute};
 
 use super::error::{check, map};
+pub use super::init::{INIT_TIMEOUT_ENV, init_failed};
+use super::init::{Init, init_once};
 use crate::gpu::GpuError;
 
 /// The reason used when libcuda cannot be loaded.
@@ -25,10 +23,6 @@ pub const NO_DRIVER_REASON: &str = "libcuda.so could not be loaded";
 /// without touching the driver at all.
 pub const HIDE_DRIVER_ENV: &str = "CUDA_ACADEMY_HIDE_DRIVER";
 
-/// Seconds `cuInit` may take before the driver is reported as not answering (default 30: a
-/// cold start of many GPUs without persistence mode takes seconds, never this long).
-pub const INIT_TIMEOUT_ENV: &str = "CUDA_ACADEMY_CUINIT_TIMEOUT_S";
-
 /// Whether libcuda can be loaded. Safe to call anywhere, never panics.
 pub fn driver_present() -> bool {
     if std::env::var_os(HIDE_DRIVER_ENV).is_some_and(|v| !v.is_empty() && v != "0") {
@@ -37,72 +31,6 @@ pub fn driver_present() -> bool {
     // SAFETY: `is_culib_present` only tries `dlopen` on candidate names and drops what it opened;
     // it does not touch cudarc's loader state (cudarc PR #430).
     unsafe { sys::is_culib_present() }
-}
-
-/// What `cuInit` said, remembered for the process (it is a process-wide call).
-#[derive(Debug, Clone)]
-enum Init {
-    Ready,
-    NoDevice,
-    Failed(GpuError),
-}
-
-static INIT: Mutex<Option<Init>> = Mutex::new(None);
-
-/// `cuInit`, once, on a thread of its own; a driver that does not answer in time is an error
-/// (the stuck thread is left behind, and no later call touches the driver).
-fn init_once() -> Init {
-    let mut slot = INIT.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(done) = &*slot {
-        return done.clone();
-    }
-    let (tx, rx) = mpsc::channel();
-    let spawned = std::thread::Builder::new()
-        .name("cuda-init".into())
-        .spawn(move || {
-            let outcome = crate::gpu::detect::catch_quietly(|| match result::init() {
-                Ok(()) => Init::Ready,
-                Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NO_DEVICE => Init::NoDevice,
-                Err(e) => Init::Failed(map("cuInit", e)),
-            });
-            let _ = tx.send(outcome.unwrap_or_else(Init::Failed));
-        });
-    let limit = init_timeout();
-    let outcome = match spawned {
-        Err(e) => Init::Failed(GpuError::Driver {
-            call: "cuInit".into(),
-            message: format!("cannot start a thread for it: {e}"),
-        }),
-        Ok(_) => rx.recv_timeout(limit).unwrap_or_else(|_| {
-            Init::Failed(GpuError::Driver {
-                call: "cuInit".into(),
-                message: format!(
-                    "the driver did not answer within {} s; check the GPU with `nvidia-smi`, \
-                     or use --backend sim",
-                    limit.as_secs_f64()
-                ),
-            })
-        }),
-    };
-    *slot = Some(outcome.clone());
-    outcome
-}
-
-fn init_timeout() -> Duration {
-    std::env::var(INIT_TIMEOUT_ENV)
-        .ok()
-        .and_then(|s| s.trim().parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e6)
-        .map_or(Duration::from_secs(30), Duration::from_secs_f64)
-}
-
-/// Whether `cuInit` has run and failed: later driver queries are skipped (a hung or stub driver
-/// would only hang or fail again).
-pub fn init_failed() -> bool {
-    matches!(
-        &*INIT.lock().unwrap_or_else(|p| p.into_inner()),
-        Some(Init::Failed(_))
-    )
 }
 
 /// `cuInit` and the device count, with errors a user can act on.

@@ -86,9 +86,36 @@ pub fn available() -> Result<(), String> {
         .clone()
 }
 
-/// Register the activity buffer callbacks (this attaches CUPTI to the process). Attached CUPTI
-/// slows every later driver call (a 64 MiB pinned `cuMemcpyHtoDAsync` returned after 14 µs
-/// instead of 8 µs on an H200), so [`stop`] detaches it again with `cuptiFinalize`.
+/// Measurement switches for the instrumentation's cost (issue 10 §4), read once from
+/// `CUDA_ACADEMY_CUPTI` (comma-separated): `detach-each` finalises CUPTI after every recording
+/// (the behaviour before attach-once), `no-tags` issues ops without their external-correlation
+/// tag (records are then matched by position). Unset: attach once, tag every op.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Tuning {
+    pub detach_each: bool,
+    pub no_tags: bool,
+}
+
+/// The switches in effect (see [`Tuning`]).
+pub fn tuning() -> Tuning {
+    static TUNING: OnceLock<Tuning> = OnceLock::new();
+    *TUNING.get_or_init(|| {
+        let var = std::env::var("CUDA_ACADEMY_CUPTI").unwrap_or_default();
+        let has = |w: &str| var.split(',').any(|p| p.trim() == w);
+        Tuning {
+            detach_each: has("detach-each"),
+            no_tags: has("no-tags"),
+        }
+    })
+}
+
+/// Register the activity buffer callbacks (this attaches CUPTI to the process), once per run:
+/// recordings after the first only enable the activity kinds again, and [`stop`] disables them,
+/// so no record is taken outside a recording. [`detach`] (`cuptiFinalize`) runs when the
+/// experiment run is over (`Recording::run_finished`) and when the backend closes, so another
+/// experiment's unrecorded timings never run with CUPTI attached. Attached CUPTI once slowed driver calls (a 64 MiB pinned
+/// `cuMemcpyHtoDAsync` returned after 14 µs instead of 8 µs on an H200, with activities
+/// enabled); BENCHMARKS.md has what attach-once costs the unrecorded runs.
 fn attach() -> Result<(), String> {
     available()?;
     let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
@@ -100,7 +127,8 @@ fn attach() -> Result<(), String> {
     Ok(())
 }
 
-fn detach() {
+/// Detach CUPTI from the process (`cuptiFinalize`), if it is attached: when the backend closes.
+pub(crate) fn detach() {
     let mut attached = ATTACHED.lock().unwrap_or_else(|p| p.into_inner());
     if *attached && cudarc::cupti::result::finalize().is_ok() {
         *attached = false;
@@ -136,7 +164,7 @@ pub struct Collected {
 
 /// Tag the driver calls this thread makes from now on with `tag` (until [`untag`]).
 pub(crate) fn tag(tag: u64) -> bool {
-    activity::push_external_correlation_id(TAG_KIND, tag).is_ok()
+    !tuning().no_tags && activity::push_external_correlation_id(TAG_KIND, tag).is_ok()
 }
 
 /// Stop tagging (after [`tag`] succeeded).
@@ -172,8 +200,8 @@ pub(crate) fn discard() -> Result<u64, String> {
     timestamp().ok_or_else(|| "cuptiGetTimestamp failed".to_string())
 }
 
-/// Stop collecting (the caller has synchronised the device), detach CUPTI and return the
-/// records.
+/// Stop collecting (the caller has synchronised the device) and return the records. CUPTI
+/// stays attached for the next recording (see [`attach`]) unless `detach-each` is set.
 pub(crate) fn stop(ctx: CUcontext) -> Result<Collected, String> {
     // Flag 1 = CUPTI_ACTIVITY_FLAG_FLUSH_FORCED: also hand over partly filled buffers.
     let flushed = activity::flush_all(1).map_err(|e| err("cuptiActivityFlushAll", e));
@@ -183,7 +211,9 @@ pub(crate) fn stop(ctx: CUcontext) -> Result<Collected, String> {
         let _ = activity::disable(kind);
     }
     let _ = activity::disable(LINK_KIND);
-    detach();
+    if tuning().detach_each {
+        detach();
+    }
     flushed?;
     Ok(take_records())
 }

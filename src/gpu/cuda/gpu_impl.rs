@@ -18,6 +18,13 @@ impl Gpu for CudaGpu {
     fn info(&self) -> &DeviceInfo {
         &self.info
     }
+
+    fn bandwidth_notes(&self, gbps: &[(&str, f64)]) -> Vec<String> {
+        match &self.props.pci_bus_id {
+            Some(bus) => super::pcie::explain::bandwidth_notes(bus, gbps),
+            None => Vec::new(),
+        }
+    }
 }
 
 impl Driver for CudaGpu {
@@ -226,6 +233,10 @@ impl Recording for CudaGpu {
         while std::time::Instant::now() < until {
             std::hint::spin_loop();
         }
+    }
+
+    fn run_finished(&mut self) {
+        super::cupti::detach();
     }
 
     fn timeline_begin(&mut self) -> Result<(), GpuError> {

@@ -214,9 +214,10 @@ impl Recorder {
         Ok(e)
     }
 
-    /// Destroy every event (the context is current). Never fails.
+    /// Destroy every event and detach CUPTI (the context is current). Never fails.
     pub fn destroy(&mut self) {
         self.release_pending();
+        cupti::detach();
         for e in self.pool.drain(..) {
             // SAFETY: created by `cuEventCreate`, destroyed once.
             let _ = unsafe { sys::cuEventDestroy_v2(e) };

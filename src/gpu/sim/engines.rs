@@ -78,6 +78,8 @@ struct Slot {
     op: DevOp,
     /// The engine that runs it.
     engine: usize,
+    /// The hardware queue it waits in on that engine (see [`CopyQueues`]).
+    queue: u32,
     start_us: Option<f64>,
     end_us: Option<f64>,
 }
@@ -99,8 +101,44 @@ struct Running {
 struct Engine {
     queue: Vec<OpId>,
     running: Option<Running>,
-    /// The stream of the op it ran last: it keeps serving that stream while it can.
+    /// The stream of the op it ran last (a switch to another stream costs `switch_us`).
     last_stream: Option<u32>,
+    /// The hardware queue of the op it ran last: it keeps serving that queue while it can.
+    last_queue: Option<u32>,
+}
+
+/// Which hardware queue a copy waits in. With `per_direction` = 0 every stream has its own
+/// queue. Otherwise the driver spreads a direction's copies round-robin, in issue order, over
+/// as many copy engines as there are streams issuing copies (at most `per_direction`), counted
+/// from the last time the device was idle: with 3 streams each stream keeps one engine, with 5
+/// a stream's copies rotate over all four (seen in the H200's CUPTI engine ids, 2026-12-01).
+#[derive(Debug, Default)]
+struct CopyQueues {
+    per_direction: u32,
+    /// Per direction: copies issued and the streams that issued them, since the device was idle.
+    issued: [u32; 2],
+    streams: [Vec<u32>; 2],
+}
+
+impl CopyQueues {
+    fn queue_of(&mut self, dir: Dir, stream: u32) -> u32 {
+        if self.per_direction == 0 {
+            return stream;
+        }
+        let d = usize::from(dir == Dir::D2h);
+        if !self.streams[d].contains(&stream) {
+            self.streams[d].push(stream);
+        }
+        let engines = (self.streams[d].len() as u32).min(self.per_direction);
+        let k = self.issued[d];
+        self.issued[d] += 1;
+        k % engines
+    }
+
+    fn reset(&mut self) {
+        self.issued = [0; 2];
+        self.streams = Default::default();
+    }
 }
 
 /// Two events closer than this (µs) happen together.
@@ -117,6 +155,7 @@ pub(super) struct Device {
     /// pseudo-engine for markers (which take no time).
     engines: [Engine; 4],
     d2h_engine: usize,
+    copy_queues: CopyQueues,
     bidir_bytes_per_us: f64,
     recorded: Vec<(OpId, Op)>,
     /// End times of ended markers issued with `keep_end`.
@@ -134,10 +173,17 @@ impl Device {
             slots: Vec::new(),
             engines: Default::default(),
             d2h_engine: if copy_engines >= 2 { 1 } else { 0 },
+            copy_queues: CopyQueues::default(),
             bidir_bytes_per_us,
             recorded: Vec::new(),
             kept_ends: HashMap::new(),
         }
+    }
+
+    /// Spread copies over `per_direction` copy engines' queues (see [`CopyQueues`]).
+    pub(super) fn with_copy_queues(mut self, per_direction: u32) -> Device {
+        self.copy_queues.per_direction = per_direction;
+        self
     }
 
     fn engine_of(&self, work: &Work) -> usize {
@@ -153,10 +199,18 @@ impl Device {
     pub(super) fn issue(&mut self, op: DevOp) -> OpId {
         let id = self.base + self.slots.len() as OpId;
         let engine = self.engine_of(&op.work);
+        if self.slots.iter().all(|s| s.end_us.is_some()) {
+            self.copy_queues.reset(); // idle: the driver starts its round-robin afresh
+        }
+        let queue = match op.work {
+            Work::Copy { dir, .. } => self.copy_queues.queue_of(dir, op.stream),
+            _ => op.stream,
+        };
         self.engines[engine].queue.push(id);
         self.slots.push(Slot {
             op,
             engine,
+            queue,
             start_us: None,
             end_us: None,
         });

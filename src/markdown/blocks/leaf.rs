@@ -6,6 +6,7 @@ use ratatui::style::Modifier;
 
 use super::Renderer;
 use crate::markdown::code::code_block;
+use crate::markdown::links::LinkSpot;
 use crate::markdown::text::clean_inline;
 use crate::markdown::wrap::{Piece, fit, width_of, wrap};
 
@@ -15,7 +16,9 @@ impl Renderer<'_, '_> {
         if self.inline.is_empty() {
             return;
         }
-        let pieces = self.inline.take(self.base(), &self.metrics);
+        let pieces = self
+            .inline
+            .take(self.base(), &self.metrics, &mut self.links);
         self.emit_wrapped(&pieces);
     }
 
@@ -31,7 +34,7 @@ impl Renderer<'_, '_> {
     pub(super) fn start_block(&mut self) {
         if self.needs_gap && !self.out.is_empty() {
             let blank = self.margin.blank_line(self.width);
-            self.out.push(fit(blank, self.width));
+            self.out.push(fit(blank, self.width).0);
         }
         self.needs_gap = false;
     }
@@ -43,7 +46,13 @@ impl Renderer<'_, '_> {
             trim_end(&mut full);
         }
         full.extend(line);
-        self.out.push(fit(full, self.width));
+        let (line, spots) = fit(full, self.width);
+        let index = self.out.len();
+        self.spots.extend(spots.into_iter().map(|spot| LinkSpot {
+            line: index,
+            ..spot
+        }));
+        self.out.push(line);
     }
 
     /// A heading in its level's style; levels 1 and 2 get a rule beneath, 4+ are italic too.
@@ -54,7 +63,8 @@ impl Renderer<'_, '_> {
         if n >= 4 {
             style = style.add_modifier(Modifier::ITALIC);
         }
-        let pieces = self.inline.take(self.base().patch(style), &self.metrics);
+        let base = self.base().patch(style);
+        let pieces = self.inline.take(base, &self.metrics, &mut self.links);
         if pieces.is_empty() {
             return;
         }

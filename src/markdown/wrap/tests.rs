@@ -79,10 +79,10 @@ fn hard_wrap_uses_a_narrower_width_after_the_first_chunk() {
 
 #[test]
 fn fit_cuts_what_measures_wider_as_a_whole() {
-    let line = fit(plain("abcdef"), 4);
+    let (line, _) = fit(plain("abcdef"), 4);
     assert_eq!(line.to_string(), "abcd");
     // VS16 makes the heart two columns wide in unicode-width's eyes.
-    let line = fit(plain("x\u{2764}\u{FE0F}"), 2);
+    let (line, _) = fit(plain("x\u{2764}\u{FE0F}"), 2);
     assert!(line.width() <= 2);
 }
 
@@ -120,4 +120,46 @@ fn a_url_is_never_broken_across_lines() {
             .filter(|l| l.contains("nvidia") || l.contains("behavior.html"));
         assert!(fragments.count() <= 1, "{width}: {lines:?}");
     }
+}
+
+fn linked(text: &str, link: usize) -> Piece {
+    Piece {
+        text: text.to_string(),
+        style: Style::new(),
+        link: Some(link),
+    }
+}
+
+#[test]
+fn links_keep_their_cells_through_wrapping_and_elision() {
+    let url = "https://docs.nvidia.com/cuda/cuda-runtime-api/api-sync-behavior.html";
+    let pieces = vec![
+        Piece::new("read ", Style::new()),
+        linked("the guide", 0),
+        Piece::new(" or ", Style::new()),
+        linked(url, 1),
+    ];
+    let lines = wrap(&pieces, 30);
+    let spots: Vec<Vec<LinkSpot>> = lines.into_iter().map(|l| fit(l, 30).1).collect();
+    // "read the guide or" on line 1: the link covers "the guide", the space between included.
+    assert_eq!(
+        (spots[0][0].col, spots[0][0].width, spots[0][0].link),
+        (5, 9, 0)
+    );
+    // The URL, elided on a line of its own, is one spot of the whole line: `…` included.
+    assert_eq!(spots[1].len(), 1);
+    assert_eq!(
+        (spots[1][0].col, spots[1][0].width, spots[1][0].link),
+        (0, 30, 1)
+    );
+}
+
+#[test]
+fn spots_count_wide_characters_as_ratatui_lays_them_out() {
+    let (line, spots) = fit(
+        vec![Piece::new("日本 ", Style::new()), linked("リンク", 3)],
+        40,
+    );
+    assert_eq!(line.width(), 11);
+    assert_eq!((spots[0].col, spots[0].width), (5, 6));
 }

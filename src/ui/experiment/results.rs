@@ -120,6 +120,10 @@ pub fn source_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>
     let mut what = format!(" · {timing} · {}", format_bytes(report.params.size));
     if let (Some(s), Some(c)) = (report.params.streams, report.params.chunks) {
         what.push_str(&format!(", {}", crate::experiment::pipeline::shape(s, c)));
+        // The chunk sizes the search chose (tapered ends show here).
+        if let Some(sizes) = crate::experiment::pipeline::shapes::chunk_shape(report) {
+            what.push_str(&format!(" ({})", crate::sanitize::clean(sizes)));
+        }
     }
     if let Some(mem) = report.params.extra.get("host_mem") {
         what.push_str(&format!(", {mem}"));

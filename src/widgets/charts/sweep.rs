@@ -38,11 +38,7 @@ impl PipelineSweep {
             (Some(streams), Some(chunks), Some(order)) => IssueOrder::ALL
                 .into_iter()
                 .find(|o| o.name() == order)
-                .map(|order| Config {
-                    streams,
-                    chunks,
-                    order,
-                }),
+                .map(|order| Config::equal(streams, chunks, order)),
             _ => None,
         };
         PipelineSweep {
@@ -80,11 +76,7 @@ impl PipelineSweep {
             let label = format!("{:>LABEL$}", format!("{streams} {word} "));
             let mut spans = vec![Span::styled(label, theme.text())];
             for &c in chunks {
-                let config = Config {
-                    streams,
-                    chunks: c,
-                    order,
-                };
+                let config = Config::equal(streams, c, order);
                 spans.push(self.cell(config, cell));
             }
             out.push(Line::from(spans));

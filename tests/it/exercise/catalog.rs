@@ -1,13 +1,14 @@
-//! Every shipped exercise on the fake machine: the starter fails its check with a reason, the
+//! Every shipped exercise on the simulator: the starter fails its check with a reason, the
 //! solution passes; lessons and exercises agree.
 
 use std::sync::atomic::AtomicBool;
 
 use cuda_academy::exercise::catalog;
 use cuda_academy::exercise::interp::Limits;
+use cuda_academy::exercise::log::Call;
 use cuda_academy::exercise::{self, validate};
 
-use super::fake_machine::FakeMachine;
+use super::sim;
 
 #[test]
 fn the_built_in_lessons_list_every_exercise_of_theirs() {
@@ -48,25 +49,13 @@ fn every_exercise_loads_and_each_lesson_has_at_least_two() {
 fn starters_fail_and_solutions_pass() {
     for ex in catalog::all() {
         let cancel = AtomicBool::new(false);
-        let good = exercise::check(
-            ex,
-            ex.solution,
-            &mut FakeMachine::new(),
-            Limits::default(),
-            &cancel,
-        );
+        let good = exercise::check(ex, ex.solution, &mut sim(), Limits::default(), &cancel);
         assert!(
             good.passed,
             "{} solution: {:#?} {:?}",
             ex.id, good.checks, good.hazards
         );
-        let bad = exercise::check(
-            ex,
-            ex.starter,
-            &mut FakeMachine::new(),
-            Limits::default(),
-            &cancel,
-        );
+        let bad = exercise::check(ex, ex.starter, &mut sim(), Limits::default(), &cancel);
         assert!(!bad.passed, "{} starter passed", ex.id);
         let failing: Vec<_> = bad.checks.iter().filter(|c| !c.passed).collect();
         assert!(
@@ -88,13 +77,7 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
     let cancel = AtomicBool::new(false);
     let first_failure = |id: &str| {
         let ex = catalog::find(id).unwrap();
-        let v = exercise::check(
-            ex,
-            ex.starter,
-            &mut FakeMachine::new(),
-            Limits::default(),
-            &cancel,
-        );
+        let v = exercise::check(ex, ex.starter, &mut sim(), Limits::default(), &cancel);
         let c = v.checks.iter().find(|c| !c.passed).unwrap().clone();
         (c.name, c.detail, v.hazards)
     };
@@ -121,7 +104,13 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
             .0
             .contains("upload_gbps at least 90%")
     );
-    assert!(first_failure("pin-once").0.contains("total_ms at most"));
+    let (name, detail, _) = first_failure("pin-once");
+    assert_eq!(name, "pins host memory at most twice");
+    // Both allocations of the starter's loop, every round: 8 times each.
+    assert!(
+        detail.starts_with("16 pinned allocations (line 19 x8, line 20 x8)"),
+        "{detail}"
+    );
     assert!(
         first_failure("overlap-host-work")
             .0
@@ -139,22 +128,22 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
 #[test]
 fn the_solution_of_fix_the_race_waits_before_it_reads() {
     let ex = catalog::find("fix-the-race").unwrap();
-    let mut m = FakeMachine::new();
     let v = exercise::check(
         ex,
         ex.solution,
-        &mut m,
+        &mut sim(),
         Limits::default(),
         &AtomicBool::new(false),
     );
-    assert!(v.passed);
-    let sync = m.calls.iter().position(|c| *c == "stream_sync").unwrap();
-    let check = m
-        .calls
-        .iter()
-        .position(|c| *c == "host_holds_transform_of_fill")
-        .unwrap();
-    assert!(sync < check, "{:?}", m.calls);
+    assert!(v.passed, "{:?}", v.checks);
+    // The order of what the program did, from the call log the hazard checker reads.
+    let out = super::run(ex.solution);
+    let position = |want: fn(&Call) -> bool| out.log.iter().position(|e| want(&e.call));
+    let sync = position(|c| matches!(c, Call::StreamSync { .. })).unwrap();
+    let check =
+        position(|c| matches!(c, Call::HostRead { what, .. } if what.as_str() == "check_output"))
+            .unwrap();
+    assert!(sync < check, "{:?}", out.log);
 }
 
 #[test]
@@ -199,7 +188,7 @@ fn every_solution_with_any_one_line_deleted_is_graded_without_a_crash() {
                 .filter(|(i, _)| *i != skip)
                 .map(|(_, l)| format!("{l}\n"))
                 .collect();
-            let v = exercise::check(ex, &mutant, &mut FakeMachine::new(), limits, &cancel);
+            let v = exercise::check(ex, &mutant, &mut sim(), limits, &cancel);
             if !v.passed {
                 assert!(
                     v.checks.iter().any(|c| !c.passed && !c.detail.is_empty()),
@@ -223,7 +212,7 @@ fn a_rate_from_a_time_never_measured_does_not_pass() {
     let v = exercise::check(
         ex,
         &src,
-        &mut FakeMachine::new(),
+        &mut sim(),
         Limits::default(),
         &AtomicBool::new(false),
     );
@@ -235,4 +224,46 @@ fn a_rate_from_a_time_never_measured_does_not_pass() {
         "{:?}",
         v.checks
     );
+}
+
+#[test]
+fn pin_once_counts_what_the_program_pinned_not_what_its_text_says() {
+    let ex = catalog::find("pin-once").unwrap();
+    let pins = |src: &str| {
+        let v = exercise::check(
+            ex,
+            src,
+            &mut sim(),
+            Limits::default(),
+            &AtomicBool::new(false),
+        );
+        let c = v
+            .checks
+            .iter()
+            .find(|c| c.name.starts_with("pins"))
+            .cloned();
+        (v.passed, c.unwrap())
+    };
+    let (passed, c) = pins(ex.solution);
+    assert!(passed && c.passed, "{c:?}");
+    assert_eq!(c.detail, "2 pinned allocation(s)");
+    // The same calls in a loop that runs once pin only twice: the run counts, not the text.
+    let once = ex.starter.replace("round < 8", "round < 1");
+    let (_, c) = pins(&once);
+    assert!(c.passed, "{c:?}");
+    // Pinning with cudaHostRegister in every round counts as well.
+    let registered = ex
+        .solution
+        .replace("float *h_in;\n    float *h_out;\n    cudaMallocHost(&h_in, bytes);\n    cudaMallocHost(&h_out, bytes);\n", "float *h_in = (float *)malloc(bytes);\n    float *h_out;\n    cudaMallocHost(&h_out, bytes);\n")
+        .replace("        fill_input(h_in, n);\n", "        cudaHostRegister(h_in, bytes, 0);\n        fill_input(h_in, n);\n")
+        .replace("        if (!check_output", "        cudaHostUnregister(h_in);\n        if (!check_output")
+        .replace("    cudaFreeHost(h_in);\n", "    free(h_in);\n");
+    assert_eq!(
+        registered.matches("cudaHostRegister").count(),
+        1,
+        "{registered}"
+    );
+    let (passed, c) = pins(&registered);
+    assert!(!passed && !c.passed, "{c:?}");
+    assert!(c.detail.starts_with("9 pinned allocations"), "{}", c.detail);
 }

@@ -119,3 +119,34 @@ fn check_reports_diagnostics_with_exit_1_and_usage_errors_with_exit_2() {
         Some(2)
     );
 }
+
+#[test]
+fn check_json_metrics_carry_value_unit_label_and_clock_as_run_does() {
+    let out = run(&[
+        "--backend",
+        "sim",
+        "exercise",
+        "check",
+        "time-a-copy",
+        "exercises/time-a-copy/solution.cu",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["schema_version"], 2);
+    let metrics = v["metrics"].as_object().unwrap();
+    assert_eq!(metrics.len(), 2, "{metrics:?}");
+    for (name, label) in [
+        ("pageable_gbps", "pageable bandwidth"),
+        ("pinned_gbps", "pinned bandwidth"),
+    ] {
+        let m = &metrics[name];
+        assert!(m["value"].as_f64().is_some_and(|x| x > 0.0), "{name}: {m}");
+        assert_eq!(m["unit"], "GB/s", "{name}: {m}");
+        assert_eq!(m["label"], label, "{name}: {m}");
+        assert_eq!(m["clock"], "model", "{name}: {m}");
+        assert_eq!(m["n"], 1, "{name}: {m}");
+    }
+    // Pinned beats pageable on the simulated H200, as the exercise teaches.
+    assert!(metrics["pinned_gbps"]["value"].as_f64() > metrics["pageable_gbps"]["value"].as_f64());
+}

@@ -59,8 +59,9 @@ fn read_before_sync_names_both_lines_even_when_timing_hid_it() {
 
 #[test]
 fn a_race_the_data_did_not_show_is_still_reported() {
-    // On the fake machine the copy's data lands at issue time, so check_output passes: the race
-    // is invisible in the result, and only happens-before finds it.
+    // On the simulator a copy's data lands when it is issued (its contents model follows issue
+    // order), so check_output passes: the race is invisible in the result, and only
+    // happens-before finds it.
     let src = std::fs::read_to_string("exercises/fix-the-race/starter.cu").unwrap();
     let out = run(&src);
     assert!(out.error.is_none());
@@ -179,13 +180,31 @@ fn an_event_or_the_legacy_stream_orders_work_but_a_non_blocking_stream_does_not(
 #[test]
 fn elapsed_time_before_the_event_is_known_to_have_happened_is_a_read_before_sync() {
     let timed = "    cudaEvent_t a, b;\n    cudaEventCreate(&a);\n    cudaEventCreate(&b);\n    cudaEventRecord(a, s);\n    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaEventRecord(b, s);\n    float ms = 0;\n    cudaEventElapsedTime(&ms, a, b);\n    cudaStreamSynchronize(s);\n    cudaEventDestroy(a);\n    cudaEventDestroy(b);";
-    let h = hazards_of(&with_setup(timed), false);
-    // Neither event is known to have happened: both are named.
+    // The 4 MiB copy is still running: the simulator answers as the driver does
+    // (CUDA_ERROR_NOT_READY), the run stops there, and the log up to it shows why.
+    let out = run(&program(&with_setup(timed)));
+    let err = out.error.expect("not ready");
+    assert!(err.message.contains("not completed yet"), "{err:?}");
+    let h = hazards::check(&out.log, &out.region_names, false);
+    // Neither event is known to have happened: both are named (the leaks of a run that stopped
+    // early are beside the point here).
+    let h: Vec<Hazard> = h
+        .into_iter()
+        .filter(|h| h.kind != HazardKind::Leak)
+        .collect();
     assert_eq!(kinds(&h), [HazardKind::ReadBeforeSync; 2], "{h:?}");
     assert_eq!(
         (h[0].line, h[0].other_line, h[1].other_line),
         (25, Some(21), Some(23))
     );
+    // With a millisecond of host work first, the copy has finished by the time the host asks:
+    // the timing hides the race, the call succeeds, and happens-before still reports both.
+    let hidden = with_setup(&timed.replace(
+        "    float ms = 0;\n",
+        "    host_work(1.0);\n    float ms = 0;\n",
+    ));
+    let h = hazards_of(&hidden, false);
+    assert_eq!(kinds(&h), [HazardKind::ReadBeforeSync; 2], "{h:?}");
     let fixed = timed.replace(
         "    float ms = 0;\n",
         "    cudaEventSynchronize(b);\n    float ms = 0;\n",

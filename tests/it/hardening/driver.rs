@@ -16,9 +16,16 @@ const STUB: &str = "int cuInit(unsigned f) { return 34; }\n\
     int cuGetErrorName(int e, const char **s) { return 34; }\n\
     int cuGetErrorString(int e, const char **s) { return 34; }\n\
     int cuDeviceGetCount(int *c) { return 34; }\n";
-/// A driver whose `cuInit` never returns.
-const HANG: &str = "#include <unistd.h>\n\
-    int cuInit(unsigned f) { for (;;) pause(); return 0; }\n\
+/// A driver whose `cuInit` never returns; it first appends the pid of the process that called it
+/// to `$FAKE_CUINIT_LOG`, so a test can tell which process entered it.
+const HANG: &str = "#include <stdio.h>\n#include <stdlib.h>\n#include <unistd.h>\n\
+    int cuInit(unsigned f) {\n\
+      const char *log = getenv(\"FAKE_CUINIT_LOG\");\n\
+      if (log) { FILE *o = fopen(log, \"a\"); if (o) { fprintf(o, \"%d\\n\", getpid()); fclose(o); } }\n\
+      for (;;) pause(); return 0; }\n\
+    int cuDriverGetVersion(int *v) { *v = 12000; return 0; }\n";
+/// A driver that crashes (SIGSEGV) inside `cuInit`.
+const CRASH: &str = "int cuInit(unsigned f) { volatile int *p = 0; return *p; }\n\
     int cuDriverGetVersion(int *v) { *v = 12000; return 0; }\n";
 
 /// A folder holding `libcuda.so` and `libcuda.so.1` built from `source`, or `None` (with a
@@ -138,6 +145,89 @@ fn a_hanging_cuinit_times_out_with_a_message() {
     let out = with_driver(&lib(&dir), &RUN_GPU, &limit);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("did not answer"));
+}
+
+/// The hung `cuInit` runs only in the probe child, never in the process that goes on (so no
+/// thread of it is stuck in the driver, holding whatever the driver locks), and the child is
+/// gone once the command has answered.
+#[test]
+fn a_hanging_cuinit_is_only_ever_entered_by_the_probe_child() {
+    let Some(dir) = fake_driver(HANG) else { return };
+    let log = dir.path().join("entered");
+    let log_s = log.to_str().unwrap();
+    let env = [
+        ("CUDA_ACADEMY_CUINIT_TIMEOUT_S", "1"),
+        ("FAKE_CUINIT_LOG", log_s),
+    ];
+    let state = tempfile::tempdir().unwrap();
+    let mut cmd = bin(state.path());
+    cmd.args(["info"]).env("LD_LIBRARY_PATH", dir.path());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let child = cmd.stdout(Stdio::piped()).spawn().unwrap();
+    let main_pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("did not answer within 1 s"));
+    let entered = std::fs::read_to_string(&log).unwrap();
+    let pids: Vec<u32> = entered.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(
+        pids.len(),
+        1,
+        "cuInit entered once, by the probe: {entered}"
+    );
+    assert_ne!(
+        pids[0], main_pid,
+        "the command itself called the hung cuInit"
+    );
+    assert!(
+        !alive(pids[0]),
+        "the probe {} outlived the command",
+        pids[0]
+    );
+}
+
+/// A process that still runs (a zombie waiting to be reaped does not).
+fn alive(pid: u32) -> bool {
+    for _ in 0..100 {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Ok(stat)
+                if !stat
+                    .rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z') => {}
+            _ => return false,
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// A driver that crashes in `cuInit` takes down only the probe: `info` and `run` say so and
+/// carry on (before the probe, `info` died of SIGSEGV, and the TUI with its terminal raw).
+#[test]
+fn a_driver_crashing_in_cuinit_is_a_message_not_a_crash() {
+    let Some(dir) = fake_driver(CRASH) else {
+        return;
+    };
+    let out = with_driver(&lib(&dir), &["info"], &[]);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).contains("crashed while initialising"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = with_driver(&lib(&dir), &RUN_AUTO, &[]);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = with_driver(&lib(&dir), &RUN_GPU, &[]);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("crashed while initialising"));
 }
 
 /// `CUDA_ACADEMY_HIDE_DRIVER` hides even a library that loads: the no-driver tests rely on it.

@@ -51,7 +51,7 @@ fn a_size_beyond_the_profiled_host_is_a_clear_refusal() {
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let err = text(&out.stderr);
     assert!(
-        err.contains("out of host memory") && err.contains("smaller --size"),
+        err.contains("simulated host") && err.contains("the largest size that fits is --size"),
         "{err}"
     );
 }

@@ -110,3 +110,79 @@ fn a_trace_is_written_through_a_symlink_atomically() {
         "no temp file left"
     );
 }
+
+/// Review rerun: `--trace` and `calibrate --out` onto a special file write into it, as a shell's
+/// `>` does: `/dev/stdout` gets the trace (it used to fail on a temp file in `/proc/self/fd`), and
+/// a FIFO stays a FIFO (a temp file was renamed over `/dev/full`, and would be over any device
+/// as root). The FIFO stands for the devices, so the old behaviour fails here harmlessly.
+#[test]
+fn traces_and_profiles_go_into_special_files_never_over_them() {
+    use std::os::unix::fs::FileTypeExt;
+    let out = run(&[
+        "run",
+        "pinned-alloc",
+        "--backend",
+        "sim",
+        "--size",
+        "1M",
+        "--trace",
+        "/dev/stdout",
+    ]);
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("traceEvents"),
+        "no trace on stdout"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("profile.fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let reader = std::thread::spawn({
+        let fifo = fifo.clone();
+        move || std::fs::read_to_string(fifo).unwrap()
+    });
+    let fifo_arg = fifo.to_str().unwrap();
+    let out = run(&["calibrate", "--backend", "sim", "--out", fifo_arg]);
+    assert_no_crash(&out);
+    let kind = std::fs::metadata(&fifo).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced by a {kind:?}");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(reader.join().unwrap().contains("format_version"));
+}
+
+/// Review rerun: `calibrate` printed its summary with `println!`, which panics on a closed pipe
+/// (`calibrate --out p.toml | head -c 10`), and a full stderr made its progress lines fail the
+/// whole calibration. Now a closed pipe is quiet (exit 0) and a full stderr does not matter.
+#[test]
+fn calibrate_survives_a_closed_stdout_and_a_full_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("p.toml");
+    let out_arg = out_path.to_str().unwrap();
+    let state = tempfile::tempdir().unwrap();
+    let mut child = bin(state.path())
+        .args(["calibrate", "--backend", "sim", "--out", out_arg])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the summary is printed (calibrating takes a while).
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_no_crash(&out);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(out_path.exists());
+
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = bin(state.path())
+        .args(["calibrate", "--backend", "sim", "--out", out_arg])
+        .stderr(Stdio::from(full))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "a full stderr failed calibrate");
+    assert!(text(&out.stdout).contains("wrote profile"));
+}

@@ -71,6 +71,40 @@ pub fn numa_note(gpu_node: &str, node_cpus: &str, process_cpus: &str) -> Option<
     })
 }
 
+/// One line for every bandwidth of a report: `of the Gen5 x16 link's 63.0 GB/s per direction:
+/// pinned_h2d_gbps 88%, pageable_h2d_gbps 13%`.
+pub fn shares_line(gbps: &[(&str, f64)], link: &PcieLink) -> Option<String> {
+    let parts: Vec<String> = gbps
+        .iter()
+        .map(|(name, v)| format!("{name} {:.0}%", v / link.gbps_per_direction * 100.0))
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "of the Gen{} x{} link's {:.1} GB/s per direction: {}",
+            link.generation,
+            link.width,
+            link.gbps_per_direction,
+            parts.join(", ")
+        )
+    })
+}
+
+/// The notes for a report's bandwidths `gbps` measured on the GPU at PCI `bus_id`: their
+/// shares of the link ([`shares_line`]), then [`setup_notes`].
+pub fn bandwidth_notes(bus_id: &str, gbps: &[(&str, f64)]) -> Vec<String> {
+    if gbps.is_empty() {
+        return Vec::new();
+    }
+    let dev = Path::new("/sys/bus/pci/devices").join(bus_id);
+    let mut notes: Vec<String> = super::read_from(&dev)
+        .ok()
+        .and_then(|link| shares_line(gbps, &link))
+        .into_iter()
+        .collect();
+    notes.extend(setup_notes(bus_id));
+    notes
+}
+
 /// Every note that applies to `gbps` measured on the GPU at PCI `bus_id`: its share of the link,
 /// then [`setup_notes`].
 pub fn explain(bus_id: &str, gbps: f64) -> Vec<String> {
@@ -125,6 +159,23 @@ mod tests {
             share_note(55.5, &gen5),
             "88% of the Gen5 x16 link's 63.0 GB/s per direction"
         );
+    }
+
+    #[test]
+    fn every_bandwidth_of_a_report_gets_its_share_in_one_line() {
+        let gen5 = link("32.0 GT/s PCIe", "16");
+        let line = shares_line(
+            &[("pinned_h2d_gbps", 55.5), ("pageable_h2d_gbps", 8.1)],
+            &gen5,
+        );
+        assert_eq!(
+            line.as_deref(),
+            Some(
+                "of the Gen5 x16 link's 63.0 GB/s per direction: pinned_h2d_gbps 88%, \
+                 pageable_h2d_gbps 13%"
+            )
+        );
+        assert_eq!(shares_line(&[], &gen5), None);
     }
 
     #[test]

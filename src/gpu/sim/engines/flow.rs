@@ -18,7 +18,7 @@ impl Device {
             let now = self.now;
             let last = self.engines[e].last_stream;
             let slot = self.slot_mut(id).ok_or_else(stuck)?;
-            let stream = slot.op.stream;
+            let (stream, queue) = (slot.op.stream, slot.queue);
             // The front end's time comes first; the op's own time (and timeline start) after.
             let pacing = slot.op.pacing;
             let pre = pacing.op_us
@@ -42,6 +42,7 @@ impl Device {
             };
             self.engines[e].running = Some(Running { id, phase });
             self.engines[e].last_stream = Some(stream);
+            self.engines[e].last_queue = Some(queue);
         }
         Ok(())
     }
@@ -84,12 +85,12 @@ impl Device {
             self.ready_at(*id)
                 .filter(|&t| t <= self.now + EPS_US)
                 .and_then(|_| self.slot(*id))
-                .map(|s| s.op.stream)
+                .map(|s| s.queue)
         };
         let mut first = None;
         for (pos, id) in engine.queue.iter().enumerate() {
-            let Some(stream) = ready(id) else { continue };
-            if Some(stream) == engine.last_stream {
+            let Some(queue) = ready(id) else { continue };
+            if Some(queue) == engine.last_queue {
                 return Some(pos);
             }
             first = first.or(Some(pos));

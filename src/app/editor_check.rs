@@ -1,0 +1,150 @@
+//! A check's life in the editor: Ctrl-R queues it on the experiment worker (behind a run, if
+//! one is on: the verdict pane says so), the worker says when it starts, Esc cancels it (a
+//! second Esc leaves), and its verdict comes back through the shell, which records a pass.
+
+use std::sync::Arc;
+
+use super::editor::SharedVerdict;
+use super::editor_timeline::VerdictTimeline;
+use super::{App, Banner, BannerKind, Cmd, ExerciseCmd};
+use crate::exercise::Verdict;
+use crate::worker::WorkerEvent;
+
+/// Where the check in flight is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Stage {
+    /// Waiting on the worker behind `behind` (e.g. "the async-copy run").
+    Queued { behind: String },
+    /// Running on the worker.
+    Running,
+    /// Esc asked it to stop; its verdict is on the way.
+    Cancelling,
+}
+
+/// The check in flight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Checking {
+    pub check_id: u64,
+    pub stage: Stage,
+}
+
+impl App {
+    /// Ctrl-R: save and check (one check at a time).
+    pub(super) fn editor_check(&mut self) -> Vec<Cmd> {
+        let behind = match (&self.panel.running, self.exercises.in_flight) {
+            (Some(run), _) => Some(format!("the {} run", run.experiment)),
+            (None, Some(_)) => Some("the previous check".to_string()),
+            (None, None) => None,
+        };
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return Vec::new();
+        };
+        let Some(text) = ed.text() else {
+            return Vec::new();
+        };
+        if ed.checking.is_some() {
+            return Vec::new();
+        }
+        self.exercises.next_check += 1;
+        let check_id = self.exercises.next_check;
+        let stage = behind.map_or(Stage::Running, |behind| Stage::Queued { behind });
+        ed.checking = Some(Checking { check_id, stage });
+        ed.cancelled = false;
+        ed.show_solution = false;
+        ed.checked_text = Some(text.clone());
+        self.exercises.in_flight = Some(check_id);
+        let id = ed.id.clone();
+        vec![Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })]
+    }
+
+    /// Esc: cancel the check in flight; when there is none (or it is already being cancelled),
+    /// save and leave.
+    pub(super) fn editor_escape(&mut self) -> Vec<Cmd> {
+        if let Some(ed) = self.exercises.editor.as_mut()
+            && let Some(checking) = ed.checking.as_mut()
+            && checking.stage != Stage::Cancelling
+        {
+            checking.stage = Stage::Cancelling;
+            let check_id = checking.check_id;
+            return vec![Cmd::Exercise(ExerciseCmd::Cancel { check_id })];
+        }
+        self.editor_leave()
+    }
+
+    /// The worker's check events.
+    pub(super) fn on_check_event(&mut self, event: WorkerEvent) -> Vec<Cmd> {
+        match event {
+            WorkerEvent::CheckStarted { check_id } => {
+                if let Some(checking) = self.checking_mut(check_id)
+                    && matches!(checking.stage, Stage::Queued { .. })
+                {
+                    checking.stage = Stage::Running;
+                }
+                Vec::new()
+            }
+            WorkerEvent::Checked {
+                check_id,
+                id,
+                verdict,
+                cancelled,
+            } => {
+                if self.exercises.in_flight == Some(check_id) {
+                    self.exercises.in_flight = None;
+                }
+                vec![Cmd::Exercise(ExerciseCmd::Record {
+                    id,
+                    check_id,
+                    verdict,
+                    cancelled,
+                })]
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn checking_mut(&mut self, check_id: u64) -> Option<&mut Checking> {
+        let ed = self.exercises.editor.as_mut()?;
+        ed.checking.as_mut().filter(|c| c.check_id == check_id)
+    }
+
+    /// The shell recorded the verdict: show it (a pass counts even if the editor was left).
+    pub(super) fn on_checked(
+        &mut self,
+        (id, check_id): (&str, u64),
+        verdict: SharedVerdict,
+        cancelled: bool,
+        recorded: Result<(), String>,
+    ) {
+        let verdict: Arc<Verdict> = verdict.0;
+        if verdict.passed && !cancelled {
+            self.exercises.passed.insert(id.to_string());
+        }
+        if let Err(why) = recorded {
+            self.banners.push(Banner {
+                kind: BannerKind::Warning,
+                text: format!("the pass is not recorded: {why}"),
+            });
+        }
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return;
+        };
+        if ed.checking.as_ref().map(|c| c.check_id) != Some(check_id) {
+            return;
+        }
+        ed.checking = None;
+        if cancelled {
+            // What ran before Esc is half a program: no verdict (the last one is of an older
+            // text, its lines no longer match), no failed check counted.
+            ed.cancelled = true;
+            ed.verdict = None;
+            ed.timeline = None;
+            return;
+        }
+        if !verdict.passed {
+            ed.failed_checks += 1;
+        }
+        let source = ed.checked_text.take().unwrap_or_default();
+        ed.timeline = VerdictTimeline::new(&verdict, &source);
+        ed.verdict = Some(verdict);
+    }
+}

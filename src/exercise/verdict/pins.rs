@@ -1,0 +1,53 @@
+//! The `pins-at-most` criterion: how many times the run page-locked host memory, counted from
+//! the call log (what the program did, so a loop that pins in every round counts every round,
+//! whatever the file looks like).
+//!
+//! Why a count and not only a time: pinning a buffer costs the OS a walk over every page, a cost
+//! that depends on the machine's kernel and memory: on the H200 host the starter's 14 extra
+//! 64 MiB pinned allocations added 29% and 37% in two live runs (BENCHMARKS.md), because its
+//! host fill and check dominate, so a 1.2x time limit caught it by 7%. A time limit tight
+//! enough for one machine is within noise on another; the number of pinned allocations is the
+//! behaviour the lesson teaches, and the same everywhere.
+
+use std::collections::BTreeMap;
+
+use crate::exercise::interp::Outcome;
+use crate::exercise::log::{Call, MemKind};
+
+/// The criterion's name and its result: the detail, passed or not.
+pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String>) {
+    let times = match count {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    };
+    let name = format!("pins host memory at most {times}");
+    // Line -> how many times the run pinned there.
+    let mut by_line: BTreeMap<u32, u32> = BTreeMap::new();
+    for e in &out.log {
+        let pins = matches!(
+            &e.call,
+            Call::Alloc {
+                kind: MemKind::Pinned,
+                ..
+            } | Call::Register { .. }
+        );
+        if pins {
+            *by_line.entry(e.line).or_default() += 1;
+        }
+    }
+    let total: u32 = by_line.values().sum();
+    if total <= count {
+        return (name, Ok(format!("{total} pinned allocation(s)")));
+    }
+    let lines: Vec<String> = by_line
+        .iter()
+        .map(|(line, n)| format!("line {line} x{n}"))
+        .collect();
+    let detail = format!(
+        "{total} pinned allocations ({}): each one locks every page of its buffer; pin the \
+         buffers once, before the loop, and free them once after it",
+        lines.join(", ")
+    );
+    (name, Err(detail))
+}

@@ -1,0 +1,184 @@
+//! [`Shell`]: what carries out the [`Cmd`]s that [`App::update`] returns: the experiment worker,
+//! the exercise files and checks, progress saving, trace export, and the learner's own editor
+//! (through the [`Screen`]).
+
+use std::path::PathBuf;
+use std::sync::mpsc::Sender;
+use std::time::SystemTime;
+
+use anyhow::Context as _;
+
+use super::Event;
+use super::export;
+use super::screen::Screen;
+use crate::app::editor_shell::ExerciseShell;
+use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
+use crate::gpu::detect::BackendSpec;
+use crate::progress;
+use crate::worker::{Worker, WorkerEvent};
+
+/// What the loop carries commands out with.
+pub struct Shell {
+    saver: Saver,
+    worker: Worker,
+    exercises: ExerciseShell,
+}
+
+/// What a batch of commands asks of the loop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Go on.
+    Continue,
+    /// [`Cmd::Quit`]: leave the loop.
+    Quit,
+}
+
+impl Shell {
+    /// Start the experiment worker on `backend` (it opens the backend on its own thread) and set
+    /// up exercise checks; their replies, and the worker's events, arrive on `tx`. `state_dir` is
+    /// where progress and exercise files live, or why there is no such folder.
+    pub fn start(
+        backend: &BackendSpec,
+        state_dir: Result<PathBuf, String>,
+        tx: &Sender<Event>,
+    ) -> anyhow::Result<Shell> {
+        let exercises = ExerciseShell {
+            state_dir: state_dir.as_ref().ok().cloned(),
+        };
+        let worker_tx = tx.clone();
+        let worker = Worker::spawn(backend.clone(), move |event| {
+            let _ = worker_tx.send(Event::App(Msg::Worker(event)));
+        })
+        .context("cannot start the experiment worker thread")?;
+        Ok(Shell {
+            saver: Saver { dir: state_dir },
+            worker,
+            exercises,
+        })
+    }
+
+    /// The exercises passed in earlier sessions, for the app to know at start.
+    pub fn load_passed(&self, app: &mut App) {
+        if let Some(dir) = &self.exercises.state_dir
+            && let Ok(passed) = crate::exercise::state::load_passed(dir)
+        {
+            app.update(Msg::Exercise(ExerciseMsg::Passed(passed)));
+        }
+    }
+
+    /// Carry out `cmds` in order, and whatever they lead to.
+    pub fn carry_out_all(
+        &mut self,
+        screen: &mut impl Screen,
+        app: &mut App,
+        mut cmds: Vec<Cmd>,
+    ) -> anyhow::Result<Flow> {
+        while !cmds.is_empty() {
+            let cmd = cmds.remove(0);
+            match cmd {
+                // A failure shows as a banner (set by `save`); the tutorial goes on.
+                Cmd::SaveProgress => {
+                    self.saver.save(app).ok();
+                }
+                Cmd::Quit => return Ok(Flow::Quit),
+                Cmd::Exercise(ExerciseCmd::External { id, text }) => {
+                    cmds.extend(self.edit_externally(screen, app, id, text)?);
+                }
+                Cmd::Exercise(cmd) => {
+                    cmds.extend(self.exercises.carry_out(app, &mut self.worker, cmd));
+                }
+                other => cmds.extend(self.carry_out_experiment(app, other)),
+            }
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// Save progress now (before a suspend); a failure shows as a banner.
+    pub fn save(&self, app: &mut App) -> Result<(), String> {
+        self.saver.save(app)
+    }
+
+    /// On the way out, whatever ended the loop: the learner's exercise file, then progress.
+    pub fn finish(&mut self, app: &mut App) -> Result<(), String> {
+        if let Some(Cmd::Exercise(save)) = app.editor_save_cmd() {
+            self.exercises.carry_out(app, &mut self.worker, save);
+        }
+        self.saver.save(app)
+    }
+
+    /// The experiment commands: hand runs to the worker, write traces.
+    fn carry_out_experiment(&mut self, app: &mut App, cmd: Cmd) -> Vec<Cmd> {
+        match cmd {
+            Cmd::RunExperiment {
+                run_id,
+                experiment,
+                options,
+            } => {
+                if let Err(why) = self.worker.run(run_id, &experiment, options) {
+                    let done = WorkerEvent::Done {
+                        run_id,
+                        result: Err(why),
+                    };
+                    return app.update(Msg::Worker(done));
+                }
+                Vec::new()
+            }
+            Cmd::CancelRun => {
+                self.worker.cancel();
+                Vec::new()
+            }
+            Cmd::ExportTrace(report) => {
+                let dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+                let result = export::export(&report, &dir, SystemTime::now());
+                app.update(Msg::Exported(result))
+            }
+            Cmd::OpenUrl(url) => app.update(Msg::LinkReport(super::links::open(&url))),
+            Cmd::CopyText(text) => app.update(Msg::LinkReport(super::links::copy(&text))),
+            Cmd::SaveProgress | Cmd::Quit | Cmd::Exercise(_) => vec![cmd],
+        }
+    }
+
+    /// Ctrl-E: save, hand the terminal to the learner's editor, then reload and re-check (the
+    /// tick's poll notices the new modification time).
+    fn edit_externally(
+        &mut self,
+        screen: &mut impl Screen,
+        app: &mut App,
+        id: String,
+        text: String,
+    ) -> anyhow::Result<Vec<Cmd>> {
+        let save = ExerciseCmd::Save {
+            id: id.clone(),
+            text,
+        };
+        let mut cmds = self.exercises.carry_out(app, &mut self.worker, save);
+        let Some(dir) = &self.exercises.state_dir else {
+            return Ok(cmds);
+        };
+        let file = crate::app::editor_store::file_for(dir, &id);
+        if let Err(why) = screen.edit_externally(&file)? {
+            cmds.extend(app.update(Msg::Exercise(ExerciseMsg::Failed(why))));
+        }
+        cmds.extend(app.update(Msg::Tick));
+        Ok(cmds)
+    }
+}
+
+/// Writes progress where it belongs; failures become a banner, never a crash.
+struct Saver {
+    /// The state dir, or why there is none (said once, by the start-up banner).
+    dir: Result<PathBuf, String>,
+}
+
+impl Saver {
+    /// Save `app.progress`, and tell the app how it went.
+    fn save(&self, app: &mut App) -> Result<(), String> {
+        let dir = self.dir.as_ref()?;
+        let result = progress::save(dir, &app.progress).map_err(|err| format!("{err:#}"));
+        app.update(match &result {
+            Ok(()) => Msg::Saved,
+            Err(why) => Msg::SaveFailed(why.clone()),
+        });
+        result
+    }
+}
