@@ -9,6 +9,7 @@ use std::fmt;
 use super::{FORMAT_VERSION, FrontMatter, Lesson};
 
 mod body;
+mod chunked;
 mod references;
 
 mod lines;

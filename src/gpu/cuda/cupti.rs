@@ -87,9 +87,13 @@ pub fn available() -> Result<(), String> {
 }
 
 /// Measurement switches for the instrumentation's cost (issue 10 §4), read once from
-/// `CUDA_ACADEMY_CUPTI` (comma-separated): `detach-each` finalises CUPTI after every recording
-/// (the behaviour before attach-once), `no-tags` issues ops without their external-correlation
-/// tag (records are then matched by position). Unset: attach once, tag every op.
+/// `CUDA_ACADEMY_CUPTI` (comma-separated): `attach-once` keeps CUPTI attached from the first
+/// recording to the end of the run, `no-tags` issues ops without their external-correlation
+/// tag (records are then matched by position). Unset: CUPTI is finalised after every recording
+/// and every op is tagged. Detaching after each recording is the default because it measured
+/// cheaper: on the H200 (2026-12-01, medians of 9 pipeline runs) the recorded run cost 1.4%
+/// more than the timed runs when CUPTI was detached after each recording and 8.4% when it
+/// stayed attached (BENCHMARKS.md).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Tuning {
     pub detach_each: bool,
@@ -103,7 +107,7 @@ pub fn tuning() -> Tuning {
         let var = std::env::var("CUDA_ACADEMY_CUPTI").unwrap_or_default();
         let has = |w: &str| var.split(',').any(|p| p.trim() == w);
         Tuning {
-            detach_each: has("detach-each"),
+            detach_each: !has("attach-once"),
             no_tags: has("no-tags"),
         }
     })
@@ -113,7 +117,8 @@ pub fn tuning() -> Tuning {
 /// recordings after the first only enable the activity kinds again, and [`stop`] disables them,
 /// so no record is taken outside a recording. [`detach`] (`cuptiFinalize`) runs when the
 /// experiment run is over (`Recording::run_finished`) and when the backend closes, so another
-/// experiment's unrecorded timings never run with CUPTI attached. Attached CUPTI once slowed driver calls (a 64 MiB pinned
+/// experiment's unrecorded timings never run with CUPTI attached. By default (see [`Tuning`]) it
+/// is detached after every recording instead. Attached CUPTI once slowed driver calls (a 64 MiB pinned
 /// `cuMemcpyHtoDAsync` returned after 14 µs instead of 8 µs on an H200, with activities
 /// enabled); BENCHMARKS.md has what attach-once costs the unrecorded runs.
 fn attach() -> Result<(), String> {

@@ -72,11 +72,22 @@ pub fn numa_note(gpu_node: &str, node_cpus: &str, process_cpus: &str) -> Option<
 }
 
 /// One line for every bandwidth of a report: `of the Gen5 x16 link's 63.0 GB/s per direction:
-/// pinned_h2d_gbps 88%, pageable_h2d_gbps 13%`.
+/// pinned_h2d_gbps 88%, pageable_h2d_gbps 13%`. A figure that adds both directions
+/// (`bidirectional_*`) is a share of both directions' limit, and says so.
 pub fn shares_line(gbps: &[(&str, f64)], link: &PcieLink) -> Option<String> {
     let parts: Vec<String> = gbps
         .iter()
-        .map(|(name, v)| format!("{name} {:.0}%", v / link.gbps_per_direction * 100.0))
+        .map(|(name, v)| {
+            if name.starts_with("bidirectional") {
+                let both = 2.0 * link.gbps_per_direction;
+                format!(
+                    "{name} {:.0}% of both directions' {both:.1}",
+                    v / both * 100.0
+                )
+            } else {
+                format!("{name} {:.0}%", v / link.gbps_per_direction * 100.0)
+            }
+        })
         .collect();
     (!parts.is_empty()).then(|| {
         format!(
@@ -176,6 +187,15 @@ mod tests {
             )
         );
         assert_eq!(shares_line(&[], &gen5), None);
+        // Both directions at once are a share of twice the per-direction limit (the H200's
+        // pipeline bound, 99.7 GB/s, printed "158%" before).
+        assert_eq!(
+            shares_line(&[("bidirectional_gbps", 99.7)], &gen5).as_deref(),
+            Some(
+                "of the Gen5 x16 link's 63.0 GB/s per direction: bidirectional_gbps 79% of both \
+                 directions' 126.0"
+            )
+        );
     }
 
     #[test]
