@@ -2,15 +2,22 @@
 //! the side effects it wants as [`Cmd`]s. No drawing and no I/O here, so every behaviour can be
 //! tested with a key sequence and no terminal (the view in `crate::ui` only reads an `&App`).
 //!
-//! Where things live:
-//! - keys become [`crate::keymap::Action`]s and go to the part they are for (`dispatch`);
-//! - navigation: the open lesson and card, focus, scrolling, the mouse (`nav`, `list`);
-//! - the quiz pane ([`QuizState`], `quiz`) and predictions graded by runs (`predict`);
-//! - the experiment panel, a sub-state with its own update and derived views ([`PanelState`],
-//!   [`PanelAction`]), joined to the rest of the app by `run`;
-//! - the parameter form, a sub-state with its own update ([`ParamsForm`], [`FormAction`]);
-//! - dialogs and banners ([`Overlay`], [`Banner`], `overlay`);
-//! - the exercise editor ([`Exercises`], `editor*`); the rendered card cache (`cache`).
+//! `App` is a handful of sub-states, each with its own `update(action) -> effect` that gets what
+//! it needs of the rest as arguments, never `&mut App`:
+//!
+//! | sub-state | actions | file | joined to the app by |
+//! |---|---|---|---|
+//! | [`NavState`]: lesson, card, focus, card scroll, list selection | [`NavAction`] | `nav` | `open`, `scrolling` |
+//! | [`QuizState`]: question, cursor, prediction field | [`QuizAction`] | `quiz` | `quiz/glue` |
+//! | [`Overlays`]: help, confirm, parameter form, links, banners | [`OverlayAction`] | `overlay`, `links` | `dispatch`, `list` |
+//! | [`PanelState`]: experiments, runs, results, timelines | [`PanelAction`] | `panel` | `run`, `predict` |
+//! | [`ParamsForm`] (inside [`Overlay::Params`]) | [`FormAction`] | `params` | `params` |
+//! | [`Exercises`]: the exercise list and editor | keys | `editor*`, `exercise_picker` | `editor_msg` |
+//!
+//! Keys become [`crate::keymap::Action`]s, and `dispatch` is the one table from an action to the
+//! sub-state action it stands for. Views that follow from state are derived where they are read
+//! (the timeline from a report, the lane mode and a cursor; a card's lines in the `cache`), never
+//! stored beside their source.
 
 mod cache;
 mod dispatch;
@@ -26,13 +33,16 @@ pub mod fixture;
 pub mod links;
 mod list;
 mod msg;
-mod nav;
-mod overlay;
+pub mod nav;
+mod open;
+pub mod overlay;
 pub mod panel;
 pub mod params;
 mod predict;
-mod quiz;
+pub mod quiz;
 mod run;
+mod scroll;
+mod scrolling;
 mod stats;
 
 use std::cell::RefCell;
@@ -46,7 +56,8 @@ use crate::theme::Theme;
 pub use cache::CardView;
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
-pub use overlay::{Banner, BannerKind, Overlay, Reset};
+pub use nav::{Focus, NavAction, NavState};
+pub use overlay::{Banner, BannerKind, Overlay, OverlayAction, Overlays, Reset};
 pub use panel::{BackendState, Compare, Outcome, PanelAction, PanelState, PanelView};
 pub use params::{FormAction, ParamsForm};
 pub use predict::{RunLedger, within_tolerance};
@@ -56,21 +67,8 @@ pub mod predict_view {
         closeness, describe_options, domain_error, format_value_in, metric_unit,
     };
 }
-pub use quiz::QuizState;
+pub use quiz::{QuizAction, QuizState};
 pub use stats::LessonStats;
-
-/// Which pane takes the keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    /// The card pane (Up/Down scroll).
-    Cards,
-    /// The experiment panel (Up/Down scroll its results).
-    Panel,
-    /// The quiz pane (Up/Down move among options).
-    Quiz,
-    /// The lesson list (a sidebar, or an overlay on narrow terminals).
-    Lessons,
-}
 
 /// The whole state of the tutorial.
 #[derive(Debug)]
@@ -81,38 +79,24 @@ pub struct App {
     pub theme: Theme,
     /// What the learner has seen and answered; saved by the shell on [`Cmd::SaveProgress`].
     pub progress: Progress,
-    /// Open lesson (index into `catalog.entries`).
-    pub lesson: usize,
-    /// Open card within the lesson (0-based).
-    pub card: usize,
-    /// First visible line of the card.
-    pub card_scroll: u16,
-    /// The pane that takes the keys.
-    pub focus: Focus,
-    /// The dialog on top, if any.
-    pub overlay: Option<Overlay>,
+    /// Where the learner is: lesson, card, focus.
+    pub nav: NavState,
     /// The quiz pane's cursor, question and input field.
     pub quiz: QuizState,
-    /// Selected row of the lesson list.
-    pub list_selected: usize,
-    /// First visible line of the help overlay.
-    pub help_scroll: u16,
-    /// Messages under the header, oldest first.
-    pub banners: Vec<Banner>,
+    /// Dialogs and banners.
+    pub overlays: Overlays,
     /// Terminal size, from the last resize.
     pub size: Size,
     /// Whether code highlighting is ready (cards render plain until then).
     pub highlight_ready: bool,
     /// The experiment panel.
     pub panel: PanelState,
-    /// The parameter form, while open.
-    pub params: Option<ParamsForm>,
     /// This session's runs, for grading predictions and quoting results.
     pub runs: RunLedger,
     /// The exercise editor and the exercises passed.
     pub exercises: Exercises,
-    /// The links overlay, and whether links are hyperlinks.
-    pub links: links::LinksState,
+    /// Draw links as OSC 8 hyperlinks (decided once, by `crate::tui::hyperlinks`).
+    pub hyperlinks: bool,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -126,22 +110,15 @@ impl App {
             catalog,
             theme,
             progress,
-            lesson: 0,
-            card: 0,
-            card_scroll: 0,
-            focus: Focus::Cards,
-            overlay: None,
+            nav: NavState::default(),
             quiz: QuizState::default(),
-            list_selected: 0,
-            help_scroll: 0,
-            banners: Vec::new(),
+            overlays: Overlays::default(),
             size,
             highlight_ready: false,
             panel: PanelState::default(),
-            params: None,
             runs: RunLedger::default(),
             exercises: Exercises::default(),
-            links: links::LinksState::default(),
+            hyperlinks: false,
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();
@@ -165,18 +142,9 @@ impl App {
                 self.highlight_ready = true;
                 Vec::new()
             }
-            Msg::SaveFailed(why) => {
-                self.save_failed(&why);
-                Vec::new()
-            }
-            Msg::Saved => {
-                self.saved();
-                Vec::new()
-            }
-            Msg::Banner(banner) => {
-                self.banners.push(banner);
-                Vec::new()
-            }
+            Msg::SaveFailed(why) => self.overlay_update(OverlayAction::SaveFailed(why)),
+            Msg::Saved => self.overlay_update(OverlayAction::Saved),
+            Msg::Banner(banner) => self.overlay_update(OverlayAction::Banner(banner)),
             Msg::Worker(event) => self.on_worker(event),
             Msg::Tick => {
                 self.tick();
@@ -187,25 +155,13 @@ impl App {
                 self.on_exported(result);
                 Vec::new()
             }
-            Msg::LinkReport(text) => {
-                self.links.message = Some(text);
-                Vec::new()
-            }
+            Msg::LinkReport(text) => self.overlay_update(OverlayAction::LinkReport(text)),
         }
     }
 
     /// The open lesson's entry.
     pub fn entry(&self) -> Option<&LessonEntry> {
-        self.catalog.entries.get(self.lesson)
-    }
-
-    /// Cards in lesson `idx` (a broken lesson shows one page: its diagnostics).
-    pub fn card_count(&self, idx: usize) -> usize {
-        match self.catalog.entries.get(idx) {
-            Some(LessonEntry::Ok(lesson)) => lesson.cards.len().max(1),
-            Some(LessonEntry::Broken { .. }) => 1,
-            None => 0,
-        }
+        self.catalog.entries.get(self.nav.lesson)
     }
 }
 

@@ -16,4 +16,4 @@ pub use cells::{LaneCell, layout_lane};
 pub use lanes::{Lane, LaneKey, Lanes, ViewMode};
 pub use scale::TimeScale;
 pub use select::{OpDetails, time_order};
-pub use view::{TimelineAction, TimelineRun, TimelineView};
+pub use view::{OpRef, TimelineAction, TimelineCursor, TimelineRun, TimelineView};

@@ -64,8 +64,8 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let mut term = terminal::Terminal::enter(!args.no_mouse)?;
     let size = term.size().unwrap_or(Size::new(80, 24));
     let mut app = App::new(catalog, theme, progress, size);
-    app.links.osc8 = args.hyperlinks;
-    app.banners.append(&mut banners);
+    app.hyperlinks = args.hyperlinks;
+    app.overlays.banners.append(&mut banners);
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
     events::spawn_signals(tx.clone())?;

@@ -37,7 +37,7 @@ impl Widget for &App {
             too_small::render(self, area, buf);
             return;
         }
-        let panes = layout::panes(area, banner::lines(self, area.width).len(), self.focus);
+        let panes = layout::panes(area, banner::lines(self, area.width).len(), self.nav.focus);
         header::render(self, panes.header, buf);
         banner::render(self, panes.banners, buf);
         if self.editor_open() {
@@ -52,15 +52,15 @@ impl Widget for &App {
         }
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);
-        } else if self.focus == Focus::Lessons {
+        } else if self.nav.focus == Focus::Lessons {
             lessons::render_overlay(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         }
         status::render(self, panes.status, buf);
         footer::render(self, panes.footer, buf);
-        match self.overlay {
+        match &self.overlays.dialog {
             Some(Overlay::Help) => help::render(self, area, buf),
-            Some(Overlay::Confirm(what)) => confirm::render(self, what, area, buf),
-            Some(Overlay::Params) => params::render(self, panes.panel, area, buf),
+            Some(Overlay::Confirm(what)) => confirm::render(self, *what, area, buf),
+            Some(Overlay::Params(form)) => params::render(self, form, panes.panel, area, buf),
             Some(Overlay::Links) => links::render(self, &panes, buf),
             None => {}
         }

@@ -37,7 +37,7 @@ impl App {
 
     /// The open card rendered to `width` columns, with its links (cached).
     pub fn card_view(&self, width: u16) -> Rc<CardView> {
-        let key = (self.lesson, self.card);
+        let key = (self.nav.lesson, self.nav.card);
         let stamp = Some((width, self.highlight_ready));
         if let Ok(mut cache) = self.cache.try_borrow_mut() {
             if cache.stamp != stamp {
@@ -64,7 +64,7 @@ impl App {
         let Some(LessonEntry::Ok(lesson)) = self.entry() else {
             return CardView::default();
         };
-        let Some(card) = lesson.cards.get(self.card) else {
+        let Some(card) = lesson.cards.get(self.nav.card) else {
             return CardView::default();
         };
         let opts = RenderOptions {

@@ -1,20 +1,88 @@
-//! From a key to the sub-state it is for: the key table gives an [`Action`] for the context
-//! (dialog, editor, focused pane), and [`App::perform`] hands it to navigation, the quiz, the
-//! lesson list, the exercise editor, the parameter form or the experiment panel.
+//! From a key to the sub-state it is for. The key table (`crate::keymap`) gives an [`Action`] for
+//! the context (dialog, editor, focused pane); [`route`] is the one table from that action to the
+//! sub-state's own action ([`NavAction`], [`QuizAction`], [`OverlayAction`], [`PanelAction`],
+//! [`FormAction`]); what needs several sub-states at once (quitting, scrolling by a measured page,
+//! running, the exercise editor) stays an [`Action`] for [`App::perform_app`].
+//!
+//! To add a key: bind it to an `Action` in `keymap/table.rs`; if one sub-state carries it out, give
+//! that sub-state an action and a line in [`route`]; else handle it in [`App::perform_app`].
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
-use super::{App, Cmd, Focus, FormAction, Overlay, PanelAction, Reset};
+use super::links::LinkAction;
+use super::nav::NavAction;
+use super::overlay::{Overlay, OverlayAction, OverlayEffect};
+use super::{App, Cmd, Focus, FormAction, PanelAction, QuizAction, Reset};
 use crate::keymap::{self, Action, Ctx};
 
+/// Which sub-state an action goes to, as that sub-state's own action.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Route {
+    Nav(NavAction),
+    Quiz(QuizAction),
+    Overlay(OverlayAction),
+    Panel(PanelAction),
+    Form(FormAction),
+    /// Needs more than one sub-state: [`App::perform_app`].
+    App(Action),
+}
+
+/// The one table from a key's action to a sub-state's action. `links_open`: the links dialog is
+/// on screen (its Up/Down move among links, not the lesson list).
+pub(super) fn route(action: Action, links_open: bool) -> Route {
+    use Route::{Form, Nav, Overlay as O, Panel, Quiz};
+    match action {
+        Action::NextCard => Nav(NavAction::NextCard),
+        Action::PrevCard => Nav(NavAction::PrevCard),
+        Action::FocusNext => Nav(NavAction::CycleFocus { forward: true }),
+        Action::FocusPrev => Nav(NavAction::CycleFocus { forward: false }),
+        Action::ToggleLessons => Nav(NavAction::ToggleLessons),
+        Action::JumpLesson(n) => Nav(NavAction::JumpLesson(usize::from(n).saturating_sub(1))),
+        Action::ListUp if links_open => O(OverlayAction::Link(LinkAction::Select(-1))),
+        Action::ListDown if links_open => O(OverlayAction::Link(LinkAction::Select(1))),
+        Action::ListUp => Nav(NavAction::MoveSelection(-1)),
+        Action::ListDown => Nav(NavAction::MoveSelection(1)),
+        Action::OpenLesson => Nav(NavAction::OpenSelected),
+        Action::Close => Nav(NavAction::Close),
+        Action::OptionUp => Quiz(QuizAction::MoveOption(-1)),
+        Action::OptionDown => Quiz(QuizAction::MoveOption(1)),
+        Action::Answer => Quiz(QuizAction::Answer),
+        Action::NextQuestion => Quiz(QuizAction::MoveQuestion(1)),
+        Action::PrevQuestion => Quiz(QuizAction::MoveQuestion(-1)),
+        Action::PickOption(n) => Quiz(QuizAction::Pick(usize::from(n))),
+        Action::NextToReview => Quiz(QuizAction::NextToReview),
+        Action::ToggleHelp => O(OverlayAction::ToggleHelp),
+        Action::ConfirmNo => O(OverlayAction::ConfirmNo),
+        Action::ConfirmYes => O(OverlayAction::ConfirmYes),
+        Action::ResetAll => O(OverlayAction::AskReset(Reset::All)),
+        Action::ToggleLinks => O(OverlayAction::ToggleLinks),
+        Action::LinkScrollLeft => O(OverlayAction::Link(LinkAction::Scroll { right: false })),
+        Action::LinkScrollRight => O(OverlayAction::Link(LinkAction::Scroll { right: true })),
+        Action::LinkOpen => O(OverlayAction::Link(LinkAction::Open)),
+        Action::LinkCopy => O(OverlayAction::Link(LinkAction::Copy)),
+        Action::SwitchExperiment => Panel(PanelAction::SwitchExperiment),
+        Action::ToggleView => Panel(PanelAction::ToggleView),
+        Action::LaneMode => Panel(PanelAction::LaneMode),
+        Action::Compare => Panel(PanelAction::Compare),
+        Action::FieldUp => Form(FormAction::Field(-1)),
+        Action::FieldDown => Form(FormAction::Field(1)),
+        Action::ValueLess => Form(FormAction::Value(-1)),
+        Action::ValueMore => Form(FormAction::Value(1)),
+        other => match other.timeline() {
+            Some(timeline) => Panel(PanelAction::Timeline(timeline)),
+            None => Route::App(other),
+        },
+    }
+}
+
 impl App {
-    /// A key: the dialog, the editor or the focused pane gets it.
+    /// A key: the prediction field, the dialog, the editor or the focused pane gets it.
     pub(super) fn on_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
         if key.kind != KeyEventKind::Press {
             return Vec::new();
         }
         if self.quiz.input.is_some() && keymap::lookup(Ctx::Always, &key) != Some(Action::Quit) {
-            return self.on_input_key(key);
+            return self.quiz_update(QuizAction::Input(key));
         }
         match keymap::lookup(self.key_context(), &key) {
             Some(action) => self.perform(action),
@@ -22,7 +90,7 @@ impl App {
                 self.editor_type(key);
                 Vec::new()
             }
-            None if self.overlay == Some(Overlay::Params) => {
+            None if self.overlays.params().is_some() => {
                 self.params_update(FormAction::Type(key));
                 Vec::new()
             }
@@ -32,14 +100,14 @@ impl App {
 
     /// Which part of the key table applies now.
     pub fn key_context(&self) -> Ctx {
-        match self.overlay {
+        match self.overlays.dialog {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
-            Some(Overlay::Params) => Ctx::Params,
+            Some(Overlay::Params(_)) => Ctx::Params,
             Some(Overlay::Links) => Ctx::Links,
             None if self.picker_open() => Ctx::Picker,
             None if self.editor_open() => Ctx::Editor,
-            None => match self.focus {
+            None => match self.nav.focus {
                 Focus::Cards => Ctx::Cards,
                 Focus::Panel => Ctx::Panel,
                 Focus::Quiz => Ctx::Quiz,
@@ -48,63 +116,46 @@ impl App {
         }
     }
 
-    /// Carry out a named action (what a key is bound to).
+    /// Carry out a named action (what a key is bound to), in the sub-state [`route`] names.
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
-        if let Some(cmds) = self.perform_links(action) {
-            return cmds;
+        match route(action, self.overlays.dialog == Some(Overlay::Links)) {
+            Route::Nav(nav) => self.nav_update(nav),
+            Route::Quiz(quiz) => self.quiz_update(quiz),
+            Route::Overlay(overlay) => self.overlay_update(overlay),
+            Route::Panel(panel) => self.after(|app| app.panel_update(panel)),
+            Route::Form(form) => self.after(|app| app.params_update(form)),
+            Route::App(action) => self.perform_app(action),
         }
+    }
+
+    /// One action of the dialogs and banners, and its effect on the rest of the app.
+    pub(super) fn overlay_update(&mut self, action: OverlayAction) -> Vec<Cmd> {
+        let links = match action {
+            OverlayAction::Link(_) => self.card_links(),
+            _ => Vec::new(),
+        };
+        match self.overlays.update(action, &links, self.size.width) {
+            OverlayEffect::None => Vec::new(),
+            OverlayEffect::Confirmed(what) => self.reset(what),
+            OverlayEffect::Cmd(cmd) => vec![cmd],
+        }
+    }
+
+    /// The actions that take more than one sub-state.
+    fn perform_app(&mut self, action: Action) -> Vec<Cmd> {
         match action {
-            Action::Quit => {
-                return self
-                    .editor_save_cmd()
-                    .into_iter()
-                    .chain([Cmd::Quit])
-                    .collect();
-            }
-            Action::ToggleHelp => self.toggle_help(),
-            Action::Close => return self.close(),
-            Action::NextCard => self.next_card(),
-            Action::PrevCard => self.prev_card(),
-            Action::FocusNext => self.cycle_focus(true),
-            Action::FocusPrev => self.cycle_focus(false),
-            Action::ToggleLessons => self.toggle_lessons(),
-            Action::JumpLesson(n) => self.jump_to_lesson(usize::from(n).saturating_sub(1)),
+            Action::Quit => self
+                .editor_save_cmd()
+                .into_iter()
+                .chain([Cmd::Quit])
+                .collect(),
             Action::ScrollUp => self.scroll(-1),
             Action::ScrollDown => self.scroll(1),
             Action::PageUp => self.scroll(-self.page()),
             Action::PageDown => self.scroll(self.page()),
             Action::Top => self.scroll(-i32::from(u16::MAX)),
             Action::Bottom => self.scroll(i32::from(u16::MAX)),
-            Action::OptionUp => self.move_option(-1),
-            Action::OptionDown => self.move_option(1),
-            Action::Answer => return self.answer(),
-            Action::NextQuestion => self.move_question(1),
-            Action::PrevQuestion => self.move_question(-1),
-            Action::PickOption(n) => return self.pick_option(usize::from(n)),
-            Action::NextToReview => self.next_to_review(),
-            Action::ListUp => self.move_selection(-1),
-            Action::ListDown => self.move_selection(1),
-            Action::OpenLesson => self.open_selected(),
-            Action::ResetLesson => self.ask_reset(Reset::Lesson(self.list_selected)),
-            Action::ResetAll => self.ask_reset(Reset::All),
-            Action::ConfirmYes => return self.confirm(),
-            Action::ConfirmNo => self.overlay = None,
-            _ => return self.perform_panel(action),
-        }
-        Vec::new()
-    }
-
-    /// The actions of the experiment panel, the parameter form and the exercise editor.
-    fn perform_panel(&mut self, action: Action) -> Vec<Cmd> {
-        if let Some(panel) = panel_action(action) {
-            self.panel_update(panel);
-            return Vec::new();
-        }
-        if let Some(form) = form_action(action) {
-            self.params_update(form);
-            return Vec::new();
-        }
-        match action {
+            Action::ResetLesson => self.after(|app| app.ask_reset(app.nav.list_selected)),
             Action::RunExperiment => self.run_experiment(),
             Action::ExportTrace => self.export_trace(),
             Action::OpenParams => self.after(Self::open_params),
@@ -132,24 +183,56 @@ impl App {
     }
 }
 
-/// The panel's own action a key action stands for, if it is one.
-fn panel_action(action: Action) -> Option<PanelAction> {
-    Some(match action {
-        Action::SwitchExperiment => PanelAction::SwitchExperiment,
-        Action::ToggleView => PanelAction::ToggleView,
-        Action::LaneMode => PanelAction::LaneMode,
-        Action::Compare => PanelAction::Compare,
-        _ => PanelAction::Timeline(action.timeline()?),
-    })
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::keymap::BINDINGS;
 
-/// The parameter form's own action a key action stands for, if it is one.
-fn form_action(action: Action) -> Option<FormAction> {
-    Some(match action {
-        Action::FieldUp => FormAction::Field(-1),
-        Action::FieldDown => FormAction::Field(1),
-        Action::ValueLess => FormAction::Value(-1),
-        Action::ValueMore => FormAction::Value(1),
-        _ => return None,
-    })
+    #[test]
+    fn every_bound_action_reaches_a_sub_state_or_the_app_on_purpose() {
+        // The app-level actions are the ones that need several sub-states; a new action that
+        // falls through to `perform_app` without a line there does nothing, and fails here.
+        let app_level = [
+            Action::Quit,
+            Action::ScrollUp,
+            Action::ScrollDown,
+            Action::PageUp,
+            Action::PageDown,
+            Action::Top,
+            Action::Bottom,
+            Action::ResetLesson,
+            Action::RunExperiment,
+            Action::ExportTrace,
+            Action::OpenParams,
+            Action::ParamsRun,
+            Action::ParamsClose,
+            Action::OpenEditor,
+            Action::PickerOpen,
+            Action::PickerReset,
+            Action::PickerClose,
+            Action::EditorTimeline,
+            Action::EditorCheck,
+            Action::EditorLeave,
+            Action::EditorExternal,
+            Action::EditorHint,
+            Action::EditorSolution,
+            Action::EditorReset,
+        ];
+        for binding in BINDINGS {
+            if let Route::App(action) = route(binding.action, false) {
+                let handled =
+                    app_level.contains(&action) || matches!(action, Action::PickerMove(_));
+                assert!(handled, "{action:?} is bound but reaches nothing");
+            }
+        }
+        assert_eq!(
+            route(Action::ListDown, true),
+            Route::Overlay(OverlayAction::Link(LinkAction::Select(1))),
+            "in the links dialog Down moves among links"
+        );
+        assert_eq!(
+            route(Action::ListDown, false),
+            Route::Nav(NavAction::MoveSelection(1))
+        );
+    }
 }

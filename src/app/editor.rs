@@ -16,7 +16,7 @@ pub use super::editor_check::{Checking, Stage};
 pub use super::editor_msg::{ExerciseCmd, ExerciseMsg, SharedVerdict};
 use super::editor_timeline::VerdictTimeline;
 pub use super::exercise_picker::Picker;
-use super::{App, Banner, BannerKind, Cmd, Overlay, Reset};
+use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
 use crate::exercise::{Verdict, catalog};
 
 /// Failed checks after which the solution may be shown on request.
@@ -182,7 +182,7 @@ impl App {
             return;
         }
         let left = SOLUTION_AFTER_FAILS - ed.failed_checks;
-        self.banners.push(Banner {
+        self.overlays.banners.push(Banner {
             kind: BannerKind::Info,
             text: format!(
                 "the solution unlocks when the exercise passes, or after {left} more failed check(s)"
@@ -201,7 +201,7 @@ impl App {
     /// Ctrl-X: ask before putting the starter back.
     pub(super) fn editor_ask_reset(&mut self) {
         if self.exercises.editor.is_some() {
-            self.overlay = Some(Overlay::Confirm(Reset::Exercise));
+            self.overlay_update(OverlayAction::AskReset(Reset::Exercise));
         }
     }
 

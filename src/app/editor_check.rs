@@ -120,7 +120,7 @@ impl App {
             self.exercises.passed.insert(id.to_string());
         }
         if let Err(why) = recorded {
-            self.banners.push(Banner {
+            self.overlays.banners.push(Banner {
                 kind: BannerKind::Warning,
                 text: format!("the pass is not recorded: {why}"),
             });

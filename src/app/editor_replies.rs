@@ -45,7 +45,7 @@ impl App {
                 recorded,
             } => self.on_checked((&id, check_id), verdict, cancelled, recorded),
             ExerciseMsg::Edited(edited) => self.on_edited(edited),
-            ExerciseMsg::Failed(why) => self.banners.push(Banner {
+            ExerciseMsg::Failed(why) => self.overlays.banners.push(Banner {
                 kind: BannerKind::Error,
                 text: why,
             }),

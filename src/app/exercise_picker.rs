@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{App, Banner, BannerKind, Cmd, ExerciseCmd, Overlay, Reset};
+use super::{App, Banner, BannerKind, Cmd, ExerciseCmd, OverlayAction, Reset};
 
 /// The open exercise list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +50,7 @@ impl App {
     pub(super) fn open_picker(&mut self) -> Vec<Cmd> {
         let ids = self.lesson_exercises();
         if ids.is_empty() {
-            self.banners.push(Banner {
+            self.overlays.banners.push(Banner {
                 kind: BannerKind::Info,
                 text: "this lesson has no exercise; `cuda-academy exercise list` shows them all"
                     .into(),
@@ -98,7 +98,7 @@ impl App {
     /// `x`: ask before putting the selected exercise's starter back.
     pub(super) fn picker_ask_reset(&mut self) {
         if self.exercises.picker.is_some() {
-            self.overlay = Some(Overlay::Confirm(Reset::Exercise));
+            self.overlay_update(OverlayAction::AskReset(Reset::Exercise));
         }
     }
 

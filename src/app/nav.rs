@@ -1,89 +1,200 @@
-//! Moving around: cards (across lesson boundaries), lessons, focus, scrolling and the mouse wheel.
+//! Navigation as a sub-state ([`NavState`], [`NavAction`]): the open lesson and card, the card's
+//! scroll, which pane has the focus, and the lesson list's selection. Its update is pure: what it
+//! needs to know (card counts, where each lesson was left, whether the list is a sidebar) comes in
+//! a [`NavContext`], and what the rest of the app must do comes back as a [`NavEffect`] (a card
+//! was opened: record it as seen; a new lesson: reset the quiz and the panel).
 
-use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
-use ratatui::layout::{Position, Rect};
+use crate::lesson::{Catalog, LessonEntry};
+use crate::progress::Progress;
 
-use super::{App, Cmd, Focus, Overlay};
-use crate::ui::layout::{self, Panes};
+/// Which pane takes the keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    /// The card pane (Up/Down scroll).
+    Cards,
+    /// The experiment panel (Up/Down scroll its results).
+    Panel,
+    /// The quiz pane (Up/Down move among options).
+    Quiz,
+    /// The lesson list (a sidebar, or an overlay on narrow terminals).
+    Lessons,
+}
 
-/// Lines one wheel notch scrolls.
-const WHEEL_LINES: i32 = 3;
+/// Where the learner is. See the module docs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NavState {
+    /// Open lesson (index into `catalog.entries`).
+    pub lesson: usize,
+    /// Open card within the lesson (0-based).
+    pub card: usize,
+    /// First visible line of the card.
+    pub card_scroll: u16,
+    /// The pane that takes the keys.
+    pub focus: Focus,
+    /// Selected row of the lesson list.
+    pub list_selected: usize,
+}
 
-impl App {
-    /// Open the lesson and card saved in progress; lesson 1, card 1 when there is none.
-    pub(super) fn resume(&mut self) {
-        let saved = self.progress.current_lesson.clone();
-        let idx = saved
-            .and_then(|id| self.catalog.entries.iter().position(|e| e.key() == id))
-            .unwrap_or(0);
-        self.open_lesson_at(idx, self.saved_card(idx));
+impl Default for NavState {
+    fn default() -> Self {
+        NavState {
+            lesson: 0,
+            card: 0,
+            card_scroll: 0,
+            focus: Focus::Cards,
+            list_selected: 0,
+        }
+    }
+}
+
+/// What the learner can ask of navigation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NavAction {
+    /// Open `card` of lesson `lesson` (clamped to the lesson).
+    Open { lesson: usize, card: usize },
+    /// The next card, into the next lesson after the last.
+    NextCard,
+    /// The previous card, into the previous lesson's last before the first.
+    PrevCard,
+    /// Lesson `n` (0-based), where the learner left it; closes the list overlay.
+    JumpLesson(usize),
+    /// Tab / Shift-Tab: the next or previous pane.
+    CycleFocus { forward: bool },
+    /// A click: focus this pane.
+    Focus(Focus),
+    /// `l`: open or leave the lesson list.
+    ToggleLessons,
+    /// Up/Down in the lesson list.
+    MoveSelection(i32),
+    /// Enter in the lesson list.
+    OpenSelected,
+    /// Scroll the card by `lines`, at most to `max`.
+    ScrollCard { lines: i32, max: u16 },
+    /// Esc on the main screen: leave the lesson list (else the rest of the app has it).
+    Close,
+}
+
+/// What navigation needs to know of the rest of the app.
+#[derive(Debug, Clone, Copy)]
+pub struct NavContext<'a> {
+    /// The lessons (card counts).
+    pub catalog: &'a Catalog,
+    /// Where each lesson was left.
+    pub progress: &'a Progress,
+    /// Whether the lesson list is a sidebar at this size (else an overlay that a jump closes).
+    pub sidebar: bool,
+}
+
+impl NavContext<'_> {
+    /// Cards in lesson `idx` (a broken lesson shows one page: its diagnostics).
+    pub fn card_count(&self, idx: usize) -> usize {
+        match self.catalog.entries.get(idx) {
+            Some(LessonEntry::Ok(lesson)) => lesson.cards.len().max(1),
+            Some(LessonEntry::Broken { .. }) => 1,
+            None => 0,
+        }
     }
 
     /// The card lesson `idx` was left at, clamped to the lesson.
-    fn saved_card(&self, idx: usize) -> usize {
+    pub fn saved_card(&self, idx: usize) -> usize {
         let key = self.catalog.entries.get(idx).map(|e| e.key());
         let card = key
             .and_then(|k| self.progress.lessons.get(k))
             .map_or(0, |p| p.card);
         card.min(self.card_count(idx).saturating_sub(1))
     }
+}
 
-    /// Open `card` of lesson `idx`, and record it as seen.
-    pub(super) fn open_lesson_at(&mut self, idx: usize, card: usize) {
-        if idx >= self.catalog.len() {
-            return;
+/// What the rest of the app does after a navigation action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NavEffect {
+    /// Nothing more.
+    None,
+    /// A card was opened: record it as seen; `new_lesson` when the lesson changed.
+    Opened { new_lesson: bool },
+    /// Esc with no lesson list to leave: the next thing Esc closes is the app's.
+    Unhandled,
+}
+
+impl NavState {
+    /// Carry out `action`.
+    pub fn update(&mut self, action: NavAction, ctx: &NavContext) -> NavEffect {
+        match action {
+            NavAction::Open { lesson, card } => return self.open(lesson, card, ctx),
+            NavAction::NextCard => return self.next_card(ctx),
+            NavAction::PrevCard => return self.prev_card(ctx),
+            NavAction::JumpLesson(idx) => return self.jump(idx, ctx),
+            NavAction::CycleFocus { forward } => self.cycle_focus(forward),
+            NavAction::Focus(focus) => self.focus = focus,
+            NavAction::ToggleLessons if self.focus == Focus::Lessons => self.focus = Focus::Cards,
+            NavAction::ToggleLessons => {
+                self.focus = Focus::Lessons;
+                self.list_selected = self.lesson;
+            }
+            NavAction::MoveSelection(delta) => {
+                let last = ctx.catalog.len().saturating_sub(1);
+                self.list_selected = self.list_selected.saturating_add_signed(delta as isize);
+                self.list_selected = self.list_selected.min(last);
+            }
+            NavAction::OpenSelected => {
+                let effect = self.jump(self.list_selected, ctx);
+                self.focus = Focus::Cards;
+                return effect;
+            }
+            NavAction::ScrollCard { lines, max } => {
+                self.card_scroll = super::scroll::add(self.card_scroll, lines, max);
+            }
+            NavAction::Close if self.focus == Focus::Lessons => self.focus = Focus::Cards,
+            NavAction::Close => return NavEffect::Unhandled,
         }
-        let changed = idx != self.lesson || self.quiz.lesson != Some(idx);
+        NavEffect::None
+    }
+
+    fn open(&mut self, idx: usize, card: usize, ctx: &NavContext) -> NavEffect {
+        if idx >= ctx.catalog.len() {
+            return NavEffect::None;
+        }
+        let new_lesson = idx != self.lesson;
         self.lesson = idx;
-        self.card = card.min(self.card_count(idx).saturating_sub(1));
+        self.card = card.min(ctx.card_count(idx).saturating_sub(1));
         self.card_scroll = 0;
-        if changed {
+        if new_lesson {
             self.list_selected = idx;
-            self.reset_quiz_state();
-            self.panel.choice = 0;
-            self.panel.scroll = 0;
         }
-        self.visit();
+        NavEffect::Opened { new_lesson }
     }
 
-    /// Record the open card as seen and as the place to resume.
-    pub(super) fn visit(&mut self) {
-        let Some(lesson) = self.entry().and_then(|e| e.lesson()) else {
-            return;
-        };
-        let id = lesson.id().to_string();
-        self.progress.visit(&id, self.card);
-    }
-
-    pub(super) fn next_card(&mut self) {
-        if self.card + 1 < self.card_count(self.lesson) {
-            self.open_lesson_at(self.lesson, self.card + 1);
-        } else if self.lesson + 1 < self.catalog.len() {
-            self.open_lesson_at(self.lesson + 1, 0);
+    fn next_card(&mut self, ctx: &NavContext) -> NavEffect {
+        if self.card + 1 < ctx.card_count(self.lesson) {
+            self.open(self.lesson, self.card + 1, ctx)
+        } else {
+            self.open(self.lesson + 1, 0, ctx)
         }
     }
 
-    pub(super) fn prev_card(&mut self) {
+    fn prev_card(&mut self, ctx: &NavContext) -> NavEffect {
         if self.card > 0 {
-            self.open_lesson_at(self.lesson, self.card - 1);
+            self.open(self.lesson, self.card - 1, ctx)
         } else if self.lesson > 0 {
-            let last = self.card_count(self.lesson - 1).saturating_sub(1);
-            self.open_lesson_at(self.lesson - 1, last);
+            let last = ctx.card_count(self.lesson - 1).saturating_sub(1);
+            self.open(self.lesson - 1, last, ctx)
+        } else {
+            NavEffect::None
         }
     }
 
-    /// Open lesson `idx` (0-based) where the learner left it; closes the list overlay.
-    pub(super) fn jump_to_lesson(&mut self, idx: usize) {
-        if idx >= self.catalog.len() {
-            return;
+    fn jump(&mut self, idx: usize, ctx: &NavContext) -> NavEffect {
+        if idx >= ctx.catalog.len() {
+            return NavEffect::None;
         }
-        self.open_lesson_at(idx, self.saved_card(idx));
-        if self.focus == Focus::Lessons && !self.has_sidebar() {
+        let effect = self.open(idx, ctx.saved_card(idx), ctx);
+        if self.focus == Focus::Lessons && !ctx.sidebar {
             self.focus = Focus::Cards;
         }
+        effect
     }
 
-    pub(super) fn cycle_focus(&mut self, forward: bool) {
+    fn cycle_focus(&mut self, forward: bool) {
         self.focus = match (self.focus, forward) {
             (Focus::Cards, true) | (Focus::Panel, false) => Focus::Quiz,
             (Focus::Quiz, true) | (Focus::Lessons, false) => Focus::Panel,
@@ -93,151 +204,9 @@ impl App {
         if self.focus == Focus::Lessons {
             self.list_selected = self.lesson;
         }
-        self.clamp_scrolls();
-    }
-
-    pub(super) fn toggle_lessons(&mut self) {
-        if self.focus == Focus::Lessons {
-            self.focus = Focus::Cards;
-        } else {
-            self.focus = Focus::Lessons;
-            self.list_selected = self.lesson;
-        }
-    }
-
-    /// Esc on the main screen (dialogs took theirs already): leave the lesson list, else cancel
-    /// a running experiment, else dismiss the messages.
-    pub(super) fn close(&mut self) -> Vec<Cmd> {
-        if self.focus == Focus::Lessons {
-            self.focus = Focus::Cards;
-        } else if let Some(cmd) = self.cancel_run() {
-            return vec![cmd];
-        } else {
-            self.banners.clear();
-            self.panel.message = None;
-        }
-        Vec::new()
-    }
-
-    /// Whether the lesson list is a sidebar (rather than an overlay) at this size.
-    pub fn has_sidebar(&self) -> bool {
-        self.panes().sidebar.is_some()
-    }
-
-    /// The current layout.
-    pub fn panes(&self) -> Panes {
-        let area = Rect::new(0, 0, self.size.width, self.size.height);
-        let banners = crate::ui::banner::lines(self, area.width).len();
-        layout::panes(area, banners, self.focus)
-    }
-
-    /// A page: the height of the scrolled pane's text, less one line of context.
-    pub(super) fn page(&self) -> i32 {
-        let pane = match (self.overlay, self.focus) {
-            (Some(Overlay::Help), _) => return i32::from(self.size.height.saturating_sub(6)),
-            (_, Focus::Quiz) => self.panes().quiz,
-            (_, Focus::Panel) => self.panes().panel,
-            _ => self.panes().card,
-        };
-        i32::from(layout::text_area(pane).height.saturating_sub(1).max(1))
-    }
-
-    /// Scroll whatever the keys scroll now by `lines`.
-    pub(super) fn scroll(&mut self, lines: i32) {
-        match (self.overlay, self.focus) {
-            (Some(Overlay::Help), _) => {
-                self.help_scroll = add(self.help_scroll, lines, self.help_max_scroll());
-            }
-            (_, Focus::Quiz) => {
-                self.quiz.scroll = add(self.quiz.scroll, lines, self.quiz_max_scroll());
-            }
-            (_, Focus::Panel) => {
-                self.panel.scroll = add(self.panel.scroll, lines, self.panel_max_scroll());
-            }
-            _ => self.card_scroll = add(self.card_scroll, lines, self.card_max_scroll()),
-        }
-    }
-
-    /// Keep scroll offsets inside their content (after a resize or a focus change).
-    pub(super) fn clamp_scrolls(&mut self) {
-        self.card_scroll = self.card_scroll.min(self.card_max_scroll());
-        self.quiz.scroll = self.quiz.scroll.min(self.quiz_max_scroll());
-        self.help_scroll = self.help_scroll.min(self.help_max_scroll());
-        self.panel.scroll = self.panel.scroll.min(self.panel_max_scroll());
-    }
-
-    fn panel_max_scroll(&self) -> u16 {
-        let text = layout::text_area(self.panes().panel);
-        let lines = crate::ui::experiment::scroll_lines(self, text.width);
-        max_scroll(lines, text.height)
-    }
-
-    fn card_max_scroll(&self) -> u16 {
-        let text = layout::text_area(self.panes().card);
-        let lines = self.card_lines(text.width).len();
-        max_scroll(lines, text.height)
-    }
-
-    fn quiz_max_scroll(&self) -> u16 {
-        let text = layout::text_area(self.panes().quiz);
-        let lines = crate::ui::quiz::lines(self, text.width).len();
-        max_scroll(lines, text.height)
-    }
-
-    fn help_max_scroll(&self) -> u16 {
-        let area = Rect::new(0, 0, self.size.width, self.size.height);
-        crate::ui::help::max_scroll(area)
-    }
-
-    pub(super) fn on_mouse(&mut self, mouse: MouseEvent) {
-        let at = Position::new(mouse.column, mouse.row);
-        let panes = self.panes();
-        let target = if panes.card.contains(at) {
-            Some(Focus::Cards)
-        } else if panes.quiz.contains(at) {
-            Some(Focus::Quiz)
-        } else if panes.panel.contains(at) {
-            Some(Focus::Panel)
-        } else if panes.sidebar.is_some_and(|s| s.contains(at)) {
-            Some(Focus::Lessons)
-        } else {
-            None
-        };
-        let lines = match mouse.kind {
-            MouseEventKind::ScrollUp => -WHEEL_LINES,
-            MouseEventKind::ScrollDown => WHEEL_LINES,
-            MouseEventKind::Down(MouseButton::Left) if self.overlay.is_none() => {
-                if let Some(focus) = target {
-                    self.focus = focus;
-                }
-                return;
-            }
-            _ => return,
-        };
-        let list_overlay = self.focus == Focus::Lessons && panes.sidebar.is_none();
-        match (self.overlay, target) {
-            (Some(Overlay::Help), _) => self.scroll(lines),
-            (None, _) if list_overlay => self.move_selection(lines.signum()),
-            (None, Some(Focus::Cards)) => {
-                self.card_scroll = add(self.card_scroll, lines, self.card_max_scroll());
-            }
-            (None, Some(Focus::Quiz)) => {
-                self.quiz.scroll = add(self.quiz.scroll, lines, self.quiz_max_scroll());
-            }
-            (None, Some(Focus::Panel)) => {
-                self.panel.scroll = add(self.panel.scroll, lines, self.panel_max_scroll());
-            }
-            (None, Some(Focus::Lessons)) => self.move_selection(lines.signum()),
-            _ => {}
-        }
     }
 }
 
-fn max_scroll(lines: usize, height: u16) -> u16 {
-    u16::try_from(lines.saturating_sub(usize::from(height))).unwrap_or(u16::MAX)
-}
-
-fn add(value: u16, delta: i32, max: u16) -> u16 {
-    let v = (i32::from(value) + delta).clamp(0, i32::from(max));
-    u16::try_from(v).unwrap_or(max)
-}
+#[cfg(test)]
+#[path = "nav_tests.rs"]
+mod tests;

@@ -1,21 +1,30 @@
-//! What is drawn over or above the screen: dialogs ([`Overlay`]: help, a y/n confirmation, the
-//! parameter form, the card's links), which take the keys while open, and banners ([`Banner`]), one-line messages
+//! What is drawn over or above the screen, as one sub-state ([`Overlays`]) with its own
+//! [`Overlays::update`]: dialogs ([`Overlay`]: help, a y/n confirmation, the parameter form, the
+//! card's links), which take the keys while open, and banners ([`Banner`]), one-line messages
 //! under the header.
+//!
+//! What a dialog needs from the rest of the app comes in as arguments (the card's links and the
+//! screen width for the links dialog); what it asks of the rest comes back as an
+//! [`OverlayEffect`] (a confirmed reset, a link to open or copy).
 
-use super::App;
+use super::Cmd;
+use super::links::{LinkAction, LinksState};
+use super::params::ParamsForm;
+use crate::markdown::Link;
 
 /// How a save failure banner starts (a later success or failure replaces it).
 const SAVE_FAILED: &str = "progress not saved";
 
 /// A dialog drawn over the screen; it takes the keys while open.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
     /// The `?` list of keys.
     Help,
     /// "Reset ...?" y/n.
     Confirm(Reset),
-    /// The experiment's parameter form.
-    Params,
+    /// The experiment's parameter form (the form lives here, so it is open exactly while it is
+    /// on screen).
+    Params(ParamsForm),
     /// The open card's links (`u`).
     Links,
 }
@@ -51,26 +60,138 @@ pub enum BannerKind {
     Error,
 }
 
-impl App {
-    pub(super) fn toggle_help(&mut self) {
-        self.help_scroll = 0;
-        self.overlay = match self.overlay {
-            Some(Overlay::Help) => None,
-            _ => Some(Overlay::Help),
-        };
+/// Dialogs and banners. See the module docs.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Overlays {
+    /// The dialog on top, if any.
+    pub dialog: Option<Overlay>,
+    /// First visible line of the help dialog.
+    pub help_scroll: u16,
+    /// The links dialog's selection and its last report.
+    pub links: LinksState,
+    /// Messages under the header, oldest first.
+    pub banners: Vec<Banner>,
+}
+
+/// What can be asked of the dialogs and banners.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OverlayAction {
+    /// `?`: open or close the help.
+    ToggleHelp,
+    /// Scroll the help by `lines`, at most to `max`.
+    ScrollHelp { lines: i32, max: u16 },
+    /// Ask y/n before a reset.
+    AskReset(Reset),
+    /// `y` in the confirmation.
+    ConfirmYes,
+    /// `n` or Esc in the confirmation.
+    ConfirmNo,
+    /// Open the parameter form.
+    OpenParams(ParamsForm),
+    /// Close whatever dialog is open.
+    CloseDialog,
+    /// `u`: open or close the links dialog.
+    ToggleLinks,
+    /// One of the links dialog's own actions (only while it is open).
+    Link(LinkAction),
+    /// What the shell did with a link.
+    LinkReport(String),
+    /// Show a banner.
+    Banner(Banner),
+    /// Saving progress failed: one save banner at a time, the latest reason replacing the last.
+    SaveFailed(String),
+    /// Saving worked: an earlier save failure banner goes.
+    Saved,
+    /// Esc on the main screen: the banners go.
+    DismissBanners,
+}
+
+/// What the dialogs ask of the rest of the app.
+#[derive(Debug, Clone, PartialEq)]
+pub enum OverlayEffect {
+    /// Nothing more.
+    None,
+    /// The learner confirmed this reset: carry it out.
+    Confirmed(Reset),
+    /// Ask the shell (open or copy a link).
+    Cmd(Cmd),
+}
+
+impl Overlays {
+    /// Carry out `action`. `links` are the open card's links and `width` the screen's (the links
+    /// dialog's context; other actions ignore them).
+    pub fn update(&mut self, action: OverlayAction, links: &[Link], width: u16) -> OverlayEffect {
+        match action {
+            OverlayAction::ToggleHelp => {
+                self.help_scroll = 0;
+                self.dialog = match self.dialog {
+                    Some(Overlay::Help) => None,
+                    _ => Some(Overlay::Help),
+                };
+            }
+            OverlayAction::ScrollHelp { lines, max } => {
+                self.help_scroll = super::scroll::add(self.help_scroll, lines, max);
+            }
+            OverlayAction::AskReset(what) => self.dialog = Some(Overlay::Confirm(what)),
+            OverlayAction::ConfirmYes => {
+                if let Some(Overlay::Confirm(what)) = self.dialog {
+                    self.dialog = None;
+                    return OverlayEffect::Confirmed(what);
+                }
+            }
+            OverlayAction::ConfirmNo | OverlayAction::CloseDialog => self.dialog = None,
+            OverlayAction::OpenParams(form) => self.dialog = Some(Overlay::Params(form)),
+            OverlayAction::ToggleLinks if self.dialog == Some(Overlay::Links) => self.dialog = None,
+            OverlayAction::ToggleLinks => {
+                self.links = LinksState::default();
+                self.dialog = Some(Overlay::Links);
+            }
+            OverlayAction::Link(link) if self.dialog == Some(Overlay::Links) => {
+                if let Some(cmd) = self.links.update(link, links, width) {
+                    return OverlayEffect::Cmd(cmd);
+                }
+            }
+            OverlayAction::Link(_) => {}
+            OverlayAction::LinkReport(text) => self.links.message = Some(text),
+            OverlayAction::Banner(banner) => self.banners.push(banner),
+            OverlayAction::SaveFailed(why) => {
+                self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
+                self.banners.push(Banner {
+                    kind: BannerKind::Error,
+                    text: format!("{SAVE_FAILED}: {why}"),
+                });
+            }
+            OverlayAction::Saved => self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED)),
+            OverlayAction::DismissBanners => self.banners.clear(),
+        }
+        OverlayEffect::None
     }
 
-    /// Saving failed: one save banner at a time, the latest reason replacing the last one.
-    pub(super) fn save_failed(&mut self, why: &str) {
-        self.saved();
+    /// The parameter form, while it is open.
+    pub fn params(&self) -> Option<&ParamsForm> {
+        match &self.dialog {
+            Some(Overlay::Params(form)) => Some(form),
+            _ => None,
+        }
+    }
+
+    /// The parameter form, while it is open, to change.
+    pub fn params_mut(&mut self) -> Option<&mut ParamsForm> {
+        match &mut self.dialog {
+            Some(Overlay::Params(form)) => Some(form),
+            _ => None,
+        }
+    }
+
+    /// Add a banner (a shorthand for the parts of the app that report one).
+    pub fn banner(&mut self, kind: BannerKind, text: impl Into<String>) {
         self.banners.push(Banner {
-            kind: BannerKind::Error,
-            text: format!("{SAVE_FAILED}: {why}"),
+            kind,
+            text: text.into(),
         });
     }
-
-    /// Saving worked: an earlier save failure banner goes.
-    pub(super) fn saved(&mut self) {
-        self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
-    }
 }
+
+#[cfg(test)]
+#[path = "overlay_tests.rs"]
+mod tests;

@@ -3,14 +3,15 @@
 //! before it, kept for comparison on the same time scale).
 //!
 //! A sub-state of the app: [`PanelState::update`] carries out the panel's own actions, and the
-//! views it can draw are derived here, from its outcomes, in one place ([`PanelState::views`]).
+//! views it can draw are derived here, from its outcomes, in one place ([`PanelState::views`],
+//! [`PanelState::timeline`]): nothing is stored that another field already says.
 //! The app adds what needs the rest of it: the lesson's experiments, grading, focus.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::experiment::{ExperimentOptions, registry};
 use crate::gpu::DeviceInfo;
-use crate::report::{Metric, Report};
+use crate::report::Report;
 use crate::timeline::{TimelineView, ViewMode};
 
 mod outcome;
@@ -64,6 +65,8 @@ pub struct Running {
     pub experiment: String,
     /// The lesson (catalog index) whose predictions this run grades.
     pub lesson: usize,
+    /// The parameters it runs with (a run with the defaults grades predictions).
+    pub options: ExperimentOptions,
     /// The phase the worker reported last.
     pub phase: String,
     /// Esc was pressed; the worker stops at its next step.
@@ -96,15 +99,11 @@ pub struct PanelState {
     pub view: PanelView,
     /// First visible line of the results view.
     pub scroll: u16,
-    /// Lane mode of every timeline (the one source: [`PanelState::update`] sets it on them all).
+    /// Lane mode of every timeline: the one setting, which [`PanelState::timeline`] builds the
+    /// views with.
     pub mode: ViewMode,
     /// The latest message.
     pub message: Option<PanelMessage>,
-    /// Every metric measured this session (latest wins), for predictions and lesson text.
-    pub measured: BTreeMap<String, Metric>,
-    /// Metrics of `measured` that came from the simulator, so lesson text never calls a
-    /// modelled figure "measured on your GPU" without saying so.
-    pub simulated: BTreeSet<String>,
     /// Animation frame of the spinner.
     pub spinner: usize,
     /// The id of the last run started.
@@ -123,8 +122,6 @@ impl Default for PanelState {
             scroll: 0,
             mode: ViewMode::Streams,
             message: None,
-            measured: BTreeMap::new(),
-            simulated: BTreeSet::new(),
             spinner: 0,
             last_run_id: 0,
         }
@@ -150,15 +147,19 @@ impl PanelState {
         self.outcomes.get(id)?.report.as_deref()
     }
 
-    /// The timeline of experiment `id`, when its last run has one.
-    pub fn timeline(&self, id: &str) -> Option<&TimelineView> {
-        self.outcomes.get(id)?.timeline.as_ref()
+    /// The timeline of experiment `id` in the lane mode chosen, when its last run has one
+    /// (derived, see [`Outcome::timeline`]).
+    pub fn timeline(&self, id: &str) -> Option<TimelineView> {
+        self.outcomes.get(id)?.timeline(self.mode)
     }
 
     /// The views the experiment `shown` can draw now, in the order `v` cycles through them.
     pub fn views(&self, shown: Option<&str>) -> Vec<PanelView> {
         let mut out = Vec::new();
-        if shown.and_then(|id| self.timeline(id)).is_some() {
+        if shown
+            .and_then(|id| self.outcomes.get(id))
+            .is_some_and(Outcome::has_timeline)
+        {
             out.push(PanelView::Timeline);
         }
         out.push(PanelView::Results);

@@ -82,7 +82,7 @@ fn r_runs_the_lessons_experiment_once_and_esc_cancels_it() {
     // An overlay takes Esc first; the run goes on.
     press(&mut app, "?");
     assert!(press(&mut app, "Esc").is_empty());
-    assert!(app.overlay.is_none() && app.panel.is_running());
+    assert!(app.overlays.dialog.is_none() && app.panel.is_running());
     assert_eq!(press(&mut app, "Esc"), [Cmd::CancelRun]);
     assert!(app.panel.running.as_ref().unwrap().cancelling);
 }
@@ -192,17 +192,17 @@ fn the_parameter_form_sets_options_and_enter_runs_with_them() {
         Size::new(80, 24),
     );
     press(&mut app, "4 o");
-    assert_eq!(app.overlay, Some(Overlay::Params));
+    assert!(matches!(app.overlays.dialog, Some(Overlay::Params(_))));
     // Typing: digits do not jump to lessons while the form is open.
     press(&mut app, "3 x");
     assert!(press(&mut app, "Enter").is_empty(), "`3x` is not a size");
-    assert!(app.params.as_ref().unwrap().error.is_some());
-    assert_eq!(app.lesson, 3);
-    let form = app.params.as_mut().unwrap();
+    assert!(app.overlays.params().unwrap().error.is_some());
+    assert_eq!(app.nav.lesson, 3);
+    let form = app.overlays.params_mut().unwrap();
     form.typed.clear();
     press(&mut app, "8 M Down Right Right Down Right");
     let cmds = press(&mut app, "Enter");
-    assert!(app.overlay.is_none());
+    assert!(app.overlays.dialog.is_none());
     match &cmds[..] {
         [
             Cmd::RunExperiment {
@@ -222,7 +222,7 @@ fn the_parameter_form_sets_options_and_enter_runs_with_them() {
     done(&mut app, id, sim_report("pipeline"));
     press(&mut app, "o Left");
     assert!(press(&mut app, "Esc").is_empty());
-    assert!(app.overlay.is_none());
+    assert!(app.overlays.dialog.is_none());
     assert_eq!(app.panel.options["pipeline"].size, Some(4 << 20));
 }
 
@@ -237,7 +237,7 @@ fn a_failed_run_says_why_and_the_app_goes_on() {
     assert!(!app.panel.is_running());
     assert_eq!(run_id(&press(&mut app, "r")), id + 1, "r works again");
     press(&mut app, "Right");
-    assert_eq!(app.card, 1, "Left/Right still move between cards");
+    assert_eq!(app.nav.card, 1, "Left/Right still move between cards");
 }
 
 #[test]
@@ -282,7 +282,7 @@ fn r_runs_even_while_a_prediction_is_typed() {
     press(&mut app, "2 Tab n Enter");
     assert!(app.quiz.input.is_some(), "the prediction field is open");
     press(&mut app, "4");
-    assert_eq!(app.lesson, 1, "digits type into the field");
+    assert_eq!(app.nav.lesson, 1, "digits type into the field");
     let cmds = press(&mut app, "r");
     assert!(matches!(&cmds[..], [Cmd::RunExperiment { .. }]), "{cmds:?}");
     assert_eq!(app.quiz.input.as_deref(), Some("4"), "the field stays open");
@@ -314,7 +314,7 @@ fn a_click_on_the_panel_focuses_it_and_the_wheel_scrolls_its_results() {
     press(&mut app, "v");
     assert_eq!(app.panel_view(), PanelView::Results);
     app.update(Msg::Resize(80, 16));
-    app.focus = Focus::Cards;
+    app.nav.focus = Focus::Cards;
     let panel = app.panes().panel;
     let mouse = |kind| MouseEvent {
         kind,
@@ -323,7 +323,7 @@ fn a_click_on_the_panel_focuses_it_and_the_wheel_scrolls_its_results() {
         modifiers: KeyModifiers::NONE,
     };
     app.update(Msg::Mouse(mouse(MouseEventKind::Down(MouseButton::Left))));
-    assert_eq!(app.focus, Focus::Panel);
+    assert_eq!(app.nav.focus, Focus::Panel);
     let panel = app.panes().panel;
     let mouse = |kind| MouseEvent {
         kind,
@@ -362,7 +362,7 @@ fn c_and_s_say_so_when_there_is_nothing_to_compare_or_switch_to() {
 fn right_on_an_auto_size_goes_above_the_experiments_default() {
     let mut app = app();
     press(&mut app, "o Right");
-    let form = app.params.as_ref().unwrap();
+    let form = app.overlays.params().unwrap();
     let default = crate::experiment::registry::find(&form.experiment)
         .unwrap()
         .default_size;
@@ -372,7 +372,7 @@ fn right_on_an_auto_size_goes_above_the_experiments_default() {
         form.options.size
     );
     press(&mut app, "Left Left");
-    let form = app.params.as_ref().unwrap();
+    let form = app.overlays.params().unwrap();
     assert!(
         form.options.size.unwrap() < default,
         "{:?}",

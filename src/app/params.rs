@@ -1,12 +1,14 @@
 //! The parameter form (`o`): the fields that apply to the experiment shown, stepped with
 //! Left/Right or typed (`64M`, `4`), kept per experiment; Enter runs with them, Esc keeps them.
 //!
-//! [`ParamsForm`] is a sub-state with its own [`ParamsForm::update`]; the app opens it and, on
-//! close, keeps its values in the panel (and runs with them on Enter).
+//! [`ParamsForm`] is a sub-state with its own [`ParamsForm::update`]; it lives in the dialog
+//! ([`super::Overlay::Params`]), so it is open exactly while it is on screen. The app opens it
+//! and, on close, keeps its values in the panel (and runs with them on Enter).
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
-use super::{App, Cmd, Overlay};
+use super::overlay::OverlayAction;
+use super::{App, Cmd};
 use crate::experiment::{ExperimentOptions, registry};
 
 mod field;
@@ -121,22 +123,22 @@ impl App {
             return;
         };
         let options = self.panel.options.get(&id).cloned().unwrap_or_default();
-        self.params = Some(ParamsForm::new(id, options));
-        self.overlay = Some(Overlay::Params);
+        let form = ParamsForm::new(id, options);
+        self.overlay_update(OverlayAction::OpenParams(form));
     }
 
     /// A key for the open form.
     pub(super) fn params_update(&mut self, action: FormAction) {
-        if let Some(form) = self.params.as_mut() {
+        if let Some(form) = self.overlays.params_mut() {
             form.update(action);
         }
     }
 
     /// Enter (`run`) or Esc: keep valid values; Enter also runs.
     pub(super) fn close_params(&mut self, run: bool) -> Vec<Cmd> {
-        let Some(form) = self.params.as_mut() else {
+        let Some(form) = self.overlays.params_mut() else {
             if !run {
-                self.overlay = None;
+                self.overlay_update(OverlayAction::CloseDialog);
             }
             return Vec::new();
         };
@@ -154,8 +156,7 @@ impl App {
             let (id, options) = (form.experiment.clone(), form.options.clone());
             self.panel.options.insert(id, options);
         }
-        self.params = None;
-        self.overlay = None;
+        self.overlay_update(OverlayAction::CloseDialog);
         if run {
             self.run_experiment()
         } else {

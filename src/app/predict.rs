@@ -12,6 +12,7 @@ mod wording;
 pub use wording::{closeness, describe_options, domain_error, format_value_in, metric_unit};
 
 use super::App;
+use super::panel::Running;
 use crate::experiment::ExperimentOptions;
 use crate::lesson::QuestionKind;
 use crate::progress::{Grade, RunSource, SavedRun, now_ms};
@@ -28,27 +29,18 @@ pub fn within_tolerance(predicted: f64, measured: f64, tolerance_pct: f64) -> bo
 /// A question's tolerance when the lesson gives none.
 pub const DEFAULT_TOLERANCE_PCT: f64 = 10.0;
 
-/// Runs this session: the options each run started with (to know whether it used the defaults
-/// when it completes), and the last run of each experiment with other parameters.
+/// Runs this session that progress does not keep: the last run of each experiment with other
+/// parameters than the defaults (default runs are in `progress.results`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RunLedger {
-    started: BTreeMap<u64, ExperimentOptions>,
     /// Experiment id -> its latest run with other parameters, newer than its default run.
     odd: BTreeMap<String, (SavedRun, ExperimentOptions)>,
-}
-
-impl RunLedger {
-    /// Run `run_id` starts with `options`.
-    pub fn started(&mut self, run_id: u64, options: &ExperimentOptions) {
-        self.started.insert(run_id, options.clone());
-    }
 }
 
 impl App {
     /// A run completed: keep its results (persisted when it used the default parameters), and
     /// grade the predictions it settles. Returns whether progress changed (save it).
-    pub(super) fn record_run(&mut self, run_id: u64, report: &Report) -> bool {
-        let options = self.runs.started.remove(&run_id);
+    pub(super) fn record_run(&mut self, running: &Running, report: &Report) -> bool {
         let run = SavedRun {
             at: now_ms(),
             source: RunSource {
@@ -59,22 +51,16 @@ impl App {
             },
             metrics: report.metrics.clone(),
         };
-        match options {
-            Some(options) if options == ExperimentOptions::default() => {
-                self.runs.odd.remove(&report.experiment);
-                self.grade_predictions(&run);
-                self.progress.results.insert(report.experiment.clone(), run);
-                true
-            }
-            // Unknown or other parameters: quotable with its parameters, never a grade.
-            other => {
-                let options = other.unwrap_or_default();
-                self.runs
-                    .odd
-                    .insert(report.experiment.clone(), (run, options));
-                false
-            }
+        if running.options == ExperimentOptions::default() {
+            self.runs.odd.remove(&report.experiment);
+            self.grade_predictions(&run);
+            self.progress.results.insert(report.experiment.clone(), run);
+            return true;
         }
+        // Other parameters: quotable with its parameters, never a grade.
+        let odd = (run, running.options.clone());
+        self.runs.odd.insert(report.experiment.clone(), odd);
+        false
     }
 
     /// Grade every waiting prediction whose metric `run` measured, in the lessons that run

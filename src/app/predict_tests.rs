@@ -50,7 +50,7 @@ fn run_with(app: &mut App, report: Box<Report>) -> Vec<Cmd> {
 /// Type `value` as the prediction of lesson 3's predict question ("done", copy_done_us_pageable).
 fn predict(app: &mut App, value: &str) {
     press(app, "3");
-    app.focus = Focus::Quiz;
+    app.nav.focus = Focus::Quiz;
     press(app, "Enter");
     for c in value.chars() {
         press(app, &c.to_string());

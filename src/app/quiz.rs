@@ -1,16 +1,23 @@
-//! The quick-check: one question at a time, its options in the learner's own order, answering
-//! (the first try is scored, later tries are practice), picking by letter, jumping to the next
-//! question to review, and typing a prediction.
+//! The quick-check as a sub-state ([`QuizState`], [`QuizAction`]): one question at a time, its
+//! options in the learner's own order, answering (the first try is scored, later tries are
+//! practice), picking by letter, jumping to the next question to review, and typing a
+//! prediction (`input`).
+//!
+//! The update is pure: the open lesson's questions and answers come in a [`QuizContext`]
+//! (`context`), and what the rest of the app must do comes back as a [`QuizEffect`] (store an
+//! attempt and save, start a run, hand a letter back to the key table). `glue` joins it to the
+//! app: the context from the catalog and progress, the read-only queries the view draws with.
 
+mod context;
+mod glue;
 mod input;
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+pub use context::QuizContext;
 
-use super::{App, Cmd};
-use crate::keymap::{self, Ctx};
-use crate::lesson::{Question, QuestionKind};
-use crate::progress::score::{self, Mark};
-use crate::progress::{AnswerRecord, Attempt, now_ms, shuffle};
+use ratatui::crossterm::event::KeyEvent;
+
+use crate::lesson::QuestionKind;
+use crate::progress::{AnswerRecord, Attempt, now_ms};
 
 /// The quiz pane's own state (answers themselves live in progress).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -33,189 +40,175 @@ pub struct QuizState {
     pub notice: Option<String>,
 }
 
-impl App {
-    pub(super) fn reset_quiz_state(&mut self) {
-        self.quiz = QuizState {
-            lesson: Some(self.lesson),
+/// What the learner can ask of the quiz.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QuizAction {
+    /// Up/Down: the option `delta` away.
+    MoveOption(i32),
+    /// `]` / `[`: the question `delta` away.
+    MoveQuestion(i32),
+    /// Enter: answer, retry an answered question, or open the prediction field.
+    Answer,
+    /// `a`-`d`: choose the option at that position and answer.
+    Pick(usize),
+    /// `N`: the next question to review.
+    NextToReview,
+    /// A key while the prediction field is open.
+    Input(KeyEvent),
+}
+
+/// What the rest of the app does after a quiz action.
+#[derive(Debug, Clone, PartialEq)]
+pub enum QuizEffect {
+    /// Nothing more.
+    None,
+    /// Store this attempt at question `question` of the open lesson, and save progress.
+    Record {
+        /// The question's id.
+        question: String,
+        /// The answer given.
+        attempt: Attempt,
+    },
+    /// `r` in the prediction field: start the experiment (a prediction never blocks a run).
+    Run,
+    /// A letter that is not one of this question's options: the key table's main meaning.
+    NotAnOption(char),
+}
+
+impl QuizState {
+    /// A fresh state for lesson `lesson`, the cursor on the first question's latest choice.
+    pub fn for_lesson(lesson: usize, ctx: &QuizContext) -> QuizState {
+        QuizState {
+            lesson: Some(lesson),
+            cursor: ctx.saved_position(0).unwrap_or(0),
             ..QuizState::default()
-        };
-        self.quiz.cursor = self.saved_position().unwrap_or(0);
+        }
     }
 
-    /// The open lesson's questions.
-    pub fn questions(&self) -> &[Question] {
-        self.entry()
-            .and_then(|e| e.lesson())
-            .map_or(&[], |l| l.meta.quiz.as_slice())
-    }
-
-    /// The question shown.
-    pub fn question(&self) -> Option<&Question> {
-        self.questions().get(self.quiz.question)
-    }
-
-    /// Every answer to the question shown.
-    pub fn record(&self) -> Option<&AnswerRecord> {
-        let id = self.entry()?.lesson()?.id();
-        let q = self.question()?;
-        self.progress.lessons.get(id)?.answers.get(&q.id)
-    }
-
-    /// Where the question shown stands (its first try, or its graded prediction).
-    pub fn mark(&self) -> Mark {
-        let Some(q) = self.question() else {
-            return Mark::Open;
-        };
-        let lesson = self.entry().and_then(|e| e.lesson()).map(|l| l.id());
-        score::mark(q, lesson.and_then(|id| self.progress.lessons.get(id)))
-    }
-
-    /// The order the question shown presents its options in: `order[position]` is the index
-    /// into the lesson file's choices.
-    pub fn option_order(&self) -> Vec<usize> {
-        let (Some(q), Some(lesson)) = (self.question(), self.entry().and_then(|e| e.lesson()))
-        else {
-            return Vec::new();
-        };
-        shuffle::order(self.progress.seed(), lesson.id(), &q.id, q.choices.len())
+    /// Carry out `action` on the open lesson's quiz.
+    pub fn update(&mut self, action: QuizAction, ctx: &QuizContext) -> QuizEffect {
+        match action {
+            QuizAction::MoveOption(delta) => self.move_option(delta, ctx),
+            QuizAction::MoveQuestion(delta) => {
+                let last = ctx.questions().len().saturating_sub(1);
+                let next = self
+                    .question
+                    .saturating_add_signed(isize::try_from(delta).unwrap_or(0));
+                self.show_question(next.min(last), ctx);
+            }
+            QuizAction::Answer => return self.answer(ctx),
+            QuizAction::Pick(position) => return self.pick(position, ctx),
+            QuizAction::NextToReview => self.next_to_review(ctx),
+            QuizAction::Input(key) => return self.on_input(key, ctx),
+        }
+        QuizEffect::None
     }
 
     /// Whether the question shown has its verdict on screen.
-    pub fn revealed(&self) -> bool {
-        let answered = match self.question().map(|q| q.kind) {
-            Some(QuestionKind::Choice) => self.latest_choice().is_some(),
-            _ => self.record().is_some_and(|r| !r.attempts.is_empty()),
+    pub fn revealed(&self, ctx: &QuizContext) -> bool {
+        let answered = match ctx.question(self.question).map(|q| q.kind) {
+            Some(QuestionKind::Choice) => ctx.latest_choice(self.question).is_some(),
+            _ => ctx
+                .record(self.question)
+                .is_some_and(|r| !r.attempts.is_empty()),
         };
-        !self.quiz.retrying && answered
+        !self.retrying && answered
     }
 
-    /// The latest option chosen (file index), when it is one of the question's options.
-    pub fn latest_choice(&self) -> Option<usize> {
-        let n = self.question()?.choices.len();
-        self.record()?
-            .attempts
-            .iter()
-            .rev()
-            .find_map(|a| a.choice.filter(|&c| c < n))
-    }
-
-    /// Where the latest choice is shown.
-    fn saved_position(&self) -> Option<usize> {
-        shuffle::position_of(&self.option_order(), self.latest_choice()?)
-    }
-
-    pub(super) fn move_option(&mut self, delta: i32) {
-        let n = self.question().map_or(0, |q| q.choices.len());
-        if n == 0 {
-            return;
+    fn move_option(&mut self, delta: i32, ctx: &QuizContext) {
+        let n = ctx.question(self.question).map_or(0, |q| q.choices.len());
+        if n > 0 {
+            let next = self
+                .cursor
+                .saturating_add_signed(isize::try_from(delta).unwrap_or(0));
+            self.cursor = next.min(n - 1);
         }
-        let next = i64::try_from(self.quiz.cursor).unwrap_or(0) + i64::from(delta);
-        self.quiz.cursor =
-            usize::try_from(next.clamp(0, i64::try_from(n - 1).unwrap_or(0))).unwrap_or(0);
     }
 
-    pub(super) fn move_question(&mut self, delta: i32) {
-        let n = self.questions().len();
-        let next = i64::try_from(self.quiz.question).unwrap_or(0) + i64::from(delta);
-        let max = i64::try_from(n.saturating_sub(1)).unwrap_or(0);
-        self.show_question(usize::try_from(next.clamp(0, max)).unwrap_or(0));
+    fn show_question(&mut self, index: usize, ctx: &QuizContext) {
+        self.question = index;
+        self.retrying = false;
+        self.scroll = 0;
+        self.input_error = None;
+        self.notice = None;
+        self.cursor = ctx.saved_position(index).unwrap_or(0);
     }
 
-    fn show_question(&mut self, index: usize) {
-        self.quiz.question = index;
-        self.quiz.retrying = false;
-        self.quiz.scroll = 0;
-        self.quiz.input_error = None;
-        self.quiz.notice = None;
-        self.quiz.cursor = self.saved_position().unwrap_or(0);
-    }
-
-    /// `N`: the next question after this one (wrapping) that was missed or is still open.
-    pub(super) fn next_to_review(&mut self) {
-        let marks = self.question_marks(self.lesson);
+    /// The next question after this one (wrapping) that was missed or is still open.
+    fn next_to_review(&mut self, ctx: &QuizContext) {
+        let marks = ctx.marks();
         let n = marks.len();
-        let here = self.quiz.question;
         let found = (1..=n)
-            .map(|step| (here + step) % n.max(1))
+            .map(|step| (self.question + step) % n.max(1))
             .find(|&i| marks.get(i).is_some_and(|m| m.needs_review()));
         match found {
-            Some(i) => self.show_question(i),
+            Some(i) => self.show_question(i, ctx),
+            None if n == 0 => self.notice = Some("this lesson has no questions".to_string()),
             None => {
-                self.quiz.notice = Some(if n == 0 {
-                    "this lesson has no questions".to_string()
-                } else {
-                    "nothing to review: every question is answered, and none was missed".to_string()
-                });
+                self.notice = Some(
+                    "nothing to review: every question is answered, and none was missed".into(),
+                );
             }
         }
     }
 
-    /// `a`-`d`: choose the option at that letter and answer (as practice once answered). On a
-    /// question without that option the letter does what it does elsewhere (`c` compares).
-    pub(super) fn pick_option(&mut self, position: usize) -> Vec<Cmd> {
-        let Some(q) = self.question() else {
-            return Vec::new();
+    /// Choose the option at `position` and answer (as practice once answered). On a question
+    /// without that option the letter does what it does elsewhere (`c` compares).
+    fn pick(&mut self, position: usize, ctx: &QuizContext) -> QuizEffect {
+        let Some(q) = ctx.question(self.question) else {
+            return QuizEffect::None;
         };
         if q.kind != QuestionKind::Choice || position >= q.choices.len() {
-            let letter = char::from(b'a' + u8::try_from(position.min(25)).unwrap_or(25));
-            let key = KeyEvent::new(KeyCode::Char(letter), KeyModifiers::NONE);
-            return match keymap::lookup(Ctx::Main, &key) {
-                Some(action) => self.perform(action),
-                None => Vec::new(),
-            };
+            let letter = u8::try_from(position.min(25)).unwrap_or(25);
+            return QuizEffect::NotAnOption(char::from(b'a' + letter));
         }
-        self.quiz.cursor = position;
-        self.quiz.retrying = true;
-        self.answer()
+        self.cursor = position;
+        self.retrying = true;
+        self.answer(ctx)
     }
 
-    /// Enter in the quiz pane: answer, or start a retry of an answered question, or open the
-    /// prediction field.
-    pub(super) fn answer(&mut self) -> Vec<Cmd> {
-        self.quiz.notice = None;
-        let Some(q) = self.question() else {
-            return Vec::new();
+    /// Answer, or start a retry of an answered question, or open the prediction field.
+    fn answer(&mut self, ctx: &QuizContext) -> QuizEffect {
+        self.notice = None;
+        let Some(q) = ctx.question(self.question) else {
+            return QuizEffect::None;
         };
+        let record = ctx.record(self.question);
         if q.kind == QuestionKind::Predict {
-            if self.record().is_some_and(|r| r.graded().is_some()) {
-                self.quiz.notice =
-                    Some("this prediction is graded, and a grade is final".to_string());
-                return Vec::new();
+            if record.is_some_and(|r| r.graded().is_some()) {
+                self.notice = Some("this prediction is graded, and a grade is final".to_string());
+                return QuizEffect::None;
             }
-            let typed = self
-                .record()
-                .and_then(AnswerRecord::pending_prediction)
-                .map(|p| p.to_string());
-            self.quiz.input = Some(typed.unwrap_or_default());
-            self.quiz.input_error = None;
-            return Vec::new();
+            let typed = record.and_then(AnswerRecord::pending_prediction);
+            self.input = Some(typed.map(|p| p.to_string()).unwrap_or_default());
+            self.input_error = None;
+            return QuizEffect::None;
         }
-        if self.revealed() {
-            self.quiz.retrying = true;
-            return Vec::new();
+        if self.revealed(ctx) {
+            self.retrying = true;
+            return QuizEffect::None;
         }
-        let Some(&choice) = self.option_order().get(self.quiz.cursor) else {
-            return Vec::new();
+        let Some(&choice) = ctx.option_order(self.question).get(self.cursor) else {
+            return QuizEffect::None;
         };
         let right = q.answer == Some(choice);
-        self.store_attempt(Attempt::choice(choice, right, now_ms()));
-        Vec::from([Cmd::SaveProgress])
+        self.record(Attempt::choice(choice, right, now_ms()), ctx)
     }
 
-    fn store_attempt(&mut self, attempt: Attempt) {
-        let Some(id) = self
-            .entry()
-            .and_then(|e| e.lesson())
-            .map(|l| l.id().to_string())
-        else {
-            return;
+    /// The effect that stores `attempt` at the question shown; the verdict shows again.
+    fn record(&mut self, attempt: Attempt, ctx: &QuizContext) -> QuizEffect {
+        let (Some(_), Some(q)) = (ctx.lesson, ctx.question(self.question)) else {
+            return QuizEffect::None;
         };
-        let Some(qid) = self.question().map(|q| q.id.clone()) else {
-            return;
-        };
-        let answers = &mut self.progress.lessons.entry(id).or_default().answers;
-        answers.entry(qid).or_default().push(attempt);
-        self.quiz.retrying = false;
-        self.quiz.scroll = 0;
+        self.retrying = false;
+        self.scroll = 0;
+        QuizEffect::Record {
+            question: q.id.clone(),
+            attempt,
+        }
     }
 }
+
+#[cfg(test)]
+#[path = "quiz/update_tests.rs"]
+mod update_tests;

@@ -24,7 +24,7 @@ fn lesson_experiments(catalog: &Catalog, idx: usize) -> &[String] {
 impl App {
     /// The open lesson's experiments (empty for a lesson without one, or a broken lesson).
     pub fn experiments(&self) -> &[String] {
-        lesson_experiments(&self.catalog, self.lesson)
+        lesson_experiments(&self.catalog, self.nav.lesson)
     }
 
     /// The experiment the panel shows.
@@ -37,8 +37,9 @@ impl App {
         self.panel.report(self.experiment()?)
     }
 
-    /// The timeline of the experiment shown, when its last run has one.
-    pub fn timeline(&self) -> Option<&TimelineView> {
+    /// The timeline of the experiment shown, when its last run has one (built from the report
+    /// on each call; see [`crate::app::Outcome::timeline`]).
+    pub fn timeline(&self) -> Option<TimelineView> {
         self.panel.timeline(self.experiment()?)
     }
 
@@ -54,7 +55,7 @@ impl App {
 
     /// One of the panel's own actions, on the open lesson's experiments.
     pub(super) fn panel_update(&mut self, action: PanelAction) {
-        let experiments = lesson_experiments(&self.catalog, self.lesson);
+        let experiments = lesson_experiments(&self.catalog, self.nav.lesson);
         self.panel.update(experiments, action);
     }
 
@@ -79,16 +80,15 @@ impl App {
                 .error(format!("cannot run {id}: {err} (o changes the parameters)"));
             return Vec::new();
         }
-        let run_id = self.panel.start_run(&id, self.lesson);
+        let run_id = self.panel.start_run(&id, self.nav.lesson, &options);
         if self.exercises.in_flight.is_some()
             && let Some(running) = self.panel.running.as_mut()
         {
             running.phase = "queued behind the exercise check".to_string();
         }
-        self.runs.started(run_id, &options);
         // The results are what the learner looks at next; the panel gets the room.
-        if self.focus == Focus::Cards {
-            self.focus = Focus::Panel;
+        if self.nav.focus == Focus::Cards {
+            self.nav.focus = Focus::Panel;
         }
         vec![Cmd::RunExperiment {
             run_id,
@@ -145,8 +145,8 @@ impl App {
         };
         match result {
             Ok(report) => {
-                let graded = self.record_run(running.run_id, &report);
-                let shown = lesson_experiments(&self.catalog, self.lesson);
+                let graded = self.record_run(&running, &report);
+                let shown = lesson_experiments(&self.catalog, self.nav.lesson);
                 let shown = self.panel.shown(shown).map(str::to_string);
                 self.panel.accept(&running, report, shown.as_deref());
                 // Cards quote measured metrics.

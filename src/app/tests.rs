@@ -54,7 +54,7 @@ pub(super) fn letter_for(app: &App, index: usize) -> String {
 }
 
 fn at(app: &App) -> (usize, usize) {
-    (app.lesson, app.card)
+    (app.nav.lesson, app.nav.card)
 }
 
 #[test]
@@ -135,38 +135,41 @@ fn questions_move_with_n_and_p_and_keep_their_answers() {
 fn up_and_down_scroll_the_card_unless_the_quiz_has_focus() {
     let mut app = app_sized(60, 16);
     press(&mut app, "j j");
-    assert_eq!(app.card_scroll, 2);
+    assert_eq!(app.nav.card_scroll, 2);
     assert_eq!(app.quiz.cursor, 0);
     press(&mut app, "G");
-    let bottom = app.card_scroll;
+    let bottom = app.nav.card_scroll;
     press(&mut app, "j");
-    assert_eq!(app.card_scroll, bottom, "clamped at the bottom");
+    assert_eq!(app.nav.card_scroll, bottom, "clamped at the bottom");
     press(&mut app, "g Tab j");
-    assert_eq!((app.card_scroll, app.quiz.cursor), (0, 1));
+    assert_eq!((app.nav.card_scroll, app.quiz.cursor), (0, 1));
 }
 
 #[test]
 fn help_opens_takes_the_keys_and_closes_with_esc() {
     let mut app = app();
     press(&mut app, "?");
-    assert_eq!(app.overlay, Some(Overlay::Help));
+    assert_eq!(app.overlays.dialog, Some(Overlay::Help));
     press(&mut app, "Right 2");
     assert_eq!(at(&app), (0, 0), "keys go to the help overlay");
     press(&mut app, "Esc");
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.overlays.dialog, None);
     press(&mut app, "? ?");
-    assert_eq!(app.overlay, None, "? toggles");
+    assert_eq!(app.overlays.dialog, None, "? toggles");
 }
 
 #[test]
 fn resetting_a_lesson_asks_first_and_no_keeps_everything() {
     let mut app = app();
     press(&mut app, "Tab Down Enter l L");
-    assert_eq!(app.focus, Focus::Lessons);
+    assert_eq!(app.nav.focus, Focus::Lessons);
     press(&mut app, "x");
-    assert_eq!(app.overlay, Some(Overlay::Confirm(Reset::Lesson(0))));
+    assert_eq!(
+        app.overlays.dialog,
+        Some(Overlay::Confirm(Reset::Lesson(0)))
+    );
     press(&mut app, "n");
-    assert_eq!(app.overlay, None);
+    assert_eq!(app.overlays.dialog, None);
     assert_eq!(app.stats(0).quiz_answered, 1);
     let cmds = press(&mut app, "x y");
     assert_eq!(cmds, [Cmd::SaveProgress]);
@@ -179,7 +182,7 @@ fn resetting_a_lesson_asks_first_and_no_keeps_everything() {
 fn resetting_everything_clears_all_lessons_after_yes() {
     let mut app = app();
     press(&mut app, "Tab Down Enter 2 l L X");
-    assert_eq!(app.overlay, Some(Overlay::Confirm(Reset::All)));
+    assert_eq!(app.overlays.dialog, Some(Overlay::Confirm(Reset::All)));
     press(&mut app, "Esc");
     assert_eq!(app.stats(0).quiz_answered, 1, "Esc cancels");
     press(&mut app, "X y");
@@ -202,14 +205,18 @@ fn resetting_everything_clears_all_lessons_after_yes() {
 fn the_lesson_list_selects_and_opens() {
     let mut app = app();
     press(&mut app, "Tab Tab");
-    assert_eq!(app.focus, Focus::Panel, "cards → quiz → experiment panel");
+    assert_eq!(
+        app.nav.focus,
+        Focus::Panel,
+        "cards → quiz → experiment panel"
+    );
     press(&mut app, "Tab");
-    assert_eq!(app.focus, Focus::Lessons);
+    assert_eq!(app.nav.focus, Focus::Lessons);
     press(&mut app, "j j Enter");
-    assert_eq!((at(&app), app.focus), ((2, 0), Focus::Cards));
+    assert_eq!((at(&app), app.nav.focus), ((2, 0), Focus::Cards));
     press(&mut app, "L k Esc");
     assert_eq!(
-        (at(&app), app.focus),
+        (at(&app), app.nav.focus),
         ((2, 0), Focus::Cards),
         "Esc leaves the list"
     );
@@ -333,10 +340,14 @@ fn save_failures_show_a_banner_until_a_save_works() {
     let mut app = app();
     app.update(Msg::SaveFailed("disk full".into()));
     app.update(Msg::SaveFailed("disk still full".into()));
-    assert_eq!(app.banners.len(), 1, "one banner, the latest reason");
-    assert!(app.banners[0].text.contains("disk still full"));
+    assert_eq!(
+        app.overlays.banners.len(),
+        1,
+        "one banner, the latest reason"
+    );
+    assert!(app.overlays.banners[0].text.contains("disk still full"));
     app.update(Msg::Saved);
-    assert!(app.banners.is_empty());
+    assert!(app.overlays.banners.is_empty());
 }
 
 #[test]
@@ -350,8 +361,8 @@ fn the_wheel_scrolls_the_pane_under_the_pointer() {
         modifiers: KeyModifiers::NONE,
     };
     app.update(Msg::Mouse(wheel(card.y + 1)));
-    assert!(app.card_scroll > 0);
-    assert_eq!(app.focus, Focus::Cards);
+    assert!(app.nav.card_scroll > 0);
+    assert_eq!(app.nav.focus, Focus::Cards);
 }
 
 #[test]
@@ -361,7 +372,7 @@ fn resizing_to_nothing_and_back_keeps_state() {
     app.update(Msg::Resize(0, 0));
     app.update(Msg::Resize(200, 60));
     assert_eq!(at(&app), (0, 1));
-    assert_eq!(app.card_scroll, 0, "everything fits at 200x60");
+    assert_eq!(app.nav.card_scroll, 0, "everything fits at 200x60");
 }
 
 #[test]
@@ -369,7 +380,7 @@ fn enter_confirms_a_reset_like_y() {
     let mut app = app();
     press(&mut app, "Tab Down Enter L x");
     assert_eq!(press(&mut app, "Enter"), [Cmd::SaveProgress]);
-    assert_eq!((app.overlay, app.stats(0).quiz_answered), (None, 0));
+    assert_eq!((app.overlays.dialog.clone(), app.stats(0).quiz_answered), (None, 0));
 }
 
 #[test]
@@ -383,5 +394,5 @@ fn the_wheel_moves_the_selection_of_the_list_overlay() {
         modifiers: KeyModifiers::NONE,
     };
     app.update(Msg::Mouse(wheel));
-    assert_eq!((app.list_selected, app.card_scroll), (1, 0));
+    assert_eq!((app.nav.list_selected, app.nav.card_scroll), (1, 0));
 }

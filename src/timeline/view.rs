@@ -1,7 +1,12 @@
-//! [`TimelineView`]: the state behind the timeline widget (this run, an optional previous run on
-//! the same time scale, the visible window, the view mode and the selected op) and the
+//! [`TimelineView`]: what the timeline widget draws (this run, an optional previous run on the
+//! same time scale, the visible window, the view mode and the selected op) and the
 //! [`TimelineAction`]s on it (zoom and pan here, op selection in `walk`). Pure: no drawing, no
 //! I/O, no keys.
+//!
+//! Of a view, only the [`TimelineCursor`] (window and selection) is the learner's choice; the
+//! runs, their lanes and the walk order follow from the ops and the mode. So an owner that keeps
+//! the ops elsewhere (the panel keeps reports) stores the cursor alone and builds the view when
+//! it is drawn or acted on: `view.with_cursor(cursor)`, then `view.cursor()` after an action.
 
 use crate::report::{Op, Report};
 use crate::timeline::{Lanes, TimeScale, ViewMode};
@@ -177,6 +182,42 @@ impl TimelineView {
             TimelineAction::SelectPrev => self.select_prev(),
             TimelineAction::SelectNext => self.select_next(),
         }
+    }
+}
+
+/// The part of a [`TimelineView`] the learner chose: the visible window (`None`: everything) and
+/// the selected op. The default is a fresh view.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct TimelineCursor {
+    /// The visible window `(start_us, end_us)`, when zoomed or panned.
+    pub window: Option<(f64, f64)>,
+    /// The selected op.
+    pub selected: Option<OpRef>,
+}
+
+impl TimelineView {
+    /// The window and selection, to keep while the view itself is rebuilt from its ops.
+    pub fn cursor(&self) -> TimelineCursor {
+        let fitted = self.scale.start_us == self.scale.full_start_us
+            && self.scale.end_us == self.scale.full_end_us;
+        TimelineCursor {
+            window: (!fitted).then_some((self.scale.start_us, self.scale.end_us)),
+            selected: self.selected_ref(),
+        }
+    }
+
+    /// This view with `cursor`'s window (kept inside the full range) and selection (dropped when
+    /// the op is not in this view).
+    pub fn with_cursor(mut self, cursor: TimelineCursor) -> Self {
+        if let Some((start, end)) = cursor.window {
+            let full = (self.scale.full_start_us, self.scale.full_end_us);
+            self.scale.start_us = start.clamp(full.0, full.1);
+            self.scale.end_us = end.clamp(self.scale.start_us, full.1);
+        }
+        self.selected = cursor
+            .selected
+            .and_then(|r| self.order.iter().position(|o| *o == r));
+        self
     }
 }
 

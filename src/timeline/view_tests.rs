@@ -162,3 +162,27 @@ fn brackets_walk_from_this_run_up_into_the_compared_run_and_back() {
     v.clear_previous();
     assert_eq!(v.selected_index(), Some(1));
 }
+
+#[test]
+fn a_rebuilt_view_with_the_cursor_is_the_view_it_was_taken_from() {
+    let mut v = TimelineView::new(three_ops());
+    assert_eq!(v.cursor(), TimelineCursor::default(), "a fresh view");
+    v.zoom_in();
+    v.select_next();
+    v.pan_right();
+    let cursor = v.cursor();
+    assert!(cursor.window.is_some() && cursor.selected.is_some());
+    let rebuilt = TimelineView::new(three_ops()).with_cursor(cursor);
+    assert_eq!(rebuilt, v);
+    // Zoomed back out to everything, the window is not kept at all.
+    v.reset_zoom();
+    assert_eq!(v.cursor().window, None);
+    // A selection that is not in the rebuilt view (no compared run) is dropped.
+    let mut compared = TimelineView::new(three_ops());
+    compared.set_previous("previous run", three_ops());
+    compared.select_next();
+    let in_previous = compared.cursor();
+    assert!(in_previous.selected.is_some_and(|r| r.in_previous));
+    let alone = TimelineView::new(three_ops()).with_cursor(in_previous);
+    assert_eq!(alone.selected_ref(), None);
+}

@@ -16,8 +16,8 @@ pub const MAX_ROWS: usize = 6;
 pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let mut out: Vec<Line<'static>> = Vec::new();
-    let count = app.banners.len();
-    for (i, banner) in app.banners.iter().enumerate().rev() {
+    let count = app.overlays.banners.len();
+    for (i, banner) in app.overlays.banners.iter().enumerate().rev() {
         let (glyph, style) = match banner.kind {
             BannerKind::Info => ("i", theme.text()),
             BannerKind::Warning => ("!", theme.warning()),

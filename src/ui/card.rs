@@ -21,10 +21,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
         _ => (
             app.card_lines(text_area.width).to_vec(),
-            usize::from(app.card_scroll),
+            usize::from(app.nav.card_scroll),
         ),
     };
-    let mut block = pane_block(theme, app.focus == Focus::Cards).title(" Card ");
+    let mut block = pane_block(theme, app.nav.focus == Focus::Cards).title(" Card ");
     let height = usize::from(text_area.height);
     if lines.len() > height {
         let last = (scroll + height).min(lines.len());
@@ -38,7 +38,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
     Paragraph::new(visible).render(text_area, buf);
-    if app.links.osc8 && !covered(app) && matches!(app.entry(), Some(LessonEntry::Ok(_))) {
+    if app.hyperlinks && !covered(app) && matches!(app.entry(), Some(LessonEntry::Ok(_))) {
         link_cells(app, text_area, scroll, buf);
     }
 }
@@ -46,7 +46,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// Whether something is drawn over the card after it (a dialog, the lesson list overlay): a
 /// hyperlink run would print its text over it.
 fn covered(app: &App) -> bool {
-    app.overlay.is_some() || (app.focus == Focus::Lessons && !app.has_sidebar())
+    app.overlays.dialog.is_some() || (app.nav.focus == Focus::Lessons && !app.has_sidebar())
 }
 
 /// Make the visible link text hyperlinks to the full URLs.
@@ -68,9 +68,9 @@ fn link_cells(app: &App, text_area: Rect, scroll: usize, buf: &mut Buffer) {
 
 /// On a lesson's last card, where → leads.
 fn next_lesson_hint(app: &App) -> Option<String> {
-    let last = app.card + 1 >= app.card_count(app.lesson);
-    let next = app.catalog.entries.get(app.lesson + 1)?;
-    last.then(|| format!(" → Lesson {}: {} ", app.lesson + 2, next.title()))
+    let last = app.nav.card + 1 >= app.card_count(app.nav.lesson);
+    let next = app.catalog.entries.get(app.nav.lesson + 1)?;
+    last.then(|| format!(" → Lesson {}: {} ", app.nav.lesson + 2, next.title()))
 }
 
 fn broken_lines(app: &App, problems: &[Diagnostic], width: u16) -> Vec<Line<'static>> {

@@ -52,7 +52,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     } else {
         ""
     };
-    let block = pane_block(&app.theme, app.overlay.is_none())
+    let block = pane_block(&app.theme, app.overlays.dialog.is_none())
         .title(format!(" Exercise: {}{passed} ", clean(title)));
     let inner = block.inner(area);
     block.render(area, buf);
@@ -84,7 +84,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
             app.theme.muted()
         };
         buf.set_string(inner.x + 1, y, number, number_style);
-        let cursor = (line_idx == row && app.overlay.is_none()).then_some(col);
+        let cursor = (line_idx == row && app.overlays.dialog.is_none()).then_some(col);
         draw_cells(
             buf,
             inner.x + gutter,

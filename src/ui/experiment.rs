@@ -25,7 +25,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let title = title(app);
     let room = usize::from(area.width).saturating_sub(title.chars().count() + 4);
-    let mut block = pane_block(theme, app.focus == Focus::Panel).title(title);
+    let mut block = pane_block(theme, app.nav.focus == Focus::Panel).title(title);
     // The backend's word goes on the border only where it does not cover the title.
     if let Some(report) = app.report().filter(|_| room >= 12) {
         let who = format!(" {} ", report.backend.kind.screen_name());
@@ -69,14 +69,14 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
     match (app.panel_view(), app.report()) {
         (PanelView::Timeline, _) => {
             if let Some(view) = app.timeline() {
-                let rows = timeline_rows(view);
+                let rows = timeline_rows(&view);
                 // Room to spare: the metrics go under the timeline.
                 if body.height >= rows + 8 {
                     let top = Rect {
                         height: rows,
                         ..body
                     };
-                    TimelineWidget::new(view, theme).render(top, buf);
+                    TimelineWidget::new(&view, theme).render(top, buf);
                     let rest = Rect {
                         y: body.y + rows + 1,
                         height: body.height - rows - 1,
@@ -85,7 +85,7 @@ fn draw_view(app: &App, body: Rect, buf: &mut Buffer) {
                     let lines = results::lines(app, rest.width);
                     Paragraph::new(lines).render(rest, buf);
                 } else {
-                    TimelineWidget::new(view, theme).render(body, buf);
+                    TimelineWidget::new(&view, theme).render(body, buf);
                 }
             }
         }

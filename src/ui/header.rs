@@ -12,12 +12,12 @@ use crate::lesson::LessonEntry;
 /// The breadcrumb for the open lesson and card.
 pub fn breadcrumb(app: &App) -> String {
     let lessons = app.catalog.len();
-    let n = app.lesson + 1;
+    let n = app.nav.lesson + 1;
     match app.entry() {
         Some(LessonEntry::Ok(_)) => format!(
             "Lesson {n}/{lessons} · card {}/{}",
-            app.card + 1,
-            app.card_count(app.lesson)
+            app.nav.card + 1,
+            app.card_count(app.nav.lesson)
         ),
         Some(LessonEntry::Broken { .. }) => format!("Lesson {n}/{lessons} · broken"),
         None => "No lessons".to_string(),
@@ -37,7 +37,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     ]);
     let left_width = left.width();
     left.render(area, buf);
-    let stats = app.stats(app.lesson);
+    let stats = app.stats(app.nav.lesson);
     if stats.cards == 0 {
         return;
     }

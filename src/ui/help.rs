@@ -116,7 +116,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let (outer, columns) = layout_box(theme, area);
     let inner = layout::text_area(outer);
-    let scroll = usize::from(app.help_scroll);
+    let scroll = usize::from(app.overlays.help_scroll);
     let height = usize::from(inner.height);
     let mut block = Block::bordered()
         .border_type(BorderType::Thick)

@@ -17,7 +17,7 @@ pub const LEGEND: &str = "✓ done ◐ started ○ new ✗ broken · questions: 
 
 /// Draw the lesson list into `area` (a sidebar, or the inside of the overlay).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let focused = app.focus == Focus::Lessons;
+    let focused = app.nav.focus == Focus::Lessons;
     let mut block = pane_block(&app.theme, focused).title(" Lessons ");
     if focused {
         block = block.title_bottom(Line::from(" x reset · X all ").right_aligned());
@@ -27,7 +27,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let mut lines = Vec::new();
     let mut selected_at = 0;
     for idx in 0..app.catalog.len() {
-        if idx == app.list_selected {
+        if idx == app.nav.list_selected {
             selected_at = lines.len();
         }
         lines.extend(entry_lines(app, idx, inner.width));
@@ -67,8 +67,8 @@ fn entry_lines(app: &App, idx: usize, width: u16) -> Vec<Line<'static>> {
     let Some(entry) = app.catalog.entries.get(idx) else {
         return Vec::new();
     };
-    let selected = idx == app.list_selected && app.focus == Focus::Lessons;
-    let open = idx == app.lesson;
+    let selected = idx == app.nav.list_selected && app.nav.focus == Focus::Lessons;
+    let open = idx == app.nav.lesson;
     let stats = app.stats(idx);
     let glyph = match entry {
         LessonEntry::Broken { .. } => "✗",

@@ -39,7 +39,7 @@ pub fn render(app: &App, panes: &Panes, buf: &mut Buffer) {
     Clear.render(outer, buf);
     let mut inner = block.inner(outer);
     block.render(outer, buf);
-    if let Some(message) = &app.links.message {
+    if let Some(message) = &app.overlays.links.message {
         inner = render_message(theme, message, inner, buf);
     }
     if links.is_empty() {
@@ -57,7 +57,11 @@ fn render_entries(app: &App, links: &[Link], inner: Rect, buf: &mut Buffer) {
     let per_link = if links.len() * 3 <= rows + 1 { 3 } else { 2 };
     // The last link needs no blank line after it.
     let shown = ((rows + per_link - 2) / per_link).max(1);
-    let selected = app.links.selected.min(links.len().saturating_sub(1));
+    let selected = app
+        .overlays
+        .links
+        .selected
+        .min(links.len().saturating_sub(1));
     let first = selected.saturating_sub(shown - 1);
     for (slot, (index, link)) in links.iter().enumerate().skip(first).take(shown).enumerate() {
         let y = inner.y + u16::try_from(slot * per_link).unwrap_or(u16::MAX);
@@ -71,7 +75,7 @@ fn render_entries(app: &App, links: &[Link], inner: Rect, buf: &mut Buffer) {
             link,
             selected: index == selected,
             offset: if index == selected {
-                app.links.offset.min(most)
+                app.overlays.links.offset.min(most)
             } else {
                 0
             },
@@ -83,7 +87,7 @@ fn render_entries(app: &App, links: &[Link], inner: Rect, buf: &mut Buffer) {
             .render(Rect::new(inner.x, y, inner.width, 1), buf);
         let (url_line, shown_width) = entry.url(theme);
         url_line.render(Rect::new(inner.x, y + 1, inner.width, 1), buf);
-        if app.links.osc8 {
+        if app.hyperlinks {
             hyperlink::link_cells(buf, (inner.x, y + 1), shown_width, &link.url, index);
         }
     }

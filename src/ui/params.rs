@@ -7,15 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
-use crate::app::App;
 use crate::app::params::fields;
+use crate::app::{App, ParamsForm};
 use crate::ui::{layout, pane_block, text};
 
-/// Draw the form over `panel` (grown to fit on small screens, within `screen`).
-pub fn render(app: &App, panel: Rect, screen: Rect, buf: &mut Buffer) {
-    let Some(form) = &app.params else {
-        return;
-    };
+/// Draw `form` over `panel` (grown to fit on small screens, within `screen`).
+pub fn render(app: &App, form: &ParamsForm, panel: Rect, screen: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
     let width = panel.width.max(44).min(screen.width);
     let fields = fields(&form.experiment);

@@ -25,10 +25,10 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         format!(" Quick check {}/{count} ", app.quiz.question + 1)
     };
-    let mut block = pane_block(theme, app.focus == Focus::Quiz).title(title.clone());
+    let mut block = pane_block(theme, app.nav.focus == Focus::Quiz).title(title.clone());
     // The score on the frame when it fits beside the title; else on the question map's line.
     if score_fits_title(app, area.width) {
-        let score = format!(" {} ", app.stats(app.lesson).score_text());
+        let score = format!(" {} ", app.stats(app.nav.lesson).score_text());
         block = block.title(Line::from(score).right_aligned());
     }
     let lines = lines(app, text_area.width);
@@ -45,7 +45,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
 /// Whether the score fits on the frame of a pane `width` wide, beside the title.
 fn score_fits_title(app: &App, width: u16) -> bool {
     let count = app.questions().len();
-    let score = app.stats(app.lesson).score_text();
+    let score = app.stats(app.nav.lesson).score_text();
     let title = format!(" Quick check {}/{count} ", app.quiz.question + 1);
     !score.is_empty() && title.chars().count() + score.chars().count() + 6 <= usize::from(width)
 }
@@ -80,7 +80,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
 /// frame has no room for it.
 fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
-    let marks = app.question_marks(app.lesson);
+    let marks = app.question_marks(app.nav.lesson);
     let mut spans = Vec::new();
     for (i, mark) in marks.iter().enumerate() {
         let style = if i == app.quiz.question {
@@ -97,7 +97,7 @@ fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     }
     // The pane is 4 columns wider than its text.
     if !score_fits_title(app, width.saturating_add(4)) {
-        let score = app.stats(app.lesson).score_text();
+        let score = app.stats(app.nav.lesson).score_text();
         spans.push(Span::styled(format!(" {score}"), theme.muted()));
     }
     text::wrap(&spans, width, Span::raw(""), Span::raw(""))
@@ -138,7 +138,7 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
             style = theme.correct();
         } else if revealed && chosen == Some(index) {
             style = theme.wrong();
-        } else if at_cursor && app.focus == Focus::Quiz {
+        } else if at_cursor && app.nav.focus == Focus::Quiz {
             style = theme.selected();
         }
         let mut spans = text::inline(choice, style, style.patch(theme.inline_code()));
@@ -157,7 +157,7 @@ fn choice_lines(app: &App, q: &Question, width: u16, out: &mut Vec<Line<'static>
             width,
         ));
     } else {
-        let hint = if app.focus == Focus::Quiz {
+        let hint = if app.nav.focus == Focus::Quiz {
             let last = letter(order.len().saturating_sub(1).min(3)).to_ascii_lowercase();
             format!("↑↓ choose, Enter answers (or a-{last}); the first answer is the one scored")
         } else {

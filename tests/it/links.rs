@@ -44,7 +44,7 @@ fn app(w: u16, h: u16, osc8: bool) -> App {
         Progress::default(),
         Size::new(w, h),
     );
-    app.links.osc8 = osc8;
+    app.hyperlinks = osc8;
     app
 }
 
@@ -126,7 +126,7 @@ fn the_links_overlay_opens_and_copies_the_selected_url() {
     assert!(screen.contains("Asked xdg-open to open it."), "{screen}");
     press(&mut app, KeyCode::Esc);
     assert_eq!(app.key_context(), Ctx::Cards);
-    assert!(app.overlay.is_none());
+    assert!(app.overlays.dialog.is_none());
 }
 
 #[test]
@@ -176,7 +176,7 @@ fn no_url_of_any_lesson_is_split_across_lines() {
             Size::new(w, h),
         );
         let width =
-            layout::text_area(layout::panes(Rect::new(0, 0, w, h), 0, app.focus).card).width;
+            layout::text_area(layout::panes(Rect::new(0, 0, w, h), 0, app.nav.focus).card).width;
         let mut urls_seen = 0;
         for lesson in 0..app.catalog.entries.len() {
             press(&mut app, KeyCode::Char(char::from(b'1' + lesson as u8)));

@@ -1,9 +1,12 @@
 //! One experiment's results in this session ([`Outcome`]): its last report, the one before it,
-//! the last failure, and the timeline view built from them with the chosen comparison.
+//! the last failure, the chosen comparison and where the learner is on the timeline (window,
+//! selection). The timeline view itself is not kept: [`Outcome::timeline`] derives it from the
+//! reports, the comparison, that cursor and the panel's lane mode, so it can never disagree
+//! with any of them.
 
 use crate::experiment::{pipeline, registry};
 use crate::report::Report;
-use crate::timeline::{TimelineView, ViewMode};
+use crate::timeline::{TimelineAction, TimelineCursor, TimelineView, ViewMode};
 
 /// What the comparison timeline (drawn above this run, same scale) shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,10 +28,10 @@ pub struct Outcome {
     pub previous: Option<Box<Report>>,
     /// Why the last run failed (cleared by the next success).
     pub error: Option<String>,
-    /// The timeline view of `report` (when it has a timeline).
-    pub timeline: Option<TimelineView>,
     /// What the timeline compares with.
     pub compare: Compare,
+    /// The timeline's window and selected op (a new report or comparison starts afresh).
+    pub cursor: TimelineCursor,
 }
 
 impl Outcome {
@@ -37,14 +40,14 @@ impl Outcome {
             report: None,
             previous: None,
             error: None,
-            timeline: None,
             compare: Compare::Nothing,
+            cursor: TimelineCursor::default(),
         }
     }
 
     /// Take a new report: the old one becomes the previous run; the comparison defaults to the
     /// previous run when there is one, else the report's first other timeline.
-    pub fn accept(&mut self, report: Box<Report>, mode: ViewMode) {
+    pub fn accept(&mut self, report: Box<Report>) {
         self.previous = self.report.take();
         self.report = Some(report);
         self.error = None;
@@ -59,7 +62,7 @@ impl Outcome {
         } else {
             Compare::Nothing
         };
-        self.rebuild_timeline(mode);
+        self.cursor = TimelineCursor::default();
     }
 
     /// The comparisons available, in the order `c` cycles through them.
@@ -78,12 +81,31 @@ impl Outcome {
         out
     }
 
-    /// Move to the next comparison.
-    pub fn cycle_compare(&mut self, mode: ViewMode) {
+    /// Move to the next comparison (the scale is refitted to both runs: the cursor starts
+    /// afresh).
+    pub fn cycle_compare(&mut self) {
         let choices = self.compare_choices();
         let at = choices.iter().position(|c| *c == self.compare).unwrap_or(0);
-        self.compare = choices[(at + 1) % choices.len()];
-        self.rebuild_timeline(mode);
+        self.compare = choices
+            .get((at + 1) % choices.len())
+            .copied()
+            .unwrap_or(Compare::Nothing);
+        self.cursor = TimelineCursor::default();
+    }
+
+    /// Whether the last report has a timeline to draw.
+    pub fn has_timeline(&self) -> bool {
+        self.report.as_ref().is_some_and(|r| !r.timeline.is_empty())
+    }
+
+    /// Zoom, pan or select on the timeline; false when there is none.
+    pub fn apply(&mut self, action: TimelineAction, mode: ViewMode) -> bool {
+        let Some(mut view) = self.timeline(mode) else {
+            return false;
+        };
+        view.apply(action);
+        self.cursor = view.cursor();
+        true
     }
 
     /// The comparison's name, when one is shown.
@@ -96,16 +118,11 @@ impl Outcome {
         }
     }
 
-    /// Rebuild the timeline view from the report and the comparison (keeps nothing of the old
-    /// view's zoom: the scale is refitted to both runs).
-    pub fn rebuild_timeline(&mut self, mode: ViewMode) {
-        self.timeline = None;
-        let Some(report) = &self.report else {
-            return;
-        };
-        if report.timeline.is_empty() {
-            return;
-        }
+    /// The timeline view: the last report's headline timeline with the comparison above it on
+    /// one scale, lanes for `mode`, the learner's window and selection. A pure function of the
+    /// outcome and `mode`; `None` when the last report has no timeline.
+    pub fn timeline(&self, mode: ViewMode) -> Option<TimelineView> {
+        let report = self.report.as_ref().filter(|r| !r.timeline.is_empty())?;
         let name = match self.compare {
             Compare::Other(_) => headline_name(report),
             _ => "this run".to_string(),
@@ -120,7 +137,7 @@ impl Outcome {
         if let (Some(ops), Some(name)) = (other, self.compare_name()) {
             view.set_previous(name, ops);
         }
-        self.timeline = Some(view);
+        Some(view.with_cursor(self.cursor))
     }
 }
 

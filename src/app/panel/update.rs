@@ -2,9 +2,9 @@
 //! the timeline's zoom, pan and selection) and the run's life as the panel sees it: started,
 //! phases, finished.
 
-use super::{BackendState, PanelState, PanelView, Running, default_view};
-use crate::report::{BackendKind, Report};
-use crate::timeline::{Lanes, TimelineAction, TimelineView, ViewMode};
+use super::{BackendState, ExperimentOptions, PanelState, PanelView, Running, default_view};
+use crate::report::Report;
+use crate::timeline::{Lanes, TimelineAction, ViewMode};
 use crate::worker::WorkerEvent;
 
 /// What the learner can ask of the panel alone.
@@ -35,10 +35,6 @@ impl PanelState {
         }
     }
 
-    fn timeline_mut(&mut self, shown: Option<&str>) -> Option<&mut TimelineView> {
-        self.outcomes.get_mut(shown?)?.timeline.as_mut()
-    }
-
     fn switch_experiment(&mut self, count: usize) {
         if count > 1 {
             self.choice = (self.choice + 1) % count;
@@ -60,24 +56,18 @@ impl PanelState {
         self.scroll = 0;
     }
 
-    /// The next lane mode, on every timeline (so switching experiments keeps it).
+    /// The next lane mode, for every timeline (so switching experiments keeps it).
     fn cycle_lane_mode(&mut self, shown: Option<&str>) {
-        let Some(known) = self
-            .timeline_mut(shown)
-            .map(|view| Lanes::engines_known(&view.run.ops))
+        let Some(known) = shown
+            .and_then(|id| self.report(id))
+            .filter(|r| !r.timeline.is_empty())
+            .map(|r| Lanes::engines_known(&r.timeline))
         else {
             self.info("no timeline yet: press r to run the experiment");
             return;
         };
         self.mode = self.mode.next();
         let mode = self.mode;
-        for view in self
-            .outcomes
-            .values_mut()
-            .filter_map(|o| o.timeline.as_mut())
-        {
-            view.set_mode(mode);
-        }
         self.view = PanelView::Timeline;
         let name = match mode {
             ViewMode::Streams => "lanes: one per stream",
@@ -94,18 +84,17 @@ impl PanelState {
     }
 
     fn cycle_compare(&mut self, shown: Option<&str>) {
-        let mode = self.mode;
         let Some(id) = shown else {
             return;
         };
         let text = match self.outcomes.get_mut(id) {
-            Some(outcome) if outcome.timeline.is_some() && outcome.compare_choices().len() < 2 => {
+            Some(outcome) if outcome.has_timeline() && outcome.compare_choices().len() < 2 => {
                 "nothing to compare with yet: run it again (r) and the new run is compared with \
                  this one"
                     .to_string()
             }
-            Some(outcome) if outcome.timeline.is_some() => {
-                outcome.cycle_compare(mode);
+            Some(outcome) if outcome.has_timeline() => {
+                outcome.cycle_compare();
                 self.view = PanelView::Timeline;
                 match outcome.compare_name() {
                     Some(name) => format!("comparing with {name} (c for the next)"),
@@ -119,7 +108,11 @@ impl PanelState {
 
     /// Only when the panel has a timeline (the view switches to it).
     fn timeline_action(&mut self, shown: Option<&str>, action: TimelineAction) {
-        let Some(view) = self.timeline_mut(shown) else {
+        let mode = self.mode;
+        let applied = shown
+            .and_then(|id| self.outcomes.get_mut(id))
+            .is_some_and(|outcome| outcome.apply(action, mode));
+        if !applied {
             let what = match action {
                 TimelineAction::SelectPrev | TimelineAction::SelectNext => "select from",
                 TimelineAction::PanLeft | TimelineAction::PanRight => "pan",
@@ -129,19 +122,24 @@ impl PanelState {
                 "no timeline to {what}: press r to run the experiment"
             ));
             return;
-        };
-        view.apply(action);
+        }
         self.view = PanelView::Timeline;
     }
 
-    /// A run of `experiment` for lesson `lesson` starts (the caller has checked that none is
-    /// on): its id, for the worker's events.
-    pub fn start_run(&mut self, experiment: &str, lesson: usize) -> u64 {
+    /// A run of `experiment` with `options` for lesson `lesson` starts (the caller has checked
+    /// that none is on): its id, for the worker's events.
+    pub fn start_run(
+        &mut self,
+        experiment: &str,
+        lesson: usize,
+        options: &ExperimentOptions,
+    ) -> u64 {
         self.last_run_id += 1;
         self.running = Some(Running {
             run_id: self.last_run_id,
             experiment: experiment.to_string(),
             lesson,
+            options: options.clone(),
             phase: "starting".to_string(),
             cancelling: false,
         });
@@ -187,19 +185,9 @@ impl PanelState {
     pub fn accept(&mut self, running: &Running, report: Box<Report>, shown: Option<&str>) {
         // Hints such as "press r" are answered now.
         self.message.take_if(|m| !m.error);
-        self.measured.extend(report.metrics.clone());
-        let simulated = report.backend.kind == BackendKind::Simulated;
-        for name in report.metrics.keys() {
-            if simulated {
-                self.simulated.insert(name.clone());
-            } else {
-                self.simulated.remove(name);
-            }
-        }
-        let mode = self.mode;
         let outcome = self.outcome_mut(&running.experiment);
         let first = outcome.report.is_none();
-        outcome.accept(report, mode);
+        outcome.accept(report);
         // The first report opens on its default view; later runs keep the view chosen.
         if first && shown == Some(running.experiment.as_str()) {
             self.view = default_view(&running.experiment);

@@ -7,7 +7,7 @@ use crate::timeline::ViewMode;
 
 /// A run of `id` started and finished with a report, `shown` on screen.
 fn accepted(panel: &mut PanelState, id: &str, shown: &str) {
-    let run_id = panel.start_run(id, 0);
+    let run_id = panel.start_run(id, 0, &ExperimentOptions::default());
     let running = panel.finish(run_id).unwrap();
     panel.accept(&running, sim_report(id), Some(shown));
 }
@@ -74,4 +74,30 @@ fn timeline_actions_without_a_timeline_say_what_they_would_do() {
     assert_eq!(panel.view, PanelView::Timeline, "the view switches to it");
     let selected = panel.timeline("async-copy").unwrap().selected_index();
     assert!(selected.is_some());
+}
+
+#[test]
+fn the_timeline_keeps_the_learners_window_and_selection_across_lane_modes_not_reports() {
+    let experiments = ids(&["async-copy"]);
+    let mut panel = PanelState::default();
+    accepted(&mut panel, "async-copy", "async-copy");
+    let zoom = PanelAction::Timeline(TimelineAction::ZoomIn);
+    let select = PanelAction::Timeline(TimelineAction::SelectNext);
+    panel.update(&experiments, zoom);
+    panel.update(&experiments, select);
+    let before = panel.timeline("async-copy").unwrap();
+    assert!(before.selected_index().is_some());
+    // The lane mode is read from the panel when the view is built: window and op stay.
+    panel.update(&experiments, PanelAction::LaneMode);
+    let after = panel.timeline("async-copy").unwrap();
+    assert_eq!(after.mode, ViewMode::Engines);
+    assert_eq!(
+        (after.scale, after.selected_ref()),
+        (before.scale, before.selected_ref())
+    );
+    // A new report starts afresh: everything shown, nothing selected.
+    accepted(&mut panel, "async-copy", "async-copy");
+    let fresh = panel.timeline("async-copy").unwrap();
+    assert_eq!(fresh.cursor(), crate::timeline::TimelineCursor::default());
+    assert_eq!(fresh.mode, ViewMode::Engines, "the mode is the panel's");
 }

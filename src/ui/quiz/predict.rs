@@ -34,7 +34,7 @@ pub(super) fn lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
         return;
     }
     let Some(record) = app.record() else {
-        let hint = if app.focus == Focus::Quiz {
+        let hint = if app.nav.focus == Focus::Quiz {
             "Enter opens a field to type your prediction"
         } else {
             "Tab to this pane, then Enter to predict"
