@@ -24,7 +24,13 @@ impl App {
             progress: &self.progress,
             sidebar,
         };
-        match self.nav.update(action, &ctx) {
+        let focus = self.nav.focus;
+        let effect = self.nav.update(action, &ctx);
+        if self.nav.focus != focus {
+            // Another pane, another text: keep every scroll inside its content.
+            self.clamp_scrolls();
+        }
+        match effect {
             NavEffect::None => {}
             NavEffect::Opened { new_lesson } => self.opened(new_lesson),
             // Esc with no list to leave: cancel a run, else dismiss the messages.

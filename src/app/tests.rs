@@ -380,7 +380,10 @@ fn enter_confirms_a_reset_like_y() {
     let mut app = app();
     press(&mut app, "Tab Down Enter L x");
     assert_eq!(press(&mut app, "Enter"), [Cmd::SaveProgress]);
-    assert_eq!((app.overlays.dialog.clone(), app.stats(0).quiz_answered), (None, 0));
+    assert_eq!(
+        (app.overlays.dialog.clone(), app.stats(0).quiz_answered),
+        (None, 0)
+    );
 }
 
 #[test]

@@ -180,7 +180,8 @@ fn a_rebuilt_view_with_the_cursor_is_the_view_it_was_taken_from() {
     // A selection that is not in the rebuilt view (no compared run) is dropped.
     let mut compared = TimelineView::new(three_ops());
     compared.set_previous("previous run", three_ops());
-    compared.select_next();
+    compared.select_next(); // this run's first op
+    compared.select_prev(); // up into the compared run's last
     let in_previous = compared.cursor();
     assert!(in_previous.selected.is_some_and(|r| r.in_previous));
     let alone = TimelineView::new(three_ops()).with_cursor(in_previous);
