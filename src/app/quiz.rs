@@ -66,8 +66,8 @@ pub enum QuizEffect {
     Record {
         /// The question's id.
         question: String,
-        /// The answer given.
-        attempt: Attempt,
+        /// The answer given (boxed: it is large beside the other effects).
+        attempt: Box<Attempt>,
     },
     /// `r` in the prediction field: start the experiment (a prediction never blocks a run).
     Run,
@@ -204,7 +204,7 @@ impl QuizState {
         self.scroll = 0;
         QuizEffect::Record {
             question: q.id.clone(),
-            attempt,
+            attempt: Box::new(attempt),
         }
     }
 }

@@ -44,7 +44,7 @@ impl App {
                     return Vec::new();
                 };
                 let answers = &mut self.progress.lessons.entry(id).or_default().answers;
-                answers.entry(question).or_default().push(attempt);
+                answers.entry(question).or_default().push(*attempt);
                 Vec::from([Cmd::SaveProgress])
             }
             QuizEffect::Run => self.run_experiment(),

@@ -44,7 +44,7 @@ fn picking_the_right_letter_records_a_right_first_try_and_shows_the_verdict() {
     assert!(!quiz.retrying && quiz.cursor == position);
     // Once stored, Enter on the answered question starts a retry instead of answering.
     let mut progress = LessonProgress::default();
-    progress.answers.entry(question).or_default().push(attempt);
+    progress.answers.entry(question).or_default().push(*attempt);
     let answered = ctx(first, Some(&progress));
     assert!(quiz.revealed(&answered));
     assert_eq!(quiz.update(QuizAction::Answer, &answered), QuizEffect::None);
