@@ -116,7 +116,8 @@ impl App {
         }
     }
 
-    /// Carry out a named action (what a key is bound to), in the sub-state [`route`] names.
+    /// Carry out a named action (what a key is bound to), in the sub-state that
+    /// `dispatch::route` names.
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
         match route(action, self.overlays.dialog == Some(Overlay::Links)) {
             Route::Nav(nav) => self.nav_update(nav),
