@@ -89,6 +89,7 @@ pub fn options(args: &RunArgs) -> ExperimentOptions {
         issue_order: args.order.map(|o| match o {
             OrderArg::PerChunk => IssueOrder::PerChunk,
             OrderArg::BreadthFirst => IssueOrder::BreadthFirst,
+            OrderArg::ByStage => IssueOrder::ByStage,
         }),
         ..ExperimentOptions::default()
     }
