@@ -56,7 +56,9 @@ impl Device {
         for &d in &slot.op.deps {
             let Some(dep) = self.slot(d) else { continue };
             let end = dep.end_us?;
-            let wait = if dep.engine == slot.engine {
+            // A handoff between engines costs the stream wait once: not between ops counted as
+            // one engine, and not again after a marker that stands for no engine (it paid).
+            let wait = if dep.wait_engine == slot.wait_engine || dep.wait_engine == MARKERS {
                 0.0
             } else {
                 slot.op.pacing.stream_wait_us
