@@ -14,6 +14,7 @@ use super::{ExperimentError, ExperimentOptions, RunContext};
 pub mod copies;
 pub mod micro;
 pub mod naming;
+pub mod gaps;
 pub mod pacing;
 pub mod provenance;
 
