@@ -102,10 +102,39 @@ pub fn fit_pacing(p: &mut Profile, r: &Report) -> Result<Vec<&'static str>, Expe
     if chain.len() < 2 || alternate.len() < 2 || several.is_empty() || bytes == 0 {
         return Ok(Vec::new());
     }
+    // Read off the timeline, not fitted to times: the others are then fitted around it.
+    let mut fitted = Vec::new();
+    if let Some(toll) = download_toll_us(&r.timeline) {
+        p.download_under_upload_us = toll;
+        fitted.push("download_under_upload_us");
+    }
     fit_one(p, |p| &mut p.op_overhead_us, bytes, &chain)?;
     fit_one(p, |p| &mut p.stream_wait_us, bytes, &alternate)?;
     fit_one(p, |p| &mut p.engine_switch_us, bytes, &several)?;
-    Ok(vec!["op_overhead_us", "stream_wait_us", "engine_switch_us"])
+    fitted.extend(["op_overhead_us", "stream_wait_us", "engine_switch_us"]);
+    Ok(fitted)
+}
+
+/// The fewest gaps of each kind [`download_toll_us`] reads a median from.
+const MIN_GAPS: usize = 5;
+
+/// What a download pays for an upload on the link, from a recorded timeline with copy engines
+/// (CUPTI): the median gap before a ready download while an upload flows, less the median gap
+/// before a ready upload (uploads pay no such toll; see [`super::gaps`]). `None` when the
+/// timeline has too few of either (an event-timed backend, or a run with no overlap).
+pub fn download_toll_us(ops: &[crate::report::Op]) -> Option<f64> {
+    use super::gaps::{gaps, median};
+    use crate::report::OpKind;
+    if ops.iter().any(|o| o.kind == OpKind::D2h && o.engine.is_none()) {
+        return None;
+    }
+    let down = gaps(ops, OpKind::D2h).all_under_other();
+    let up = gaps(ops, OpKind::H2d);
+    let up = [up.all_under_other(), up.all_alone()].concat();
+    if down.len() < MIN_GAPS || up.len() < MIN_GAPS {
+        return None;
+    }
+    Some((median(&down)? - median(&up)?).max(0.0))
 }
 
 #[cfg(test)]
