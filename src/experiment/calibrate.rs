@@ -12,9 +12,9 @@ use super::session::Session;
 use super::{ExperimentError, ExperimentOptions, RunContext};
 
 pub mod copies;
+pub mod gaps;
 pub mod micro;
 pub mod naming;
-pub mod gaps;
 pub mod pacing;
 pub mod provenance;
 

@@ -174,7 +174,9 @@ pub fn fit_size(
             // Only the simulated host is too small: the simulator holds no bytes, so the run
             // goes ahead (issue 10 §1: `--size 64G` on the simulator), and says what a live run
             // on the profiled machine would meet.
-            Some((SIMULATED_HOST, needed, host)) => Ok((size, Some(beyond_profiled_host(needed, host)))),
+            Some((SIMULATED_HOST, needed, host)) => {
+                Ok((size, Some(beyond_profiled_host(needed, host))))
+            }
             Some(m) => Err(too_large(size, m)),
             None => Ok((size, None)),
         };

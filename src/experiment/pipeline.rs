@@ -22,8 +22,8 @@ pub mod orders;
 pub mod schedule;
 pub mod search;
 pub mod shapes;
-pub(crate) mod steps;
 mod spec;
+pub(crate) mod steps;
 
 use schedule::{Buffers, Config, TRANSFORM, recorded_wall_ms, run_once, time_once};
 use search::{FINAL_REPS, Space, search};

@@ -269,8 +269,14 @@ fn download_gaps_follow_a_flowing_upload_not_an_engine_switch() {
     let m = |v: &[f64]| median(v).unwrap();
     let row = |what: &str, v: &[f64]| eprintln!("| {what} | {} | {:.2} |", v.len(), m(v));
     eprintln!("| gap between consecutive copies | n | median us |\n|---|---|---|");
-    row("download, upload flowing, same engine", &down.under_other[0]);
-    row("download, upload flowing, other engine", &down.under_other[1]);
+    row(
+        "download, upload flowing, same engine",
+        &down.under_other[0],
+    );
+    row(
+        "download, upload flowing, other engine",
+        &down.under_other[1],
+    );
     row("download, no upload, same engine", &down.alone[0]);
     row("download, no upload, other engine", &down.alone[1]);
     row("upload, download flowing", &up.all_under_other());
@@ -282,7 +288,10 @@ fn download_gaps_follow_a_flowing_upload_not_an_engine_switch() {
         assert!(m(v) > 5.0, "{}", m(v));
     }
     assert!(m(&down.alone[0]) < 1.5 && m(&down.alone[1]) < 2.0);
-    assert!(m(&down.alone[1]) - m(&down.alone[0]) < 1.0, "an engine switch is cheap");
+    assert!(
+        m(&down.alone[1]) - m(&down.alone[0]) < 1.0,
+        "an engine switch is cheap"
+    );
     // Uploads do not pay it: 2-2.5 us apart whether or not a download flows.
     assert!(m(&up.all_under_other()) < 3.0 && m(&up.all_alone()) < 3.0);
 }
@@ -307,9 +316,15 @@ fn the_shipped_per_op_costs_are_the_fit_of_the_live_run() {
         (shipped.op_overhead_us, refit.op_overhead_us),
         (shipped.stream_wait_us, refit.stream_wait_us),
         (shipped.engine_switch_us, refit.engine_switch_us),
-        (shipped.download_under_upload_us, refit.download_under_upload_us),
+        (
+            shipped.download_under_upload_us,
+            refit.download_under_upload_us,
+        ),
     ] {
-        assert!((got - want).abs() <= 0.01 + 0.01 * want, "shipped {got}, refit {want}");
+        assert!(
+            (got - want).abs() <= 0.01 + 0.01 * want,
+            "shipped {got}, refit {want}"
+        );
     }
 }
 
@@ -338,5 +353,8 @@ fn by_stage_wins_or_ties_at_256_mib_on_the_simulator() {
         .to_vec();
     let (rr, stage) = (best(&per_chunk), best(&by_stage));
     eprintln!("256 MiB simulated: best per-chunk {rr:.3} ms, best by-stage {stage:.3} ms");
-    assert!(stage <= rr * 1.01, "by-stage {stage:.3} ms, per-chunk {rr:.3} ms");
+    assert!(
+        stage <= rr * 1.01,
+        "by-stage {stage:.3} ms, per-chunk {rr:.3} ms"
+    );
 }

@@ -56,7 +56,11 @@ impl Gaps {
 pub fn gaps(ops: &[Op], dir: OpKind) -> Gaps {
     let mut device: Vec<&Op> = ops.iter().filter(|o| o.kind != OpKind::Host).collect();
     device.sort_by(|a, b| a.start_us.total_cmp(&b.start_us));
-    let other = if dir == OpKind::D2h { OpKind::H2d } else { OpKind::D2h };
+    let other = if dir == OpKind::D2h {
+        OpKind::H2d
+    } else {
+        OpKind::D2h
+    };
     let copies: Vec<(usize, &Op)> = device
         .iter()
         .enumerate()
@@ -65,12 +69,13 @@ pub fn gaps(ops: &[Op], dir: OpKind) -> Gaps {
         .collect();
     let mut out = Gaps::default();
     for pair in copies.windows(2) {
-        let [(_, prev), (at, next)] = pair else { continue };
+        let [(_, prev), (at, next)] = pair else {
+            continue;
+        };
         let before = device[..*at].iter().rev().find(|o| o.stream == next.stream);
         // Waiting for its own stream's previous op (unless that op is `prev`: back to back).
-        let waited = before.is_some_and(|b| {
-            !std::ptr::eq(*b, *prev) && b.end_us > prev.end_us - READY_MARGIN_US
-        });
+        let waited = before
+            .is_some_and(|b| !std::ptr::eq(*b, *prev) && b.end_us > prev.end_us - READY_MARGIN_US);
         if waited {
             continue;
         }

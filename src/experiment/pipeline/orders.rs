@@ -69,10 +69,10 @@ pub fn measure_other(
     let m = &mut report.metrics;
     put_summary(m, metric_name(best.order), best_time, 1.0, MS);
     put_summary(m, metric_name(runner.order), &summary, 1.0, MS);
-    report.params.extra.insert(
-        RUNNER_UP_SHAPE.into(),
-        shape(runner.streams, runner.chunks),
-    );
+    report
+        .params
+        .extra
+        .insert(RUNNER_UP_SHAPE.into(), shape(runner.streams, runner.chunks));
     Ok(NamedTimeline {
         name: timeline_name(runner, summary.median),
         ops,
@@ -253,7 +253,10 @@ mod tests {
             .extra
             .insert(RUNNER_UP_SHAPE.into(), "3 streams x 16 chunks".into());
         let win = order_result(&r).expect("two layouts measured");
-        assert_eq!((win.winner, win.loser, win.tie), ("by-stage", "per-chunk", false));
+        assert_eq!(
+            (win.winner, win.loser, win.tie),
+            ("by-stage", "per-chunk", false)
+        );
         assert_eq!(
             win.describe(),
             "5.80 ms (3 streams x 32 chunks) against 5.95 ms per-chunk (3 streams x 16 chunks)"

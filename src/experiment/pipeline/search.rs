@@ -66,7 +66,9 @@ impl Space {
                 || {
                     IssueOrder::ALL
                         .into_iter()
-                        .filter(|&o| o != IssueOrder::ByStage || streams.is_none_or(|s| s == STAGE_STREAMS))
+                        .filter(|&o| {
+                            o != IssueOrder::ByStage || streams.is_none_or(|s| s == STAGE_STREAMS)
+                        })
                         .collect()
                 },
                 |o| vec![o],
@@ -79,7 +81,11 @@ impl Space {
     pub fn max_streams(&self) -> u32 {
         let by_stage = self.orders.contains(&IssueOrder::ByStage);
         let most = self.streams.iter().copied().max().unwrap_or(1);
-        if by_stage { most.max(STAGE_STREAMS) } else { most }
+        if by_stage {
+            most.max(STAGE_STREAMS)
+        } else {
+            most
+        }
     }
 
     fn chunk_ok(&self, c: u32) -> bool {

@@ -51,7 +51,9 @@ impl Device {
     /// What a download `id` starting on engine `e` pays because an upload is on the link (see
     /// [`super::Pacing::under_upload_us`]); 0 for anything else, or with one copy engine.
     fn upload_toll(&self, e: usize, id: OpId) -> f64 {
-        let Some(slot) = self.slot(id) else { return 0.0 };
+        let Some(slot) = self.slot(id) else {
+            return 0.0;
+        };
         let download = matches!(slot.op.work, Work::Copy { dir: Dir::D2h, .. });
         let uploading = self.engines[0].running.is_some_and(|r| {
             !matches!(r.phase, Phase::Busy { .. })
