@@ -9,7 +9,8 @@
 //! events per chunk on top of the copies and kernels.
 //!
 //! Every layout is refined on its own: the neighbours of each layout's fastest coarse point are
-//! tried, so the comparison of layouts does not depend on which one the coarse grid favoured.
+//! tried, and its fastest point gets tapered variants, so the comparison of layouts does not
+//! depend on which one the coarse grid favoured.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -185,16 +186,16 @@ pub fn search(
     };
     measure(s, space.coarse(), &mut times)?;
     for &order in &space.orders {
-        let of_order: HashMap<Config, f64> = times
-            .iter()
-            .filter(|(c, _)| c.order == order)
-            .map(|(c, t)| (*c, *t))
-            .collect();
-        for cfg in fastest(&of_order, 1) {
+        if let Some(cfg) = fastest_of(&times, order) {
             measure(s, space.around(cfg), &mut times)?;
         }
     }
-    for cfg in fastest(&times, TAPERED_BASES) {
+    // Tapered ends on the fastest two points, and on each layout's fastest.
+    let mut bases = fastest(&times, TAPERED_BASES);
+    for &order in &space.orders {
+        bases.extend(fastest_of(&times, order).filter(|c| !bases.contains(c)));
+    }
+    for cfg in bases {
         measure(s, space.tapered(cfg), &mut times)?;
     }
     let mut finals: Vec<(Config, Summary)> = Vec::new();
@@ -257,6 +258,18 @@ fn simplicity(c: &Config) -> (u32, u32, u32, u8) {
 /// The best of `times`: the simplest configuration within `tolerance` of the fastest.
 pub fn simplest_within(times: &[(Config, f64)], tolerance: f64) -> Option<Config> {
     within(times, tolerance).into_iter().min_by_key(simplicity)
+}
+
+/// The fastest configuration of `times` in `order`, if any was timed.
+fn fastest_of(times: &HashMap<Config, f64>, order: IssueOrder) -> Option<Config> {
+    times
+        .iter()
+        .filter(|(c, _)| c.order == order)
+        .min_by(|a, b| {
+            a.1.total_cmp(b.1)
+                .then(simplicity(a.0).cmp(&simplicity(b.0)))
+        })
+        .map(|(c, _)| *c)
 }
 
 /// The `n` fastest configurations, fastest first (ties broken by fewer streams, then chunks).
