@@ -88,6 +88,8 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     eprintln!("key handled in {latency:?} while running: {still_running}");
     tui.wait_for("stream 1");
     tui.wait_for("stream 2");
+    // The finished run's headline (a longer search may still be drawing its progress above).
+    tui.wait_for("best: ");
     let screen = tui.text();
     let word = if backend == "gpu" {
         "Live"
