@@ -152,7 +152,7 @@ pub struct RunArgs {
     /// Host memory of the buffers (pipeline; default pinned).
     #[arg(long, value_enum, value_name = "KIND")]
     pub host_mem: Option<HostMemArg>,
-    /// Issue order (pipeline; default: try both).
+    /// Issue order or stream layout (pipeline; default: try all three).
     #[arg(long, value_enum, value_name = "ORDER")]
     pub order: Option<OrderArg>,
     /// Write the run's timeline as Chrome trace event JSON (opens in Perfetto).
@@ -187,6 +187,8 @@ pub enum HostMemArg {
 pub enum OrderArg {
     PerChunk,
     BreadthFirst,
+    // One stream per stage (upload, kernel, download), linked by events.
+    ByStage,
 }
 
 #[derive(Debug, Args)]

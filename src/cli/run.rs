@@ -89,6 +89,7 @@ pub fn options(args: &RunArgs) -> ExperimentOptions {
         issue_order: args.order.map(|o| match o {
             OrderArg::PerChunk => IssueOrder::PerChunk,
             OrderArg::BreadthFirst => IssueOrder::BreadthFirst,
+            OrderArg::ByStage => IssueOrder::ByStage,
         }),
         ..ExperimentOptions::default()
     }
@@ -145,7 +146,7 @@ pub fn render_table(report: &Report) -> String {
     }
     out += "\n\n";
     if let Some(win) = experiment::pipeline::order_result(report) {
-        out += &format!("winning order: {}, {}\n\n", win.winner, win.describe());
+        out += &format!("winning layout: {}, {}\n\n", win.winner, win.describe());
     }
     // The registry's order: contract metrics first, as declared; then any others by name.
     let declared = registry::find(&report.experiment).map_or(&[][..], |s| s.metrics);

@@ -12,6 +12,7 @@ use super::session::Session;
 use super::{ExperimentError, ExperimentOptions, RunContext};
 
 pub mod copies;
+pub mod gaps;
 pub mod micro;
 pub mod naming;
 pub mod pacing;

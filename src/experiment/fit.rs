@@ -4,8 +4,9 @@
 //!
 //! The host check counts everything the run will hold in this process ([`host_bytes_per_byte`],
 //! the one place that turns what a backend says it keeps in host memory into bytes): a live GPU's
-//! host buffers are real memory; the simulator holds descriptions, not bytes, and refuses sizes
-//! its profiled host could not hold by itself. "Free" is the smaller of `MemAvailable` and
+//! host buffers are real memory; the simulator holds descriptions, not bytes. A size its profiled
+//! host could not hold shrinks a default; an explicit one runs with a note that a live run on the
+//! profiled machine would be refused (device-memory and this-process limits still refuse). "Free" is the smaller of `MemAvailable` and
 //! the room left under an address-space limit (`ulimit -v`, `prlimit --as`), so a run is
 //! refused with a message instead of being OOM-killed or aborted by a failed allocation.
 
@@ -129,6 +130,18 @@ fn largest_fitting(need: Need, free: Free) -> u64 {
     }
 }
 
+/// The note of a simulated run whose host buffers (`needed`) the profiled machine's host memory
+/// (`host`) could not hold.
+fn beyond_profiled_host(needed: u64, host: u64) -> String {
+    format!(
+        "simulated only: this run's {} of host buffers exceed 90% of the profiled machine's {} of \
+         host memory, so a live run there would be refused for host memory (the simulator holds \
+         no bytes, so it runs here)",
+        format_bytes(needed),
+        format_bytes(host)
+    )
+}
+
 /// `bytes` as a `--size` value the learner can paste: `3G`, `2457M` or plain bytes.
 fn size_arg(bytes: u64) -> String {
     const MIB: u64 = 1 << 20;
@@ -158,6 +171,12 @@ pub fn fit_size(
     };
     if let Some(size) = asked {
         return match misfit(size, need, free) {
+            // Only the simulated host is too small: the simulator holds no bytes, so the run
+            // goes ahead (issue 10 §1: `--size 64G` on the simulator), and says what a live run
+            // on the profiled machine would meet.
+            Some((SIMULATED_HOST, needed, host)) => {
+                Ok((size, Some(beyond_profiled_host(needed, host))))
+            }
             Some(m) => Err(too_large(size, m)),
             None => Ok((size, None)),
         };

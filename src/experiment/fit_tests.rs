@@ -18,27 +18,41 @@ fn free(device: u64, host: Option<u64>, holds_host_bytes: bool) -> Free {
 }
 
 /// The issue-10 case: `pipeline --size 64G` on the simulated H200 (126 GiB of host memory)
-/// needs 128 GiB of host buffers. Refused, saying whose memory, with the largest size that fits.
+/// needs 128 GiB of host buffers. The simulator holds no bytes, so it runs, with a note naming
+/// the figures a live run on the profiled machine would be refused for; a default still shrinks
+/// to what the profiled host could hold, and the device limit still refuses.
 #[test]
-fn the_simulated_host_limits_the_simulator_and_names_the_largest_fitting_size() {
+fn an_explicit_size_beyond_the_simulated_host_runs_with_a_note() {
     let h200_host = 135_148_564_480;
     let sim = Free {
         simulated_host: Some(h200_host),
         ..free(150 << 30, Some(4 << 30), SIM)
     };
     let pipeline = Need { device: 1, host: 2 };
-    let err = fit_size(Some(64 << 30), 0, pipeline, sim)
-        .unwrap_err()
-        .to_string();
+    let (size, note) = fit_size(Some(64 << 30), 0, pipeline, sim).unwrap();
+    assert_eq!(size, 64 << 30);
+    let note = note.expect("a note says a live run would be refused");
     assert!(
-        err.contains("128 GiB") && err.contains("simulated host") && err.contains("--size 57999M"),
-        "{err}"
+        note.contains("128 GiB") && note.contains("125.9 GiB") && note.contains("refused"),
+        "{note}"
     );
-    // A size that fits the profiled host runs, although this machine has only 4 GiB free.
+    // A size that fits the profiled host runs without a note, although this machine has only
+    // 4 GiB free (the simulator holds no bytes).
     assert_eq!(
-        fit_size(Some(56 << 30), 0, pipeline, sim).unwrap().0,
-        56 << 30
+        fit_size(Some(56 << 30), 0, pipeline, sim).unwrap(),
+        (56 << 30, None)
     );
+    // A default too large for the profiled host shrinks instead.
+    let (shrunk, why) = fit_size(None, 64 << 30, pipeline, sim).unwrap();
+    assert_eq!(shrunk, 32 << 30);
+    assert!(why.is_some_and(|w| w.contains("reduced")));
+    // The simulated device's memory still refuses.
+    let small_device = Free {
+        device: 32 << 30,
+        ..sim
+    };
+    let err = fit_size(Some(64 << 30), 0, pipeline, small_device).unwrap_err();
+    assert!(err.to_string().contains("device"), "{err}");
 }
 
 #[test]

@@ -27,17 +27,27 @@ pub enum IssueOrder {
     PerChunk,
     /// All H2Ds, then all kernels, then all D2Hs.
     BreadthFirst,
+    /// One stream per stage: every upload on an upload stream, every kernel on a compute
+    /// stream, every download on a download stream, each chunk's stages linked by events
+    /// (`cuEventRecord` after a chunk's upload, `cuStreamWaitEvent` before its kernel; likewise
+    /// kernel to download). Always three streams.
+    ByStage,
 }
 
 impl IssueOrder {
-    /// Both orders, in the order they are tried.
-    pub const ALL: [IssueOrder; 2] = [IssueOrder::PerChunk, IssueOrder::BreadthFirst];
+    /// Every layout, in the order they are tried.
+    pub const ALL: [IssueOrder; 3] = [
+        IssueOrder::PerChunk,
+        IssueOrder::BreadthFirst,
+        IssueOrder::ByStage,
+    ];
 
-    /// The name used in params and series (`per-chunk`, `breadth-first`).
+    /// The name used in params and series (`per-chunk`, `breadth-first`, `by-stage`).
     pub fn name(self) -> &'static str {
         match self {
             IssueOrder::PerChunk => "per-chunk",
             IssueOrder::BreadthFirst => "breadth-first",
+            IssueOrder::ByStage => "by-stage",
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `pipeline` (lesson 4): N bytes through H2D, a light kernel and D2H. First sequentially (one
-//! stream, the whole buffer), then chunked over several streams in both issue orders, searching
-//! chunks x streams for the fastest configuration. The lower bound comes from measured parts:
+//! stream, the whole buffer), then chunked over several streams in three layouts (chunks round-robin
+//! over streams issued per chunk or breadth-first, or one stream per stage linked by events),
+//! searching chunks x streams for the fastest configuration. The lower bound comes from measured parts:
 //! the longest stage alone, or all bytes in both directions over the measured bidirectional
 //! bandwidth, whichever is larger. Sequential and best runs are verified against the host.
 
@@ -9,7 +10,7 @@ use crate::report::{HostMemKind, NamedTimeline, Op, OpKind, Report};
 
 use super::fit::Need;
 use super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES, put, put_derived, put_summary};
-use super::options::{MIB, format_bytes};
+use super::options::{IssueOrder, MIB, format_bytes};
 use super::session::Session;
 use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
@@ -22,6 +23,7 @@ pub mod schedule;
 pub mod search;
 pub mod shapes;
 mod spec;
+pub(crate) mod steps;
 
 use schedule::{Buffers, Config, TRANSFORM, recorded_wall_ms, run_once, time_once};
 use search::{FINAL_REPS, Space, search};
@@ -40,6 +42,14 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
+    if opts.issue_order == Some(IssueOrder::ByStage)
+        && let Some(n) = opts.streams.filter(|&n| n != steps::STAGE_STREAMS)
+    {
+        return Err(ExperimentError::InvalidOption(format!(
+            "--order by-stage always runs on three streams (upload, compute, download), not \
+             --streams {n}; drop --streams or pass --streams 3"
+        )));
+    }
     let need = Need { device: 1, host: 2 };
     let (bytes, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
     let kind = opts.host_mem.unwrap_or(HostMemKind::Pinned);
@@ -61,7 +71,7 @@ pub fn run(
     };
     s.host_fill(b.input, 41)?;
     s.host_fill(b.output, 42)?;
-    let max_streams = space.streams.iter().copied().max().unwrap_or(1);
+    let max_streams = space.max_streams();
     let streams: Vec<StreamId> = (0..max_streams)
         .map(|_| s.stream(StreamKind::NonBlocking))
         .collect::<Result<_, _>>()?;
@@ -95,20 +105,22 @@ pub fn run(
 
     let (best, best_time, times) = search(&mut s, &b, &space, &streams, ctx)?;
     let best_ms = best_time.median;
-    // Both issue orders at the best shape, unless the learner fixed the order.
-    let other_order = if opts.issue_order.is_none() {
-        ctx.step(&format!("{}, other issue order", best.describe()))?;
-        let found = (best, &best_time);
-        Some(orders::measure_other(
-            &mut s,
-            &b,
-            found,
-            &streams,
-            FINAL_REPS,
-            &mut report,
-        )?)
-    } else {
-        None
+    // The best of the other layouts, unless the learner fixed the layout.
+    let runner = orders::runner_up(&times, best).filter(|_| opts.issue_order.is_none());
+    let other_order = match runner {
+        Some(runner) => {
+            ctx.step(&format!("{}, best other layout", runner.describe()))?;
+            let found = (best, &best_time);
+            Some(orders::measure_other(
+                &mut s,
+                &b,
+                found,
+                (runner, &streams),
+                FINAL_REPS,
+                &mut report,
+            )?)
+        }
+        None => None,
     };
     let equal = shapes::compare_with_equal(&mut s, &b, best, &streams, FINAL_REPS, &mut report)?;
     ctx.step(&format!("best: {}, verified", best.describe()))?;

@@ -97,7 +97,7 @@ impl SimGpu {
                 costs::bidirectional_bytes_per_us(&profile),
             )
             .with_copy_queues(profile.copy_engines_per_direction),
-            host: Pool::new("host", profile.host_total_bytes),
+            host: Pool::per_buffer("host", profile.host_total_bytes),
             dev: Pool::new("device", profile.device_total_bytes),
             profile,
             info,

@@ -96,12 +96,14 @@ fn pipeline_timeline_beside_the_quiz() {
         run(&mut app, "4 r", report.clone());
         let t = draw(&app, w, h);
         let screen = text(&t);
+        // The best layout and the best of the others, each named on its timeline.
+        let win = experiment::pipeline::order_result(&report).unwrap();
         for needle in [
             "stream 1",
             "Simulated",
             "Quick check",
-            "per-chunk",
-            "breadth-first",
+            win.winner,
+            win.loser,
         ] {
             assert!(screen.contains(needle), "{needle} missing at {w}x{h}");
         }
@@ -110,8 +112,9 @@ fn pipeline_timeline_beside_the_quiz() {
 }
 
 #[test]
-fn pipeline_sweep_shows_both_orders_and_marks_the_choice() {
+fn pipeline_sweep_shows_the_closest_layouts_and_marks_the_choice() {
     let report = small("pipeline");
+    let win = experiment::pipeline::order_result(&report).unwrap();
     let streams = report.params.streams.unwrap();
     let chunks = report.params.chunks.unwrap();
     for (w, h) in SIZES {
@@ -120,13 +123,8 @@ fn pipeline_sweep_shows_both_orders_and_marks_the_choice() {
         press(&mut app, "v v");
         let t = draw(&app, w, h);
         let screen = text(&t);
-        for needle in [
-            "per-chunk",
-            "breadth-first",
-            "◆",
-            "sweep · v view",
-            "2 streams",
-        ] {
+        // The chosen layout's table first, then the closest other layout's.
+        for needle in [win.winner, win.loser, "◆", "sweep · v view", "2 streams"] {
             assert!(
                 screen.contains(needle),
                 "{needle} missing at {w}x{h}:\n{screen}"

@@ -242,3 +242,45 @@ fn profile_flag_selects_the_simulator_profile() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `--order by-stage` runs the third layout alone (three streams, its series only); a typo is a
+/// usage error (exit 2) that names the value; with `--streams` other than 3 it says what to do.
+#[test]
+fn order_by_stage_runs_alone_and_its_misuses_are_clear() {
+    let out = cli(&[
+        "--backend",
+        "sim",
+        "run",
+        "pipeline",
+        "--size",
+        "16M",
+        "--order",
+        "by-stage",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let r: cuda_academy::report::Report = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r.params.extra["best_order"], "by-stage");
+    assert_eq!(r.params.streams, Some(3));
+    assert!(r.series.iter().all(|s| s.name.ends_with("by-stage")));
+    assert!(r.checks.iter().all(|c| c.passed), "{:?}", r.checks);
+    let typo = cli(&["--backend", "sim", "run", "pipeline", "--order", "by-stge"]);
+    assert_eq!(typo.status.code(), Some(2));
+    assert!(text(&typo.stderr).contains("by-stage"));
+    let two = cli(&[
+        "--backend",
+        "sim",
+        "run",
+        "pipeline",
+        "--order",
+        "by-stage",
+        "--streams",
+        "2",
+    ]);
+    assert_eq!(two.status.code(), Some(1));
+    assert!(
+        text(&two.stderr).contains("--streams 3"),
+        "{}",
+        text(&two.stderr)
+    );
+}

@@ -93,12 +93,12 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
     let seen: Vec<Config> = points(&fit_from).iter().map(|p| p.config).collect();
     let mut p = template.clone();
     let fitted = fit_pacing(&mut p, &fit_from).unwrap();
-    assert_eq!(fitted.len(), 3);
+    assert_eq!(fitted.len(), 4, "{fitted:?}");
     let table = rows(&p, &seen);
     let before = rows(&template, &seen);
     eprintln!(
-        "per-op costs: op {:.2} us, stream wait {:.2} us, engine switch {:.2} us",
-        p.op_overhead_us, p.stream_wait_us, p.engine_switch_us
+        "per-op costs: op {:.4} us, stream wait {:.4} us, engine switch {:.4} us, download under upload {:.4} us",
+        p.op_overhead_us, p.stream_wait_us, p.engine_switch_us, p.download_under_upload_us
     );
     eprintln!(
         "| streams x chunks, order | live ms | simulated ms | error | without per-op costs | fit's run tried it |"
@@ -129,13 +129,14 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
     assert!(rms(&table) < rms(&before) * 0.8);
     assert!(before.iter().any(|r| r.err().abs() > 0.10));
     // So must the copy engines' queues: without them many streams issued breadth-first are
-    // simulated far too fast (5 x 40 at 6.4 ms against 9.7 live).
+    // simulated far too fast (5 x 40 at 6.4 ms against 9.7 live). Four such points before the
+    // download toll; two with it (5 x 40 and 6 x 24), as the toll explains part of the rest.
     let one_queue_per_stream = rows(&without_queues(&p), &seen);
     let missed = one_queue_per_stream
         .iter()
         .filter(|r| many_streams_breadth_first(&r.config) && r.err() < -0.10)
         .count();
-    assert_eq!(missed, 4, "points the queues fix");
+    assert!(missed >= 2, "points the queues fix: {missed}");
     for r in &table {
         assert!(
             r.err().abs() <= 0.10,
@@ -238,4 +239,122 @@ fn the_shipped_profile_matches_breadth_first_issue_over_many_streams() {
         };
         assert!(err.abs() <= limit, "{config}: {err:+.3}");
     }
+}
+
+/// Issue 10 §4's reading of the per-chunk pipeline's download gaps ("consecutive downloads on
+/// different streams go to different copy engines, and each switch costs ~8 us") checked against
+/// every recorded live timeline: the ~7.4 us gap follows an upload flowing at the time, on the
+/// same engine as much as on another; with no upload flowing, downloads are 1.3 us (same
+/// engine) or 1.8 us (another engine) apart. The engine switch costs half a microsecond; the
+/// concurrent upload costs the rest. BENCHMARKS.md, "Pipeline: one stream per stage", has the
+/// table.
+#[test]
+fn download_gaps_follow_a_flowing_upload_not_an_engine_switch() {
+    use cuda_academy::experiment::calibrate::gaps::{Gaps, gaps, median};
+    use cuda_academy::report::OpKind;
+    let mut down = Gaps::default();
+    let mut up = Gaps::default();
+    for dir in [DIR.to_string(), format!("{DIR}-breadth-first")] {
+        for e in std::fs::read_dir(&dir).unwrap().filter_map(|e| e.ok()) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if !name.starts_with("pipeline-s") || !name.ends_with(".json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            let r: Report = serde_json::from_str(&text).unwrap();
+            down.extend(gaps(&r.timeline, OpKind::D2h));
+            up.extend(gaps(&r.timeline, OpKind::H2d));
+        }
+    }
+    let m = |v: &[f64]| median(v).unwrap();
+    let row = |what: &str, v: &[f64]| eprintln!("| {what} | {} | {:.2} |", v.len(), m(v));
+    eprintln!("| gap between consecutive copies | n | median us |\n|---|---|---|");
+    row(
+        "download, upload flowing, same engine",
+        &down.under_other[0],
+    );
+    row(
+        "download, upload flowing, other engine",
+        &down.under_other[1],
+    );
+    row("download, no upload, same engine", &down.alone[0]);
+    row("download, no upload, other engine", &down.alone[1]);
+    row("upload, download flowing", &up.all_under_other());
+    row("upload, no download", &up.all_alone());
+    assert!(down.under_other.iter().all(|v| v.len() >= 50));
+    assert!(down.alone.iter().all(|v| v.len() >= 30));
+    // The upload, not the engine: both engine cases are slow under an upload, fast without.
+    for v in &down.under_other {
+        assert!(m(v) > 5.0, "{}", m(v));
+    }
+    assert!(m(&down.alone[0]) < 1.5 && m(&down.alone[1]) < 2.0);
+    assert!(
+        m(&down.alone[1]) - m(&down.alone[0]) < 1.0,
+        "an engine switch is cheap"
+    );
+    // Uploads do not pay it: 2-2.5 us apart whether or not a download flows.
+    assert!(m(&up.all_under_other()) < 3.0 && m(&up.all_alone()) < 3.0);
+}
+
+/// The shipped profile's per-op costs are the ones `calibrate`'s fit gives from
+/// `pipeline-search-1.json` on the shipped profile's own measured fields (so the profile says
+/// where they came from, and a change of model that moves them fails here until it is refitted).
+#[test]
+fn the_shipped_per_op_costs_are_the_fit_of_the_live_run() {
+    let shipped = Profile::builtin("h200").unwrap();
+    let mut refit = shipped.clone();
+    let fitted = fit_pacing(&mut refit, &report("pipeline-search-1.json")).unwrap();
+    assert_eq!(fitted.len(), 4, "{fitted:?}");
+    eprintln!(
+        "refit: op {:.4}, stream wait {:.4}, switch {:.4}, download under upload {:.4}",
+        refit.op_overhead_us,
+        refit.stream_wait_us,
+        refit.engine_switch_us,
+        refit.download_under_upload_us
+    );
+    for (got, want) in [
+        (shipped.op_overhead_us, refit.op_overhead_us),
+        (shipped.stream_wait_us, refit.stream_wait_us),
+        (shipped.engine_switch_us, refit.engine_switch_us),
+        (
+            shipped.download_under_upload_us,
+            refit.download_under_upload_us,
+        ),
+    ] {
+        assert!(
+            (got - want).abs() <= 0.01 + 0.01 * want,
+            "shipped {got}, refit {want}"
+        );
+    }
+}
+
+/// On the shipped profile, one stream per stage wins or ties (within the search's 1%) at
+/// 256 MiB against the best per-chunk configuration near the live optimum, as it won by 2-3% on
+/// the H200 in the lead's CUDA C program (BENCHMARKS.md, "Pipeline: one stream per stage").
+/// Before events counted as the engine of the op they follow, by-stage's chain copy, record,
+/// copy paid two stream waits per chunk and came out 2.4% slower than per-chunk (5.82 against
+/// 5.68 ms with the profile of the time, before the download toll): this failed.
+#[test]
+fn by_stage_wins_or_ties_at_256_mib_on_the_simulator() {
+    use cuda_academy::experiment::IssueOrder;
+    let p = Profile::builtin("h200").unwrap();
+    let bytes = 256 << 20;
+    let best = |configs: &[Config]| {
+        configs
+            .iter()
+            .map(|&c| simulate_ms(&p, bytes, c).unwrap())
+            .fold(f64::INFINITY, f64::min)
+    };
+    let per_chunk: Vec<Config> = [(2, 16), (3, 16), (3, 32), (3, 48), (4, 32), (4, 64)]
+        .map(|(s, c)| Config::equal(s, c, IssueOrder::PerChunk))
+        .to_vec();
+    let by_stage: Vec<Config> = [16, 32, 48, 64]
+        .map(|c| Config::equal(3, c, IssueOrder::ByStage))
+        .to_vec();
+    let (rr, stage) = (best(&per_chunk), best(&by_stage));
+    eprintln!("256 MiB simulated: best per-chunk {rr:.3} ms, best by-stage {stage:.3} ms");
+    assert!(
+        stage <= rr * 1.01,
+        "by-stage {stage:.3} ms, per-chunk {rr:.3} ms"
+    );
 }

@@ -35,7 +35,7 @@ impl Field {
                 Some(_) => "pinned".into(),
                 None => auto("pinned"),
             },
-            Field::Order => o.issue_order.map_or(auto("try both"), |x| x.name().into()),
+            Field::Order => o.issue_order.map_or(auto("try all"), |x| x.name().into()),
         }
     }
 

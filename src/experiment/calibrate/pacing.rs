@@ -102,10 +102,42 @@ pub fn fit_pacing(p: &mut Profile, r: &Report) -> Result<Vec<&'static str>, Expe
     if chain.len() < 2 || alternate.len() < 2 || several.is_empty() || bytes == 0 {
         return Ok(Vec::new());
     }
+    // Read off the timeline, not fitted to times: the others are then fitted around it.
+    let mut fitted = Vec::new();
+    if let Some(toll) = download_toll_us(&r.timeline) {
+        p.download_under_upload_us = toll;
+        fitted.push("download_under_upload_us");
+    }
     fit_one(p, |p| &mut p.op_overhead_us, bytes, &chain)?;
     fit_one(p, |p| &mut p.stream_wait_us, bytes, &alternate)?;
     fit_one(p, |p| &mut p.engine_switch_us, bytes, &several)?;
-    Ok(vec!["op_overhead_us", "stream_wait_us", "engine_switch_us"])
+    fitted.extend(["op_overhead_us", "stream_wait_us", "engine_switch_us"]);
+    Ok(fitted)
+}
+
+/// The fewest gaps of each kind [`download_toll_us`] reads a median from.
+const MIN_GAPS: usize = 5;
+
+/// What a download pays for an upload on the link, from a recorded timeline with copy engines
+/// (CUPTI): the median gap before a ready download while an upload flows, less the median gap
+/// before a ready upload (uploads pay no such toll; see [`super::gaps`]). `None` when the
+/// timeline has too few of either (an event-timed backend, or a run with no overlap).
+pub fn download_toll_us(ops: &[crate::report::Op]) -> Option<f64> {
+    use super::gaps::{gaps, median};
+    use crate::report::OpKind;
+    if ops
+        .iter()
+        .any(|o| o.kind == OpKind::D2h && o.engine.is_none())
+    {
+        return None;
+    }
+    let down = gaps(ops, OpKind::D2h).all_under_other();
+    let up = gaps(ops, OpKind::H2d);
+    let up = [up.all_under_other(), up.all_alone()].concat();
+    if down.len() < MIN_GAPS || up.len() < MIN_GAPS {
+        return None;
+    }
+    Some((median(&down)? - median(&up)?).max(0.0))
 }
 
 #[cfg(test)]
@@ -122,7 +154,7 @@ mod tests {
         r.params.size = bytes;
         r.series.clear();
         for streams in [1, 3] {
-            for order in IssueOrder::ALL {
+            for order in [IssueOrder::PerChunk, IssueOrder::BreadthFirst] {
                 let points = [2u32, 8, 32, 128]
                     .map(|chunks| {
                         let config = Config::equal(streams, chunks, order);
@@ -141,6 +173,20 @@ mod tests {
         r
     }
 
+    /// A timeline without copy engines (event timing) or without overlap gives no toll.
+    #[test]
+    fn the_toll_needs_engines_and_overlap() {
+        let live =
+            include_str!("../../../tests/fixtures/h200-live-2026-12-01/pipeline-search-1.json");
+        let r: Report = serde_json::from_str(live).expect("the fixture is a report");
+        assert!(download_toll_us(&r.timeline).is_some_and(|t| t > 4.0));
+        let mut no_engines = r.timeline.clone();
+        no_engines.iter_mut().for_each(|o| o.engine = None);
+        assert_eq!(download_toll_us(&no_engines), None);
+        let sequential = &r.other_timelines[0].ops;
+        assert_eq!(download_toll_us(sequential), None);
+    }
+
     #[test]
     fn the_fit_recovers_per_op_costs_it_did_not_know() {
         let mut truth = Profile::builtin("h200").expect("built-in profile");
@@ -151,10 +197,19 @@ mod tests {
         ) = (2.0, 6.0, 3.0);
         let r = report_of(&truth, 16 << 20);
         assert_eq!(points(&r).len(), 16);
+        // The toll is read off the report's timeline (the live run's CUPTI records), which is
+        // where the truth's came from too.
+        assert!((truth.download_under_upload_us - 5.76).abs() < 0.01);
         let mut p = truth.clone();
-        (p.op_overhead_us, p.stream_wait_us, p.engine_switch_us) = (0.0, 0.0, 0.0);
+        (
+            p.op_overhead_us,
+            p.stream_wait_us,
+            p.engine_switch_us,
+            p.download_under_upload_us,
+        ) = (0.0, 0.0, 0.0, 0.0);
         let fitted = fit_pacing(&mut p, &r).expect("fits");
-        assert_eq!(fitted.len(), 3);
+        assert_eq!(fitted.len(), 4, "{fitted:?}");
+        assert!((p.download_under_upload_us - truth.download_under_upload_us).abs() < 0.01);
         for (got, want) in [
             (p.op_overhead_us, 2.0),
             (p.stream_wait_us, 6.0),

@@ -1,6 +1,11 @@
-//! Both issue orders at the best configuration (lesson 4, cards 6 and 8): the best streams x
-//! chunks is timed and recorded in the order the search did not choose too, so the panel can
-//! show the two timelines on one scale and the results can name the winning order.
+//! The best layout against the best of the others (lesson 4, cards 6 and 8): the fastest
+//! configuration the search timed in any other issue order or layout (the runner-up) is timed
+//! again and recorded, so the panel can show the two timelines on one scale and the results can
+//! name the winning layout. With three layouts (per-chunk, breadth-first, by-stage) the runner-up
+//! may have another shape than the best; reports from before by-stage compared the two orders at
+//! one shape, and read the same way.
+
+use std::collections::HashMap;
 
 use crate::gpu::StreamId;
 use crate::report::{NamedTimeline, Op, Report};
@@ -15,24 +20,28 @@ use super::shape;
 
 /// Two times closer than this fraction are a tie (measurement noise on real hardware).
 pub const TIE: f64 = 0.01;
+/// The report's key for the runner-up's streams x chunks (`3 streams x 16 chunks`).
+pub const RUNNER_UP_SHAPE: &str = "runner_up_shape";
 
-/// The metric holding the time of the best streams x chunks in `order`.
+/// The metric holding the time of the best configuration in `order`.
 pub fn metric_name(order: IssueOrder) -> &'static str {
     match order {
         IssueOrder::PerChunk => "per_chunk_ms",
         IssueOrder::BreadthFirst => "breadth_first_ms",
+        IssueOrder::ByStage => "by_stage_ms",
     }
 }
 
-/// The other order.
-pub fn other(order: IssueOrder) -> IssueOrder {
-    match order {
-        IssueOrder::PerChunk => IssueOrder::BreadthFirst,
-        IssueOrder::BreadthFirst => IssueOrder::PerChunk,
-    }
+/// The fastest configuration of `times` in another order than `best`'s.
+pub fn runner_up(times: &HashMap<Config, f64>, best: Config) -> Option<Config> {
+    times
+        .iter()
+        .filter(|(c, _)| c.order != best.order)
+        .min_by(|a, b| a.1.total_cmp(b.1))
+        .map(|(c, _)| *c)
 }
 
-/// The name of the other order's timeline: `breadth-first, 7.21 ms · 3 streams x 32 chunks`.
+/// The name of the runner-up's timeline: `breadth-first, 7.21 ms · 3 streams x 32 chunks`.
 pub fn timeline_name(cfg: Config, ms: f64) -> String {
     format!(
         "{}, {} · {}",
@@ -42,39 +51,38 @@ pub fn timeline_name(cfg: Config, ms: f64) -> String {
     )
 }
 
-/// Time (`reps` runs) and record `best`'s shape in the other issue order; store both orders'
-/// times as metrics (`best_time` is the best configuration's own summary) and return the
-/// other order's timeline.
+/// Time (`reps` runs) and record `runner`, the best of the other layouts; store its time and the
+/// best configuration's (`best_time`, its own summary) as metrics, and return its timeline.
 pub fn measure_other(
     s: &mut Session,
     b: &Buffers,
     (best, best_time): (Config, &Summary),
-    streams: &[StreamId],
+    (runner, streams): (Config, &[StreamId]),
     reps: usize,
     report: &mut Report,
 ) -> Result<NamedTimeline, ExperimentError> {
-    let cfg = Config {
-        order: other(best.order),
-        ..best
-    };
     let times = (0..reps)
-        .map(|_| time_once(s, b, cfg, streams))
+        .map(|_| time_once(s, b, runner, streams))
         .collect::<Result<Vec<f64>, _>>()?;
-    let ops: Vec<Op> = run_once(s, b, cfg, streams)?;
+    let ops: Vec<Op> = run_once(s, b, runner, streams)?;
     let summary = Summary::of(&times).unwrap_or(*best_time);
     let m = &mut report.metrics;
     put_summary(m, metric_name(best.order), best_time, 1.0, MS);
-    put_summary(m, metric_name(cfg.order), &summary, 1.0, MS);
+    put_summary(m, metric_name(runner.order), &summary, 1.0, MS);
+    report
+        .params
+        .extra
+        .insert(RUNNER_UP_SHAPE.into(), shape(runner.streams, runner.chunks));
     Ok(NamedTimeline {
-        name: timeline_name(cfg, summary.median),
+        name: timeline_name(runner, summary.median),
         ops,
     })
 }
 
-/// How the two orders compared at the best configuration.
+/// How the best layout compared with the best of the others.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderResult {
-    /// The faster order (`per-chunk`), or the chosen one when they tie.
+    /// The faster layout (`per-chunk`), or the chosen one when they tie.
     pub winner: &'static str,
     pub winner_ms: f64,
     pub loser: &'static str,
@@ -83,56 +91,87 @@ pub struct OrderResult {
     pub tie: bool,
     /// `3 streams x 32 chunks`.
     pub shape: String,
+    /// The loser's streams x chunks.
+    pub loser_shape: String,
 }
 
 impl OrderResult {
     /// `5.66 ms against 7.21 ms breadth-first (3 streams x 32 chunks)`, or for a tie
-    /// `tied within 1% with breadth-first (5.66 ms and 5.67 ms, 3 streams x 32 chunks)`.
+    /// `tied within 1% with breadth-first (5.66 ms and 5.67 ms, 3 streams x 32 chunks)`; when the
+    /// two shapes differ each time is followed by its own.
     pub fn describe(&self) -> String {
         let ms = |v: f64| crate::timeline::format::format_duration_us(v * 1e3);
-        if self.tie {
-            format!(
+        let same = self.shape == self.loser_shape;
+        match (self.tie, same) {
+            (true, true) => format!(
                 "tied within 1% with {} ({} and {}, {})",
                 self.loser,
                 ms(self.winner_ms),
                 ms(self.loser_ms),
                 self.shape
-            )
-        } else {
-            format!(
+            ),
+            (true, false) => format!(
+                "tied within 1% with {} ({}, {}; {}, {})",
+                self.loser,
+                ms(self.winner_ms),
+                self.shape,
+                ms(self.loser_ms),
+                self.loser_shape
+            ),
+            (false, true) => format!(
                 "{} against {} {} ({})",
                 ms(self.winner_ms),
                 ms(self.loser_ms),
                 self.loser,
                 self.shape
-            )
+            ),
+            (false, false) => format!(
+                "{} ({}) against {} {} ({})",
+                ms(self.winner_ms),
+                self.shape,
+                ms(self.loser_ms),
+                self.loser,
+                self.loser_shape
+            ),
         }
     }
 }
 
-/// The two orders' result in a pipeline report, when both were measured.
+/// The best layout against the best other one in a pipeline report, when both were measured.
 pub fn order_result(report: &Report) -> Option<OrderResult> {
     let time = |o: IssueOrder| report.metrics.get(metric_name(o)).map(|m| m.value);
-    let (per_chunk, breadth_first) = (time(IssueOrder::PerChunk)?, time(IssueOrder::BreadthFirst)?);
-    let chosen = report.params.extra.get("best_order").map(String::as_str);
-    let tie = (per_chunk - breadth_first).abs() <= TIE * per_chunk.min(breadth_first);
-    let per_chunk_wins = if tie {
-        chosen != Some(IssueOrder::BreadthFirst.name())
-    } else {
-        per_chunk < breadth_first
-    };
-    let (winner, loser) = if per_chunk_wins {
-        (IssueOrder::PerChunk, IssueOrder::BreadthFirst)
-    } else {
-        (IssueOrder::BreadthFirst, IssueOrder::PerChunk)
+    let chosen_name = report.params.extra.get("best_order")?;
+    let chosen = IssueOrder::ALL
+        .into_iter()
+        .find(|o| o.name() == chosen_name)?;
+    let chosen_ms = time(chosen)?;
+    let (other, other_ms) = IssueOrder::ALL
+        .into_iter()
+        .filter(|&o| o != chosen)
+        .filter_map(|o| Some((o, time(o)?)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let best_shape = shape(report.params.streams?, report.params.chunks?);
+    let other_shape = report
+        .params
+        .extra
+        .get(RUNNER_UP_SHAPE)
+        .cloned()
+        .unwrap_or_else(|| best_shape.clone());
+    let tie = (chosen_ms - other_ms).abs() <= TIE * chosen_ms.min(other_ms);
+    let chosen_wins = tie || chosen_ms < other_ms;
+    let ((winner, winner_ms, shape), (loser, loser_ms, loser_shape)) = {
+        let a = (chosen.name(), chosen_ms, best_shape);
+        let b = (other.name(), other_ms, other_shape);
+        if chosen_wins { (a, b) } else { (b, a) }
     };
     Some(OrderResult {
-        winner: winner.name(),
-        winner_ms: time(winner)?,
-        loser: loser.name(),
-        loser_ms: time(loser)?,
+        winner,
+        winner_ms,
+        loser,
+        loser_ms,
         tie,
-        shape: shape(report.params.streams?, report.params.chunks?),
+        shape,
+        loser_shape,
     })
 }
 
@@ -201,5 +240,48 @@ mod tests {
         let mut one = report(5.0, 6.0, IssueOrder::PerChunk);
         one.metrics.remove("breadth_first_ms");
         assert_eq!(order_result(&one), None);
+    }
+
+    /// With three layouts the winner is compared with the fastest of the other two, at its own
+    /// shape.
+    #[test]
+    fn by_stage_is_compared_with_the_best_other_layout_at_its_shape() {
+        let mut r = report(5.95, 7.10, IssueOrder::ByStage);
+        r.metrics
+            .insert("by_stage_ms".into(), Metric::new(5.80, MS));
+        r.params
+            .extra
+            .insert(RUNNER_UP_SHAPE.into(), "3 streams x 16 chunks".into());
+        let win = order_result(&r).expect("two layouts measured");
+        assert_eq!(
+            (win.winner, win.loser, win.tie),
+            ("by-stage", "per-chunk", false)
+        );
+        assert_eq!(
+            win.describe(),
+            "5.80 ms (3 streams x 32 chunks) against 5.95 ms per-chunk (3 streams x 16 chunks)"
+        );
+        // A report without the chosen layout's own time names no winner.
+        r.metrics.remove("by_stage_ms");
+        assert_eq!(order_result(&r), None);
+    }
+
+    #[test]
+    fn the_runner_up_is_the_fastest_point_of_another_layout() {
+        let best = Config::equal(3, 32, IssueOrder::ByStage);
+        let times: HashMap<Config, f64> = [
+            (best, 5.8),
+            (Config::equal(3, 64, IssueOrder::ByStage), 5.85),
+            (Config::equal(3, 16, IssueOrder::PerChunk), 5.95),
+            (Config::equal(4, 32, IssueOrder::BreadthFirst), 7.0),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(
+            runner_up(&times, best),
+            Some(Config::equal(3, 16, IssueOrder::PerChunk))
+        );
+        let alone: HashMap<Config, f64> = [(best, 5.8)].into_iter().collect();
+        assert_eq!(runner_up(&alone, best), None);
     }
 }

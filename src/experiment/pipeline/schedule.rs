@@ -1,11 +1,12 @@
 //! One pipeline configuration as a list of driver calls: which chunk, which stage, which stream,
 //! in which order they are issued.
 
-use crate::gpu::{DevBuf, Gpu, GpuError, HostBuf, Kernel, StreamId};
+use crate::gpu::{DevBuf, GpuError, HostBuf, Kernel, StreamId};
 use crate::report::{Op, OpKind};
 
 use super::super::options::IssueOrder;
 use super::super::session::Session;
+use super::steps::{STAGE_STREAMS, issue, label, steps, with_events};
 
 /// The light kernel of the pipeline (exact in `f32` for the fill pattern).
 pub const TRANSFORM: Kernel = Kernel::Transform { a: 2.0, b: 1.0 };
@@ -114,58 +115,6 @@ pub fn chunk_range(bytes: u64, cfg: Config, i: u32) -> (u64, u64) {
     (lo * 4, (hi - lo) * 4)
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Stage {
-    H2d,
-    Kernel,
-    D2h,
-}
-
-/// One driver call of a configuration.
-#[derive(Debug, Clone, Copy)]
-struct Step {
-    stage: Stage,
-    chunk: u32,
-    stream: StreamId,
-}
-
-fn steps(cfg: Config, streams: &[StreamId]) -> Vec<Step> {
-    let on = |chunk: u32, stage| Step {
-        stage,
-        chunk,
-        stream: streams[chunk as usize % streams.len()],
-    };
-    let stages = [Stage::H2d, Stage::Kernel, Stage::D2h];
-    match cfg.order {
-        IssueOrder::PerChunk => (0..cfg.chunks)
-            .flat_map(|c| stages.map(|st| on(c, st)))
-            .collect(),
-        IssueOrder::BreadthFirst => stages
-            .into_iter()
-            .flat_map(|st| (0..cfg.chunks).map(move |c| (c, st)))
-            .map(|(c, st)| on(c, st))
-            .collect(),
-    }
-}
-
-fn issue(g: &mut dyn Gpu, b: &Buffers, cfg: Config, st: Step) -> Result<(), GpuError> {
-    let (off, len) = chunk_range(b.bytes, cfg, st.chunk);
-    match st.stage {
-        Stage::H2d => g.copy_h2d_async(st.stream, b.dev, off, b.input, off, len),
-        Stage::Kernel => g.launch(st.stream, TRANSFORM, b.dev, off, len),
-        Stage::D2h => g.copy_d2h_async(st.stream, b.output, off, b.dev, off, len),
-    }
-}
-
-fn label(st: Step) -> String {
-    let what = match st.stage {
-        Stage::H2d => "cuMemcpyHtoDAsync",
-        Stage::Kernel => "cuLaunchKernel transform",
-        Stage::D2h => "cuMemcpyDtoHAsync",
-    };
-    format!("{what} chunk {}", st.chunk)
-}
-
 /// Issue `cfg` on `streams` (the first `cfg.streams` are used), wait for it, and return its
 /// wall time in ms on the host clock, from the first call to the return of the final
 /// synchronisation: what a program would see. No timeline is recorded, so the instrumentation
@@ -176,15 +125,34 @@ pub fn time_once(
     cfg: Config,
     streams: &[StreamId],
 ) -> Result<f64, GpuError> {
-    let used = &streams[..(cfg.streams as usize).clamp(1, streams.len())];
+    let used = used_streams(cfg, streams)?;
     let list = steps(cfg, used);
-    let (start, _) = s.call(used[0], "issue", |g| {
-        list.iter().try_for_each(|&st| issue(g, b, cfg, st))
-    })?;
-    let (_, end) = s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
-        g.device_sync()
-    })?;
-    Ok((end - start) / 1e3)
+    with_events(s, cfg, |s, events| {
+        let (start, _) = s.call(used[0], "issue", |g| {
+            list.iter().try_for_each(|&st| issue(g, b, cfg, st, events))
+        })?;
+        let (_, end) = s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
+            g.device_sync()
+        })?;
+        Ok((end - start) / 1e3)
+    })
+}
+
+/// The streams `cfg` runs on: the first `cfg.streams` of `streams` (by-stage: the first three,
+/// upload, compute, download).
+fn used_streams(cfg: Config, streams: &[StreamId]) -> Result<&[StreamId], GpuError> {
+    let want = if cfg.order == IssueOrder::ByStage {
+        STAGE_STREAMS as usize
+    } else {
+        (cfg.streams as usize).clamp(1, streams.len().max(1))
+    };
+    streams.get(..want).ok_or_else(|| {
+        GpuError::Invalid(format!(
+            "{} needs {want} streams, {} were created (an internal error; please report it)",
+            cfg.describe(),
+            streams.len()
+        ))
+    })
 }
 
 /// The wall time (ms) of a timeline recorded by [`run_once`]: from the first host call's start to
@@ -211,23 +179,25 @@ pub fn run_once(
     cfg: Config,
     streams: &[StreamId],
 ) -> Result<Vec<Op>, GpuError> {
-    let used = &streams[..(cfg.streams as usize).clamp(1, streams.len())];
+    let used = used_streams(cfg, streams)?;
     let list = steps(cfg, used);
-    s.begin()?;
-    if list.len() <= MAX_HOST_OPS {
-        for &st in &list {
-            s.call(st.stream, &label(st), |g| issue(g, b, cfg, st))?;
+    with_events(s, cfg, |s, events| {
+        s.begin()?;
+        if list.len() <= MAX_HOST_OPS {
+            for &st in &list {
+                s.call(st.stream, &label(st), |g| issue(g, b, cfg, st, events))?;
+            }
+        } else {
+            let name = format!("issue {} calls ({})", list.len(), cfg.order.name());
+            s.call(used[0], &name, |g| {
+                list.iter().try_for_each(|&st| issue(g, b, cfg, st, events))
+            })?;
         }
-    } else {
-        let name = format!("issue {} calls ({})", list.len(), cfg.order.name());
-        s.call(used[0], &name, |g| {
-            list.iter().try_for_each(|&st| issue(g, b, cfg, st))
+        s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
+            g.device_sync()
         })?;
-    }
-    s.call(StreamId::LEGACY_DEFAULT, "cuCtxSynchronize", |g| {
-        g.device_sync()
-    })?;
-    s.end()
+        s.end()
+    })
 }
 
 #[cfg(test)]
@@ -268,24 +238,5 @@ mod tests {
         let two = Config { chunks: 2, ..cfg };
         assert_eq!(chunk_range(18 * mib, two, 0).1, 9 * mib);
         assert_eq!(two.describe(), "3 streams x 2 chunks, per-chunk");
-    }
-
-    #[test]
-    fn issue_orders_differ_only_in_order() {
-        let streams = [StreamId(1), StreamId(2)];
-        let cfg = Config::equal(2, 3, IssueOrder::PerChunk);
-        let per = steps(cfg, &streams);
-        let bf = steps(
-            Config {
-                order: IssueOrder::BreadthFirst,
-                ..cfg
-            },
-            &streams,
-        );
-        assert_eq!(per.len(), 9);
-        assert_eq!(per[1].stage, Stage::Kernel);
-        assert_eq!(bf[1].stage, Stage::H2d);
-        assert_eq!(per[3].stream, StreamId(2));
-        assert_eq!(bf[3].stage, Stage::Kernel);
     }
 }

@@ -3,8 +3,14 @@
 //! points with tapered ends (first and last chunk smaller: a shorter fill and drain), then the
 //! few fastest (and the simplest of those within 1% of the fastest) re-measured with repetitions
 //! so one lucky run cannot win. Among configurations within 1% of the fastest, the simplest is
-//! "best": fewest streams, then fewest chunks, then equal chunks, then per-chunk order (lesson 4:
-//! two or three streams suffice).
+//! "best": fewest streams, then fewest chunks, then equal chunks, then per-chunk order, then
+//! breadth-first, then by-stage (lesson 4: two or three streams suffice). By-stage always counts
+//! as three streams (upload, compute, download), and comes last among equals because it needs two
+//! events per chunk on top of the copies and kernels.
+//!
+//! Every layout is refined on its own: the neighbours of each layout's fastest coarse point are
+//! tried, and its fastest point gets tapered variants, so the comparison of layouts does not
+//! depend on which one the coarse grid favoured.
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -15,6 +21,7 @@ use super::super::session::Session;
 use super::super::stats::Summary;
 use super::super::{ExperimentError, RunContext};
 use super::schedule::{Buffers, Config, time_once};
+use super::steps::STAGE_STREAMS;
 
 /// How many of the fastest configurations are re-measured, and how often.
 const FINALISTS: usize = 3;
@@ -55,8 +62,30 @@ impl Space {
         Space {
             streams: streams.map_or_else(|| (1..=max_streams).collect(), |s| vec![s]),
             chunks,
-            orders: order.map_or_else(|| IssueOrder::ALL.to_vec(), |o| vec![o]),
+            orders: order.map_or_else(
+                // With the streams fixed to another count, by-stage (always three) is not tried.
+                || {
+                    IssueOrder::ALL
+                        .into_iter()
+                        .filter(|&o| {
+                            o != IssueOrder::ByStage || streams.is_none_or(|s| s == STAGE_STREAMS)
+                        })
+                        .collect()
+                },
+                |o| vec![o],
+            ),
             bytes,
+        }
+    }
+
+    /// The most streams any configuration of the space runs on.
+    pub fn max_streams(&self) -> u32 {
+        let by_stage = self.orders.contains(&IssueOrder::ByStage);
+        let most = self.streams.iter().copied().max().unwrap_or(1);
+        if by_stage {
+            most.max(STAGE_STREAMS)
+        } else {
+            most
         }
     }
 
@@ -76,11 +105,17 @@ impl Space {
         if v.is_empty() { vec![MIN_CHUNKS] } else { v }
     }
 
-    fn grid(&self, streams: &[u32], chunks: &[u32]) -> Vec<Config> {
+    fn grid(&self, streams: &[u32], chunks: &[u32], orders: &[IssueOrder]) -> Vec<Config> {
         let mut out = Vec::new();
-        for &s in streams {
-            for &c in &self.chunk_values(chunks) {
-                for &order in &self.orders {
+        for &order in orders {
+            // By-stage has one stream per stage, whatever the stream counts swept.
+            let streams = if order == IssueOrder::ByStage {
+                &[STAGE_STREAMS][..]
+            } else {
+                streams
+            };
+            for &s in streams {
+                for &c in &self.chunk_values(chunks) {
                     out.push(Config::equal(s, c, order));
                 }
             }
@@ -90,10 +125,11 @@ impl Space {
 
     /// The coarse grid.
     pub fn coarse(&self) -> Vec<Config> {
-        self.grid(&self.streams, &COARSE_CHUNKS)
+        self.grid(&self.streams, &COARSE_CHUNKS, &self.orders)
     }
 
-    /// The neighbours of `best`: half and double the chunks, one stream fewer or more.
+    /// The neighbours of `best` in its layout: half and double the chunks, one stream fewer or
+    /// more.
     pub fn around(&self, best: Config) -> Vec<Config> {
         let near_streams: BTreeSet<u32> = [
             best.streams.saturating_sub(1),
@@ -105,7 +141,8 @@ impl Space {
         .collect();
         let c = best.chunks;
         let chunks = [c / 2, c, c.saturating_mul(2)];
-        self.grid(&near_streams.into_iter().collect::<Vec<_>>(), &chunks)
+        let near: Vec<u32> = near_streams.into_iter().collect();
+        self.grid(&near, &chunks, &[best.order])
     }
 
     /// `base` with tapered ends ([`TAPERS`]), where it has ends to taper (3 chunks or more) and
@@ -148,11 +185,17 @@ pub fn search(
         Ok(())
     };
     measure(s, space.coarse(), &mut times)?;
-    let first = fastest(&times, 1);
-    for cfg in first {
-        measure(s, space.around(cfg), &mut times)?;
+    for &order in &space.orders {
+        if let Some(cfg) = fastest_of(&times, order) {
+            measure(s, space.around(cfg), &mut times)?;
+        }
     }
-    for cfg in fastest(&times, TAPERED_BASES) {
+    // Tapered ends on the fastest two points, and on each layout's fastest.
+    let mut bases = fastest(&times, TAPERED_BASES);
+    for &order in &space.orders {
+        bases.extend(fastest_of(&times, order).filter(|c| !bases.contains(c)));
+    }
+    for cfg in bases {
         measure(s, space.tapered(cfg), &mut times)?;
     }
     let mut finals: Vec<(Config, Summary)> = Vec::new();
@@ -201,20 +244,32 @@ fn within(times: &[(Config, f64)], tolerance: f64) -> Vec<Config> {
         .collect()
 }
 
-/// Simpler sorts first: fewer streams, then fewer chunks, then equal chunks, then per-chunk
-/// order.
-fn simplicity(c: &Config) -> (u32, u32, u32, bool) {
-    (
-        c.streams,
-        c.chunks,
-        c.effective_taper(),
-        c.order != IssueOrder::PerChunk,
-    )
+/// Simpler sorts first: fewer streams, then fewer chunks, then equal chunks, then per-chunk,
+/// breadth-first, by-stage (see the module docs).
+fn simplicity(c: &Config) -> (u32, u32, u32, u8) {
+    let layout = match c.order {
+        IssueOrder::PerChunk => 0,
+        IssueOrder::BreadthFirst => 1,
+        IssueOrder::ByStage => 2,
+    };
+    (c.streams, c.chunks, c.effective_taper(), layout)
 }
 
 /// The best of `times`: the simplest configuration within `tolerance` of the fastest.
 pub fn simplest_within(times: &[(Config, f64)], tolerance: f64) -> Option<Config> {
     within(times, tolerance).into_iter().min_by_key(simplicity)
+}
+
+/// The fastest configuration of `times` in `order`, if any was timed.
+fn fastest_of(times: &HashMap<Config, f64>, order: IssueOrder) -> Option<Config> {
+    times
+        .iter()
+        .filter(|(c, _)| c.order == order)
+        .min_by(|a, b| {
+            a.1.total_cmp(b.1)
+                .then(simplicity(a.0).cmp(&simplicity(b.0)))
+        })
+        .map(|(c, _)| *c)
 }
 
 /// The `n` fastest configurations, fastest first (ties broken by fewer streams, then chunks).
@@ -235,7 +290,16 @@ mod tests {
     fn space_respects_fixed_values_and_small_buffers() {
         let s = Space::new(256 << 20, 3, (None, None, None));
         assert_eq!(s.streams, vec![1, 2, 3, 4]);
-        assert_eq!(s.coarse().len(), 4 * 4 * 2);
+        // Two orders over 1-4 streams, and by-stage (always three streams), at 4 chunk counts.
+        assert_eq!(s.coarse().len(), 4 * 4 * 2 + 4);
+        assert_eq!(s.max_streams(), 4);
+        let two = Space::new(256 << 20, 1, (None, None, None));
+        assert_eq!(two.streams, vec![1, 2]);
+        assert_eq!(two.max_streams(), 3, "by-stage needs its three");
+        let fixed_two = Space::new(256 << 20, 3, (Some(2), None, None));
+        assert!(!fixed_two.orders.contains(&IssueOrder::ByStage));
+        let fixed_three = Space::new(256 << 20, 3, (Some(3), None, None));
+        assert!(fixed_three.orders.contains(&IssueOrder::ByStage));
         let fixed = Space::new(
             256 << 20,
             3,

@@ -134,6 +134,17 @@ mod tests {
             .filter(|p| p.config.taper > 1)
             .count();
         assert!(tapered >= 3, "tapered points timed: {tapered}");
+        // Each layout's fastest point gets tapered variants, not only the two fastest overall.
+        for order in [IssueOrder::PerChunk, IssueOrder::ByStage] {
+            let points = super::super::grid::points(&r);
+            assert!(
+                points
+                    .iter()
+                    .any(|p| p.config.order == order && p.config.taper > 1),
+                "no tapered {} point",
+                order.name()
+            );
+        }
         assert!(r.metrics.contains_key("best_taper"));
         assert!(chunk_shape(&r).is_some_and(|s| s.contains("MiB")));
     }

@@ -32,6 +32,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
         ),
         MetricSpec::extra("per_chunk_ms", MS, "per-chunk order", Timing::Host),
         MetricSpec::extra("breadth_first_ms", MS, "breadth-first order", Timing::Host),
+        MetricSpec::extra("by_stage_ms", MS, "by-stage layout", Timing::Host),
         MetricSpec::required("speedup", TIMES, "speedup", Timing::Host),
         MetricSpec::required(
             "bidirectional_gbps",

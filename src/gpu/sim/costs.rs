@@ -56,6 +56,7 @@ pub(super) fn pacing(p: &Profile) -> Pacing {
         op_us: p.op_overhead_us,
         stream_wait_us: p.stream_wait_us,
         switch_us: p.engine_switch_us,
+        under_upload_us: p.download_under_upload_us,
     }
 }
 

@@ -71,15 +71,20 @@ pub(super) struct Pacing {
     pub(super) stream_wait_us: f64,
     /// Extra engine time when the engine last ran an op of another stream (a channel switch).
     pub(super) switch_us: f64,
+    /// Extra engine time before a download starts while an upload's bytes flow.
+    pub(super) under_upload_us: f64,
 }
 
 #[derive(Debug)]
 struct Slot {
     op: DevOp,
-    /// The engine that runs it.
-    engine: usize,
     /// The hardware queue it waits in on that engine (see [`CopyQueues`]).
     queue: u32,
+    /// The engine it counts as for [`Pacing::stream_wait_us`]: the one that runs it, or for a marker (an
+    /// event record or wait, which takes no engine) the one of the op it follows in its stream,
+    /// so a chain copy, record, copy on one stream stays on the copy engine and pays no stream
+    /// wait, while a wait for another engine's event pays it once ([`Device::marker_engine`]).
+    wait_engine: usize,
     start_us: Option<f64>,
     end_us: Option<f64>,
 }
@@ -206,15 +211,29 @@ impl Device {
             Work::Copy { dir, .. } => self.copy_queues.queue_of(dir, op.stream),
             _ => op.stream,
         };
+        let wait_engine = match op.work {
+            Work::Marker { .. } => self.marker_engine(&op),
+            _ => engine,
+        };
         self.engines[engine].queue.push(id);
         self.slots.push(Slot {
             op,
-            engine,
             queue,
+            wait_engine,
             start_us: None,
             end_us: None,
         });
         id
+    }
+
+    /// A marker counts as the engine of the op before it in its stream (its first dependency,
+    /// when that is of the same stream and still known), else as no engine ([`MARKERS`]).
+    fn marker_engine(&self, op: &DevOp) -> usize {
+        op.deps
+            .first()
+            .and_then(|&d| self.slot(d))
+            .filter(|d| d.op.stream == op.stream)
+            .map_or(MARKERS, |d| d.wait_engine)
     }
 
     fn slot(&self, id: OpId) -> Option<&Slot> {

@@ -14,6 +14,8 @@ pub(super) struct Pool<T> {
     /// Bytes available in all.
     pub(super) total: u64,
     what: &'static str,
+    /// Whether `total` limits each buffer rather than all of them together.
+    per_buffer: bool,
 }
 
 impl<T> Pool<T> {
@@ -24,13 +26,26 @@ impl<T> Pool<T> {
             used: 0,
             total,
             what,
+            per_buffer: false,
+        }
+    }
+
+    /// A pool whose `total` limits each buffer alone, not their sum: the simulated host's
+    /// buffers hold no bytes, so a run whose buffers together exceed the profiled host's memory
+    /// can still be simulated (the experiment's size check notes that a live run would be
+    /// refused); one buffer larger than the whole host is still an error.
+    pub(super) fn per_buffer(what: &'static str, total: u64) -> Pool<T> {
+        Pool {
+            per_buffer: true,
+            ..Pool::new(what, total)
         }
     }
 
     /// Reserve `bytes` or fail with the numbers.
     pub(super) fn reserve(&self, bytes: u64) -> Result<(), GpuError> {
         let free = self.total.saturating_sub(self.used);
-        if bytes > free {
+        let limit = if self.per_buffer { self.total } else { free };
+        if bytes > limit {
             return Err(GpuError::OutOfMemory {
                 what: self.what,
                 requested: bytes,

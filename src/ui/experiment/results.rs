@@ -150,14 +150,14 @@ pub fn params_lines(app: &App, id: &str, width: u16) -> Vec<Line<'static>> {
     text::wrap(&spans, width, Span::raw(""), Span::raw("  "))
 }
 
-/// For a run that tried both issue orders at the best configuration: which order won, by how
-/// much (`Winning order: per-chunk, 5.66 ms against 7.21 ms breadth-first`).
+/// For a run that compared the best layout with the best of the others: which won, by how much
+/// (`Winning layout: per-chunk, 5.66 ms against 7.21 ms breadth-first (3 streams x 32 chunks)`).
 fn winning_order(app: &App, report: &Report, width: u16) -> Vec<Line<'static>> {
     let Some(win) = crate::experiment::pipeline::order_result(report) else {
         return Vec::new();
     };
     let spans = [
-        Span::styled("Winning order: ", app.theme.text()),
+        Span::styled("Winning layout: ", app.theme.text()),
         Span::styled(win.winner.to_string(), app.theme.strong()),
         Span::styled(format!(", {}", win.describe()), app.theme.text()),
     ];

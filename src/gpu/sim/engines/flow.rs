@@ -17,16 +17,17 @@ impl Device {
             let id = self.engines[e].queue.remove(pos);
             let now = self.now;
             let last = self.engines[e].last_stream;
+            let toll = self.upload_toll(e, id);
             let slot = self.slot_mut(id).ok_or_else(stuck)?;
             let (stream, queue) = (slot.op.stream, slot.queue);
             // The front end's time comes first; the op's own time (and timeline start) after.
             let pacing = slot.op.pacing;
-            let pre = pacing.op_us
-                + if last.is_some_and(|l| l != stream) {
-                    pacing.switch_us
-                } else {
-                    0.0
-                };
+            let switch = if last.is_some_and(|l| l != stream) {
+                pacing.switch_us
+            } else {
+                0.0
+            };
+            let pre = pacing.op_us + switch + toll;
             slot.start_us = Some(now + pre);
             let phase = match slot.op.work {
                 Work::Copy { latency_us, .. } if pre + latency_us > 0.0 => Phase::Latency {
@@ -47,6 +48,26 @@ impl Device {
         Ok(())
     }
 
+    /// What a download `id` starting on engine `e` pays because an upload is on the link (see
+    /// [`super::Pacing::under_upload_us`]); 0 for anything else, or with one copy engine.
+    fn upload_toll(&self, e: usize, id: OpId) -> f64 {
+        let Some(slot) = self.slot(id) else {
+            return 0.0;
+        };
+        let download = matches!(slot.op.work, Work::Copy { dir: Dir::D2h, .. });
+        let uploading = self.engines[0].running.is_some_and(|r| {
+            !matches!(r.phase, Phase::Busy { .. })
+                && self
+                    .slot(r.id)
+                    .is_some_and(|s| matches!(s.op.work, Work::Copy { dir: Dir::H2d, .. }))
+        });
+        if download && uploading && e != 0 {
+            slot.op.pacing.under_upload_us
+        } else {
+            0.0
+        }
+    }
+
     /// When op `id` may start: `None` while a dependency runs; otherwise the latest end of its
     /// dependencies, plus the stream wait for one that ran on another engine. Ops pruned long
     /// ago count as ended at time 0.
@@ -56,7 +77,9 @@ impl Device {
         for &d in &slot.op.deps {
             let Some(dep) = self.slot(d) else { continue };
             let end = dep.end_us?;
-            let wait = if dep.engine == slot.engine {
+            // A handoff between engines costs the stream wait once: not between ops counted as
+            // one engine, and not again after a marker that stands for no engine (it paid).
+            let wait = if dep.wait_engine == slot.wait_engine || dep.wait_engine == MARKERS {
                 0.0
             } else {
                 slot.op.pacing.stream_wait_us
