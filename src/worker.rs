@@ -11,6 +11,7 @@
 
 pub mod board;
 pub mod check;
+pub mod hold;
 mod jobs;
 
 use std::sync::mpsc::{Receiver, Sender, channel};
@@ -194,6 +195,7 @@ fn serve(
     emit: &dyn Fn(WorkerEvent),
 ) {
     let mut gpu = open(backend, emit);
+    let hold = hold::requested();
     while let Ok(request) = requests.recv() {
         let Some(cancel) = board.start(request.job()) else {
             emit(skipped(request));
@@ -212,6 +214,7 @@ fn serve(
                     run_id,
                     experiment: &experiment,
                     options: &options,
+                    hold,
                 };
                 job.serve(runners.experiment, gpu.as_mut(), &cancel, emit)
             }

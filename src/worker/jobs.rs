@@ -38,6 +38,8 @@ pub struct RunJob<'a> {
     pub run_id: u64,
     pub experiment: &'a str,
     pub options: &'a ExperimentOptions,
+    /// The end-to-end tests' hook ([`super::hold`]): wait at each phase until cancelled.
+    pub hold: bool,
 }
 
 impl RunJob<'_> {
@@ -59,7 +61,10 @@ impl RunJob<'_> {
             emit(WorkerEvent::Phase {
                 run_id,
                 text: text.to_string(),
-            })
+            });
+            if self.hold {
+                super::hold::until_cancelled(cancel);
+            }
         };
         let ctx = RunContext {
             cancel,

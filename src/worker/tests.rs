@@ -196,3 +196,51 @@ fn a_check_cancelled_while_it_runs_says_so() {
     let (_, cancelled) = verdict_of(events.last().unwrap());
     assert!(cancelled);
 }
+
+/// The end-to-end tests' hook ([`super::hold`]): a held run stops at its first phase until it is
+/// cancelled, then ends the way a cancelled run does. The runner goes straight from its first
+/// phase to its second, so without the hold it reaches the second phase (and says it went on)
+/// before the test can cancel it.
+#[test]
+fn a_held_run_waits_at_its_first_phase_until_cancelled() {
+    fn two_phases(
+        _: &str,
+        _: &mut dyn Gpu,
+        _: &ExperimentOptions,
+        ctx: &RunContext,
+    ) -> Result<Report, ExperimentError> {
+        ctx.step("first")?;
+        ctx.step("second")?;
+        Err(ExperimentError::InvalidOption("went on uncancelled".into()))
+    }
+    let cancel = std::sync::Arc::new(AtomicBool::new(false));
+    let (tx, rx) = channel();
+    let flag = std::sync::Arc::clone(&cancel);
+    let run = std::thread::spawn(move || {
+        let mut gpu = detect::open(&BackendSpec::new(BackendChoice::Sim, 0)).ok();
+        let options = ExperimentOptions::default();
+        let job = jobs::RunJob {
+            run_id: 9,
+            experiment: "async-copy",
+            options: &options,
+            hold: true,
+        };
+        let emit = move |e| {
+            let _ = tx.send(e);
+        };
+        job.serve(two_phases, gpu.as_mut(), &flag, &emit)
+    });
+    let first = until(&rx, |e| matches!(e, WorkerEvent::Phase { .. }));
+    assert_eq!(first.len(), 1, "{first:?}");
+    cancel.store(true, Ordering::Relaxed);
+    let rest = until(&rx, |e| matches!(e, WorkerEvent::Done { .. }));
+    assert!(!run.join().unwrap(), "the run did not panic");
+    assert_eq!(
+        rest,
+        vec![WorkerEvent::Done {
+            run_id: 9,
+            result: Err(ExperimentError::Cancelled.to_string()),
+        }],
+        "held at its first phase, then cancelled"
+    );
+}

@@ -16,6 +16,11 @@ const COLS: u16 = 120;
 const ROWS: u16 = 36;
 
 fn launch(state: &Path, cwd: &Path, backend: &str) -> Tui {
+    launch_with(state, cwd, backend, &[])
+}
+
+/// [`launch`] with more environment variables.
+fn launch_with(state: &Path, cwd: &Path, backend: &str, env: &[(&str, &str)]) -> Tui {
     // The live test runs on the GPU machine, where the binary lies elsewhere.
     let bin = std::env::var("CUDA_ACADEMY_BIN")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_cuda-academy").to_string());
@@ -23,6 +28,7 @@ fn launch(state: &Path, cwd: &Path, backend: &str) -> Tui {
     cmd.args(["--backend", backend, "--no-mouse"])
         .current_dir(cwd);
     cmd.env("CUDA_ACADEMY_STATE_DIR", state);
+    cmd.envs(env.iter().copied());
     Tui::spawn(cmd, COLS, ROWS)
 }
 
@@ -120,11 +126,15 @@ fn pipeline_in_the_tui(backend: &str, label: &str) {
     assert_eq!(tui.quit(), 0);
 }
 
+/// Esc during a run cancels it and the tutorial goes on. The run is held at its first phase
+/// until cancelled (the debug build's test hook, `worker::hold`), so the Esc provably arrives
+/// while it runs, however fast the simulator: no race with the run's end.
 #[test]
 fn esc_cancels_a_run_and_the_app_goes_on() {
     let state = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
-    let mut tui = launch(state.path(), cwd.path(), "sim");
+    let hold = [(cuda_academy::worker::hold::HOLD_RUNS_ENV, "1")];
+    let mut tui = launch_with(state.path(), cwd.path(), "sim", &hold);
     tui.wait_for("Lesson 1/4");
     tui.send("r");
     tui.wait_for("running pageable-vs-pinned");

@@ -10,8 +10,8 @@
 //! language unchanged: bigger, never broken.
 //!
 //! Its tests (`tests/same_trees.rs`: every `.cu`/`.cuh` in the repository parses to the same
-//! tree as with tree-sitter-cuda) are not part of the root `cargo test`; run them with
-//! `cargo test --manifest-path crates/tree-sitter-cuda-packed/Cargo.toml`.
+//! tree as with tree-sitter-cuda) run with the root `cargo test` (this crate is a default
+//! member of the repository's workspace); alone: `cargo test -p tree-sitter-cuda-packed`.
 
 #[cfg(not(tree_sitter_cuda_unpacked))]
 mod packed {

@@ -115,9 +115,9 @@ fn a_trace_is_written_through_a_symlink_atomically() {
 /// `>` does: `/dev/stdout` gets the trace (it used to fail on a temp file in `/proc/self/fd`), and
 /// a FIFO stays a FIFO (a temp file was renamed over `/dev/full`, and would be over any device
 /// as root). The FIFO stands for the devices, so the old behaviour fails here harmlessly.
+/// `calibrate --out` into a FIFO is in the next test (one calibration for both).
 #[test]
-fn traces_and_profiles_go_into_special_files_never_over_them() {
-    use std::os::unix::fs::FileTypeExt;
+fn traces_go_into_special_files_never_over_them() {
     let out = run(&[
         "run",
         "pinned-alloc",
@@ -134,52 +134,72 @@ fn traces_and_profiles_go_into_special_files_never_over_them() {
         text(&out.stdout).contains("traceEvents"),
         "no trace on stdout"
     );
+    let (fifo, reader, _dir) = fifo_with_reader("trace.fifo");
+    let fifo_arg = fifo.to_str().unwrap();
+    let args = ["run", "pinned-alloc", "--backend", "sim", "--size", "1M"];
+    let out = run(&[&args[..], &["--trace", fifo_arg]].concat());
+    assert_no_crash(&out);
+    assert_still_a_fifo(&fifo);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(reader.join().unwrap().contains("traceEvents"));
+}
 
+/// A FIFO at `name` in a new temporary folder (kept alive by the returned guard) and a thread
+/// that reads it to the end.
+fn fifo_with_reader(
+    name: &str,
+) -> (
+    std::path::PathBuf,
+    std::thread::JoinHandle<String>,
+    tempfile::TempDir,
+) {
     let dir = tempfile::tempdir().unwrap();
-    let fifo = dir.path().join("profile.fifo");
+    let fifo = dir.path().join(name);
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
     let reader = std::thread::spawn({
         let fifo = fifo.clone();
         move || std::fs::read_to_string(fifo).unwrap()
     });
-    let fifo_arg = fifo.to_str().unwrap();
-    let out = run(&["calibrate", "--backend", "sim", "--out", fifo_arg]);
-    assert_no_crash(&out);
-    let kind = std::fs::metadata(&fifo).unwrap().file_type();
+    (fifo, reader, dir)
+}
+
+fn assert_still_a_fifo(fifo: &std::path::Path) {
+    use std::os::unix::fs::FileTypeExt;
+    let kind = std::fs::metadata(fifo).unwrap().file_type();
     assert!(kind.is_fifo(), "the FIFO was replaced by a {kind:?}");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(reader.join().unwrap().contains("format_version"));
 }
 
 /// Review rerun: `calibrate` printed its summary with `println!`, which panics on a closed pipe
 /// (`calibrate --out p.toml | head -c 10`), and a full stderr made its progress lines fail the
 /// whole calibration. Now a closed pipe is quiet (exit 0) and a full stderr does not matter.
+/// The profile goes into a FIFO, which stays a FIFO (see the test above). All in one run: a
+/// calibration is the costliest command there is.
 #[test]
-fn calibrate_survives_a_closed_stdout_and_a_full_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    let out_path = dir.path().join("p.toml");
-    let out_arg = out_path.to_str().unwrap();
+fn calibrate_writes_into_a_fifo_with_a_closed_stdout_and_a_full_stderr() {
+    let (fifo, reader, _dir) = fifo_with_reader("profile.fifo");
     let state = tempfile::tempdir().unwrap();
-    // Both at once: one calibration is seconds of simulation in a debug build.
     let full = std::fs::OpenOptions::new()
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let mut child = bin(state.path())
-        .args(["calibrate", "--backend", "sim", "--out", out_arg])
-        .stdout(Stdio::piped())
+    // A pipe whose reading end is closed before the command starts: the summary line meets a
+    // closed pipe whatever the timing.
+    let (closed, stdout) = std::io::pipe().unwrap();
+    drop(closed);
+    let status = bin(state.path())
+        .args(["calibrate", "--backend", "sim", "--out"])
+        .arg(&fifo)
+        .stdout(stdout)
         .stderr(Stdio::from(full))
-        .spawn()
+        .status()
         .unwrap();
-    // Close the reading end before the summary is printed (calibrating takes a while).
-    drop(child.stdout.take());
-    let status = child.wait().unwrap();
     assert_eq!(
         status.code(),
         Some(0),
         "a closed stdout or a full stderr failed calibrate (a panic exits 101)"
     );
-    let profile = std::fs::read_to_string(&out_path).unwrap();
+    assert_still_a_fifo(&fifo);
+    let profile = reader.join().unwrap();
     assert!(profile.contains("format_version"), "{profile}");
 }
