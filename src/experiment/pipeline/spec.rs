@@ -53,6 +53,12 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
             Timing::Host,
         ),
         MetricSpec::extra(
+            "unrecorded_ms",
+            MS,
+            "best re-run, not recorded",
+            Timing::Host,
+        ),
+        MetricSpec::extra(
             "instrumentation_overhead_pct",
             "%",
             "recorded run's extra time",
