@@ -51,16 +51,7 @@ fn a_full_stdout_is_an_error_for_run_and_info() {
 fn a_failed_trace_keeps_the_results_and_says_why_once() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("missing-folder").join("t.json");
-    let out = run(&[
-        "run",
-        "pinned-alloc",
-        "--backend",
-        "sim",
-        "--size",
-        "1M",
-        "--trace",
-        trace.to_str().unwrap(),
-    ]);
+    let out = traced_run(trace.to_str().unwrap());
     assert_no_crash(&out);
     assert_eq!(out.status.code(), Some(1));
     assert!(
@@ -85,16 +76,7 @@ fn a_trace_is_written_through_a_symlink_atomically() {
     std::fs::write(&real, "old").unwrap();
     let link = dir.path().join("link.json");
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    let out = run(&[
-        "run",
-        "pinned-alloc",
-        "--backend",
-        "sim",
-        "--size",
-        "1M",
-        "--trace",
-        link.to_str().unwrap(),
-    ]);
+    let out = traced_run(link.to_str().unwrap());
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
         std::fs::symlink_metadata(&link)
@@ -118,16 +100,7 @@ fn a_trace_is_written_through_a_symlink_atomically() {
 /// `calibrate --out` into a FIFO is in the next test (one calibration for both).
 #[test]
 fn traces_go_into_special_files_never_over_them() {
-    let out = run(&[
-        "run",
-        "pinned-alloc",
-        "--backend",
-        "sim",
-        "--size",
-        "1M",
-        "--trace",
-        "/dev/stdout",
-    ]);
+    let out = traced_run("/dev/stdout");
     assert_no_crash(&out);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
@@ -135,9 +108,7 @@ fn traces_go_into_special_files_never_over_them() {
         "no trace on stdout"
     );
     let (fifo, reader, _dir) = fifo_with_reader("trace.fifo");
-    let fifo_arg = fifo.to_str().unwrap();
-    let args = ["run", "pinned-alloc", "--backend", "sim", "--size", "1M"];
-    let out = run(&[&args[..], &["--trace", fifo_arg]].concat());
+    let out = traced_run(fifo.to_str().unwrap());
     assert_no_crash(&out);
     assert_still_a_fifo(&fifo);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -146,6 +117,20 @@ fn traces_go_into_special_files_never_over_them() {
 
 /// A FIFO at `name` in a new temporary folder (kept alive by the returned guard) and a thread
 /// that reads it to the end.
+/// A small simulated run that writes its trace to `dest`.
+fn traced_run(dest: &str) -> std::process::Output {
+    run(&[
+        "run",
+        "pinned-alloc",
+        "--backend",
+        "sim",
+        "--size",
+        "1M",
+        "--trace",
+        dest,
+    ])
+}
+
 fn fifo_with_reader(
     name: &str,
 ) -> (
