@@ -123,15 +123,16 @@ pub struct Profile {
     #[serde(default)]
     pub stream_wait_us: f64,
     /// Extra device time when an engine takes an op of another stream than its last one. On the
-    /// H200 the fit puts it near 0 once [`Profile::download_under_upload_us`] is modelled: the
-    /// CUPTI gaps show a change of stream or copy engine costs at most ~0.5 us.
+    /// H200 the fit puts it near 0 once [`Profile::download_under_upload_us`] is modelled.
     #[serde(default)]
     pub engine_switch_us: f64,
     /// Extra device time before a download (D2H copy) starts while an upload's bytes are on the
-    /// link. Measured on the H200 from CUPTI records: consecutive downloads start 7.2-7.4 us apart
-    /// while an upload flows and 1.3-1.8 us apart when none does, on the same copy engine or
-    /// another alike; uploads pay nothing of the kind (2-2.5 us apart either way).
-    /// `calibrate` reads it from its pipeline run's timeline ([`crate::experiment::calibrate::gaps`]).
+    /// link, when the download engine's last op was another stream's. The H200's CUPTI records
+    /// show downloads 7.2-7.4 us apart while an upload flows and 1.3-1.8 us apart when none
+    /// does, uploads nothing of the kind; its host-timed runs show that one stream of downloads
+    /// (the by-stage layout) does not pay it.
+    /// `calibrate` fits it to those runs' times ([`crate::experiment::calibrate::pacing`]), not
+    /// to the recorded gaps, which CUPTI's own copy records widen.
     #[serde(default)]
     pub download_under_upload_us: f64,
     /// Copy engines per direction that the driver spreads copies over (the H200's CUPTI records

@@ -24,6 +24,7 @@ mod pty;
 mod run_cli;
 mod sim_fixture;
 mod sim_model;
+mod sim_search;
 mod timeline_widget;
 mod trace_export;
 mod ui_snapshots;

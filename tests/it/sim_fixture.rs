@@ -296,46 +296,13 @@ fn download_gaps_follow_a_flowing_upload_not_an_engine_switch() {
     assert!(m(&up.all_under_other()) < 3.0 && m(&up.all_alone()) < 3.0);
 }
 
-/// The shipped profile's per-op costs are the ones `calibrate`'s fit gives from
-/// `pipeline-search-1.json` on the shipped profile's own measured fields (so the profile says
-/// where they came from, and a change of model that moves them fails here until it is refitted).
+/// On the shipped profile, one stream per stage wins at 256 MiB against the best per-chunk
+/// configuration near the live optimum by at least 1%, as it won by 2.7% in the H200's
+/// host-timed searches (`tests/fixtures/h200-live-2026-12-01-search`: 5.59 against 5.74 ms at
+/// 32 chunks). It tied while every download paid the toll for an upload on the link (5.77
+/// against 5.75 ms), and lost by 2.4% before events counted as the engine of the op they follow.
 #[test]
-fn the_shipped_per_op_costs_are_the_fit_of_the_live_run() {
-    let shipped = Profile::builtin("h200").unwrap();
-    let mut refit = shipped.clone();
-    let fitted = fit_pacing(&mut refit, &report("pipeline-search-1.json")).unwrap();
-    assert_eq!(fitted.len(), 4, "{fitted:?}");
-    eprintln!(
-        "refit: op {:.4}, stream wait {:.4}, switch {:.4}, download under upload {:.4}",
-        refit.op_overhead_us,
-        refit.stream_wait_us,
-        refit.engine_switch_us,
-        refit.download_under_upload_us
-    );
-    for (got, want) in [
-        (shipped.op_overhead_us, refit.op_overhead_us),
-        (shipped.stream_wait_us, refit.stream_wait_us),
-        (shipped.engine_switch_us, refit.engine_switch_us),
-        (
-            shipped.download_under_upload_us,
-            refit.download_under_upload_us,
-        ),
-    ] {
-        assert!(
-            (got - want).abs() <= 0.01 + 0.01 * want,
-            "shipped {got}, refit {want}"
-        );
-    }
-}
-
-/// On the shipped profile, one stream per stage wins or ties (within the search's 1%) at
-/// 256 MiB against the best per-chunk configuration near the live optimum, as it won by 2-3% on
-/// the H200 in the lead's CUDA C program (BENCHMARKS.md, "Pipeline: one stream per stage").
-/// Before events counted as the engine of the op they follow, by-stage's chain copy, record,
-/// copy paid two stream waits per chunk and came out 2.4% slower than per-chunk (5.82 against
-/// 5.68 ms with the profile of the time, before the download toll): this failed.
-#[test]
-fn by_stage_wins_or_ties_at_256_mib_on_the_simulator() {
+fn by_stage_wins_at_256_mib_on_the_simulator() {
     use cuda_academy::experiment::IssueOrder;
     let p = Profile::builtin("h200").unwrap();
     let bytes = 256 << 20;
@@ -354,7 +321,7 @@ fn by_stage_wins_or_ties_at_256_mib_on_the_simulator() {
     let (rr, stage) = (best(&per_chunk), best(&by_stage));
     eprintln!("256 MiB simulated: best per-chunk {rr:.3} ms, best by-stage {stage:.3} ms");
     assert!(
-        stage <= rr * 1.01,
+        stage <= rr * 0.99,
         "by-stage {stage:.3} ms, per-chunk {rr:.3} ms"
     );
 }

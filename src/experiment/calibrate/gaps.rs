@@ -13,6 +13,12 @@
 //! the previous download while an upload flows, on the same engine or another, and 1.3 us (same
 //! engine) or 1.8 us (another engine) after it when none does; uploads start 2-2.5 us apart
 //! either way.
+//!
+//! These are gaps of recorded runs, and recording widens them: CUPTI's copy records cost each
+//! copy about 2.8 us of device time on the H200 (BENCHMARKS.md, "Where recording costs"). So
+//! `calibrate` does not take the download toll from here; it fits it to host-timed runs
+//! ([`super::pacing`]). Readiness is judged by the stream's previous op only, so a by-stage
+//! timeline, whose downloads wait for another stream's event, is not one to read gaps from.
 
 use crate::report::{Op, OpKind};
 

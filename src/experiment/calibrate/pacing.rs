@@ -1,12 +1,14 @@
 //! Fitting the device front end's per-op costs ([`Profile::op_overhead_us`],
-//! [`Profile::stream_wait_us`], [`Profile::engine_switch_us`]) from the host-timed pipeline
-//! configurations `calibrate`'s own pipeline run measured: the simulator runs the same
-//! configurations and each cost is chosen to minimise its relative error.
+//! [`Profile::stream_wait_us`], [`Profile::download_under_upload_us`],
+//! [`Profile::engine_switch_us`]) from the host-timed pipeline configurations `calibrate`'s own
+//! pipeline run measured: the simulator runs the same configurations and each cost is chosen to
+//! minimise its relative error.
 //!
 //! One stream issued breadth-first runs long chains of ops on one engine (only the per-op
 //! overhead shows), one stream per chunk switches engine at every op (the stream wait shows),
-//! and several streams make engines alternate between streams (the switch shows), so each cost
-//! is fitted, in that order, from the configurations where it dominates.
+//! and several streams make downloads from several channels share the link with uploads (the
+//! toll and the switch show), so each cost is fitted, in that order, from the configurations
+//! where it dominates.
 
 use crate::gpu::StreamKind;
 use crate::gpu::profile::Profile;
@@ -52,6 +54,11 @@ pub fn rms_error(profile: &Profile, bytes: u64, points: &[Point]) -> Result<f64,
     Ok((sum / points.len().max(1) as f64).sqrt())
 }
 
+/// At most this many rounds of fitting the toll and the switch in turn (a round that moves
+/// neither by more than [`SETTLED_US`] ends it): a fit that starts far from both needs four.
+const MAX_ROUNDS: usize = 6;
+const SETTLED_US: f64 = 0.05;
+
 /// The upper end of every cost's search range, in microseconds.
 const MAX_US: f64 = 40.0;
 
@@ -88,8 +95,15 @@ fn fit_one(
     Ok(())
 }
 
-/// Fit the three per-op costs of `p` from the pipeline report's configurations (see the module
+/// Fit the four per-op costs of `p` from the pipeline report's configurations (see the module
 /// docs). Returns the names of the fields fitted (none if the report has too few points).
+///
+/// The download toll and the engine switch both act only where several streams share the link,
+/// so they are fitted together there, each twice in turn. The by-stage configurations are left
+/// out of the fit: they pay neither (one stream per direction keeps each engine on one channel),
+/// so they validate the other two. The toll is fitted to host-timed runs rather than read off a
+/// CUPTI timeline's gaps: CUPTI's copy records cost each copy about 2.8 us themselves
+/// (BENCHMARKS.md, "Where recording costs"), so gaps read off a recorded run overstate it.
 pub fn fit_pacing(p: &mut Profile, r: &Report) -> Result<Vec<&'static str>, ExperimentError> {
     let all = points(r);
     let bytes = r.params.size;
@@ -98,46 +112,29 @@ pub fn fit_pacing(p: &mut Profile, r: &Report) -> Result<Vec<&'static str>, Expe
     };
     let chain = pick(&|c| c.streams == 1 && c.order == IssueOrder::BreadthFirst);
     let alternate = pick(&|c| c.streams == 1 && c.order == IssueOrder::PerChunk);
-    let several = pick(&|c| c.streams > 1);
-    if chain.len() < 2 || alternate.len() < 2 || several.is_empty() || bytes == 0 {
+    let several = pick(&|c| c.streams > 1 && c.order != IssueOrder::ByStage);
+    if chain.len() < 2 || alternate.len() < 2 || several.len() < 2 || bytes == 0 {
         return Ok(Vec::new());
-    }
-    // Read off the timeline, not fitted to times: the others are then fitted around it.
-    let mut fitted = Vec::new();
-    if let Some(toll) = download_toll_us(&r.timeline) {
-        p.download_under_upload_us = toll;
-        fitted.push("download_under_upload_us");
     }
     fit_one(p, |p| &mut p.op_overhead_us, bytes, &chain)?;
     fit_one(p, |p| &mut p.stream_wait_us, bytes, &alternate)?;
-    fit_one(p, |p| &mut p.engine_switch_us, bytes, &several)?;
-    fitted.extend(["op_overhead_us", "stream_wait_us", "engine_switch_us"]);
-    Ok(fitted)
-}
-
-/// The fewest gaps of each kind [`download_toll_us`] reads a median from.
-const MIN_GAPS: usize = 5;
-
-/// What a download pays for an upload on the link, from a recorded timeline with copy engines
-/// (CUPTI): the median gap before a ready download while an upload flows, less the median gap
-/// before a ready upload (uploads pay no such toll; see [`super::gaps`]). `None` when the
-/// timeline has too few of either (an event-timed backend, or a run with no overlap).
-pub fn download_toll_us(ops: &[crate::report::Op]) -> Option<f64> {
-    use super::gaps::{gaps, median};
-    use crate::report::OpKind;
-    if ops
-        .iter()
-        .any(|o| o.kind == OpKind::D2h && o.engine.is_none())
-    {
-        return None;
+    for _ in 0..MAX_ROUNDS {
+        let before = (p.download_under_upload_us, p.engine_switch_us);
+        fit_one(p, |p| &mut p.download_under_upload_us, bytes, &several)?;
+        fit_one(p, |p| &mut p.engine_switch_us, bytes, &several)?;
+        let moved = (p.download_under_upload_us - before.0)
+            .abs()
+            .max((p.engine_switch_us - before.1).abs());
+        if moved < SETTLED_US {
+            break;
+        }
     }
-    let down = gaps(ops, OpKind::D2h).all_under_other();
-    let up = gaps(ops, OpKind::H2d);
-    let up = [up.all_under_other(), up.all_alone()].concat();
-    if down.len() < MIN_GAPS || up.len() < MIN_GAPS {
-        return None;
-    }
-    Some((median(&down)? - median(&up)?).max(0.0))
+    Ok(vec![
+        "op_overhead_us",
+        "stream_wait_us",
+        "download_under_upload_us",
+        "engine_switch_us",
+    ])
 }
 
 #[cfg(test)]
@@ -153,7 +150,7 @@ mod tests {
         let mut r: Report = serde_json::from_str(live).expect("the fixture is a report");
         r.params.size = bytes;
         r.series.clear();
-        for streams in [1, 3] {
+        for streams in [1, 2, 3, 4] {
             for order in [IssueOrder::PerChunk, IssueOrder::BreadthFirst] {
                 let points = [2u32, 8, 32, 128]
                     .map(|chunks| {
@@ -173,20 +170,6 @@ mod tests {
         r
     }
 
-    /// A timeline without copy engines (event timing) or without overlap gives no toll.
-    #[test]
-    fn the_toll_needs_engines_and_overlap() {
-        let live =
-            include_str!("../../../tests/fixtures/h200-live-2026-12-01/pipeline-search-1.json");
-        let r: Report = serde_json::from_str(live).expect("the fixture is a report");
-        assert!(download_toll_us(&r.timeline).is_some_and(|t| t > 4.0));
-        let mut no_engines = r.timeline.clone();
-        no_engines.iter_mut().for_each(|o| o.engine = None);
-        assert_eq!(download_toll_us(&no_engines), None);
-        let sequential = &r.other_timelines[0].ops;
-        assert_eq!(download_toll_us(sequential), None);
-    }
-
     #[test]
     fn the_fit_recovers_per_op_costs_it_did_not_know() {
         let mut truth = Profile::builtin("h200").expect("built-in profile");
@@ -194,12 +177,10 @@ mod tests {
             truth.op_overhead_us,
             truth.stream_wait_us,
             truth.engine_switch_us,
-        ) = (2.0, 6.0, 3.0);
+            truth.download_under_upload_us,
+        ) = (2.0, 6.0, 3.0, 5.0);
         let r = report_of(&truth, 16 << 20);
-        assert_eq!(points(&r).len(), 16);
-        // The toll is read off the report's timeline (the live run's CUPTI records), which is
-        // where the truth's came from too.
-        assert!((truth.download_under_upload_us - 5.76).abs() < 0.01);
+        assert_eq!(points(&r).len(), 32);
         let mut p = truth.clone();
         (
             p.op_overhead_us,
@@ -209,13 +190,22 @@ mod tests {
         ) = (0.0, 0.0, 0.0, 0.0);
         let fitted = fit_pacing(&mut p, &r).expect("fits");
         assert_eq!(fitted.len(), 4, "{fitted:?}");
-        assert!((p.download_under_upload_us - truth.download_under_upload_us).abs() < 0.01);
         for (got, want) in [
             (p.op_overhead_us, 2.0),
             (p.stream_wait_us, 6.0),
             (p.engine_switch_us, 3.0),
+            (p.download_under_upload_us, 5.0),
         ] {
-            assert!((got - want).abs() < 0.3, "fitted {got}, truth {want}");
+            assert!(
+                (got - want).abs() < 0.5,
+                "fitted {got}, truth {want}: {:?}",
+                (
+                    p.op_overhead_us,
+                    p.stream_wait_us,
+                    p.engine_switch_us,
+                    p.download_under_upload_us
+                )
+            );
         }
     }
 }

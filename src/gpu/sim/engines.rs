@@ -71,7 +71,8 @@ pub(super) struct Pacing {
     pub(super) stream_wait_us: f64,
     /// Extra engine time when the engine last ran an op of another stream (a channel switch).
     pub(super) switch_us: f64,
-    /// Extra engine time before a download starts while an upload's bytes flow.
+    /// Extra engine time before a download starts while an upload's bytes flow, when the
+    /// download engine last ran another stream's op (see `Device::upload_toll`).
     pub(super) under_upload_us: f64,
 }
 

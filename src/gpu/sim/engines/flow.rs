@@ -49,7 +49,10 @@ impl Device {
     }
 
     /// What a download `id` starting on engine `e` pays because an upload is on the link (see
-    /// [`super::Pacing::under_upload_us`]); 0 for anything else, or with one copy engine.
+    /// [`super::Pacing::under_upload_us`]); 0 for anything else, with one copy engine, or when
+    /// the download is of the stream the engine served last. The last is what one stream per
+    /// stage gains on the H200: host-timed, its 32-chunk pipeline ran 2.7% faster than three
+    /// streams round-robin, and a toll on every download put it 3-7% too slow (BENCHMARKS.md).
     fn upload_toll(&self, e: usize, id: OpId) -> f64 {
         let Some(slot) = self.slot(id) else {
             return 0.0;
@@ -61,7 +64,12 @@ impl Device {
                     .slot(r.id)
                     .is_some_and(|s| matches!(s.op.work, Work::Copy { dir: Dir::H2d, .. }))
         });
-        if download && uploading && e != 0 {
+        // One stream of downloads pays nothing: the engine stays on its channel. A download
+        // of another stream than the engine's last op does.
+        let switched = self.engines[e]
+            .last_stream
+            .is_some_and(|s| s != slot.op.stream);
+        if download && uploading && switched && e != 0 {
             slot.op.pacing.under_upload_us
         } else {
             0.0
