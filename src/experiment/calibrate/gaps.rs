@@ -15,7 +15,7 @@
 //! either way.
 //!
 //! These are gaps of recorded runs, and recording widens them: CUPTI's copy records cost each
-//! copy about 2.8 us of device time on the H200 (BENCHMARKS.md, "Where recording costs"). So
+//! copy 1.4-3.5 us of device time on the H200 (BENCHMARKS.md, "Where recording costs"). So
 //! `calibrate` does not take the download toll from here; it fits it to host-timed runs
 //! ([`super::pacing`]). Readiness is judged by the stream's previous op only, so a by-stage
 //! timeline, whose downloads wait for another stream's event, is not one to read gaps from.

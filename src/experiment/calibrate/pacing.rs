@@ -99,11 +99,12 @@ fn fit_one(
 /// docs). Returns the names of the fields fitted (none if the report has too few points).
 ///
 /// The download toll and the engine switch both act only where several streams share the link,
-/// so they are fitted together there, each twice in turn. The by-stage configurations are left
-/// out of the fit: they pay neither (one stream per direction keeps each engine on one channel),
-/// so they validate the other two. The toll is fitted to host-timed runs rather than read off a
-/// CUPTI timeline's gaps: CUPTI's copy records cost each copy about 2.8 us themselves
-/// (BENCHMARKS.md, "Where recording costs"), so gaps read off a recorded run overstate it.
+/// so they are fitted together there, in turn until they settle. The by-stage configurations
+/// are left out of the fit: they pay neither (one stream per direction keeps each engine on one
+/// channel), so they validate the other two. The toll is fitted to host-timed runs rather than
+/// read off a CUPTI timeline's gaps: CUPTI's copy records cost each copy 1.4-3.5 us themselves
+/// on the H200 (BENCHMARKS.md, "Where recording costs"), so gaps read off a recorded run
+/// overstate it.
 pub fn fit_pacing(p: &mut Profile, r: &Report) -> Result<Vec<&'static str>, ExperimentError> {
     let all = points(r);
     let bytes = r.params.size;
