@@ -5,6 +5,7 @@ use ratatui::buffer::Buffer;
 use ratatui::style::Style;
 
 use crate::report::Op;
+use crate::text_fit::truncate;
 use crate::theme::Theme;
 use crate::timeline::format::{format_bytes, kind_name};
 use crate::timeline::{Lane, LaneCell, TimeScale, TimelineRun, TimelineView, layout_lane};
@@ -38,14 +39,10 @@ impl RowContext<'_> {
             return 0;
         }
         if named {
-            let width = self.label_width + self.scale.columns;
-            buf.set_stringn(
-                self.x,
-                y,
-                &run.name,
-                usize::from(width),
-                self.theme.heading(3),
-            );
+            let width = usize::from(self.label_width + self.scale.columns);
+            // Cut with an ellipsis, so a name cut at the panel's edge says so.
+            let name = truncate(&run.name, width);
+            buf.set_stringn(self.x, y, &name, width, self.theme.heading(3));
             used += 1;
         }
         if run.lanes.is_empty() && used < rows {
