@@ -164,6 +164,7 @@ pub fn run(
         "%",
         &both,
     );
+    report.notes.extend(overhead.note());
     let best_ops = overhead.ops;
     report.params.streams = Some(best.streams);
     report.params.chunks = Some(best.chunks);

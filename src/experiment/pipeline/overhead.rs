@@ -9,7 +9,8 @@
 //! 0.1% at the median of 9: the by-stage layout's recorded runs really are about 3% slower.)
 
 use crate::gpu::StreamId;
-use crate::report::Op;
+use crate::report::{Op, OpKind};
+use crate::timeline::format::format_duration_us;
 
 use super::super::ExperimentError;
 use super::super::session::Session;
@@ -31,10 +32,37 @@ pub struct Overhead {
     pub ops: Vec<Op>,
 }
 
+/// A recorded run this much slower (%) than the unrecorded ones gets a note saying why.
+pub const NOTED_PCT: f64 = 1.0;
+
 impl Overhead {
     /// How much longer the recorded runs took, in % of the unrecorded ones (medians).
     pub fn pct(&self) -> f64 {
         (self.recorded.median / self.unrecorded.median - 1.0) * 100.0
+    }
+
+    /// What the learner should know when the timeline they look at ran measurably slower than
+    /// the run it stands for: the device stamps the time of every copy while recording, and that
+    /// costs time of its own (on the H200, 1.4-3.5 us a copy whichever way it is taken:
+    /// BENCHMARKS.md, "Where recording costs"). `None` below [`NOTED_PCT`].
+    pub fn note(&self) -> Option<String> {
+        let pct = self.pct();
+        if pct.is_nan() || pct < NOTED_PCT {
+            return None;
+        }
+        let copies = self
+            .ops
+            .iter()
+            .filter(|o| matches!(o.kind, OpKind::H2d | OpKind::D2h))
+            .count();
+        let ms = |v: f64| format_duration_us(v * 1e3);
+        Some(format!(
+            "the timeline is a recorded run: {} against {} unrecorded ({pct:.1}% longer, medians \
+             of {PAIRS} each); recording stamps each of its {copies} copies with a device time, \
+             and the stamps cost device time of their own",
+            ms(self.recorded.median),
+            ms(self.unrecorded.median),
+        ))
     }
 }
 
@@ -71,6 +99,39 @@ mod tests {
 
     fn of(samples: &[f64]) -> Summary {
         Summary::of(samples).expect("samples")
+    }
+
+    fn op(kind: OpKind) -> Op {
+        Op {
+            stream: 1,
+            kind,
+            start_us: 0.0,
+            end_us: 1.0,
+            bytes: 8,
+            host_mem: None,
+            engine: None,
+            start_inferred: false,
+            label: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_measurably_slower_recording_is_explained_with_its_copy_count() {
+        let ops = vec![op(OpKind::H2d), op(OpKind::Kernel), op(OpKind::D2h)];
+        let o = Overhead {
+            unrecorded: of(&[5.60, 5.60, 5.60]),
+            recorded: of(&[5.80, 5.80, 5.80]),
+            ops,
+        };
+        let note = o.note().expect("3.6% is noted");
+        assert!(note.contains("5.80 ms against 5.60 ms"), "{note}");
+        assert!(note.contains("3.6% longer"), "{note}");
+        assert!(note.contains("each of its 2 copies"), "{note}");
+        let close = Overhead {
+            recorded: of(&[5.62, 5.62, 5.62]),
+            ..o
+        };
+        assert_eq!(close.note(), None, "0.4% is noise, not noted");
     }
 
     #[test]
