@@ -12,6 +12,10 @@ pub const PAN_FRACTION: f64 = 0.25;
 
 /// The visible window `start_us..end_us` drawn over `columns` cells, within the full range
 /// `full_start_us..full_end_us` that zooming out and panning are clamped to.
+/// How close to the origin (a fraction of the span) a run's first op may start for the fitted
+/// scale to begin at the origin (see [`TimeScale::fit`]).
+pub const ORIGIN_SNAP: f64 = 0.02;
+
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimeScale {
     /// Left edge of the visible window, µs from the timeline's origin.
@@ -47,14 +51,20 @@ impl TimeScale {
     }
 
     /// A scale showing every op of every slice (e.g. this run and the previous one, so both are
-    /// drawn on the same scale).
+    /// drawn on the same scale). A run whose first op starts within [`ORIGIN_SNAP`] of the span
+    /// after the origin is shown from the origin, so the axis begins at `0`: a live recording's
+    /// first host call starts a few microseconds in, and without this the first labelled tick
+    /// was 1 or 2 ms into a 6 ms run.
     pub fn fit(op_sets: &[&[Op]], columns: u16) -> Self {
         let ops = op_sets.iter().flat_map(|ops| ops.iter());
-        let (lo, hi) = ops
+        let (mut lo, hi) = ops
             .filter(|op| op.start_us.is_finite() && op.end_us.is_finite())
             .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), op| {
                 (lo.min(op.start_us), hi.max(op.end_us.max(op.start_us)))
             });
+        if lo > 0.0 && hi.is_finite() && lo <= ORIGIN_SNAP * (hi - lo) {
+            lo = 0.0;
+        }
         Self::fit_range(lo, hi, columns)
     }
 

@@ -18,6 +18,17 @@ fn fit_covers_all_ops_of_all_sets() {
 }
 
 #[test]
+fn a_run_that_starts_just_after_the_origin_is_shown_from_it() {
+    // A live recording: the first host call 5.7 us in, the run 5.9 ms long.
+    let live = [op(OpKind::H2d, 1, 5.7, 5900.0)];
+    let s = TimeScale::fit(&[&live], 80);
+    assert_eq!((s.start_us, s.end_us), (0.0, 5900.0));
+    // Further in than 2% of the span: shown from its first op, as before.
+    let late = [op(OpKind::H2d, 1, 200.0, 5900.0)];
+    assert_eq!(TimeScale::fit(&[&late], 80).start_us, 200.0);
+}
+
+#[test]
 fn fit_of_nothing_or_an_instant_is_at_least_the_minimum_window() {
     let s = TimeScale::fit(&[], 10);
     assert!((s.span_us() - MIN_WINDOW_US).abs() < 1e-12);
