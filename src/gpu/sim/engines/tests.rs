@@ -139,3 +139,29 @@ fn an_engine_keeps_serving_the_stream_it_served_last() {
     assert!(close(start(a2), 10.0), "{}", start(a2));
     assert!(close(start(b1), 20.0), "{}", start(b1));
 }
+
+#[test]
+fn a_download_pays_the_upload_toll_only_after_another_streams_download() {
+    // An upload flows throughout (1000 us); two 10 us downloads follow each other. The toll
+    // (5 us) is paid by a download whose engine last ran another stream's op, not by one that
+    // follows its own stream's download (one stream of downloads: the by-stage layout).
+    let start_of_second = |second_stream: u32| {
+        let mut d = Device::new(2, 100.0);
+        d.issue(copy(Dir::H2d, 10_000, 0.0, 10.0, vec![]));
+        let down = |stream: u32| {
+            let mut op = copy(Dir::D2h, 100, 0.0, 10.0, vec![]);
+            op.stream = stream;
+            op.pacing.under_upload_us = 5.0;
+            op
+        };
+        d.issue(down(3));
+        let second = d.issue(down(second_stream));
+        d.wait_idle().unwrap();
+        let ops = d.take_recorded();
+        ops.iter().find(|(i, _)| *i == second).unwrap().1.start_us
+    };
+    let same = start_of_second(3);
+    let other = start_of_second(4);
+    assert!(close(same, 10.0), "same stream: {same}");
+    assert!(close(other, 15.0), "another stream: {other}");
+}
