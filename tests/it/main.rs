@@ -23,7 +23,10 @@ mod panel_snapshots;
 mod pty;
 mod run_cli;
 mod sim_fixture;
+// The live-against-simulated rows, shared by sim_fixture and sim_search.
 mod sim_model;
+#[path = "support/sim_rows.rs"]
+mod sim_rows;
 mod sim_search;
 mod timeline_widget;
 mod trace_export;

@@ -15,6 +15,8 @@ use cuda_academy::experiment::pipeline::schedule::Config;
 use cuda_academy::gpu::profile::Profile;
 use cuda_academy::report::Report;
 
+use super::sim_rows::{Row, assert_choice_within_3_pct, assert_every_point_within_10_pct, rms};
+
 const DIR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/fixtures/h200-live-2026-12-01"
@@ -42,19 +44,6 @@ fn validation() -> Vec<(Point, u64)> {
             points(&r).into_iter().map(move |p| (p, r.params.size))
         })
         .collect()
-}
-
-struct Row {
-    config: Config,
-    live: f64,
-    sim: f64,
-    seen: bool,
-}
-
-impl Row {
-    fn err(&self) -> f64 {
-        self.sim / self.live - 1.0
-    }
 }
 
 fn rows(p: &Profile, seen: &[Config]) -> Vec<Row> {
@@ -115,10 +104,6 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
             if r.seen { "yes" } else { "no" }
         );
     }
-    let rms = |t: &[Row]| {
-        let errs: Vec<f64> = t.iter().map(Row::err).collect();
-        (errs.iter().map(|e| e * e).sum::<f64>() / errs.len() as f64).sqrt()
-    };
     eprintln!(
         "rms error: {:.2}% fitted, {:.2}% without per-op costs",
         rms(&table) * 100.0,
@@ -137,34 +122,12 @@ fn the_simulator_matches_the_live_sweep_per_configuration() {
         .filter(|r| many_streams_breadth_first(&r.config) && r.err() < -0.10)
         .count();
     assert!(missed >= 2, "points the queues fix: {missed}");
-    for r in &table {
-        assert!(
-            r.err().abs() <= 0.10,
-            "{}: simulated {:.3} ms, live {:.3} ms",
-            r.config.describe(),
-            r.sim,
-            r.live
-        );
-    }
+    assert_every_point_within_10_pct(&table);
     assert!(
         table.iter().filter(|r| !r.seen).count() >= 24,
         "unseen configurations validated"
     );
-
-    // The configuration the simulator would choose among those the GPU ran, at its live time.
-    let live_best = table.iter().map(|r| r.live).fold(f64::INFINITY, f64::min);
-    let chosen = table.iter().min_by(|a, b| a.sim.total_cmp(&b.sim)).unwrap();
-    eprintln!(
-        "simulator's choice: {} ({:.3} ms live); live best {live_best:.3} ms",
-        chosen.config.describe(),
-        chosen.live
-    );
-    assert!(
-        chosen.live <= live_best * 1.03,
-        "chosen {} runs {:.3} ms live, best {live_best:.3} ms",
-        chosen.config.describe(),
-        chosen.live
-    );
+    assert_choice_within_3_pct(&table);
 }
 
 #[test]
@@ -174,22 +137,8 @@ fn the_shipped_profile_matches_the_live_sweep_too() {
     assert!(p.op_overhead_us > 0.0 && p.stream_wait_us > 0.0 && p.engine_switch_us > 0.0);
     assert_eq!(p.copy_engines_per_direction, 4);
     let table = rows(&p, &[]);
-    for r in &table {
-        assert!(
-            r.err().abs() <= 0.10,
-            "{}: simulated {:.3} ms, live {:.3} ms",
-            r.config.describe(),
-            r.sim,
-            r.live
-        );
-    }
-    let live_best = table.iter().map(|r| r.live).fold(f64::INFINITY, f64::min);
-    let chosen = table.iter().min_by(|a, b| a.sim.total_cmp(&b.sim)).unwrap();
-    assert!(
-        chosen.live <= live_best * 1.03,
-        "{}",
-        chosen.config.describe()
-    );
+    assert_every_point_within_10_pct(&table);
+    assert_choice_within_3_pct(&table);
 }
 
 /// Breadth-first issue over 4-16 streams, recorded later the same day on another lease (see
