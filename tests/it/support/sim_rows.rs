@@ -1,6 +1,7 @@
 //! The per-configuration comparison both live simulator fixtures make (`sim_fixture`,
 //! `sim_search`): live and simulated time of each configuration, the relative error, and issue
 //! 10 §2's two targets.
+#![allow(clippy::expect_used)]
 
 use cuda_academy::experiment::pipeline::schedule::Config;
 
