@@ -10,12 +10,12 @@ pub const ZOOM_FACTOR: f64 = 2.0;
 /// How far one pan step moves, as a fraction of the visible window.
 pub const PAN_FRACTION: f64 = 0.25;
 
-/// The visible window `start_us..end_us` drawn over `columns` cells, within the full range
-/// `full_start_us..full_end_us` that zooming out and panning are clamped to.
 /// How close to the origin (a fraction of the span) a run's first op may start for the fitted
 /// scale to begin at the origin (see [`TimeScale::fit`]).
 pub const ORIGIN_SNAP: f64 = 0.02;
 
+/// The visible window `start_us..end_us` drawn over `columns` cells, within the full range
+/// `full_start_us..full_end_us` that zooming out and panning are clamped to.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TimeScale {
     /// Left edge of the visible window, µs from the timeline's origin.
