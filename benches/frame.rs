@@ -48,6 +48,7 @@ fn big_report(n: usize) -> Box<Report> {
                 host_mem: None,
                 engine: Some((i % 2) as u32),
                 start_inferred: false,
+                line: None,
                 label: format!("op {i}"),
             }
         })

@@ -191,6 +191,11 @@ pub trait Recording {
     /// CUDA backend detaches CUPTI, attached once per run), so nothing that runs next, such as
     /// another experiment's unrecorded timings, pays for it.
     fn run_finished(&mut self) {}
+    /// The line of the learner's program issuing the ops that follow (exercise checks), or
+    /// `None`; recorded ops carry it, so a hazard is drawn on the op its line issued.
+    fn set_source_line(&mut self, line: Option<u32>) {
+        let _ = line;
+    }
 }
 
 pub mod cuda;

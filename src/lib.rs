@@ -15,6 +15,7 @@ pub mod keymap;
 pub mod lesson;
 pub mod markdown;
 pub mod meminfo;
+pub mod ordering;
 pub mod progress;
 pub mod report;
 pub mod sanitize;

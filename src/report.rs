@@ -230,6 +230,9 @@ pub struct Op {
     /// measured on the device.
     #[serde(default)]
     pub start_inferred: bool,
+    /// The line of the learner's program that issued it (exercise checks only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
     /// Short label, e.g. `H2D chunk 3`, `cudaStreamSynchronize`, `transform`.
     #[serde(default)]
     pub label: String,

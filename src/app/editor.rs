@@ -35,8 +35,6 @@ pub struct EditorState {
     pub timeline: Option<VerdictTimeline>,
     /// The check in flight, if any.
     pub checking: Option<Checking>,
-    /// The text the check in flight was given (its hazards' lines refer to it).
-    pub checked_text: Option<String>,
     /// The last check was cancelled (Esc) before it finished.
     pub cancelled: bool,
     /// Where code and verdict are stacked (narrow terminals), the lower pane shows the timeline
@@ -78,7 +76,6 @@ impl EditorState {
             verdict: None,
             timeline: None,
             checking: None,
-            checked_text: None,
             cancelled: false,
             show_timeline: false,
             hints_shown: 0,

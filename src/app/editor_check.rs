@@ -51,7 +51,6 @@ impl App {
         ed.checking = Some(Checking { check_id, stage });
         ed.cancelled = false;
         ed.show_solution = false;
-        ed.checked_text = Some(text.clone());
         self.exercises.in_flight = Some(check_id);
         let id = ed.id.clone();
         vec![Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })]
@@ -143,8 +142,7 @@ impl App {
         if !verdict.passed {
             ed.failed_checks += 1;
         }
-        let source = ed.checked_text.take().unwrap_or_default();
-        ed.timeline = VerdictTimeline::new(&verdict, &source);
+        ed.timeline = VerdictTimeline::new(&verdict);
         ed.verdict = Some(verdict);
     }
 }

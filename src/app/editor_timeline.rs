@@ -2,16 +2,12 @@
 //! [`TimelineView`] of the verdict's ops, and each hazard placed on it ([`HazardMark`]: its kind,
 //! the line of the access, the line of the operation it races with, and that operation's bar).
 //!
-//! The verdict's ops do not carry the source line that issued them, so the bar of a hazard's
-//! operation is found from the checked text: the operation's line names its kind (`<<<` a
-//! kernel, `cudaMemcpy…HostToDevice` an H2D copy, `…DeviceToHost` a D2H copy), and the ops of
-//! that kind, in time order, are matched to the lines issuing that kind, in text order, when
-//! there are as many of each (straight-line code). When one line alone issues that kind (a
-//! loop), the first of its ops is marked: the hazard checker reports a race at its first
-//! occurrence. Otherwise the hazard is listed without a bar rather than pinned to a guess.
+//! Each op carries the line of the learner's program that issued it (the backend tags the ops
+//! a call queues), so a hazard's bar is the first op, in time order, that its operation's line
+//! issued: in a loop, the first occurrence, where the checker reports it.
 
 use crate::exercise::{HazardKind, Verdict};
-use crate::report::{Op, OpKind};
+use crate::report::Op;
 use crate::timeline::{TimelineView, time_order};
 
 /// One hazard as drawn on the timeline.
@@ -44,13 +40,12 @@ pub struct VerdictTimeline {
 }
 
 impl VerdictTimeline {
-    /// The timeline of `verdict` (checked from `source`), its first marked op selected so the
-    /// details line describes it; `None` when the program recorded no operation.
-    pub fn new(verdict: &Verdict, source: &str) -> Option<Self> {
+    /// The timeline of `verdict`, its first marked op selected so the details line describes
+    /// it; `None` when the program recorded no operation.
+    pub fn new(verdict: &Verdict) -> Option<Self> {
         if verdict.timeline.is_empty() {
             return None;
         }
-        let lines: Vec<&str> = source.lines().collect();
         let marks: Vec<HazardMark> = verdict
             .hazards
             .iter()
@@ -61,7 +56,7 @@ impl VerdictTimeline {
                     kind: h.kind,
                     line: h.line,
                     other_line: h.other_line,
-                    op: op_issued_at(&verdict.timeline, &lines, op_line),
+                    op: op_issued_at(&verdict.timeline, op_line),
                 }
             })
             .collect();
@@ -73,41 +68,11 @@ impl VerdictTimeline {
     }
 }
 
-/// The op that line `line` (1-based) of `lines` issued, when it can be told (see the module).
-fn op_issued_at(ops: &[Op], lines: &[&str], line: u32) -> Option<usize> {
-    let text = lines.get(usize::try_from(line).ok()?.checked_sub(1)?)?;
-    let kind = op_kind_of(text)?;
-    let issuing: Vec<usize> = (1..=lines.len())
-        .filter(|&n| op_kind_of(lines[n - 1]) == Some(kind))
-        .collect();
-    let of_kind: Vec<usize> = time_order(ops)
+/// The first op, in time order, that line `line` issued.
+fn op_issued_at(ops: &[Op], line: u32) -> Option<usize> {
+    time_order(ops)
         .into_iter()
-        .filter(|&i| ops[i].kind == kind)
-        .collect();
-    let place = issuing.iter().position(|&n| n == line as usize)?;
-    if issuing.len() == of_kind.len() {
-        of_kind.get(place).copied()
-    } else if issuing.len() == 1 {
-        of_kind.first().copied()
-    } else {
-        None
-    }
-}
-
-/// The kind of op a source line issues, read from its code (comments left out).
-fn op_kind_of(line: &str) -> Option<OpKind> {
-    let code = line.split("//").next().unwrap_or("");
-    if code.contains("<<<") {
-        Some(OpKind::Kernel)
-    } else if !code.contains("cudaMemcpy") {
-        None
-    } else if code.contains("cudaMemcpyHostToDevice") {
-        Some(OpKind::H2d)
-    } else if code.contains("cudaMemcpyDeviceToHost") {
-        Some(OpKind::D2h)
-    } else {
-        None
-    }
+        .find(|&i| ops[i].line == Some(line))
 }
 
 #[cfg(test)]
@@ -115,7 +80,7 @@ mod tests {
     use super::*;
     use crate::exercise::Hazard;
 
-    fn op(kind: OpKind, start_us: f64) -> Op {
+    fn op(kind: OpKind, start_us: f64, line: u32) -> Op {
         Op {
             stream: 1,
             kind,
@@ -125,25 +90,19 @@ mod tests {
             host_mem: None,
             engine: None,
             start_inferred: false,
+            line: Some(line),
             label: String::new(),
         }
     }
-
-    const SOURCE: &str = "int main() {\n\
-        cudaMemcpyAsync(d, h, b, cudaMemcpyHostToDevice, s);\n\
-        transform<<<1, 1, 0, s>>>(d, e, n);\n\
-        cudaMemcpyAsync(h2, e, b, cudaMemcpyDeviceToHost, s); // back\n\
-        cudaMemcpyAsync(h3, e, b, cudaMemcpyDeviceToHost, s);\n\
-        check_output(h2, n);\n}\n";
 
     fn verdict(hazards: Vec<Hazard>) -> Verdict {
         Verdict {
             hazards,
             timeline: vec![
-                op(OpKind::D2h, 30.0),
-                op(OpKind::H2d, 0.0),
-                op(OpKind::Kernel, 15.0),
-                op(OpKind::D2h, 45.0),
+                op(OpKind::D2h, 30.0, 4),
+                op(OpKind::H2d, 0.0, 2),
+                op(OpKind::Kernel, 15.0, 3),
+                op(OpKind::D2h, 45.0, 5),
             ],
             ..Verdict::default()
         }
@@ -155,22 +114,19 @@ mod tests {
             line,
             other_line,
             message: String::new(),
+            teaches: crate::exercise::hazards::CardRef::of(kind),
         }
     }
 
     #[test]
     fn a_race_is_marked_at_the_op_its_other_line_issued_and_selected() {
         let v = verdict(vec![hazard(HazardKind::ReadBeforeSync, 6, Some(4))]);
-        let t = VerdictTimeline::new(&v, SOURCE).unwrap();
-        // Line 4 is the first of the two D2H lines: the earlier D2H (index 0, at 30 µs).
-        assert_eq!(t.marks[0].op, Some(0));
+        let t = VerdictTimeline::new(&v).unwrap();
+        assert_eq!(t.marks[0].op, Some(0), "the D2H line 4 issued");
         assert_eq!(t.marks[0].label(), "read-before-sync L6 ↔ L4");
         assert_eq!(t.view.selected_index(), Some(0));
         let v = verdict(vec![hazard(HazardKind::ReadBeforeSync, 6, Some(5))]);
-        assert_eq!(
-            VerdictTimeline::new(&v, SOURCE).unwrap().marks[0].op,
-            Some(3)
-        );
+        assert_eq!(VerdictTimeline::new(&v).unwrap().marks[0].op, Some(3));
     }
 
     #[test]
@@ -179,17 +135,17 @@ mod tests {
             hazard(HazardKind::PageableAsync, 2, None),
             hazard(HazardKind::Leak, 6, Some(1)),
         ]);
-        let t = VerdictTimeline::new(&v, SOURCE).unwrap();
+        let t = VerdictTimeline::new(&v).unwrap();
         assert_eq!(t.marks[0].op, Some(1), "the H2D of line 2");
         assert_eq!(t.marks[0].label(), "pageable-async L2");
         assert_eq!(t.marks[1].op, None);
     }
 
     #[test]
-    fn ambiguous_lines_are_not_pinned_to_a_guess() {
+    fn a_line_issuing_in_a_loop_marks_its_first_op() {
         let mut v = verdict(vec![hazard(HazardKind::ReadBeforeSync, 6, Some(4))]);
-        v.timeline.push(op(OpKind::D2h, 60.0)); // three D2H ops from two lines: a loop
-        assert_eq!(VerdictTimeline::new(&v, SOURCE).unwrap().marks[0].op, None);
-        assert!(VerdictTimeline::new(&Verdict::default(), SOURCE).is_none());
+        v.timeline.push(op(OpKind::D2h, 10.0, 4)); // line 4 again, earlier: a loop
+        assert_eq!(VerdictTimeline::new(&v).unwrap().marks[0].op, Some(4));
+        assert!(VerdictTimeline::new(&Verdict::default()).is_none());
     }
 }

@@ -234,10 +234,12 @@ fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
                 "error"
             };
             out += &format!(
-                "{file}:{}: {level} [{}] {}\n",
+                "{file}:{}: {level} [{}] {}\n  learn: lesson `{}`, card \"{}\"\n",
                 h.line,
                 h.kind.name(),
-                h.message
+                h.message,
+                h.teaches.lesson,
+                h.teaches.card
             );
         }
     }

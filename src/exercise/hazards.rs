@@ -1,18 +1,19 @@
-//! The hazard checker: a pure function of the call log. It orders every operation by
-//! happens-before (stream order, events, synchronising calls, the legacy default stream's
-//! implicit barriers) with vector clocks, never by timing, so a race is reported even when this
-//! run's timing happened to hide it.
+//! The hazard checker: a pure function of the call log. It replays the log through the one
+//! ordering model ([`crate::ordering`], the same the simulator schedules by) and compares every
+//! access with every operation the model does not order before it: host accesses against
+//! device ops the host does not know have completed, and device ops against each other. It
+//! never looks at timing, so a race is reported even when this run's timing hid it. What the
+//! host may rely on after each call is the rule's `promised` column (`ordering::rules`).
 
-mod clock;
 mod leaks;
+mod messages;
 
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::log::{Call, DeviceOp, Entry, Range, RegionId};
-use crate::gpu::StreamId;
-use clock::Clock;
+use super::log::{Call, DeviceOp, Entry, HostWait, Range, RegionId};
+use crate::ordering::{Issued, LEGACY, Model};
 
 /// What kind of mistake a hazard is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -24,6 +25,8 @@ pub enum HazardKind {
     WriteWhileInFlight,
     /// Memory is freed or unregistered while an operation may still use it.
     FreeWhileInFlight,
+    /// Two device operations that nothing orders touch the same bytes, one of them writing.
+    DeviceRace,
     /// `cudaMemcpyAsync` from or to pageable memory (a warning).
     PageableAsync,
     /// Work on the legacy default stream in an exercise about overlap (a warning).
@@ -39,6 +42,7 @@ impl HazardKind {
             HazardKind::ReadBeforeSync => "read-before-sync",
             HazardKind::WriteWhileInFlight => "write-while-in-flight",
             HazardKind::FreeWhileInFlight => "free-while-in-flight",
+            HazardKind::DeviceRace => "device-race",
             HazardKind::PageableAsync => "pageable-async",
             HazardKind::DefaultStream => "default-stream",
             HazardKind::Leak => "leak",
@@ -58,14 +62,42 @@ pub struct Hazard {
     pub line: u32,
     pub other_line: Option<u32>,
     pub message: String,
+    /// The lesson card that teaches what went wrong.
+    pub teaches: CardRef,
 }
 
-/// An operation queued on a stream: which one, its place in the stream, and what it touches.
+/// A lesson card, by lesson id and card title.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct CardRef {
+    pub lesson: &'static str,
+    pub card: &'static str,
+}
+
+impl CardRef {
+    /// The card of `kind`.
+    pub fn of(kind: HazardKind) -> CardRef {
+        let (lesson, card) = messages::card(kind);
+        CardRef { lesson, card }
+    }
+}
+
+/// A device op the host does not yet know has completed.
 struct InFlight<'a> {
-    stream: u32,
-    seq: u64,
+    issued: Issued,
     line: u32,
     op: &'a DeviceOp,
+    /// Its host-side reads are over (the call returned after taking its source).
+    source_taken: bool,
+}
+
+impl InFlight<'_> {
+    fn reads(&self) -> &[Range] {
+        if self.source_taken {
+            &[]
+        } else {
+            &self.op.reads
+        }
+    }
 }
 
 /// Check a run's call log. `overlap` marks an exercise about overlap, where work on the legacy
@@ -74,12 +106,10 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
     let mut c = Checker {
         names,
         overlap,
-        host: Clock::default(),
-        tails: HashMap::new(),
-        seqs: HashMap::new(),
-        blocking: HashMap::new(),
-        events: HashMap::new(),
-        records: HashMap::new(),
+        model: Model::new(),
+        stream_numbers: HashMap::new(),
+        blocking: HashSet::new(),
+        record_lines: HashMap::new(),
         in_flight: Vec::new(),
         out: Vec::new(),
         seen: HashSet::new(),
@@ -95,22 +125,17 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
 pub(super) struct Checker<'a> {
     names: &'a HashMap<RegionId, String>,
     overlap: bool,
-    /// Everything the host knows has completed.
-    host: Clock,
-    /// Per stream: everything an operation queued next on it would wait for.
-    tails: HashMap<u32, Clock>,
-    seqs: HashMap<u32, u64>,
-    /// Live created streams: whether each is blocking (synchronises with the legacy stream).
-    blocking: HashMap<u32, bool>,
-    events: HashMap<u32, Clock>,
-    /// Per event: the stream it was last recorded on, its place there, and the line.
-    records: HashMap<u32, (u32, u64, u32)>,
+    model: Model,
+    /// Streams numbered from 1 in creation order, for messages.
+    stream_numbers: HashMap<u32, usize>,
+    /// Live blocking streams (for the default-stream warning).
+    blocking: HashSet<u32>,
+    /// Per event: the line of its last record.
+    record_lines: HashMap<u32, u32>,
     in_flight: Vec<InFlight<'a>>,
     out: Vec<Hazard>,
     seen: HashSet<(HazardKind, u32, Option<u32>)>,
 }
-
-const LEGACY: u32 = StreamId::LEGACY_DEFAULT.0;
 
 impl<'a> Checker<'a> {
     fn name(&self, r: RegionId) -> String {
@@ -118,6 +143,16 @@ impl<'a> Checker<'a> {
             .get(&r)
             .cloned()
             .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
+    }
+
+    fn stream_name(&self, s: u32) -> String {
+        if s == LEGACY {
+            return "the legacy default stream".into();
+        }
+        match self.stream_numbers.get(&s) {
+            Some(n) => format!("stream {n}"),
+            None => "a stream".into(),
+        }
     }
 
     pub(super) fn report(
@@ -133,101 +168,82 @@ impl<'a> Checker<'a> {
                 line,
                 other_line,
                 message,
+                teaches: CardRef::of(kind),
             });
         }
     }
 
-    /// What work queued on `s` now waits for: the stream's own order plus the legacy default
-    /// stream's implicit barriers with blocking streams.
-    fn waits_for(&self, s: u32) -> Clock {
-        let mut c = self.tails.get(&s).cloned().unwrap_or_default();
-        if s == LEGACY {
-            for (other, blocking) in &self.blocking {
-                if *blocking {
-                    c.join(self.tails.get(other));
-                }
-            }
-        } else if self.blocking.get(&s) == Some(&true) {
-            c.join(self.tails.get(&LEGACY));
-        }
-        c
-    }
-
     fn entry(&mut self, e: &'a Entry) {
+        // The interpreter logs only calls the backend accepted, so the model refuses none; a
+        // refusal would mean a handle it never saw, which orders nothing.
         match &e.call {
             Call::Device(op) => self.device(e.line, op),
             Call::StreamCreate { stream, blocking } => {
-                self.blocking.insert(stream.0, *blocking);
-            }
-            Call::StreamDestroy { stream } => {
-                self.blocking.remove(&stream.0);
-            }
-            Call::EventRecord { event, stream } => {
-                // A record is an operation of its stream: it completes after what came before.
-                let s = stream.0;
-                let mut c = self.waits_for(s);
-                let seq = self.seqs.entry(s).or_default();
-                *seq += 1;
-                c.set(s, *seq);
-                self.records.insert(event.0, (s, *seq, e.line));
-                self.tails.insert(s, c.clone());
-                self.events.insert(event.0, c);
-            }
-            Call::EventElapsed { start, end } => self.elapsed(e.line, [start.0, end.0]),
-            Call::StreamWaitEvent { stream, event } => {
-                let ev = self.events.get(&event.0).cloned();
-                self.tails.entry(stream.0).or_default().join(ev.as_ref());
-            }
-            Call::StreamSync { stream } => {
-                let c = self.tails.get(&stream.0).cloned();
-                self.host.join(c.as_ref());
-            }
-            Call::EventSync { event } => {
-                let c = self.events.get(&event.0).cloned();
-                self.host.join(c.as_ref());
-            }
-            Call::DeviceSync => {
-                let all: Vec<Clock> = self.tails.values().cloned().collect();
-                for c in &all {
-                    self.host.join(Some(c));
+                self.model.create_stream(stream.0, *blocking);
+                let n = self.stream_numbers.len() + 1;
+                self.stream_numbers.insert(stream.0, n);
+                if *blocking {
+                    self.blocking.insert(stream.0);
                 }
             }
+            Call::StreamDestroy { stream } => {
+                let _ = self.model.destroy_stream(stream.0);
+                self.blocking.remove(&stream.0);
+            }
+            Call::EventCreate { event } => self.model.create_event(event.0),
+            Call::EventDestroy { event } => {
+                let _ = self.model.destroy_event(event.0);
+            }
+            Call::EventRecord { event, stream } => {
+                if self.model.record(event.0, stream.0).is_ok() {
+                    self.record_lines.insert(event.0, e.line);
+                }
+            }
+            Call::StreamWaitEvent { stream, event } => {
+                let _ = self.model.wait_event(stream.0, event.0);
+            }
+            Call::StreamSync { stream } => {
+                let _ = self.model.sync_stream(stream.0);
+            }
+            Call::EventSync { event } => {
+                let _ = self.model.sync_event(event.0);
+            }
+            Call::DeviceSync => {
+                self.model.sync_device();
+            }
+            Call::StreamQuery { stream, done: true } => {
+                let _ = self.model.learn_stream(stream.0);
+            }
+            Call::EventQuery { event, done: true } => {
+                let _ = self.model.learn_event(event.0);
+            }
+            Call::EventElapsed { start, end } => self.elapsed(e.line, [start.0, end.0]),
             Call::HostRead { range, what } => self.host_access(e.line, range, what, false),
             Call::HostWrite { range, what } => self.host_access(e.line, range, what, true),
             Call::Free { region, call } => self.release(e.line, *region, call),
             Call::Unregister { region } => self.release(e.line, *region, "cudaHostUnregister"),
             _ => {}
         }
-        let host = &self.host;
-        self.in_flight.retain(|o| host.get(o.stream) < o.seq);
+        let model = &self.model;
+        self.in_flight
+            .retain(|o| !model.host_knows_done(o.issued.op));
     }
 
     fn device(&mut self, line: u32, op: &'a DeviceOp) {
-        let s = op.stream.0;
-        let mut clock = self.waits_for(s);
-        let seq = self.seqs.entry(s).or_default();
-        *seq += 1;
-        clock.set(s, *seq);
-        let seq = *seq;
-        if op.synchronous {
-            self.host.join(Some(&clock));
+        let Ok(issued) = self.model.issue(op.stream.0) else {
+            return;
+        };
+        self.device_races(line, op, &issued);
+        match op.host_wait {
+            HostWait::None | HostWait::SourceTaken => {}
+            HostWait::Staged => self.model.learn_before(&issued),
+            HostWait::Completion => self.model.learn_op(&issued),
         }
-        self.tails.insert(s, clock);
         if op.pageable_async {
-            let host_range = if op.kind == super::log::DeviceOpKind::CopyH2D {
-                op.reads.first()
-            } else {
-                op.writes.first()
-            };
-            let name = host_range.map(|r| self.name(r.region)).unwrap_or_default();
-            self.report(
-                HazardKind::PageableAsync,
-                line,
-                None,
-                format!("`{}` with pageable memory `{name}`: the driver stages it through its own pinned buffer, so the call blocks the host and the copy cannot overlap other work; pin `{name}` (cudaMallocHost or cudaHostRegister)", op.call),
-            );
+            let message = messages::pageable_async(self, op);
+            self.report(HazardKind::PageableAsync, line, None, message);
         }
-        if self.overlap && s == LEGACY && self.blocking.values().any(|b| *b) {
+        if self.overlap && op.stream.0 == LEGACY && !self.blocking.is_empty() {
             self.report(
                 HazardKind::DefaultStream,
                 line,
@@ -236,20 +252,46 @@ impl<'a> Checker<'a> {
             );
         }
         self.in_flight.push(InFlight {
-            stream: s,
-            seq,
+            issued,
             line,
             op,
+            source_taken: matches!(op.host_wait, HostWait::SourceTaken | HostWait::Staged),
         });
+    }
+
+    /// `op` against every device op still in flight that the model does not order before it.
+    fn device_races(&mut self, line: u32, op: &DeviceOp, issued: &Issued) {
+        let mut found = Vec::new();
+        for o in &self.in_flight {
+            if issued.is_after(o.issued.op) {
+                continue;
+            }
+            let conflict =
+                o.op.writes
+                    .iter()
+                    .find(|w| op.reads.iter().chain(&op.writes).any(|x| x.overlaps(w)))
+                    .or_else(|| {
+                        o.reads()
+                            .iter()
+                            .find(|r| op.writes.iter().any(|w| w.overlaps(r)))
+                    });
+            if let Some(range) = conflict {
+                found.push((o.line, o.op, range.region));
+            }
+        }
+        for (other_line, other, region) in found {
+            let message =
+                messages::device_race(self, (op, issued.op.stream), other, other_line, region);
+            self.report(HazardKind::DeviceRace, line, Some(other_line), message);
+        }
     }
 
     /// `cudaEventElapsedTime` on an event the host does not know has completed: CUDA answers
     /// cudaErrorNotReady, and a program that ignores it times nothing.
     fn elapsed(&mut self, line: u32, events: [u32; 2]) {
         for ev in events {
-            if let Some(&(s, seq, rec_line)) = self.records.get(&ev)
-                && self.host.get(s) < seq
-            {
+            let pending = matches!(self.model.last_record(ev), Ok(Some((op, _))) if !self.model.host_knows_done(op));
+            if let (true, Some(&rec_line)) = (pending, self.record_lines.get(&ev)) {
                 self.report(
                     HazardKind::ReadBeforeSync,
                     line,
@@ -264,7 +306,7 @@ impl<'a> Checker<'a> {
         let mut found = Vec::new();
         for o in &self.in_flight {
             let op_writes = o.op.writes.iter().any(|r| r.overlaps(range));
-            let op_reads = o.op.reads.iter().any(|r| r.overlaps(range));
+            let op_reads = o.reads().iter().any(|r| r.overlaps(range));
             // A host write conflicts with any use; a host read only with a device write.
             if op_writes || (write && op_reads) {
                 found.push((o.line, o.op.call.clone(), op_writes));
@@ -292,21 +334,23 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Freeing memory queued work may still use. The free is not counted as a
+    /// synchronisation: the API promises none (today's driver waits; `ordering::rules`).
     fn release(&mut self, line: u32, region: RegionId, call: &str) {
         let users: Vec<(u32, String)> = self
             .in_flight
             .iter()
             .filter(|o| {
-                o.op.reads
+                o.reads()
                     .iter()
                     .chain(&o.op.writes)
                     .any(|r| r.region == region)
             })
             .map(|o| (o.line, o.op.call.clone()))
             .collect();
-        let name = self.name(region);
         for (other, op) in users {
-            self.report(HazardKind::FreeWhileInFlight, line, Some(other), format!("`{call}` of `{name}` while the `{op}` on line {other} may still use it; synchronise before releasing memory"));
+            let message = messages::free_in_flight(self, call, region, &op, other);
+            self.report(HazardKind::FreeWhileInFlight, line, Some(other), message);
         }
     }
 }

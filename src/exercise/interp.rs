@@ -106,6 +106,7 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
         it.out.cancelled = stop.cancelled;
         it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
     }
+    it.gpu.set_source_line(None);
     it.release_leftovers();
     match it.gpu.timeline_end() {
         Ok(ops) => it.out.timeline = ops,

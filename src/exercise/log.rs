@@ -2,6 +2,7 @@
 //! it. The interpreter writes it; the hazard checker reads nothing else.
 
 use crate::gpu::{EventId, StreamId};
+pub use crate::ordering::rules::HostWait;
 
 /// An allocation (host or device), numbered by the interpreter in allocation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -39,6 +40,12 @@ pub enum DeviceOpKind {
     CopyD2D,
     Memset,
     Kernel,
+    /// `cudaLaunchHostFunc`: host code run in stream order; its ranges are host memory.
+    HostFunc,
+    /// `cudaMallocAsync`: the allocation comes into being in stream order (writes it all).
+    AllocAsync,
+    /// `cudaFreeAsync`: the allocation goes away in stream order (writes it all).
+    FreeAsync,
 }
 
 /// An operation queued on a stream.
@@ -50,8 +57,8 @@ pub struct DeviceOp {
     pub call: String,
     pub reads: Vec<Range>,
     pub writes: Vec<Range>,
-    /// The call waited for the operation before returning (`cudaMemcpy`, `cudaMemset`).
-    pub synchronous: bool,
+    /// What the host may rely on when the call returned (the rule in `ordering::rules`).
+    pub host_wait: HostWait,
     /// An async copy whose host side is pageable memory at the time of the call.
     pub pageable_async: bool,
 }
@@ -104,6 +111,16 @@ pub enum Call {
     },
     StreamSync {
         stream: StreamId,
+    },
+    /// `cudaStreamQuery`: `done` when it answered `cudaSuccess`.
+    StreamQuery {
+        stream: StreamId,
+        done: bool,
+    },
+    /// `cudaEventQuery`: `done` when it answered `cudaSuccess`.
+    EventQuery {
+        event: EventId,
+        done: bool,
     },
     EventSync {
         event: EventId,

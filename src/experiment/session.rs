@@ -151,6 +151,7 @@ pub fn host_op(stream: StreamId, start_us: f64, end_us: f64, label: &str) -> Op 
         host_mem: None,
         engine: None,
         start_inferred: false,
+        line: None,
         label: label.to_string(),
     }
 }

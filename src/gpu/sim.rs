@@ -68,6 +68,8 @@ pub struct SimGpu {
     host: Pool<HostEntry>,
     dev: Pool<Contents>,
     recording: bool,
+    /// The learner's line issuing ops now ([`Recording::set_source_line`]).
+    source_line: Option<u32>,
 }
 
 impl SimGpu {
@@ -105,6 +107,7 @@ impl SimGpu {
             streams: Streams::new(),
             events: Events::default(),
             recording: false,
+            source_line: None,
         }
     }
 
@@ -127,6 +130,9 @@ impl Recording for SimGpu {
     }
     fn host_busy_us(&mut self, us: f64) {
         self.clock.spend(us.max(0.0));
+    }
+    fn set_source_line(&mut self, line: Option<u32>) {
+        self.source_line = line;
     }
     fn timeline_begin(&mut self) -> Result<(), GpuError> {
         self.clock.set_origin();

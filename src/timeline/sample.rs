@@ -26,6 +26,7 @@ pub fn op(kind: OpKind, stream: u32, start_us: f64, end_us: f64) -> Op {
         host_mem: None,
         engine: None,
         start_inferred: false,
+        line: None,
         label: String::new(),
     }
 }

@@ -4,8 +4,9 @@ use super::calls::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};
-use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, Range};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range};
 use crate::gpu::StreamId;
+use crate::ordering::rules::{self, Way};
 
 impl Interp<'_> {
     /// Check that `bytes` from `off` lie inside live allocation `r`; returns its range.
@@ -96,6 +97,12 @@ impl Interp<'_> {
         let pageable = !(s_dev && d_dev)
             && self.regions[host_side].kind == MemKind::Pageable
             && !self.regions[host_side].registered;
+        let way = match op {
+            DeviceOpKind::CopyH2D => Way::HostToDevice,
+            DeviceOpKind::CopyD2H => Way::DeviceToHost,
+            _ => Way::DeviceToDevice,
+        };
+        let rule = rules::copy(sync, way, pageable);
         self.device_op(
             a,
             DeviceOp {
@@ -104,10 +111,16 @@ impl Interp<'_> {
                 call: a.name.to_string(),
                 reads: vec![src],
                 writes: vec![dst],
-                synchronous: sync,
+                host_wait: rule.promised,
                 pageable_async: !sync && pageable,
             },
         )?;
+        // A synchronous copy from pageable memory first waits for the stream (the rule's
+        // "stream sync is performed before the copy is initiated").
+        if sync && rule.promised == HostWait::Staged {
+            let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
+            self.m(a.pos, a.name, r)?;
+        }
         let (dst_h, dst_d) = (self.regions[dr].host, self.regions[dr].dev);
         let (src_h, src_d) = (self.regions[sr].host, self.regions[sr].dev);
         let result = match op {
@@ -125,7 +138,9 @@ impl Interp<'_> {
             },
         };
         self.m(a.pos, a.name, result)?;
-        if sync {
+        // The backend's async call already blocks where the driver does (pageable memory); a
+        // synchronous call whose rule promises completion waits for it here.
+        if sync && rule.promised == HostWait::Completion {
             let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
@@ -199,21 +214,20 @@ impl Interp<'_> {
                 call: a.name.to_string(),
                 reads: vec![],
                 writes: vec![range],
-                synchronous: sync,
+                // `cudaMemset` on device memory does not make the host wait either.
+                host_wait: rules::MEMSET.promised,
                 pageable_async: false,
             },
         )?;
         let result = self.gpu.memset_async(stream, d, off, bytes, byte as u8);
         self.m(a.pos, a.name, result)?;
-        if sync {
-            let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
-            self.m(a.pos, a.name, r)?;
-        }
         Ok(Value::Int(0))
     }
 
     pub(super) fn device_op(&mut self, a: &Args, op: DeviceOp) -> Res<()> {
         self.gpu_op(a.pos)?;
+        // The backend tags the ops this call queues with the line, for the timeline.
+        self.gpu.set_source_line(Some(self.line));
         self.log(Call::Device(op));
         Ok(())
     }

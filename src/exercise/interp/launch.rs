@@ -5,7 +5,7 @@ use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};
 use crate::exercise::ast::{Expr, Pos};
-use crate::exercise::log::{DeviceOp, DeviceOpKind};
+use crate::exercise::log::{DeviceOp, DeviceOpKind, HostWait};
 
 impl Interp<'_> {
     pub(super) fn launch(
@@ -63,7 +63,7 @@ impl Interp<'_> {
                     call,
                     reads: vec![],
                     writes: vec![],
-                    synchronous: false,
+                    host_wait: HostWait::None,
                     pageable_async: false,
                 },
             )?;
@@ -92,7 +92,7 @@ impl Interp<'_> {
                 call,
                 reads: vec![src],
                 writes: vec![dst],
-                synchronous: false,
+                host_wait: HostWait::None,
                 pageable_async: false,
             },
         )?;

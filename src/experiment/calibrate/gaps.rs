@@ -125,6 +125,7 @@ mod tests {
             host_mem: None,
             engine: Some(engine),
             start_inferred: false,
+            line: None,
             label: String::new(),
         }
     }

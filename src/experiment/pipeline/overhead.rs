@@ -111,6 +111,7 @@ mod tests {
             host_mem: None,
             engine: None,
             start_inferred: false,
+            line: None,
             label: String::new(),
         }
     }

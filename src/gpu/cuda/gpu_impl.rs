@@ -239,6 +239,10 @@ impl Recording for CudaGpu {
         super::cupti::detach();
     }
 
+    fn set_source_line(&mut self, line: Option<u32>) {
+        self.recorder.source_line = line;
+    }
+
     fn timeline_begin(&mut self) -> Result<(), GpuError> {
         self.with(|g| {
             context::synchronize()?;

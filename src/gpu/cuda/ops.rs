@@ -61,6 +61,7 @@ impl CudaGpu {
         if self.recorder.recording() {
             let label = super::op_label(kind, None);
             let op = Issued {
+                line: self.recorder.source_line,
                 stream: stream.0,
                 kind,
                 bytes,
@@ -104,6 +105,7 @@ impl CudaGpu {
         loaded.launch(s, kernel, ptr, bytes / 4)?;
         if self.recorder.recording() {
             let op = Issued {
+                line: self.recorder.source_line,
                 stream: stream.0,
                 kind: OpKind::Kernel,
                 bytes,
@@ -145,6 +147,7 @@ impl CudaGpu {
         }
         let s = self.stream(stream)?;
         let op = Issued {
+            line: self.recorder.source_line,
             stream: stream.0,
             kind: OpKind::Kernel,
             bytes,

@@ -32,6 +32,8 @@ pub struct Issued {
     pub issue_us: f64,
     /// Events mode: recorded in the op's stream right after it.
     pub end_event: Option<CUevent>,
+    /// The learner's line that issued it (exercise checks).
+    pub line: Option<u32>,
 }
 
 /// Where device times come from while recording.
@@ -62,6 +64,8 @@ pub struct Recorder {
     pub cupti_unavailable: Option<String>,
     /// Whether the op being issued pushed its tag (popped once it is noted or fails).
     tagged: bool,
+    /// The learner's line issuing ops now (`Recording::set_source_line`).
+    pub source_line: Option<u32>,
 }
 
 impl Recorder {
@@ -77,6 +81,7 @@ impl Recorder {
             pool: Vec::new(),
             cupti_unavailable,
             tagged: false,
+            source_line: None,
         }
     }
 

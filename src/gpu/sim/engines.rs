@@ -56,6 +56,8 @@ pub(super) struct DevOp {
     pub(super) record: bool,
     /// The front end's per-op costs (see [`Pacing`]).
     pub(super) pacing: Pacing,
+    /// The learner's line that issued it (exercise checks).
+    pub(super) line: Option<u32>,
 }
 
 /// What it costs the device to move from one op to the next, beyond the op's own work. All

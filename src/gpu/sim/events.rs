@@ -2,11 +2,13 @@
 //! before it has, including the legacy default stream's barrier), `cuStreamWaitEvent` queues a
 //! marker that also depends on the event's last record, and `cuEventSynchronize` and
 //! `cuEventElapsedTime` read the marker's end (CUDA driver API, "Event Management").
+//! What a record captures and a wait orders is the ordering model's ([`crate::ordering`]).
 
 use std::collections::BTreeMap;
 
 use super::SimGpu;
 use super::engines::{OpId, Work};
+use super::scheduler::refused;
 use crate::gpu::{EventId, GpuError, StreamId};
 use crate::report::OpKind;
 
@@ -40,11 +42,13 @@ impl SimGpu {
         self.events.next += 1;
         let id = self.events.next;
         self.events.live.insert(id, Event { timing, last: None });
+        self.streams.model.create_event(id);
         EventId(id)
     }
 
     pub(super) fn destroy_event(&mut self, ev: EventId) -> Result<(), GpuError> {
         let event = self.events.live.remove(&ev.0).ok_or_else(|| unknown(ev))?;
+        self.streams.model.destroy_event(ev.0).map_err(refused)?;
         if let Some(id) = event.last {
             self.device.forget_end(id);
         }
@@ -55,8 +59,9 @@ impl SimGpu {
     pub(super) fn record_event(&mut self, ev: EventId, stream: StreamId) -> Result<(), GpuError> {
         self.events.get(ev)?;
         self.clock.spend(self.profile.async_call_us);
+        let issued = self.streams.model.record(ev.0, stream.0).map_err(refused)?;
         let work = Work::Marker { keep_end: true };
-        let id = self.issue(stream, OpKind::Kernel, "event", 0, None, work)?;
+        let id = self.issue_as(&issued, OpKind::Kernel, "event", 0, None, work)?;
         let event = self.events.live.get_mut(&ev.0).ok_or_else(|| unknown(ev))?;
         if let Some(old) = event.last.replace(id) {
             self.device.forget_end(old);
@@ -65,19 +70,22 @@ impl SimGpu {
     }
 
     pub(super) fn wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
-        let last = self.events.get(ev)?.last;
+        self.events.get(ev)?;
         self.clock.spend(self.profile.async_call_us);
+        let issued = self
+            .streams
+            .model
+            .wait_event(stream.0, ev.0)
+            .map_err(refused)?;
         let work = Work::Marker { keep_end: false };
-        let extra: Vec<OpId> = last.into_iter().collect();
-        self.issue_after(stream, OpKind::Kernel, "wait", 0, None, work, &extra)?;
+        self.issue_as(&issued, OpKind::Kernel, "wait", 0, None, work)?;
         Ok(())
     }
 
     pub(super) fn sync_event(&mut self, ev: EventId) -> Result<(), GpuError> {
-        if let Some(id) = self.events.get(ev)?.last
-            && let Some(end) = self.device.wait_for(&[id])?
-        {
-            self.clock.wait_until(end);
+        self.events.get(ev)?;
+        if let Some(op) = self.streams.model.sync_event(ev.0).map_err(refused)? {
+            self.wait_ops(&[op])?;
         }
         self.clock.spend(self.profile.sync_call_us);
         Ok(())

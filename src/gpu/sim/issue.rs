@@ -7,7 +7,9 @@
 use super::SimGpu;
 use super::costs::{self, Dir};
 use super::engines::{DevOp, Work};
+use super::scheduler::refused;
 use crate::gpu::{DevBuf, GpuError, HostBuf, StreamId};
+use crate::ordering::{Issued, OpRef};
 use crate::report::{HostMemKind, OpKind};
 
 impl SimGpu {
@@ -98,26 +100,26 @@ impl SimGpu {
         host_mem: Option<HostMemKind>,
         work: Work,
     ) -> Result<super::engines::OpId, GpuError> {
-        self.issue_after(stream, kind, label, bytes, host_mem, work, &[])
+        let issued = self.streams.model.issue(stream.0).map_err(refused)?;
+        self.issue_as(&issued, kind, label, bytes, host_mem, work)
     }
 
-    /// [`SimGpu::issue`], also waiting for the ops `extra` (an event's record).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn issue_after(
+    /// Queue on the device the op the ordering model has just issued (its direct dependencies
+    /// become the device op's).
+    pub(super) fn issue_as(
         &mut self,
-        stream: StreamId,
+        issued: &Issued,
         kind: OpKind,
         label: &'static str,
         bytes: u64,
         host_mem: Option<HostMemKind>,
         work: Work,
-        extra: &[super::engines::OpId],
     ) -> Result<super::engines::OpId, GpuError> {
         self.device.advance_to(self.clock.now())?;
-        let mut deps = self.streams.deps(stream)?;
-        deps.extend_from_slice(extra);
+        // The stream predecessor comes first: the engines read a marker's engine from it.
+        let deps = self.streams.device_ops(&issued.direct);
         let id = self.device.issue(DevOp {
-            stream: stream.0,
+            stream: issued.op.stream,
             kind,
             bytes,
             host_mem,
@@ -127,16 +129,24 @@ impl SimGpu {
             // Markers take no time and have no lane: they stay off the timeline.
             record: self.recording && !matches!(work, Work::Marker { .. }),
             pacing: costs::pacing(&self.profile),
+            line: self.source_line,
         });
-        self.streams.issued(stream, id)?;
+        self.streams.issued(issued, id);
         Ok(id)
     }
 
-    pub(super) fn sync_stream(&mut self, stream: StreamId) -> Result<(), GpuError> {
-        let deps = self.streams.deps(stream)?;
-        if let Some(end) = self.device.wait_for(&deps)? {
+    /// Wait on the host clock for the device ops behind `ops`.
+    pub(super) fn wait_ops(&mut self, ops: &[OpRef]) -> Result<(), GpuError> {
+        let ids = self.streams.device_ops(ops);
+        if let Some(end) = self.device.wait_for(&ids)? {
             self.clock.wait_until(end);
         }
+        Ok(())
+    }
+
+    pub(super) fn sync_stream(&mut self, stream: StreamId) -> Result<(), GpuError> {
+        let ops = self.streams.model.sync_stream(stream.0).map_err(refused)?;
+        self.wait_ops(&ops)?;
         self.clock.spend(self.profile.sync_call_us);
         Ok(())
     }
@@ -145,8 +155,7 @@ impl SimGpu {
         let end = self.device.wait_idle()?;
         self.clock.wait_until(end);
         self.clock.spend(self.profile.sync_call_us);
-        let device = &self.device;
-        self.streams.forget_dead(|id| device.is_done(id));
+        self.streams.model.sync_device();
         Ok(())
     }
 }

@@ -21,6 +21,7 @@ fn base_op(i: &Issued) -> Op {
         host_mem: i.host_mem,
         engine: None,
         start_inferred: true,
+        line: i.line,
         label: i.label.to_string(),
     }
 }
@@ -170,6 +171,7 @@ mod tests {
             label: "x",
             issue_us: 1.0,
             end_event: None,
+            line: None,
         }
     }
 

@@ -220,6 +220,7 @@ impl Device {
                 host_mem: slot.op.host_mem,
                 engine: (e != COMPUTE).then_some(e as u32),
                 start_inferred: false,
+                line: slot.op.line,
                 label: slot.op.label.to_string(),
             };
             self.recorded.push((running.id, op));

@@ -23,6 +23,7 @@ fn copy(dir: Dir, bytes: u64, latency_us: f64, bytes_per_us: f64, deps: Vec<OpId
         deps,
         record: true,
         pacing: Default::default(),
+        line: None,
     }
 }
 
@@ -37,6 +38,7 @@ fn kernel(duration_us: f64, deps: Vec<OpId>) -> DevOp {
         deps,
         record: true,
         pacing: Default::default(),
+        line: None,
     }
 }
 
