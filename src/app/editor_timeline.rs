@@ -79,6 +79,7 @@ fn op_issued_at(ops: &[Op], line: u32) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::exercise::Hazard;
+    use crate::report::OpKind;
 
     fn op(kind: OpKind, start_us: f64, line: u32) -> Op {
         Op {
