@@ -8,6 +8,7 @@
 
 mod catalog;
 mod cli;
+mod corpus;
 mod hazards;
 mod parse;
 mod sim_backend;
