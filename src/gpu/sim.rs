@@ -16,8 +16,8 @@
 //! Buffers hold no bytes (`sim/contents.rs`): each holds a description of its contents (which
 //! fill, then which copies, memsets and kernels), so copies move descriptions, a float is
 //! computed only when the host reads it, and verification compares descriptions exactly. A run
-//! needs kilobytes whatever its size. Contents change when an op is issued, which equals device
-//! order for every program without races.
+//! needs kilobytes whatever its size. An op's effect on contents is applied when it ends on the
+//! device (`sim/effects.rs`), so a race shows in the data as on a GPU.
 //!
 //! Events (`sim/events.rs`) are markers in their stream that take no device time: a record ends
 //! when the work before it has, and a stream waiting on an event queues a marker that depends on
@@ -30,6 +30,7 @@ use crate::report::{BackendInfo, BackendKind, HostMemKind, Op, TimingSource};
 mod contents;
 mod costs;
 mod driver_impl;
+mod effects;
 mod engines;
 mod events;
 mod host_access;
@@ -70,6 +71,8 @@ pub struct SimGpu {
     recording: bool,
     /// The learner's line issuing ops now ([`Recording::set_source_line`]).
     source_line: Option<u32>,
+    /// Effects on contents of ops not yet ended (`sim/effects.rs`).
+    pending: std::collections::HashMap<engines::OpId, effects::Effect>,
 }
 
 impl SimGpu {
@@ -108,6 +111,7 @@ impl SimGpu {
             events: Events::default(),
             recording: false,
             source_line: None,
+            pending: std::collections::HashMap::new(),
         }
     }
 

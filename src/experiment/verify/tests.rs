@@ -21,6 +21,7 @@ fn checks_say_all_floats_match_or_name_the_first_bad_one() {
     gpu.copy_h2d_async(s, dev, 0, src, 0, bytes).unwrap();
     gpu.launch(s, Kernel::TRANSFORM, dev, 0, bytes).unwrap();
     gpu.copy_d2h_async(s, dst, 0, dev, 0, bytes - 4096).unwrap();
+    gpu.stream_sync(s).unwrap();
     let ok = transform_matches(&mut gpu, "t", (src, dst), bytes - 4096, Kernel::TRANSFORM);
     let ok = ok.unwrap();
     assert!(ok.passed, "{}", ok.detail);

@@ -166,6 +166,8 @@ pub(super) struct Device {
     copy_queues: CopyQueues,
     bidir_bytes_per_us: f64,
     recorded: Vec<(OpId, Op)>,
+    /// Ops that ended since the last [`Device::take_finished`], in the order they ended.
+    finished: Vec<OpId>,
     /// End times of ended markers issued with `keep_end`.
     kept_ends: HashMap<OpId, f64>,
 }
@@ -184,6 +186,7 @@ impl Device {
             copy_queues: CopyQueues::default(),
             bidir_bytes_per_us,
             recorded: Vec::new(),
+            finished: Vec::new(),
             kept_ends: HashMap::new(),
         }
     }
@@ -298,6 +301,12 @@ impl Device {
     /// Stop keeping the end time of marker `id`.
     pub(super) fn forget_end(&mut self, id: OpId) {
         self.kept_ends.remove(&id);
+    }
+
+    /// The ops that ended since the last call, in the order they ended (their effects on
+    /// contents are applied then: see `sim/effects.rs`).
+    pub(super) fn take_finished(&mut self) -> Vec<OpId> {
+        std::mem::take(&mut self.finished)
     }
 
     /// Recorded ops (absolute times) since the last call, with their ids.

@@ -94,7 +94,7 @@ impl SimGpu {
     /// Milliseconds from `start`'s last record to `end`'s, as `cuEventElapsedTime` reports them.
     pub(super) fn elapsed_ms(&mut self, start: EventId, end: EventId) -> Result<f32, GpuError> {
         self.clock.spend(self.profile.api_call_us);
-        self.device.advance_to(self.clock.now())?;
+        self.catch_up()?;
         let t0 = self.completed_at(start)?;
         let t1 = self.completed_at(end)?;
         Ok(((t1 - t0) / 1e3) as f32)

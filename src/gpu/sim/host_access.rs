@@ -1,6 +1,7 @@
 //! [`HostAccess`] for the simulator: host reads compute a float from its buffer's description,
 //! host writes and copies change descriptions, and comparisons are exact
-//! (`contents/compare.rs`). None of it costs simulated time: the experiments time device work,
+//! (`contents/compare.rs`). Each first runs the device up to the host's time, so it sees the
+//! effects of the ops that have ended by then and no others (`effects.rs`). None of it costs simulated time: the experiments time device work,
 //! and the exercises time `host_work` explicitly.
 
 use super::SimGpu;
@@ -19,14 +20,17 @@ impl SimGpu {
 
 impl HostAccess for SimGpu {
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
+        self.catch_up()?;
         self.fill_host(buf, seed)
     }
 
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
+        self.catch_up()?;
         self.host_contents(buf)?.read_f32(index)
     }
 
     fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> Result<(), GpuError> {
+        self.catch_up()?;
         let c = self.host_contents_mut(buf)?;
         let off = index.saturating_mul(4);
         c.check_range("write", off, 4)?;
@@ -42,6 +46,7 @@ impl HostAccess for SimGpu {
         src_off: u64,
         bytes: u64,
     ) -> Result<(), GpuError> {
+        self.catch_up()?;
         let from = self.host_contents(src)?;
         from.check_range("host copy source", src_off, bytes)?;
         let from = from.clone();
@@ -58,6 +63,7 @@ impl HostAccess for SimGpu {
         bytes: u64,
         seed: u32,
     ) -> Result<bool, GpuError> {
+        self.catch_up()?;
         let c = self.host_contents(buf)?;
         c.check_range("check", off, bytes)?;
         if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
@@ -79,6 +85,7 @@ impl HostAccess for SimGpu {
         bytes: u64,
         expect: Expect,
     ) -> Result<Option<Mismatch>, GpuError> {
+        self.catch_up()?;
         let (from, to) = (self.host_contents(src)?, self.host_contents(dst)?);
         from.check_range("compared source", 0, bytes)?;
         to.check_range("compared destination", 0, bytes)?;

@@ -6,6 +6,7 @@
 
 use super::SimGpu;
 use super::costs::{self, Dir};
+use super::effects::{Effect, From, Loc};
 use super::engines::{DevOp, Work};
 use super::scheduler::refused;
 use crate::gpu::{DevBuf, GpuError, HostBuf, StreamId};
@@ -25,12 +26,25 @@ impl SimGpu {
         self.streams.check(stream)?;
         let host = self.host.get(src.0)?;
         host.contents.check_range("H2D source", src_off, bytes)?;
-        let dev = self.dev.get_mut(dst.0)?;
-        dev.check_range("H2D destination", dst_off, bytes)?;
-        dev.copy_from(dst_off, &host.contents, src_off, bytes);
         let kind = host.kind;
+        self.dev
+            .get(dst.0)?
+            .check_range("H2D destination", dst_off, bytes)?;
         self.touch_host(src)?;
-        self.issue_copy(stream, Dir::H2d, kind, bytes)
+        self.catch_up()?;
+        let src_loc = Loc::Host(src, src_off);
+        // The driver takes a pageable source before the call returns (`sim/effects.rs`).
+        let from = if kind == HostMemKind::Pageable {
+            From::Snapshot(self.snapshot(src_loc, bytes)?)
+        } else {
+            From::Live(src_loc)
+        };
+        let effect = Effect::Copy {
+            to: Loc::Dev(dst, dst_off),
+            from,
+            bytes,
+        };
+        self.issue_copy(stream, Dir::H2d, kind, bytes, effect)
     }
 
     pub(super) fn d2h(
@@ -43,24 +57,30 @@ impl SimGpu {
         bytes: u64,
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
-        let dev = self.dev.get(src.0)?;
-        dev.check_range("D2H source", src_off, bytes)?;
-        let host = self.host.get_mut(dst.0)?;
+        self.dev
+            .get(src.0)?
+            .check_range("D2H source", src_off, bytes)?;
+        let host = self.host.get(dst.0)?;
         host.contents
             .check_range("D2H destination", dst_off, bytes)?;
-        host.contents.copy_from(dst_off, dev, src_off, bytes);
         let kind = host.kind;
         self.touch_host(dst)?;
-        self.issue_copy(stream, Dir::D2h, kind, bytes)
+        let effect = Effect::Copy {
+            to: Loc::Host(dst, dst_off),
+            from: From::Live(Loc::Dev(src, src_off)),
+            bytes,
+        };
+        self.issue_copy(stream, Dir::D2h, kind, bytes, effect)
     }
 
-    /// Queue a copy; a pageable one also blocks the host until it has ended.
+    /// Queue a copy with its effect; a pageable one also blocks the host until it has ended.
     fn issue_copy(
         &mut self,
         stream: StreamId,
         dir: Dir,
         kind: HostMemKind,
         bytes: u64,
+        effect: Effect,
     ) -> Result<(), GpuError> {
         let work = Work::Copy {
             dir,
@@ -81,12 +101,14 @@ impl SimGpu {
                 .spend(costs::pageable_staging_us(&self.profile, bytes));
         }
         let id = self.issue(stream, op_kind, label, bytes, Some(kind), work)?;
+        self.defer(id, effect);
         if pageable
             && !staged
             && let Some(end) = self.device.wait_for(&[id])?
         {
             self.clock.wait_until(end);
         }
+        self.apply_finished();
         Ok(())
     }
 
@@ -116,6 +138,7 @@ impl SimGpu {
         work: Work,
     ) -> Result<super::engines::OpId, GpuError> {
         self.device.advance_to(self.clock.now())?;
+        self.apply_finished();
         // The stream predecessor comes first: the engines read a marker's engine from it.
         let deps = self.streams.device_ops(&issued.direct);
         let id = self.device.issue(DevOp {
@@ -141,6 +164,7 @@ impl SimGpu {
         if let Some(end) = self.device.wait_for(&ids)? {
             self.clock.wait_until(end);
         }
+        self.apply_finished();
         Ok(())
     }
 
@@ -154,6 +178,7 @@ impl SimGpu {
     pub(super) fn sync_device(&mut self) -> Result<(), GpuError> {
         let end = self.device.wait_idle()?;
         self.clock.wait_until(end);
+        self.apply_finished();
         self.clock.spend(self.profile.sync_call_us);
         self.streams.model.sync_device();
         Ok(())

@@ -1,10 +1,11 @@
 //! Device work that stays on the device: kernels, memsets and device-to-device copies. Each is
 //! modelled on the compute engine (`costs.rs` says how long it takes) and changes the contents
-//! of its destination at issue.
+//! of its destination when it ends (`effects.rs`).
 
 use super::SimGpu;
 use super::contents::{Base, SPUN};
 use super::costs;
+use super::effects::{Effect, From, Loc};
 use super::engines::Work;
 use crate::gpu::{DevBuf, GpuError, Kernel, StreamId, TRANSFORM_A, TRANSFORM_B};
 use crate::report::OpKind;
@@ -31,21 +32,24 @@ impl SimGpu {
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
         whole_floats("kernel", &[off], bytes)?;
-        let dev = self.dev.get_mut(buf.0)?;
-        dev.check_range("kernel", off, bytes)?;
-        let label = match kernel {
-            Kernel::Transform { a, b } => {
-                dev.transform(off, bytes, a, b);
-                "transform"
-            }
+        self.dev.get(buf.0)?.check_range("kernel", off, bytes)?;
+        let to = Loc::Dev(buf, off);
+        let (label, effect) = match kernel {
+            Kernel::Transform { a, b } => ("transform", Effect::Transform { to, bytes, a, b }),
             // The spin kernel's values are not modelled: flag them rather than invent them.
-            Kernel::Spin { .. } => {
-                dev.write(off, bytes, Base::Opaque(SPUN));
-                "spin"
-            }
+            Kernel::Spin { .. } => (
+                "spin",
+                Effect::Write {
+                    to,
+                    bytes,
+                    base: Base::Opaque(SPUN),
+                },
+            ),
         };
         let duration_us = costs::kernel_us(&self.profile, kernel, bytes);
-        self.queue_device_work(stream, label, bytes, duration_us, true)
+        let id = self.queue_device_work(stream, label, bytes, duration_us, true)?;
+        self.defer(id, effect);
+        Ok(())
     }
 
     pub(super) fn transform_into(
@@ -57,21 +61,30 @@ impl SimGpu {
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
         whole_floats("transform", &[src_off, dst_off], bytes)?;
-        let from = self.dev.get(src.0)?;
-        from.check_range("transform input", src_off, bytes)?;
-        let from = from.clone();
-        let to = self.dev.get_mut(dst.0)?;
-        to.check_range("transform output", dst_off, bytes)?;
-        to.copy_from(dst_off, &from, src_off, bytes);
-        to.transform(dst_off, bytes, TRANSFORM_A, TRANSFORM_B);
+        self.dev
+            .get(src.0)?
+            .check_range("transform input", src_off, bytes)?;
+        self.dev
+            .get(dst.0)?
+            .check_range("transform output", dst_off, bytes)?;
         let duration_us = costs::kernel_us(&self.profile, Kernel::TRANSFORM, bytes);
-        self.queue_device_work(stream, "transform", bytes, duration_us, true)
+        let id = self.queue_device_work(stream, "transform", bytes, duration_us, true)?;
+        let effect = Effect::TransformInto {
+            to: Loc::Dev(dst, dst_off),
+            from: Loc::Dev(src, src_off),
+            bytes,
+            a: TRANSFORM_A,
+            b: TRANSFORM_B,
+        };
+        self.defer(id, effect);
+        Ok(())
     }
 
     pub(super) fn spin_cycles(&mut self, stream: StreamId, cycles: u64) -> Result<(), GpuError> {
         self.streams.check(stream)?;
         let duration_us = costs::spin_cycles_us(&self.profile, cycles);
-        self.queue_device_work(stream, "spin", 0, duration_us, true)
+        self.queue_device_work(stream, "spin", 0, duration_us, true)?;
+        Ok(())
     }
 
     pub(super) fn memset(
@@ -82,11 +95,16 @@ impl SimGpu {
         byte: u8,
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
-        let to = self.dev.get_mut(dst.0)?;
-        to.check_range("memset", off, bytes)?;
-        to.write(off, bytes, Base::Memset(byte));
+        self.dev.get(dst.0)?.check_range("memset", off, bytes)?;
         let duration_us = costs::memset_us(&self.profile, bytes);
-        self.queue_device_work(stream, "memset", bytes, duration_us, false)
+        let id = self.queue_device_work(stream, "memset", bytes, duration_us, false)?;
+        let effect = Effect::Write {
+            to: Loc::Dev(dst, off),
+            bytes,
+            base: Base::Memset(byte),
+        };
+        self.defer(id, effect);
+        Ok(())
     }
 
     pub(super) fn d2d(
@@ -97,14 +115,21 @@ impl SimGpu {
         bytes: u64,
     ) -> Result<(), GpuError> {
         self.streams.check(stream)?;
-        let from = self.dev.get(src.0)?;
-        from.check_range("D2D source", src_off, bytes)?;
-        let from = from.clone();
-        let to = self.dev.get_mut(dst.0)?;
-        to.check_range("D2D destination", dst_off, bytes)?;
-        to.copy_from(dst_off, &from, src_off, bytes);
+        self.dev
+            .get(src.0)?
+            .check_range("D2D source", src_off, bytes)?;
+        self.dev
+            .get(dst.0)?
+            .check_range("D2D destination", dst_off, bytes)?;
         let duration_us = costs::d2d_us(&self.profile, bytes);
-        self.queue_device_work(stream, "d2d", bytes, duration_us, false)
+        let id = self.queue_device_work(stream, "d2d", bytes, duration_us, false)?;
+        let effect = Effect::Copy {
+            to: Loc::Dev(dst, dst_off),
+            from: From::Live(Loc::Dev(src, src_off)),
+            bytes,
+        };
+        self.defer(id, effect);
+        Ok(())
     }
 
     /// Spend the host cost of the call (a launch or an async call) and queue the op.
@@ -115,7 +140,7 @@ impl SimGpu {
         bytes: u64,
         duration_us: f64,
         launch: bool,
-    ) -> Result<(), GpuError> {
+    ) -> Result<super::engines::OpId, GpuError> {
         let call_us = if launch {
             self.profile.launch_call_us
         } else {
@@ -123,7 +148,6 @@ impl SimGpu {
         };
         self.clock.spend(call_us);
         let work = Work::Kernel { duration_us };
-        self.issue(stream, OpKind::Kernel, label, bytes, None, work)?;
-        Ok(())
+        self.issue(stream, OpKind::Kernel, label, bytes, None, work)
     }
 }

@@ -58,22 +58,35 @@ fn read_before_sync_names_both_lines_even_when_timing_hid_it() {
 }
 
 #[test]
-fn a_race_the_data_did_not_show_is_still_reported() {
-    // On the simulator a copy's data lands when it is issued (its contents model follows issue
-    // order), so check_output passes: the race is invisible in the result, and only
-    // happens-before finds it.
+fn a_race_shows_in_the_simulated_data_and_is_reported() {
+    // The simulator applies a copy's data when the copy ends on the device, as a GPU does: the
+    // starter reads h_out before the copy back has ended, so its check fails, as on the H200.
     let src = std::fs::read_to_string("exercises/fix-the-race/starter.cu").unwrap();
     let out = run(&src);
     assert!(out.error.is_none());
     assert!(
-        out.output_checks.iter().all(|(_, ok)| *ok),
-        "the data looked right"
+        out.output_checks.iter().any(|(_, ok)| !*ok),
+        "the data read too early is the old data"
     );
     let h = hazards::check(&out.log, &out.region_names, false);
     assert!(
         h.iter().any(|h| h.kind == HazardKind::ReadBeforeSync),
         "{h:?}"
     );
+}
+
+#[test]
+fn a_race_the_timing_hid_is_still_reported() {
+    // 100 ms of host work gives the copy time to end: the data comes out right, yet nothing
+    // promised it; only happens-before finds the race.
+    let racy = with_setup(
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    transform<<<1024, 256, 0, s>>>(d_in, d_out, n);\n    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s);\n    host_work(100);\n    bool ok = check_output(h_out, n);\n    cudaStreamSynchronize(s);",
+    );
+    let out = run(&program(&racy));
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert!(out.output_checks.iter().all(|(_, ok)| *ok), "timing hid it");
+    let h = hazards::check(&out.log, &out.region_names, false);
+    assert_eq!(kinds(&h), [HazardKind::ReadBeforeSync], "{h:?}");
 }
 
 #[test]

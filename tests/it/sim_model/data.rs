@@ -154,6 +154,7 @@ fn host_writes_and_copies_are_seen_by_reads_copies_and_checks() {
     gpu.copy_h2d_async(s, dev, 0, a, 0, n * 4).unwrap();
     gpu.launch_transform_into(s, dev, 0, out, 0, n * 4).unwrap();
     gpu.copy_d2h_async(s, b, 0, out, 0, n * 4).unwrap();
+    gpu.stream_sync(s).unwrap();
     assert!(gpu.host_holds_transform_of_fill(b, 0, n * 4, 9).unwrap());
     assert!(!gpu.host_holds_transform_of_fill(b, 0, n * 4, 8).unwrap());
     // A host loop computing the same values passes too: values decide, not how they got there.

@@ -228,6 +228,7 @@ impl Device {
         if keep_end {
             self.kept_ends.insert(running.id, now);
         }
+        self.finished.push(running.id);
         Ok(())
     }
 }
