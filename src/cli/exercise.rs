@@ -22,8 +22,6 @@ use crate::exercise::verdict::CheckResult;
 use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
 use crate::report::{BackendInfo, Op};
 
-/// Largest exercise file read: far beyond any exercise, small enough to parse at once.
-const MAX_FILE_BYTES: u64 = 1 << 20;
 /// 2: each metric is an object (`value`, `unit`, `label`, `clock` where known, `n`) as in `run`.
 const SCHEMA_VERSION: u32 = 2;
 const USAGE: u8 = 2;
@@ -188,18 +186,10 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
     Ok(ExitCode::FAILURE)
 }
 
-/// The learner's file as text, or why it cannot be read (a usage error).
+/// The learner's file as text, or why it cannot be read (a usage error): a regular file of at
+/// most [`exercise::SOURCE_CAP`] bytes, read without blocking (a FIFO or device is refused).
 fn read_source(file: &Path) -> Result<String, String> {
-    let shown = format!("{:?}", file.display().to_string());
-    let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{shown} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text; save it as UTF-8"))
+    crate::bounded_read::read_text(file, exercise::SOURCE_CAP).map_err(|e| e.to_string())
 }
 
 /// The readable verdict: backend, the program's output, diagnostics, hazards, checks.

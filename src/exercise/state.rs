@@ -8,23 +8,33 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
+use crate::bounded_read::{self, Cap};
+
 /// The file, under `state_dir`.
 pub fn passed_file(state_dir: &Path) -> PathBuf {
     state_dir.join("exercises").join("passed.json")
 }
 
-/// The ids passed so far; an absent file is an empty set.
+/// Largest `passed.json` read: a list of ids is a few hundred bytes; 16 MiB still holds a
+/// million ids, and a link to `/dev/zero` stops there.
+pub const PASSED_CAP: Cap = Cap {
+    bytes: 16 << 20,
+    what: "the passed-exercises file",
+};
+
+/// The ids passed so far; an absent file is an empty set. Read through [`bounded_read`], so a
+/// FIFO, a device or an oversize file is an error naming the file, never a hang.
 pub fn load_passed(state_dir: &Path) -> anyhow::Result<BTreeSet<String>> {
     let path = passed_file(state_dir);
-    match std::fs::read(&path) {
+    match bounded_read::read(&path, PASSED_CAP) {
         Ok(bytes) => serde_json::from_slice(&bytes).with_context(|| {
             format!(
                 "{} is not a JSON list of exercise ids; move it aside to start afresh",
-                path.display()
+                bounded_read::shown(&path)
             )
         }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeSet::new()),
-        Err(e) => Err(e).with_context(|| format!("cannot read {}", path.display())),
+        Err(e) if e.is_not_found() => Ok(BTreeSet::new()),
+        Err(e) => Err(e.into()),
     }
 }
 

@@ -16,6 +16,9 @@ mod lessons;
 mod limits;
 #[path = "hardening/profiles.rs"]
 mod profiles;
+#[cfg(unix)]
+#[path = "hardening/reads.rs"]
+mod reads;
 #[path = "hardening/writes.rs"]
 mod writes;
 
