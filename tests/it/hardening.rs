@@ -6,6 +6,8 @@
 // Test helpers: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "hardening/check_output.rs"]
+mod check_output;
 #[path = "hardening/driver.rs"]
 mod driver;
 #[path = "hardening/hostile.rs"]
