@@ -6,7 +6,8 @@
 //! fragment. A symlink is written through (its target is replaced, the link stays), as a user
 //! who keeps files in a dotfiles folder expects. [`create_new`] is for names the program picks
 //! itself: it never follows or replaces anything that already exists, a dangling symlink
-//! included. [`remove_stale_temps`] cleans what a kill left behind.
+//! included. [`remove_stale_temps`] cleans what a kill left behind. [`lock`] serialises a
+//! read-merge-write among processes, for files that several instances update at once.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -41,6 +42,31 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     tmp.persist(&target).map_err(|e| e.error)?;
     sync_dir(dir);
     Ok(())
+}
+
+/// An exclusive advisory lock (`flock`) on a lock file, held until dropped (closing the file
+/// releases it, also when the process dies, so a kill never leaves it held).
+#[derive(Debug)]
+pub struct Lock {
+    _file: fs::File,
+}
+
+/// Take an exclusive lock on `path` (created if needed), waiting for another holder to finish.
+///
+/// Re-reading and merging just before the rename (as `progress.json`'s save does) narrows the
+/// window in which two writers lose each other's update, but does not close it: both can read
+/// the old file before either renames. Holding this lock around the read, the merge and the
+/// [`write()`] closes it. Where the system has no `flock` the lock is the open file only.
+pub fn lock(path: &Path) -> io::Result<Lock> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    #[cfg(unix)]
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
+    Ok(Lock { _file: file })
 }
 
 /// Write `bytes` into an existing special file (a device, a FIFO, `/dev/stdout`), as a shell's

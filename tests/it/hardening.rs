@@ -8,6 +8,8 @@
 
 #[path = "hardening/check_output.rs"]
 mod check_output;
+#[path = "hardening/concurrent.rs"]
+mod concurrent;
 #[path = "hardening/depth.rs"]
 mod depth;
 #[path = "hardening/driver.rs"]
