@@ -8,6 +8,7 @@
 
 mod catalog;
 mod cli;
+mod costs;
 mod hazards;
 mod parse;
 mod sim_backend;
