@@ -77,15 +77,26 @@ fn write_into(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.flush()
 }
 
-/// Create `path`, which must not exist in any form (not even as a dangling symlink), and write
-/// `bytes` to it. On a write error the partial file is removed.
+/// Create `path`, which must not exist in any form (not even as a dangling symlink), holding
+/// `bytes`. The bytes go to a temporary file in the same folder first, which is then moved to
+/// `path` only if nothing is there (`persist_noclobber`), so a kill or a full disk mid-write
+/// never leaves a truncated file under the final name.
 pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
-    let written = file.write_all(bytes).and_then(|()| file.sync_all());
-    if written.is_err() {
-        let _ = fs::remove_file(path);
+    // Checked first so a taken name costs no write; the move below checks again, atomically.
+    if fs::symlink_metadata(path).is_ok() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} already exists", path.display()),
+        ));
     }
-    written
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(folder_of(path))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    // Dropping `tmp` on an error deletes it.
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The file a write to `path` lands in: `path` itself, or the end of its chain of symlinks

@@ -14,6 +14,8 @@ mod concurrent;
 mod depth;
 #[path = "hardening/driver.rs"]
 mod driver;
+#[path = "hardening/file_size.rs"]
+mod file_size;
 #[path = "hardening/hostile.rs"]
 mod hostile;
 #[path = "hardening/lessons.rs"]
