@@ -6,7 +6,8 @@
 //! fragment. A symlink is written through (its target is replaced, the link stays), as a user
 //! who keeps files in a dotfiles folder expects. [`create_new`] is for names the program picks
 //! itself: it never follows or replaces anything that already exists, a dangling symlink
-//! included. [`remove_stale_temps`] cleans what a kill left behind.
+//! included. [`remove_stale_temps`] cleans what a kill left behind. [`lock`] serialises a
+//! read-merge-write among processes, for files that several instances update at once.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
@@ -43,6 +44,31 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// An exclusive advisory lock (`flock`) on a lock file, held until dropped (closing the file
+/// releases it, also when the process dies, so a kill never leaves it held).
+#[derive(Debug)]
+pub struct Lock {
+    _file: fs::File,
+}
+
+/// Take an exclusive lock on `path` (created if needed), waiting for another holder to finish.
+///
+/// Re-reading and merging just before the rename (as `progress.json`'s save does) narrows the
+/// window in which two writers lose each other's update, but does not close it: both can read
+/// the old file before either renames. Holding this lock around the read, the merge and the
+/// [`write()`] closes it. Where the system has no `flock` the lock is the open file only.
+pub fn lock(path: &Path) -> io::Result<Lock> {
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)?;
+    #[cfg(unix)]
+    rustix::fs::flock(&file, rustix::fs::FlockOperation::LockExclusive)?;
+    Ok(Lock { _file: file })
+}
+
 /// Write `bytes` into an existing special file (a device, a FIFO, `/dev/stdout`), as a shell's
 /// `>` would; its errors (`/dev/full`: no space) are the write's errors.
 fn write_into(path: &Path, bytes: &[u8]) -> io::Result<()> {
@@ -51,15 +77,26 @@ fn write_into(path: &Path, bytes: &[u8]) -> io::Result<()> {
     file.flush()
 }
 
-/// Create `path`, which must not exist in any form (not even as a dangling symlink), and write
-/// `bytes` to it. On a write error the partial file is removed.
+/// Create `path`, which must not exist in any form (not even as a dangling symlink), holding
+/// `bytes`. The bytes go to a temporary file in the same folder first, which is then moved to
+/// `path` only if nothing is there (`persist_noclobber`), so a kill or a full disk mid-write
+/// never leaves a truncated file under the final name.
 pub fn create_new(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut file = OpenOptions::new().write(true).create_new(true).open(path)?;
-    let written = file.write_all(bytes).and_then(|()| file.sync_all());
-    if written.is_err() {
-        let _ = fs::remove_file(path);
+    // Checked first so a taken name costs no write; the move below checks again, atomically.
+    if fs::symlink_metadata(path).is_ok() {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} already exists", path.display()),
+        ));
     }
-    written
+    let mut tmp = tempfile::Builder::new()
+        .prefix(TEMP_PREFIX)
+        .tempfile_in(folder_of(path))?;
+    tmp.write_all(bytes)?;
+    tmp.as_file().sync_all()?;
+    // Dropping `tmp` on an error deletes it.
+    tmp.persist_noclobber(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 /// The file a write to `path` lands in: `path` itself, or the end of its chain of symlinks

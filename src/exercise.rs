@@ -25,6 +25,13 @@ pub use catalog::{Exercise, validate};
 pub use hazards::{Hazard, HazardKind};
 pub use verdict::{Verdict, check};
 
+/// The largest exercise file read (by `exercise check` and the TUI's editor alike): far beyond
+/// any exercise, small enough to parse at once.
+pub const SOURCE_CAP: crate::bounded_read::Cap = crate::bounded_read::Cap {
+    bytes: 1 << 20,
+    what: "an exercise file",
+};
+
 /// `transform`'s multiplier: the same as `ACADEMY_TRANSFORM_A` in `academy.cuh`.
 pub const TRANSFORM_A: f32 = 2.0;
 /// `transform`'s offset: the same as `ACADEMY_TRANSFORM_B` in `academy.cuh`.

@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         return code;
     }
     cuda_academy::gpu::cuda::init::use_child_probe();
+    ignore_file_size_signal();
     let cli = Cli::parse();
     match dispatch(&cli) {
         Ok(code) => code,
@@ -81,4 +82,15 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
+}
+
+/// Replace SIGXFSZ's default action (kill, with the terminal left broken and a file cut short)
+/// by a handler that does nothing: a write past `ulimit -f` then fails with EFBIG ("File too
+/// large"), which every write path already reports, and temp files are removed as on any error.
+fn ignore_file_size_signal() {
+    #[cfg(unix)]
+    let _ = signal_hook::flag::register(
+        signal_hook::consts::SIGXFSZ,
+        std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false)),
+    );
 }

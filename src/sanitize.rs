@@ -6,6 +6,12 @@
 //! its own in some terminals. [`clean`] replaces every one of them (C0 other than tab and
 //! newline, DEL, C1) with U+FFFD, which shows that something was there. [`truncate`] cuts by
 //! display width on clean text, so it can never cut inside a sequence.
+//!
+//! Bidirectional controls (U+202A-U+202E embeddings and overrides, U+2066-U+2069 isolates) do
+//! not drive the terminal but reorder what it shows: "Trojan Source" text, or a file name
+//! `x\u{202E}gnp.exe` that reads as `xexe.png`. They are shown visibly as `<U+202E>` (and
+//! escaped as `\u202e` in JSON), so the reader sees the text in its logical order and sees that
+//! something was there.
 
 use std::borrow::Cow;
 
@@ -19,29 +25,45 @@ pub fn is_unsafe(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
 
-/// `text` with every control character except tab and newline replaced by U+FFFD. Borrows when
-/// there is nothing to replace (the common case).
+/// Whether `c` is a bidirectional embedding, override or isolate control (U+202A-U+202E,
+/// U+2066-U+2069): shown visibly, never passed on.
+pub fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Push `c` as shown: a control character as U+FFFD, a bidi control as `<U+XXXX>`.
+fn push_shown(out: &mut String, c: char) {
+    if is_unsafe(c) {
+        out.push(REPLACEMENT);
+    } else if is_bidi_control(c) {
+        out.push_str(&format!("<U+{:04X}>", u32::from(c)));
+    } else {
+        out.push(c);
+    }
+}
+
+/// `text` with every control character except tab and newline replaced by U+FFFD, and bidi
+/// controls shown as `<U+XXXX>`. Borrows when there is nothing to replace (the common case).
 pub fn clean(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
+    if !text.chars().any(|c| is_unsafe(c) || is_bidi_control(c)) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(
-        text.chars()
-            .map(|c| if is_unsafe(c) { REPLACEMENT } else { c })
-            .collect(),
-    )
+    let mut out = String::with_capacity(text.len() + 8);
+    text.chars().for_each(|c| push_shown(&mut out, c));
+    Cow::Owned(out)
 }
 
 /// One line of outside text: as [`clean`], and newlines and tabs become spaces too, so a value
 /// cannot break a table or a `file:line: message` line.
 pub fn clean_line(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\t' | '\r' => ' ',
-            c if is_unsafe(c) => REPLACEMENT,
-            c => c,
-        })
-        .collect()
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\t' | '\r' => out.push(' '),
+            c => push_shown(&mut out, c),
+        }
+    }
+    out
 }
 
 /// Display width (terminal columns) of clean text.
@@ -56,16 +78,17 @@ pub fn truncate(text: &str, max: usize) -> String {
     crate::text_fit::truncate(&clean_line(text), max)
 }
 
-/// JSON text (from serde_json) with DEL and C1 characters escaped as `\u00XX`. serde_json
-/// escapes C0 itself but writes DEL and C1 raw; they can only occur inside strings (JSON's own
+/// JSON text (from serde_json) with DEL, C1 and bidi controls escaped as `\uXXXX`. serde_json
+/// escapes C0 itself but writes the others raw; they can only occur inside strings (JSON's own
 /// syntax is ASCII), where the escape means the same character.
 pub fn json(text: String) -> String {
-    if !text.chars().any(is_unsafe) {
+    let escaped = |c: char| is_unsafe(c) || is_bidi_control(c);
+    if !text.chars().any(escaped) {
         return text;
     }
     let mut out = String::with_capacity(text.len() + 16);
     for c in text.chars() {
-        if is_unsafe(c) {
+        if escaped(c) {
             out.push_str(&format!("\\u{:04x}", u32::from(c)));
         } else {
             out.push(c);
@@ -104,6 +127,21 @@ mod tests {
         let cut = truncate(hostile, 6);
         assert!(!cut.chars().any(is_unsafe), "{cut:?}");
         assert_eq!(truncate("abc", 0), "");
+    }
+
+    #[test]
+    fn bidi_controls_are_shown_visibly_and_escaped_in_json() {
+        for c in ('\u{202A}'..='\u{202E}').chain('\u{2066}'..='\u{2069}') {
+            let text = format!("a{c}b");
+            let shown = format!("a<U+{:04X}>b", u32::from(c));
+            assert_eq!(clean(&text), shown);
+            assert_eq!(clean_line(&text), shown);
+            let safe = json(serde_json::to_string(&text).unwrap_or_default());
+            assert!(!safe.contains(c), "{safe}");
+            assert_eq!(serde_json::from_str::<String>(&safe).ok(), Some(text));
+        }
+        // Other right-to-left text is left alone.
+        assert_eq!(clean("שלום"), "שלום");
     }
 
     #[test]

@@ -10,9 +10,6 @@ use anyhow::Context;
 
 use crate::exercise::catalog;
 
-/// Largest file read back (far beyond any exercise; the CLI has the same limit).
-const MAX_FILE_BYTES: u64 = 1 << 20;
-
 /// Where exercise `id` is kept.
 pub fn file_for(state_dir: &Path, id: &str) -> PathBuf {
     state_dir.join("exercises").join(format!("{id}.cu"))
@@ -34,20 +31,13 @@ pub fn load_or_create(state_dir: &Path, id: &str) -> anyhow::Result<String> {
     Ok(ex.starter.to_string())
 }
 
-/// Read a file back as UTF-8 text (bounded).
+/// Read a file back as UTF-8 text: a regular file, bounded, never blocking on a FIFO (the
+/// CLI reads through the same function and cap).
 pub fn read(path: &Path) -> anyhow::Result<String> {
-    let meta =
-        std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if meta.len() > MAX_FILE_BYTES {
-        anyhow::bail!(
-            "{} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}",
-            path.display(),
-            meta.len()
-        );
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    String::from_utf8(bytes)
-        .map_err(|_| anyhow::anyhow!("{} is not UTF-8 text; save it as UTF-8", path.display()))
+    Ok(crate::bounded_read::read_text(
+        path,
+        crate::exercise::SOURCE_CAP,
+    )?)
 }
 
 /// Write `text` as exercise `id`'s file, atomically.

@@ -21,9 +21,8 @@ use crate::exercise::metrics::ReportedMetric;
 use crate::exercise::verdict::CheckResult;
 use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
 use crate::report::{BackendInfo, Op};
+use crate::sanitize::{self, clean_line};
 
-/// Largest exercise file read: far beyond any exercise, small enough to parse at once.
-const MAX_FILE_BYTES: u64 = 1 << 20;
 /// 2: each metric is an object (`value`, `unit`, `label`, `clock` where known, `n`) as in `run`.
 const SCHEMA_VERSION: u32 = 2;
 const USAGE: u8 = 2;
@@ -38,7 +37,8 @@ pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<Ex
 }
 
 fn usage(message: String) -> anyhow::Result<ExitCode> {
-    let _ = writeln!(std::io::stderr(), "cuda-academy: {message}");
+    // The message may quote the id or file name given on the command line.
+    let _ = writeln!(std::io::stderr(), "cuda-academy: {}", clean_line(&message));
     Ok(ExitCode::from(USAGE))
 }
 
@@ -89,9 +89,11 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
         t
     };
     if let Err(e) = passed {
+        // The message holds the state folder's path, which may hold anything.
         let _ = writeln!(
             std::io::stderr(),
-            "cuda-academy: passed exercises unknown: {e:#}"
+            "cuda-academy: passed exercises unknown: {}",
+            clean_line(&format!("{e:#}"))
         );
         text += "";
     }
@@ -146,15 +148,11 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
     {
         let _ = writeln!(
             std::io::stderr(),
-            "cuda-academy: the pass is not recorded: {e:#}"
+            "cuda-academy: the pass is not recorded: {}",
+            clean_line(&format!("{e:#}"))
         );
     }
-    let shown = file
-        .display()
-        .to_string()
-        .chars()
-        .map(|c| if c.is_control() { '?' } else { c })
-        .collect::<String>();
+    let shown = clean_line(&file.display().to_string());
     let text = if json {
         let j = CheckJson {
             schema_version: SCHEMA_VERSION,
@@ -168,7 +166,11 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
             timeline: &verdict.timeline,
             output: &verdict.output,
         };
-        serde_json::to_string_pretty(&j).context("cannot write the verdict as JSON")? + "\n"
+        // serde_json escapes C0 only: C1 and bidi controls from the learner's file, a profile
+        // or the driver are escaped here, as `run --json` does.
+        sanitize::json(
+            serde_json::to_string_pretty(&j).context("cannot write the verdict as JSON")? + "\n",
+        )
     } else {
         render(&verdict, &shown, &backend)
     };
@@ -176,53 +178,58 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
     std::io::stdout().lock().write_all(text.as_bytes())?;
     if verdict.passed {
         if !json {
-            writeln!(std::io::stdout(), "{}", verdict.summary(&ex.id))?;
+            writeln!(
+                std::io::stdout(),
+                "{}",
+                clean_line(&verdict.summary(&ex.id))
+            )?;
         }
         return Ok(ExitCode::SUCCESS);
     }
     let mut err = std::io::stderr().lock();
-    let _ = writeln!(err, "{}", verdict.summary(&ex.id));
+    let _ = writeln!(err, "{}", clean_line(&verdict.summary(&ex.id)));
     for c in verdict.checks.iter().filter(|c| !c.passed) {
-        let _ = writeln!(err, "  FAIL {}: {}", c.name, c.detail);
+        let _ = writeln!(
+            err,
+            "  FAIL {}: {}",
+            clean_line(&c.name),
+            clean_line(&c.detail)
+        );
     }
     Ok(ExitCode::FAILURE)
 }
 
-/// The learner's file as text, or why it cannot be read (a usage error).
+/// The learner's file as text, or why it cannot be read (a usage error): a regular file of at
+/// most [`exercise::SOURCE_CAP`] bytes, read without blocking (a FIFO or device is refused).
 fn read_source(file: &Path) -> Result<String, String> {
-    let shown = format!("{:?}", file.display().to_string());
-    let meta = std::fs::metadata(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(format!(
-            "{shown} is {} bytes; an exercise file is at most {MAX_FILE_BYTES}",
-            meta.len()
-        ));
-    }
-    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {shown}: {e}"))?;
-    String::from_utf8(bytes).map_err(|_| format!("{shown} is not UTF-8 text; save it as UTF-8"))
+    crate::bounded_read::read_text(file, exercise::SOURCE_CAP).map_err(|e| e.to_string())
 }
 
-/// The readable verdict: backend, the program's output, diagnostics, hazards, checks.
+/// The readable verdict: backend, the program's output, diagnostics, hazards, checks. Every
+/// piece of text that can quote the learner's file (messages carry names, printf conversion
+/// specs and output), a profile or the driver goes through [`clean_line`]: C0 and C1 replaced,
+/// bidi controls shown.
 fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
     let mut out = format!(
         "backend: {} ({})\n",
         backend.kind.screen_name(),
-        backend
-            .device
-            .chars()
-            .filter(|c| !c.is_control())
-            .collect::<String>()
+        clean_line(&backend.device)
     );
     if !v.output.is_empty() {
         out += "\nprogram output:\n";
         for line in v.output.lines() {
-            out += &format!("  {line}\n");
+            out += &format!("  {}\n", clean_line(line));
         }
     }
     if !v.diagnostics.is_empty() {
         out += "\n";
         for d in &v.diagnostics {
-            out += &format!("{file}:{}:{}: {}\n", d.line, d.column, d.message);
+            out += &format!(
+                "{file}:{}:{}: {}\n",
+                d.line,
+                d.column,
+                clean_line(&d.message)
+            );
         }
     }
     if !v.hazards.is_empty() {
@@ -237,7 +244,7 @@ fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
                 "{file}:{}: {level} [{}] {}\n  learn: lesson `{}`, card \"{}\"\n",
                 h.line,
                 h.kind.name(),
-                h.message,
+                clean_line(&h.message),
                 h.teaches.lesson,
                 h.teaches.card
             );
@@ -248,8 +255,8 @@ fn render(v: &exercise::Verdict, file: &str, backend: &BackendInfo) -> String {
         out += &format!(
             "  [{}] {} ({})\n",
             if c.passed { "pass" } else { "FAIL" },
-            c.name,
-            c.detail
+            clean_line(&c.name),
+            clean_line(&c.detail)
         );
     }
     out

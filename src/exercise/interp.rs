@@ -3,8 +3,9 @@
 //! and writing the [`Call`] log the hazard checker reads.
 //!
 //! Limits keep a learner's mistake from hanging or exhausting anything: a step budget (every
-//! statement and expression is a step), a cap on GPU operations, allocations checked against the
-//! device's free memory and a host budget, and a cancellation flag polled as it runs.
+//! statement and expression is a step, and bulk helpers pay for their work), a cap on GPU
+//! operations, allocations checked against the device's free memory and a host budget, a
+//! wall-clock limit, and a cancellation flag polled as it runs.
 
 mod alloc;
 mod arith;
@@ -97,6 +98,7 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
         gpu_ops: 0,
         host_bytes: 0,
         device_bytes: 0,
+        started: std::time::Instant::now(),
     };
     if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
@@ -139,6 +141,8 @@ struct Interp<'a> {
     gpu_ops: u64,
     host_bytes: u64,
     device_bytes: u64,
+    /// When the run began, for [`Limits::max_wall`].
+    started: std::time::Instant,
 }
 
 impl Interp<'_> {

@@ -62,19 +62,40 @@ pub fn parse(text: &str) -> Result<Program, Vec<Diagnostic>> {
     }
 }
 
-/// Collect ERROR and MISSING nodes, outermost first.
-fn syntax_errors(node: Node, text: &str, out: &mut Vec<Diagnostic>) {
-    if out.len() >= MAX_DIAGNOSTICS {
-        return;
+/// Collect ERROR and MISSING nodes, outermost first (in source order).
+///
+/// A walk with an explicit stack, not recursion: the error can sit under any number of nested
+/// parentheses (50,000 fit in a 100 KB file), and one stack frame per level overflowed the main
+/// thread's stack and, sooner, the check worker's, aborting the process.
+fn syntax_errors(root: Node, text: &str, out: &mut Vec<Diagnostic>) {
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if out.len() >= MAX_DIAGNOSTICS {
+            return;
+        }
+        if let Some(d) = syntax_error_at(node, text) {
+            out.push(d);
+            continue;
+        }
+        let mut cursor = node.walk();
+        let children: Vec<Node> = node
+            .children(&mut cursor)
+            .filter(|c| c.has_error() || c.is_missing())
+            .collect();
+        // Reversed, so the first child is popped (and reported) first.
+        stack.extend(children.into_iter().rev());
     }
+}
+
+/// The diagnostic for `node` itself when it is a MISSING or ERROR node.
+fn syntax_error_at(node: Node, text: &str) -> Option<Diagnostic> {
     let p = pos(node);
     if node.is_missing() {
-        out.push(Diagnostic::at(
+        return Some(Diagnostic::at(
             p.line,
             p.column,
             format!("syntax error: expected `{}` here", node.kind()),
         ));
-        return;
     }
     if node.is_error() {
         let snippet: String = node
@@ -87,19 +108,13 @@ fn syntax_errors(node: Node, text: &str, out: &mut Vec<Diagnostic>) {
             .filter(|c| !c.is_control())
             .take(30)
             .collect();
-        out.push(Diagnostic::at(
+        return Some(Diagnostic::at(
             p.line,
             p.column,
             format!("syntax error: cannot read `{snippet}` here"),
         ));
-        return;
     }
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        if child.has_error() || child.is_missing() {
-            syntax_errors(child, text, out);
-        }
-    }
+    None
 }
 
 /// A node's 1-based start.

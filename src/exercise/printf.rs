@@ -3,6 +3,65 @@
 
 use super::interp::Value;
 
+/// Most digits after the point a conversion may ask for. Far beyond what a float holds (17
+/// significant digits), and it keeps a line short: Rust's formatter panics above 65535, and
+/// `%.1000000f` would build a megabyte per call.
+pub const MAX_PRECISION: u64 = 100;
+/// Widest field a conversion may ask for (widths are otherwise not padded here): a bound, so
+/// no number in a spec is taken unchecked.
+pub const MAX_WIDTH: u64 = 1000;
+
+/// The precision in `spec` (after `%`, up to the conversion letter): `None` when it gives none;
+/// an error when it, or the width, is over its bound.
+fn precision_of(spec: &str) -> Result<Option<usize>, String> {
+    let body = spec.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let body = body.trim_start_matches(['-', '+', ' ', '#', '0']);
+    let (width, precision) = match body.split_once('.') {
+        Some((w, p)) => (w, Some(p)),
+        None => (body, None),
+    };
+    // Digits only (anything else was already refused as an unknown conversion or is ignored,
+    // as before); a count of digits first, so a 30-digit number cannot overflow the parse.
+    let number = |digits: &str| -> u64 {
+        let digits: String = digits.chars().take_while(char::is_ascii_digit).collect();
+        if digits.len() > 9 {
+            u64::MAX
+        } else {
+            digits.parse().unwrap_or(0)
+        }
+    };
+    let w = number(width);
+    if w > MAX_WIDTH {
+        return Err(format!(
+            "`%{spec}` asks for a field {} wide; the most `printf` takes here is {MAX_WIDTH}",
+            shown_number(width)
+        ));
+    }
+    let Some(p) = precision else {
+        return Ok(None);
+    };
+    let n = number(p);
+    if n > MAX_PRECISION {
+        return Err(format!(
+            "`%{spec}` asks for {} digits after the point; the most `printf` prints here is \
+             {MAX_PRECISION}",
+            shown_number(p)
+        ));
+    }
+    // `%.f` is C's precision 0. `n` is at most MAX_PRECISION here.
+    Ok(Some(usize::try_from(n).unwrap_or(0)))
+}
+
+/// A number from a spec, for a message: its digits, cut if absurdly long.
+fn shown_number(digits: &str) -> String {
+    let d: String = digits.chars().take_while(char::is_ascii_digit).collect();
+    if d.len() > 24 {
+        format!("{}… ({} digits)", &d[..20], d.len())
+    } else {
+        d
+    }
+}
+
 /// Format `fmt` with `args` as C's `printf` would, or say what does not fit the subset.
 pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
     let mut out = String::new();
@@ -30,11 +89,7 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
             out.push('%');
             continue;
         }
-        let precision = spec.split_once('.').and_then(|(_, p)| {
-            p.trim_end_matches(|c: char| c.is_ascii_alphabetic())
-                .parse::<usize>()
-                .ok()
-        });
+        let precision = precision_of(&spec)?;
         let arg = args.next().ok_or_else(|| {
             format!("`printf` has more `%` conversions than arguments (at `%{spec}`)")
         })?;
@@ -73,4 +128,33 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// Review K7 (X21, X23): `%.65536f` panicked in the formatter; a precision too long to parse
+    /// was dropped in silence.
+    #[test]
+    fn precision_and_width_are_bounded_with_a_message() {
+        let one = [Value::Float(1.0)];
+        assert_eq!(format("%.2f", &one).unwrap(), "1.00");
+        assert_eq!(format("%.f", &one).unwrap(), "1");
+        assert_eq!(format("%.100f", &one).unwrap().len(), 102);
+        for spec in ["%.65536f", "%.65536e", "%.101f", "%.99999999999999999999f"] {
+            let err = format(spec, &one).unwrap_err();
+            assert!(
+                err.contains("digits after the point") && err.contains("100"),
+                "{spec}: {err}"
+            );
+        }
+        let err = format("%99999999999d", &[Value::Int(1)]).unwrap_err();
+        assert!(err.contains("wide") && err.contains("1000"), "{err}");
+        assert_eq!(
+            format("%5d|%-3.1f", &[Value::Int(7), Value::Float(2.25)]).unwrap(),
+            "7|2.2"
+        );
+    }
 }

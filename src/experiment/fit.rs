@@ -75,6 +75,8 @@ pub fn host_available() -> Option<u64> {
 
 /// Soft `RLIMIT_AS` minus the address space already mapped; `None` when unlimited or unknown.
 fn address_space_room() -> Option<u64> {
+    // A kernel pseudo-file (/proc, /sys): small, generated text that is always a readable
+    // file, never a FIFO or device, so a plain read needs no `bounded_read` cap.
     let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
     let line = limits
         .lines()

@@ -175,9 +175,19 @@ impl Profile {
 
     /// Read and validate a profile file.
     pub fn load(path: &Path) -> Result<Profile, ProfileError> {
-        let text = std::fs::read_to_string(path).map_err(|e| ProfileError::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
+        use crate::bounded_read::{Cap, ReadError, read_text};
+        // A profile is a few KiB of TOML; the cap only stops a link to a device or a stray
+        // huge file, which are refused without blocking (a FIFO) or exhausting memory.
+        const PROFILE_CAP: Cap = Cap {
+            bytes: 1 << 20,
+            what: "a profile",
+        };
+        let text = read_text(path, PROFILE_CAP).map_err(|e| ProfileError::Io {
+            path: crate::bounded_read::shown(path),
+            message: match e {
+                ReadError::Io { err, .. } => err.to_string(),
+                other => other.to_string(),
+            },
         })?;
         Profile::from_toml_str(&text, &path.display().to_string())
     }

@@ -158,20 +158,26 @@ fn not_a_lesson_file(path: &Path) -> Option<String> {
     }
 }
 
+/// The file's bytes through the one bounded, non-blocking read (the entry may have been
+/// replaced by a FIFO or a device since `not_a_lesson_file` looked at it). The diagnostic names
+/// the file already, so the messages here do not.
 fn read_lesson_file(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the file: {e}"))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(format!(
+    use crate::bounded_read::{Cap, ReadError, read};
+    let cap = Cap {
+        bytes: MAX_FILE_BYTES,
+        what: "a lesson file",
+    };
+    read(path, cap).map_err(|e| match e {
+        ReadError::Io { err, .. } => format!("cannot read the file: {err}"),
+        ReadError::TooLarge { .. } => format!(
             "the file is larger than {} MiB; a lesson is a few KiB of markdown",
             MAX_FILE_BYTES >> 20
-        ));
-    }
-    Ok(bytes)
+        ),
+        ReadError::NotRegular { .. } | ReadError::NotUtf8 { .. } => {
+            "this is not a regular file (a FIFO, socket or device); a lesson is a markdown file"
+                .into()
+        }
+    })
 }
 
 /// Course order, then id, then file: the file breaks ties, so which of two files with the same

@@ -11,7 +11,17 @@ use anyhow::Context;
 use serde::Deserialize;
 use tempfile::NamedTempFile;
 
+use crate::bounded_read::{self, Cap};
+
 use super::{Loaded, PROGRESS_VERSION, Progress, aside, merge, migrate, path};
+
+/// Largest `progress.json` read. A real one is a few KiB; the cap is far above that because a
+/// valid 100 MB file (half a million unknown lessons, kept for a newer release) must still load,
+/// while a link to `/dev/zero` or a runaway file stops here instead of at the OOM killer.
+pub const PROGRESS_CAP: Cap = Cap {
+    bytes: 256 << 20,
+    what: "a progress file",
+};
 
 /// Parse a progress file; `Err` says why it cannot be used, in words for the banner.
 pub(crate) fn parse(bytes: &[u8]) -> Result<Progress, String> {
@@ -60,10 +70,10 @@ pub(crate) fn load_with(
         progress: Progress::fresh(),
         banner,
     };
-    let bytes = match fs::read(&file) {
+    let bytes = match bounded_read::read(&file, PROGRESS_CAP) {
         Ok(bytes) => bytes,
         // A first launch: a new learner, with their own option order.
-        Err(err) if err.kind() == io::ErrorKind::NotFound => {
+        Err(err) if err.is_not_found() => {
             return Loaded {
                 progress: Progress::new_learner(),
                 banner: None,
@@ -72,10 +82,9 @@ pub(crate) fn load_with(
         // Not corrupt, just unreadable (permissions, a folder in its place): leave it alone.
         Err(err) => {
             return fresh(Some(format!(
-                "Your progress file {} could not be read ({err}). You are starting fresh, but \
+                "Your progress file could not be read ({err}). You are starting fresh, but \
                  progress will not be saved this session so that file is not lost: fix or move \
-                 it, then restart.",
-                file.display()
+                 it, then restart."
             )));
         }
     };
@@ -97,7 +106,9 @@ pub(crate) fn load_with(
 /// Read `dir/progress.json` without touching it: `None` when missing or unreadable. For
 /// read-only views such as `cuda-academy list`.
 pub fn peek(dir: &Path) -> Option<Progress> {
-    fs::read(path(dir)).ok().and_then(|b| parse(&b).ok())
+    bounded_read::read(&path(dir), PROGRESS_CAP)
+        .ok()
+        .and_then(|b| parse(&b).ok())
 }
 
 /// Merge `progress` with what `dir/progress.json` holds now (another instance may have written
@@ -172,8 +183,8 @@ fn through_link(file: &Path) -> std::path::PathBuf {
 /// What the file holds now: `None` when there is none; an error when it exists but cannot be
 /// read or parsed (it must not be overwritten).
 fn read_for_merge(file: &Path) -> anyhow::Result<Option<Progress>> {
-    let why = match fs::read(file) {
-        Err(err) if err.kind() == io::ErrorKind::NotFound => return Ok(None),
+    let why = match bounded_read::read(file, PROGRESS_CAP) {
+        Err(err) if err.is_not_found() => return Ok(None),
         Err(err) => format!("it cannot be read ({err})"),
         Ok(bytes) => match parse(&bytes) {
             Ok(progress) => return Ok(Some(progress)),

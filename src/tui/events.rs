@@ -1,7 +1,10 @@
 //! The sources of the loop's one channel: terminal input (a thread polling
 //! `crossterm::event::read`, paused while `Ctrl-E`'s editor owns the terminal) and signals through
-//! signal-hook: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the tutorial (saved, restored); SIGTSTP
-//! suspends it like vim or less; SIGCONT redraws.
+//! signal-hook: SIGTERM, SIGHUP, SIGINT and SIGQUIT end the tutorial (saved, restored), and so
+//! do the signals whose default action would kill it with the terminal left broken (SIGUSR1,
+//! SIGUSR2, SIGALRM, SIGVTALRM, and SIGXCPU, the soft CPU-time limit, which leaves time to save
+//! before the hard one); SIGTSTP suspends it like vim or less; SIGCONT redraws. (SIGXFSZ is
+//! ignored for every command, in `main`: a write past `ulimit -f` then fails with EFBIG.)
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
@@ -9,7 +12,10 @@ use std::thread;
 use std::time::Duration;
 
 use ratatui::crossterm::event::{self, Event as TermEvent, MouseEventKind};
-use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP};
+use signal_hook::consts::{
+    SIGALRM, SIGCONT, SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGTSTP, SIGUSR1, SIGUSR2, SIGVTALRM,
+    SIGXCPU,
+};
 use signal_hook::iterator::Signals;
 
 use crate::app::Msg;
@@ -67,8 +73,11 @@ pub fn spawn_input(tx: Sender<Event>) {
 /// SIGCONT, which suspend and resume it. (Handling SIGTSTP replaces its default stop: the loop
 /// stops the process itself, once the terminal is restored.)
 pub fn spawn_signals(tx: Sender<Event>) -> anyhow::Result<()> {
-    let mut signals = Signals::new([SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT])
-        .map_err(|e| anyhow::anyhow!("cannot install signal handlers: {e}"))?;
+    let mut signals = Signals::new([
+        SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGCONT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+        SIGXCPU,
+    ])
+    .map_err(|e| anyhow::anyhow!("cannot install signal handlers: {e}"))?;
     thread::spawn(move || {
         for sig in signals.forever() {
             let event = match sig {

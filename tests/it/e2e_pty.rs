@@ -279,3 +279,29 @@ fn state_dir_problems_are_said_and_files_are_kept_honest() {
         "the target was not updated: {saved}"
     );
 }
+
+/// Review 2026-12-01 S2, S3: SIGUSR1, SIGALRM and SIGXCPU (the soft CPU-time limit) used to kill
+/// the TUI with their default action, the terminal left in the alternate screen. Each now saves
+/// and restores like SIGTERM (exit 128 + N), and the progress made is kept.
+#[test]
+fn other_fatal_signals_save_and_restore_the_terminal() {
+    for (sig, number) in [("-USR1", 10), ("-ALRM", 14), ("-XCPU", 24)] {
+        let lessons = lesson_dir();
+        let state = tempfile::tempdir().unwrap();
+        let mut tui = launch(lessons.path(), state.path());
+        tui.wait_for("Lesson 1/4 · card 1/3");
+        tui.send(RIGHT);
+        tui.wait_for("card 2/3");
+        kill(sig, &tui.pid());
+        let (code, screen) = tui.exit_code();
+        assert_eq!(code, 128 + number, "exit status 128 + SIG{sig}");
+        assert!(
+            !screen.contains("Lesson"),
+            "{sig}: the TUI stayed on screen:\n{screen}"
+        );
+        let mut tui = launch(lessons.path(), state.path());
+        tui.wait_for("Lesson 1/4 · card 2/3");
+        tui.send("q");
+        tui.exit_code();
+    }
+}

@@ -9,6 +9,7 @@
 mod catalog;
 mod cli;
 mod corpus;
+mod costs;
 mod hazards;
 mod parse;
 mod sim_backend;

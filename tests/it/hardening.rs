@@ -6,8 +6,16 @@
 // Test helpers: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "hardening/check_output.rs"]
+mod check_output;
+#[path = "hardening/concurrent.rs"]
+mod concurrent;
+#[path = "hardening/depth.rs"]
+mod depth;
 #[path = "hardening/driver.rs"]
 mod driver;
+#[path = "hardening/file_size.rs"]
+mod file_size;
 #[path = "hardening/hostile.rs"]
 mod hostile;
 #[path = "hardening/lessons.rs"]
@@ -16,6 +24,9 @@ mod lessons;
 mod limits;
 #[path = "hardening/profiles.rs"]
 mod profiles;
+#[cfg(unix)]
+#[path = "hardening/reads.rs"]
+mod reads;
 #[path = "hardening/writes.rs"]
 mod writes;
 

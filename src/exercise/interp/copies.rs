@@ -177,6 +177,8 @@ impl Interp<'_> {
         let (Some(hd), Some(hs)) = (self.regions[dr].host, self.regions[sr].host) else {
             return Err(stop(a.pos, "host buffer missing"));
         };
+        // Step cost (issue 21): a copy of `bytes / 4` floats.
+        self.charge(a.pos, super::limits::bulk_steps(bytes / 4))?;
         let r = self.gpu.host_copy(hd, doff, hs, soff, bytes);
         self.m(a.pos, a.name, r)?;
         Ok(Value::Int(0))

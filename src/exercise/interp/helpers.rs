@@ -4,7 +4,7 @@
 use super::calls::Args;
 use super::eval::stop;
 use super::value::Value;
-use super::{Interp, Res};
+use super::{Interp, Res, limits};
 use crate::exercise::log::{Call, MemKind};
 use crate::exercise::{FILL_SEED, printf};
 use crate::gpu::{EventId, StreamId, StreamKind, fill_pattern_f32};
@@ -182,6 +182,8 @@ impl Interp<'_> {
                 if a.vals.is_empty() {
                     return Err(stop(pos, "`printf` needs a format string"));
                 }
+                // Step cost (issue 21): formatting costs in proportion to the text.
+                self.charge(pos, limits::text_steps(a.str(0)?.len()))?;
                 let text = printf::format(a.str(0)?, &a.vals[1..]).map_err(|m| stop(pos, m))?;
                 self.print(&text);
                 Ok(Value::Int(text.len() as i64))
@@ -249,6 +251,8 @@ impl Interp<'_> {
             return Err(stop(a.pos, "host buffer missing"));
         };
         if a.name == "check_output" {
+            // Step cost (issue 21): a comparison over `n` floats.
+            self.charge(a.pos, limits::bulk_steps(n))?;
             self.log(Call::HostRead {
                 range,
                 what: "check_output".into(),
@@ -265,9 +269,13 @@ impl Interp<'_> {
             what: "fill_input".into(),
         });
         if off == 0 && n * 4 == region.bytes {
+            // Step cost (issue 21): a fill of `n` floats.
+            self.charge(a.pos, limits::bulk_steps(n))?;
             let res = self.gpu.host_fill(h, FILL_SEED);
             self.m(a.pos, "fill_input", res)?;
         } else if n <= MAX_PARTIAL_FILL {
+            // Step cost (issue 21): `n` single-float writes, one step each.
+            self.charge(a.pos, n)?;
             for i in 0..n {
                 let res = self
                     .gpu

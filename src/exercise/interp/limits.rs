@@ -1,8 +1,16 @@
 //! How far a program may go: the step budget, the cap on GPU operations, the host memory
-//! budget, and the cancel flag, polled at every step (every statement and every loop
-//! iteration), so a cancel stops even a loop with an empty body at once.
+//! budget, a wall-clock limit, and the cancel flag, polled at every step (every statement and
+//! every loop iteration), so a cancel stops even a loop with an empty body at once.
+//!
+//! A step is a statement or an expression, and a helper that does work in proportion to its
+//! size is charged for that work ([`Interp::charge`]): a `fill_input` over part of a buffer
+//! writes float by float (one step each), and `check_output`, a whole-buffer `fill_input` and a
+//! host `memcpy` cost one step per [`ELEMENTS_PER_STEP`] floats. So the budget bounds time,
+//! not just statements (one call used to count once and cost 65 ms). The wall-clock limit is
+//! the backstop for work no count foresees; its verdict says that it fired.
 
 use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 use super::eval::stop;
 use super::{Interp, Res, Stop};
@@ -15,6 +23,9 @@ pub struct Limits {
     pub max_gpu_ops: u64,
     /// Host memory a program may allocate in all.
     pub max_host_bytes: u64,
+    /// Wall-clock time a run may take (the interpreter's walk; the hazard check after it is
+    /// not counted).
+    pub max_wall: Duration,
 }
 
 impl Default for Limits {
@@ -23,8 +34,32 @@ impl Default for Limits {
             max_steps: 5_000_000,
             max_gpu_ops: 100_000,
             max_host_bytes: 8 << 30,
+            // Every shipped solution runs in well under a second on the simulator; a minute is
+            // far beyond any honest program and short enough that a runaway one is noticed.
+            max_wall: Duration::from_secs(60),
         }
     }
+}
+
+/// Floats a bulk host helper (`check_output`, a whole-buffer `fill_input`, a host `memcpy`)
+/// handles per step: a 64 Mi-float check costs 65,536 steps, 1.3% of the default budget.
+pub const ELEMENTS_PER_STEP: u64 = 1024;
+
+/// Steps between two looks at the clock (reading it costs about as much as a cheap step).
+const CLOCK_EVERY: u64 = 256;
+
+/// The steps a bulk helper over `elements` floats is charged: at least one.
+pub(super) fn bulk_steps(elements: u64) -> u64 {
+    elements.div_ceil(ELEMENTS_PER_STEP).max(1)
+}
+
+/// Bytes of text `printf` formats per step: a short format costs nothing beyond its call,
+/// a 1 MB literal (copied and formatted on every call) 16,384 steps.
+pub const TEXT_BYTES_PER_STEP: u64 = 64;
+
+/// The extra steps `printf` is charged for `bytes` of format text.
+pub(super) fn text_steps(bytes: usize) -> u64 {
+    bytes as u64 / TEXT_BYTES_PER_STEP
 }
 
 /// What a cancelled run says, at the statement it stopped before.
@@ -43,15 +78,46 @@ impl Interp<'_> {
         }
         self.out.steps += 1;
         if self.out.steps > self.limits.max_steps {
-            return Err(stop(
-                pos,
-                format!(
-                    "stopped after {} steps: does a loop never end?",
-                    self.limits.max_steps
-                ),
-            ));
+            return Err(self.over_budget(pos));
+        }
+        if self.out.steps.is_multiple_of(CLOCK_EVERY) {
+            self.check_clock(pos)?;
         }
         Ok(())
+    }
+
+    /// Charge `steps` more for work a helper is about to do (its own step was counted with its
+    /// call); stops, before the work, on the budget or the clock.
+    pub(super) fn charge(&mut self, pos: Pos, steps: u64) -> Res<()> {
+        self.out.steps = self.out.steps.saturating_add(steps);
+        if self.out.steps > self.limits.max_steps {
+            return Err(self.over_budget(pos));
+        }
+        self.check_clock(pos)
+    }
+
+    fn over_budget(&self, pos: Pos) -> Stop {
+        stop(
+            pos,
+            format!(
+                "stopped after {} steps: does a loop never end?",
+                self.limits.max_steps
+            ),
+        )
+    }
+
+    /// Stop once the run has taken longer than [`Limits::max_wall`].
+    fn check_clock(&self, pos: Pos) -> Res<()> {
+        if self.started.elapsed() <= self.limits.max_wall {
+            return Ok(());
+        }
+        Err(stop(
+            pos,
+            format!(
+                "stopped after {}: the wall-clock limit for a check",
+                wall_words(self.limits.max_wall)
+            ),
+        ))
     }
 
     /// Count a GPU operation against the cap.
@@ -67,5 +133,16 @@ impl Interp<'_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// A limit in words: "60 s", or "0.5 s" / "1 ms" for the small ones tests use.
+fn wall_words(d: Duration) -> String {
+    if d.as_millis() >= 1000 && d.subsec_millis() == 0 {
+        format!("{} s", d.as_secs())
+    } else if d.as_millis() >= 1000 {
+        format!("{:.1} s", d.as_secs_f64())
+    } else {
+        format!("{} ms", d.as_millis())
     }
 }

@@ -22,6 +22,8 @@ pub fn read(bus_id: &str) -> Result<PcieLink, String> {
 
 /// As [`read`], from a device folder (testable with a fake sysfs).
 pub fn read_from(dir: &Path) -> Result<PcieLink, String> {
+    // A kernel pseudo-file (/proc, /sys): small, generated text that is always a readable
+    // file, never a FIFO or device, so a plain read needs no `bounded_read` cap.
     let get = |f: &str| {
         std::fs::read_to_string(dir.join(f))
             .map(|s| s.trim().to_string())

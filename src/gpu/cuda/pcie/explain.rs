@@ -132,6 +132,8 @@ pub fn explain(bus_id: &str, gbps: f64) -> Vec<String> {
 /// read from sysfs and `/proc/self/status`; facts that cannot be read are left out.
 pub fn setup_notes(bus_id: &str) -> Vec<String> {
     let dev = Path::new("/sys/bus/pci/devices").join(bus_id);
+    // A kernel pseudo-file (/proc, /sys): small, generated text that is always a readable
+    // file, never a FIFO or device, so a plain read needs no `bounded_read` cap.
     let read = |p: &Path| std::fs::read_to_string(p).ok();
     let mut notes = Vec::new();
     if let (Ok(link), Some(s), Some(w)) = (
