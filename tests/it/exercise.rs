@@ -11,6 +11,8 @@ mod cli;
 mod hazards;
 mod parse;
 mod sim_backend;
+mod subset;
+mod subset_calls;
 
 use std::sync::atomic::AtomicBool;
 
