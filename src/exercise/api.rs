@@ -51,8 +51,28 @@ pub const CALLS: &[(&str, &str)] = &[
         "cudaEventElapsedTime",
         "cudaEventElapsedTime(&ms, start, stop)",
     ),
+    (
+        "cudaStreamQuery",
+        "cudaStreamQuery(stream): cudaSuccess or cudaErrorNotReady",
+    ),
+    (
+        "cudaEventQuery",
+        "cudaEventQuery(event): cudaSuccess or cudaErrorNotReady",
+    ),
+    (
+        "cudaLaunchHostFunc",
+        "cudaLaunchHostFunc(stream, fn, data) with void CUDART_CB fn(void *data)",
+    ),
+    ("cudaMallocAsync", "cudaMallocAsync(&ptr, bytes, stream)"),
+    ("cudaFreeAsync", "cudaFreeAsync(ptr, stream)"),
     ("cudaGetLastError", "cudaGetLastError()"),
+    ("cudaPeekAtLastError", "cudaPeekAtLastError()"),
     ("cudaGetErrorString", "cudaGetErrorString(err)"),
+    ("cudaGetErrorName", "cudaGetErrorName(err)"),
+    (
+        "dim3",
+        "dim3(x, y, z): a launch configuration, also `dim3 grid(x, y, z);`",
+    ),
     ("fill_input", "fill_input(h, n): the input pattern"),
     (
         "check_output",
@@ -98,6 +118,12 @@ pub const CONSTANTS: &[(&str, i64)] = &[
     ("cudaEventDefault", 0),
     ("cudaEventBlockingSync", 1),
     ("cudaEventDisableTiming", 2),
+    ("cudaErrorInvalidValue", 1),
+    ("cudaErrorMemoryAllocation", 2),
+    ("cudaErrorInvalidDevicePointer", 17),
+    ("cudaErrorInvalidMemcpyDirection", 21),
+    ("cudaErrorInvalidResourceHandle", 400),
+    ("cudaErrorNotReady", 600),
 ];
 
 /// Whether `name` is a function the subset supports.
@@ -108,6 +134,28 @@ pub fn is_call(name: &str) -> bool {
 /// Whether `name` is a kernel of `academy.cuh`.
 pub fn is_kernel(name: &str) -> bool {
     KERNELS.iter().any(|(n, _)| *n == name)
+}
+
+/// How many arguments `name` takes (fewest, most), read from its form in [`CALLS`]; a form
+/// ending in `...` takes any number from its fixed ones on. Calls whose last argument may be
+/// left out say so here.
+pub fn arity(name: &str) -> Option<(usize, usize)> {
+    let (_, form) = CALLS.iter().find(|(n, _)| *n == name)?;
+    let inner = form.split_once('(')?.1.split_once(')')?.0;
+    let params: Vec<&str> = inner
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    let n = params.len();
+    Some(match name {
+        "printf" => (1, usize::MAX),
+        "cudaMemcpyAsync" | "cudaMemsetAsync" | "cudaEventRecord" | "cudaStreamWaitEvent" => {
+            (n.saturating_sub(1), n)
+        }
+        "dim3" => (1, 3),
+        _ => (n, n),
+    })
 }
 
 /// The value of a named constant.

@@ -26,6 +26,8 @@ pub enum Ty {
     Ptr,
     /// `const char *` (strings for `printf`/`report`).
     Str,
+    /// `dim3`: a launch configuration of up to three dimensions.
+    Dim3,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -72,6 +74,8 @@ pub enum ExprKind {
     Bool(bool),
     Null,
     Var(String),
+    /// The name of a function of the file used as a value (`cudaLaunchHostFunc(s, fn, p)`).
+    Func(String),
     Index(Box<Expr>, Box<Expr>),
     Unary(UnOp, Box<Expr>),
     Binary(BinOp, Box<Expr>, Box<Expr>),
@@ -88,7 +92,7 @@ pub enum ExprKind {
     /// `sizeof(T)`: the size in bytes.
     SizeOf(u64),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// A call of a function from [`super::api::CALLS`].
+    /// A call of a function from [`super::api::CALLS`] or of a function of the file.
     Call {
         name: String,
         args: Vec<Expr>,
@@ -143,8 +147,27 @@ pub enum StmtKind {
     Empty,
 }
 
-/// A parsed exercise file: the body of `main`.
+/// A function of the file besides `main`: `void upload(float *d, size_t n, cudaStream_t s)`.
 #[derive(Debug, Clone, PartialEq)]
+pub struct Function {
+    pub name: String,
+    /// `None` for `void`.
+    pub ret: Option<Ty>,
+    pub params: Vec<(String, Ty)>,
+    pub body: Vec<Stmt>,
+    pub pos: Pos,
+}
+
+/// A parsed exercise file: the body of `main` and the other functions it defines.
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Program {
     pub main: Vec<Stmt>,
+    pub functions: Vec<Function>,
+}
+
+impl Program {
+    /// The function of the file called `name`.
+    pub fn function(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().find(|f| f.name == name)
+    }
 }

@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
-use super::log::{Call, DeviceOp, Entry, HostWait, Range, RegionId};
+use super::log::{Call, DeviceOp, DeviceOpKind, Entry, HostWait, Range, RegionId};
 use crate::ordering::{Issued, LEGACY, Model};
 
 /// What kind of mistake a hazard is.
@@ -233,7 +233,11 @@ impl<'a> Checker<'a> {
         let Ok(issued) = self.model.issue(op.stream.0) else {
             return;
         };
-        self.device_races(line, op, &issued);
+        if op.kind == DeviceOpKind::HostFunc {
+            self.host_function(op, &issued);
+        } else {
+            self.device_races(line, op, &issued);
+        }
         match op.host_wait {
             HostWait::None | HostWait::SourceTaken => {}
             HostWait::Staged => self.model.learn_before(&issued),
@@ -286,6 +290,19 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// A host function runs in stream order, but its accesses are the host's: each is judged
+    /// like `main`'s, against the device ops not ordered before the function, at the line of
+    /// the body that made it.
+    fn host_function(&mut self, op: &DeviceOp, issued: &Issued) {
+        let earlier: Vec<usize> = (0..self.in_flight.len())
+            .filter(|&i| !issued.is_after(self.in_flight[i].issued.op))
+            .collect();
+        for (range, line, write) in &op.body_accesses {
+            let what = if *write { "a write" } else { "a read" };
+            self.host_access_against(*line, range, what, *write, &earlier);
+        }
+    }
+
     /// `cudaEventElapsedTime` on an event the host does not know has completed: CUDA answers
     /// cudaErrorNotReady, and a program that ignores it times nothing.
     fn elapsed(&mut self, line: u32, events: [u32; 2]) {
@@ -303,8 +320,21 @@ impl<'a> Checker<'a> {
     }
 
     fn host_access(&mut self, line: u32, range: &Range, what: &str, write: bool) {
+        let all: Vec<usize> = (0..self.in_flight.len()).collect();
+        self.host_access_against(line, range, what, write, &all);
+    }
+
+    /// A host access against the in-flight ops numbered `ops`.
+    fn host_access_against(
+        &mut self,
+        line: u32,
+        range: &Range,
+        what: &str,
+        write: bool,
+        ops: &[usize],
+    ) {
         let mut found = Vec::new();
-        for o in &self.in_flight {
+        for o in ops.iter().filter_map(|&i| self.in_flight.get(i)) {
             let op_writes = o.op.writes.iter().any(|r| r.overlaps(range));
             let op_reads = o.reads().iter().any(|r| r.overlaps(range));
             // A host write conflicts with any use; a host read only with a device write.

@@ -11,11 +11,14 @@ mod alloc;
 mod arith;
 mod calls;
 mod copies;
+mod errors;
 mod eval;
+mod functions;
 mod helpers;
 mod launch;
 mod limits;
 mod memory;
+mod ordered;
 mod stmt;
 mod value;
 
@@ -24,10 +27,11 @@ use std::sync::atomic::AtomicBool;
 
 use super::Diagnostic;
 use super::ast::{Pos, Program};
-use super::log::{Call, Entry, MemKind, RegionId};
+use super::log::{Call, Entry, MemKind, Range, RegionId};
 use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::Op;
 
+pub use errors::CudaError;
 pub use limits::Limits;
 pub use value::Value;
 use value::Var;
@@ -41,6 +45,13 @@ pub struct Outcome {
     pub metrics: BTreeMap<String, f64>,
     /// Each `check_output` call: its line and result.
     pub output_checks: Vec<(u32, bool)>,
+    /// Each `check_output` call with the bytes it checked.
+    pub checks: Vec<OutputCheck>,
+    /// The host buffer the last device-to-host copy wrote, and its size: where the program's
+    /// result is, which `output-correct` wants checked in full.
+    pub output_region: Option<(RegionId, u64)>,
+    /// CUDA calls that returned an error code; the run went on, as the real program does.
+    pub cuda_errors: Vec<CudaError>,
     /// What the program printed (with `printf` and `report`).
     pub output: String,
     pub error: Option<Diagnostic>,
@@ -50,6 +61,14 @@ pub struct Outcome {
     /// The variable each allocation was first stored in, for messages.
     pub region_names: HashMap<RegionId, String>,
     pub steps: u64,
+}
+
+/// One `check_output` call: where, what it answered, which bytes it checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutputCheck {
+    pub line: u32,
+    pub passed: bool,
+    pub range: Range,
 }
 
 /// Why the walk stopped early: where, and what to tell the learner.
@@ -99,6 +118,12 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
         host_bytes: 0,
         device_bytes: 0,
         started: std::time::Instant::now(),
+        program,
+        frame: 0,
+        call_depth: 0,
+        ret: None,
+        collect: None,
+        last_error: 0,
     };
     if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
@@ -143,10 +168,35 @@ struct Interp<'a> {
     device_bytes: u64,
     /// When the run began, for [`Limits::max_wall`].
     started: std::time::Instant,
+    /// The program, for calls of its functions.
+    program: &'a Program,
+    /// The first scope of the function running now (0 in `main`): a function sees only its
+    /// own scopes and the file's.
+    frame: usize,
+    /// Calls of the file's functions under way.
+    call_depth: usize,
+    /// The value of the last `return`.
+    ret: Option<Value>,
+    /// Host accesses of a host function being run for `cudaLaunchHostFunc`.
+    collect: Option<functions::Collected>,
+    /// What `cudaGetLastError` returns.
+    last_error: i64,
 }
 
 impl Interp<'_> {
     fn log(&mut self, call: Call) {
+        // Inside a host function the accesses belong to its stream-ordered op, not to `main`.
+        if let Some(c) = &mut self.collect {
+            match call {
+                Call::HostRead { range, .. } => return c.read(range, self.line),
+                Call::HostWrite { range, .. } => return c.write(range, self.line),
+                Call::Alloc { .. } | Call::Free { .. } => {}
+                _ => {
+                    c.cuda_calls += 1;
+                    return;
+                }
+            }
+        }
         // Neighbouring element accesses from one line merge into one range (loops over `h[i]`).
         if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
             (self.out.log.last_mut(), &call)

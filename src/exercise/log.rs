@@ -61,6 +61,9 @@ pub struct DeviceOp {
     pub host_wait: HostWait,
     /// An async copy whose host side is pageable memory at the time of the call.
     pub pageable_async: bool,
+    /// A host function's (`cudaLaunchHostFunc`) accesses, each with the line in its body and
+    /// whether it writes: races are booked there. Empty for other ops.
+    pub body_accesses: Vec<(Range, u32, bool)>,
 }
 
 /// One entry of the log.

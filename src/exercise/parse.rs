@@ -3,12 +3,15 @@
 //! subset become [`Diagnostic`]s at their line and column; nothing here panics on any input.
 
 mod expr;
+mod functions;
 mod stmt;
+
+use std::collections::{HashMap, HashSet};
 
 use tree_sitter::{Node, Parser};
 
 use super::Diagnostic;
-use super::ast::{Pos, Program};
+use super::ast::{Expr, Pos, Program};
 
 /// Deepest nesting of statements and expressions accepted: far beyond real exercise code, and
 /// it keeps the recursive walk (here and in the interpreter) well inside the stack.
@@ -26,6 +29,9 @@ pub fn parse(text: &str) -> Result<Program, Vec<Diagnostic>> {
             format!("the CUDA grammar could not be loaded ({err}); this build is broken"),
         )]);
     }
+    // `CUDART_CB` (the host-function calling convention, empty on Linux) becomes spaces of the
+    // same length, so the grammar sees a plain function and every position stays where it was.
+    let text = &functions::blank_cudart_cb(text);
     let Some(tree) = parser.parse(text, None) else {
         return Err(vec![Diagnostic::at(
             1,
@@ -43,10 +49,7 @@ pub fn parse(text: &str) -> Result<Program, Vec<Diagnostic>> {
         }
         return Err(out);
     }
-    let mut cx = Cx {
-        src: text.as_bytes(),
-        diags: Vec::new(),
-    };
+    let mut cx = Cx::new(text.as_bytes());
     let program = cx.translation_unit(root);
     match program {
         Some(p) if cx.diags.is_empty() => Ok(p),
@@ -126,10 +129,24 @@ fn pos(node: Node) -> Pos {
     }
 }
 
-/// The walk's state: the source bytes and the diagnostics so far.
+/// The walk's state: the source bytes, the diagnostics so far, the `#define`s seen and the
+/// names of the file's functions.
 struct Cx<'a> {
     src: &'a [u8],
     diags: Vec<Diagnostic>,
+    defines: HashMap<String, Expr>,
+    functions: HashSet<String>,
+}
+
+impl<'a> Cx<'a> {
+    fn new(src: &'a [u8]) -> Cx<'a> {
+        Cx {
+            src,
+            diags: Vec::new(),
+            defines: HashMap::new(),
+            functions: HashSet::new(),
+        }
+    }
 }
 
 impl Cx<'_> {
@@ -174,32 +191,43 @@ impl Cx<'_> {
 
     fn translation_unit(&mut self, root: Node) -> Option<Program> {
         let mut main = None;
+        let mut functions = Vec::new();
         let mut cursor = root.walk();
-        for item in root.named_children(&mut cursor) {
+        let items: Vec<Node> = root.named_children(&mut cursor).collect();
+        // Every function's name first, so a call before the definition (after a prototype)
+        // is known to be a call of the file's function.
+        for item in &items {
+            if item.kind() == "function_definition"
+                && let Some((name, _, _)) = self.function_parts(*item)
+            {
+                self.functions.insert(name);
+            }
+        }
+        for item in items {
             match item.kind() {
                 "comment" | "preproc_include" => {}
+                "preproc_def" => self.define(item),
+                "preproc_function_def" => self.function_macro(item),
+                "declaration" if self.is_prototype(item) => {}
                 "function_definition" => {
-                    let name = item
-                        .child_by_field_name("declarator")
-                        .and_then(|d| d.child_by_field_name("declarator"))
-                        .map(|n| self.text(n))
-                        .unwrap_or_default();
-                    if name != "main" {
-                        self.unsupported::<()>(
-                            item,
-                            &format!("defining a function (`{name}`) other than `main`"),
-                        );
+                    let Some((name, _, _)) = self.function_parts(item) else {
+                        let what = self.construct_name(item);
+                        self.unsupported::<()>(item, &what);
                         continue;
+                    };
+                    if name == "main" {
+                        let body = item.child_by_field_name("body")?;
+                        main = self.block_items(body, 0);
+                    } else if let Some(f) = self.function(item) {
+                        functions.push(f);
                     }
-                    let body = item.child_by_field_name("body")?;
-                    main = self.block_items(body, 0);
                 }
                 _ => {
                     let what = self.construct_name(item);
-                    self.unsupported::<()>(item, &format!("{what} outside `main`"));
+                    self.unsupported::<()>(item, &format!("{what} outside a function"));
                 }
             }
         }
-        main.map(|main| Program { main })
+        main.map(|main| Program { main, functions })
     }
 }

@@ -94,6 +94,13 @@ pub fn check(
         let line = outcome.error.as_ref().map_or(1, |e| e.line);
         return cancelled(v, format!("cancelled at line {line} before it finished"));
     }
+    // Calls that returned an error code: the run went on, and the learner should know.
+    v.diagnostics.extend(
+        outcome
+            .cuda_errors
+            .iter()
+            .map(|e| Diagnostic::at(e.line, 1, e.to_string())),
+    );
     if let Some(err) = &outcome.error {
         v.checks.push(failed("runs to the end", err.to_string()));
         v.diagnostics.push(err.clone());

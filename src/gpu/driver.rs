@@ -27,6 +27,12 @@ pub trait Driver {
     fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError>;
     /// `cuMemFree` (synchronises with the device first, as the driver does).
     fn device_free(&mut self, buf: DevBuf) -> Result<(), GpuError>;
+    /// `cuMemAllocAsync(bytes, stream)`: stream-ordered allocation; the memory may be used by
+    /// work ordered after this call in `stream`.
+    fn device_alloc_async(&mut self, stream: StreamId, bytes: u64) -> Result<DevBuf, GpuError>;
+    /// `cuMemFreeAsync(buf, stream)`: the memory goes back to the pool when the work queued on
+    /// `stream` before it has finished; the host does not wait.
+    fn device_free_async(&mut self, stream: StreamId, buf: DevBuf) -> Result<(), GpuError>;
 
     fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError>;
     fn stream_destroy(&mut self, stream: StreamId) -> Result<(), GpuError>;
@@ -95,6 +101,12 @@ pub trait Driver {
     /// no memory.
     fn launch_spin_cycles(&mut self, stream: StreamId, cycles: u64) -> Result<(), GpuError>;
 
+    /// `cuStreamQuery`: whether every op issued to `stream` has completed (`CUDA_SUCCESS`) or
+    /// not (`CUDA_ERROR_NOT_READY`); the host does not wait.
+    fn stream_query(&mut self, stream: StreamId) -> Result<bool, GpuError>;
+    /// `cuEventQuery`: whether the event's last record has completed (true for an event never
+    /// recorded, as the driver answers); the host does not wait.
+    fn event_query(&mut self, ev: EventId) -> Result<bool, GpuError>;
     /// `cuStreamSynchronize`.
     fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError>;
     /// `cuCtxSynchronize`.

@@ -48,6 +48,16 @@ pub trait HostAccess {
     /// Fill a host buffer's `f32`s with [`super::fill_pattern_f32`] of `seed` (a trailing
     /// partial float becomes zero bytes).
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError>;
+    /// Write [`super::fill_pattern_f32`] of `seed` into the `f32`s of `buf[off .. off + bytes]`,
+    /// counting the pattern from `off` (float 0 of the pattern at `off`), as the exercises'
+    /// `fill_input(h + i, n)` does in `academy.cuh`.
+    fn host_fill_range(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> Result<(), GpuError>;
     /// Read `f32` number `index` of a host buffer (the exercises' `h[i]`).
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError>;
     /// Write `f32` number `index` of a host buffer (the exercises' `h[i] = v`).
@@ -61,8 +71,9 @@ pub trait HostAccess {
         src_off: u64,
         bytes: u64,
     ) -> Result<(), GpuError>;
-    /// Whether every `f32` number `i` in `buf[off .. off + bytes]` equals the standard transform
-    /// ([`Kernel::TRANSFORM`]) of `fill_pattern_f32(seed, i)` (the exercises' `check_output`).
+    /// Whether every `f32` number `i` of `buf[off .. off + bytes]`, counted from `off` (as
+    /// `academy.cuh`'s `check_output(h + i, n)` counts from its pointer), equals the standard
+    /// transform ([`Kernel::TRANSFORM`]) of `fill_pattern_f32(seed, i)`.
     fn host_holds_transform_of_fill(
         &mut self,
         buf: HostBuf,

@@ -39,6 +39,7 @@ mod issue;
 mod launch;
 mod memory;
 mod pool;
+mod query;
 mod scheduler;
 
 use contents::Contents;

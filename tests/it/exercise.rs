@@ -13,6 +13,8 @@ mod costs;
 mod hazards;
 mod parse;
 mod sim_backend;
+mod subset;
+mod subset_calls;
 
 use std::sync::atomic::AtomicBool;
 

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{Checker, HazardKind};
-use crate::exercise::log::{Call, Entry, RegionId};
+use crate::exercise::log::{Call, DeviceOpKind, Entry, RegionId};
 
 /// Everything allocated, registered or created and not released by the end.
 pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Checker) {
@@ -24,6 +24,7 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
                 let release = match call.as_str() {
                     "malloc" => "free",
                     "cudaMalloc" => "cudaFree",
+                    "cudaMallocAsync" => "cudaFreeAsync (or cudaFree)",
                     _ => "cudaFreeHost",
                 };
                 (
@@ -62,6 +63,15 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
                     c.report(HazardKind::Leak, e.line, Some(reg_line), format!("`{}` is freed while still registered (line {reg_line}); call `cudaHostUnregister` first", name(region)));
                 }
                 if let Some(i) = open.remove(&format!("r{}", region.0)) {
+                    held[i].1.clear();
+                }
+                continue;
+            }
+            // A stream-ordered free releases its allocation too.
+            Call::Device(op) if op.kind == DeviceOpKind::FreeAsync => {
+                if let Some(region) = op.writes.first().map(|r| r.region)
+                    && let Some(i) = open.remove(&format!("r{}", region.0))
+                {
                     held[i].1.clear();
                 }
                 continue;

@@ -34,15 +34,35 @@ impl Args<'_> {
         }
         Ok(())
     }
+    /// Argument `i`, or a stop saying how many arguments the call takes: every accessor goes
+    /// through here, so a call with too few arguments is a diagnostic, never an index panic.
+    pub fn val(&self, i: usize) -> Res<&Value> {
+        self.vals.get(i).ok_or_else(|| {
+            let want = match crate::exercise::api::arity(self.name) {
+                Some((min, max)) if min == max => format!("{min}"),
+                Some((min, max)) => format!("{min} to {max}"),
+                None => format!("at least {}", i + 1),
+            };
+            stop(
+                self.pos,
+                format!(
+                    "`{}` takes {want} arguments, not {}",
+                    self.name,
+                    self.vals.len()
+                ),
+            )
+        })
+    }
     pub fn int(&self, i: usize) -> Res<i64> {
-        self.vals[i].as_i64().ok_or_else(|| {
+        let v = self.val(i)?;
+        v.as_i64().ok_or_else(|| {
             stop(
                 self.at(i),
                 format!(
                     "argument {} of `{}` must be a number, not {}",
                     i + 1,
                     self.name,
-                    self.vals[i].describe()
+                    v.describe()
                 ),
             )
         })
@@ -57,21 +77,22 @@ impl Args<'_> {
         })
     }
     pub fn num(&self, i: usize) -> Res<f64> {
-        self.vals[i].as_f64().ok_or_else(|| {
+        let v = self.val(i)?;
+        v.as_f64().ok_or_else(|| {
             stop(
                 self.at(i),
                 format!(
                     "argument {} of `{}` must be a number, not {}",
                     i + 1,
                     self.name,
-                    self.vals[i].describe()
+                    v.describe()
                 ),
             )
         })
     }
     /// A pointer into an allocation: (allocation index, byte offset).
     pub fn ptr(&self, i: usize) -> Res<(usize, u64)> {
-        match &self.vals[i] {
+        match self.val(i)? {
             Value::Ptr { region, off } if *off >= 0 => Ok((region.0 as usize, *off as u64)),
             Value::Ptr { .. } => Err(stop(
                 self.at(i),
@@ -89,7 +110,7 @@ impl Args<'_> {
         }
     }
     pub fn place(&self, i: usize) -> Res<Place> {
-        match &self.vals[i] {
+        match self.val(i)? {
             Value::Ref(p) => Ok(p.clone()),
             _ => Err(stop(
                 self.at(i),
@@ -102,7 +123,7 @@ impl Args<'_> {
         }
     }
     pub fn str(&self, i: usize) -> Res<&str> {
-        match &self.vals[i] {
+        match self.val(i)? {
             Value::Str(s) => Ok(s),
             v => Err(stop(
                 self.at(i),
@@ -119,6 +140,10 @@ impl Args<'_> {
 
 impl Interp<'_> {
     pub(super) fn call(&mut self, name: &str, exprs: &[Expr], pos: Pos) -> Res<Value> {
+        let program = self.program;
+        if let Some(f) = program.function(name) {
+            return self.call_function(f, exprs, pos);
+        }
         let mut vals = Vec::with_capacity(exprs.len());
         for e in exprs {
             vals.push(self.eval(e)?);
@@ -170,7 +195,26 @@ impl Interp<'_> {
             "free" | "cudaFree" | "cudaFreeHost" => self.free(&a),
             "cudaHostRegister" | "cudaHostUnregister" => self.register(&a),
             "cudaMemcpy" | "cudaMemcpyAsync" => self.memcpy_cuda(&a),
-            "memcpy" => self.memcpy_host(&a),
+            "memcpy" => {
+                a.arity(3, 3)?;
+                self.memcpy_host(&a)
+            }
+            "cudaStreamQuery" | "cudaEventQuery" | "cudaLaunchHostFunc" | "cudaMallocAsync"
+            | "cudaFreeAsync" => self.ordered(&a),
+            "dim3" => {
+                a.arity(1, 3)?;
+                let mut d = [1i64; 3];
+                for (i, x) in d.iter_mut().enumerate().take(a.vals.len()) {
+                    *x = a.int(i)?;
+                    if *x < 1 {
+                        return Err(stop(
+                            a.at(i),
+                            format!("a dim3's sizes are at least 1, not {x}"),
+                        ));
+                    }
+                }
+                Ok(Value::Dim3(d))
+            }
             "cudaMemset" | "cudaMemsetAsync" => self.memset(&a),
             _ => self.helper(&a),
         }

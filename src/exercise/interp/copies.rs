@@ -4,7 +4,7 @@ use super::calls::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};
-use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range, RegionId};
 use crate::gpu::StreamId;
 use crate::ordering::rules::{self, Way};
 
@@ -113,6 +113,7 @@ impl Interp<'_> {
                 writes: vec![dst],
                 host_wait: rule.promised,
                 pageable_async: !sync && pageable,
+                body_accesses: vec![],
             },
         )?;
         // A synchronous copy from pageable memory first waits for the stream (the rule's
@@ -123,6 +124,10 @@ impl Interp<'_> {
         }
         let (dst_h, dst_d) = (self.regions[dr].host, self.regions[dr].dev);
         let (src_h, src_d) = (self.regions[sr].host, self.regions[sr].dev);
+        if op == DeviceOpKind::CopyD2H {
+            // Where the program's result lands: `output-correct` wants it checked in full.
+            self.out.output_region = Some((RegionId(dr as u32), self.regions[dr].bytes));
+        }
         let result = match op {
             DeviceOpKind::CopyH2D => match (dst_d, src_h) {
                 (Some(dd), Some(hs)) => self.gpu.copy_h2d_async(stream, dd, doff, hs, soff, bytes),
@@ -219,6 +224,7 @@ impl Interp<'_> {
                 // `cudaMemset` on device memory does not make the host wait either.
                 host_wait: rules::MEMSET.promised,
                 pageable_async: false,
+                body_accesses: vec![],
             },
         )?;
         let result = self.gpu.memset_async(stream, d, off, bytes, byte as u8);

@@ -69,7 +69,10 @@ impl Interp<'_> {
     }
 
     pub(super) fn lookup(&self, name: &str, pos: Pos) -> Res<(usize, &Var)> {
-        for (depth, scope) in self.scopes.iter().enumerate().rev() {
+        // A function sees its own scopes (from `frame` on) and the file's, never its caller's.
+        let own = self.scopes.iter().enumerate().skip(self.frame).rev();
+        let file = self.scopes.iter().enumerate().take(self.frame.min(1));
+        for (depth, scope) in own.chain(file) {
             if let Some(v) = scope.get(name) {
                 return Ok((depth, v));
             }
@@ -98,6 +101,7 @@ impl Interp<'_> {
             ExprKind::Str(s) => Value::Str(s.clone()),
             ExprKind::Bool(b) => Value::Bool(*b),
             ExprKind::Null => Value::Null,
+            ExprKind::Func(name) => Value::Func(name.clone()),
             ExprKind::SizeOf(n) => Value::Int(*n as i64),
             ExprKind::Var(name) => {
                 let (_, var) = self.lookup(name, e.pos)?;

@@ -1,16 +1,15 @@
 //! Streams, events, synchronisation, and the C and `academy.cuh` helpers (`printf`, `report`,
 //! `fill_input`, `check_output`, `host_work`, `now_ms`, `min`/`max`).
 
+use super::OutputCheck;
 use super::calls::Args;
+use super::errors;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res, limits};
 use crate::exercise::log::{Call, MemKind};
 use crate::exercise::{FILL_SEED, printf};
-use crate::gpu::{EventId, StreamId, StreamKind, fill_pattern_f32};
-
-/// Floats `fill_input` may write one by one when it covers only part of a buffer.
-const MAX_PARTIAL_FILL: u64 = 1 << 16;
+use crate::gpu::{EventId, StreamId, StreamKind};
 
 impl Interp<'_> {
     pub(super) fn helper(&mut self, a: &Args) -> Res<Value> {
@@ -116,15 +115,26 @@ impl Interp<'_> {
                 let (start, end) = (self.event_arg(a, 1)?, self.event_arg(a, 2)?);
                 for (e, which) in [(start, "start"), (end, "end")] {
                     if !self.recorded.contains(&e) {
-                        return Err(stop(
-                            pos,
-                            format!(
-                                "the {which} event was never recorded: call `cudaEventRecord` on it first (CUDA answers cudaErrorInvalidResourceHandle)"
-                            ),
+                        return Ok(self.cuda_error(
+                            a.name,
+                            errors::INVALID_HANDLE,
+                            format!("the {which} event was never recorded; call `cudaEventRecord` on it first (`ms` is unchanged)"),
                         ));
                     }
                 }
                 self.log(Call::EventElapsed { start, end });
+                // CUDA answers cudaErrorNotReady, leaving `ms` as it was, while either event
+                // is still pending: ask the backend without waiting.
+                for (e, which) in [(start, "start"), (end, "end")] {
+                    let r = self.gpu.event_query(e);
+                    if !self.m(pos, a.name, r)? {
+                        return Ok(self.cuda_error(
+                            a.name,
+                            errors::NOT_READY,
+                            format!("the {which} event has not completed yet, so `ms` is unchanged; call `cudaEventSynchronize` on it first"),
+                        ));
+                    }
+                }
                 let r = self.gpu.event_elapsed_ms(start, end);
                 let ms = self.m(pos, a.name, r)?;
                 self.write_place(&place, Value::Float(f64::from(ms)), pos)?;
@@ -141,15 +151,21 @@ impl Interp<'_> {
                 let r = self.gpu.stream_wait_event(s, e);
                 self.m(pos, a.name, r)?;
             }
-            "cudaGetLastError" => {
+            "cudaGetLastError" | "cudaPeekAtLastError" => {
                 a.arity(0, 0)?;
+                let code = self.last_error;
+                if a.name == "cudaGetLastError" {
+                    self.last_error = 0;
+                }
+                return Ok(Value::Int(code));
             }
-            "cudaGetErrorString" => {
+            "cudaGetErrorString" | "cudaGetErrorName" => {
                 a.arity(1, 1)?;
-                let text = if a.int(0)? == 0 {
-                    "no error"
+                let code = a.int(0)?;
+                let text = if a.name == "cudaGetErrorName" {
+                    errors::name(code)
                 } else {
-                    "unknown error"
+                    errors::text(code)
                 };
                 return Ok(Value::Str(text.into()));
             }
@@ -158,7 +174,7 @@ impl Interp<'_> {
         Ok(Value::Int(0))
     }
 
-    fn event_arg(&self, a: &Args, i: usize) -> Res<EventId> {
+    pub(super) fn event_arg(&self, a: &Args, i: usize) -> Res<EventId> {
         match a.vals.get(i) {
             Some(Value::Event(e)) if self.events.contains(e) => Ok(*e),
             Some(Value::Event(_)) => Err(stop(a.pos, "this event was destroyed")),
@@ -184,7 +200,8 @@ impl Interp<'_> {
                 }
                 // Step cost (issue 21): formatting costs in proportion to the text.
                 self.charge(pos, limits::text_steps(a.str(0)?.len()))?;
-                let text = printf::format(a.str(0)?, &a.vals[1..]).map_err(|m| stop(pos, m))?;
+                let rest = a.vals.get(1..).unwrap_or_default();
+                let text = printf::format(a.str(0)?, rest).map_err(|m| stop(pos, m))?;
                 self.print(&text);
                 Ok(Value::Int(text.len() as i64))
             }
@@ -206,7 +223,7 @@ impl Interp<'_> {
             }
             "min" | "max" => {
                 a.arity(2, 2)?;
-                let (x, y) = (&a.vals[0], &a.vals[1]);
+                let (x, y) = (a.val(0)?, a.val(1)?);
                 let (fx, fy) = (a.num(0)?, a.num(1)?);
                 let first = if a.name == "min" { fx <= fy } else { fx >= fy };
                 Ok(if first { x.clone() } else { y.clone() })
@@ -232,6 +249,8 @@ impl Interp<'_> {
         }
     }
 
+    /// `fill_input(h + i, n)` / `check_output(h + i, n)`: the pattern's float 0 is at the
+    /// pointer, as in academy.cuh, whatever the offset.
     fn fill_or_check(&mut self, a: &Args) -> Res<Value> {
         a.arity(2, 2)?;
         let ((r, off), n) = (a.ptr(0)?, a.count(1)?);
@@ -262,34 +281,26 @@ impl Interp<'_> {
                 .host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
             let ok = self.m(a.pos, "check_output", res)?;
             self.out.output_checks.push((self.line, ok));
+            self.out.checks.push(OutputCheck {
+                line: self.line,
+                passed: ok,
+                range,
+            });
             return Ok(Value::Bool(ok));
         }
         self.log(Call::HostWrite {
             range,
             what: "fill_input".into(),
         });
-        if off == 0 && n * 4 == region.bytes {
-            // Step cost (issue 21): a fill of `n` floats.
-            self.charge(a.pos, limits::bulk_steps(n))?;
-            let res = self.gpu.host_fill(h, FILL_SEED);
-            self.m(a.pos, "fill_input", res)?;
-        } else if n <= MAX_PARTIAL_FILL {
-            // Step cost (issue 21): `n` single-float writes, one step each.
-            self.charge(a.pos, n)?;
-            for i in 0..n {
-                let res = self
-                    .gpu
-                    .host_write_f32(h, off / 4 + i, fill_pattern_f32(FILL_SEED, i));
-                self.m(a.pos, "fill_input", res)?;
-            }
+        // Step cost (issue 21): a fill of `n` floats, whole buffer or part.
+        self.charge(a.pos, limits::bulk_steps(n))?;
+        let res = if off == 0 && n * 4 == region.bytes {
+            // The whole buffer: also its first touch, as the backend's fill models it.
+            self.gpu.host_fill(h, FILL_SEED)
         } else {
-            return Err(stop(
-                a.pos,
-                format!(
-                    "`fill_input` over part of a buffer is limited to {MAX_PARTIAL_FILL} floats here; fill the whole buffer"
-                ),
-            ));
-        }
+            self.gpu.host_fill_range(h, off, n * 4, FILL_SEED)
+        };
+        self.m(a.pos, "fill_input", res)?;
         Ok(Value::Void)
     }
 

@@ -31,14 +31,26 @@ impl Interp<'_> {
                 "a launch takes `<<<grid, block>>>`, optionally with shared memory bytes and a stream",
             ));
         }
-        let (grid, block) = (c.int(0)?, c.int(1)?);
-        if grid < 1 || !(1..=1024).contains(&block) {
+        let (grid, block) = (dims(&c, 0)?, dims(&c, 1)?);
+        let threads: i64 = block.iter().product();
+        let grid_ok = (1..=i64::from(i32::MAX)).contains(&grid[0])
+            && grid[1..].iter().all(|d| (1..=65535).contains(d));
+        let block_ok = (1..=1024).contains(&block[0])
+            && (1..=1024).contains(&block[1])
+            && (1..=64).contains(&block[2])
+            && threads <= 1024;
+        if !grid_ok || !block_ok {
             return Err(stop(
                 pos,
                 format!(
-                    "`<<<{grid}, {block}>>>`: the grid needs at least 1 block and a block 1 to 1024 threads"
+                    "`<<<{}, {}>>>`: the grid needs at least 1 block in each dimension and a block 1 to 1024 threads in all",
+                    shown(grid),
+                    shown(block)
                 ),
             ));
+        }
+        if cfg.len() >= 3 {
+            c.count(2)?; // shared memory bytes: a number, unused by academy.cuh's kernels
         }
         let stream = self.stream_arg(&c, 3)?;
         let mut vals = Vec::new();
@@ -65,6 +77,7 @@ impl Interp<'_> {
                     writes: vec![],
                     host_wait: HostWait::None,
                     pageable_async: false,
+                    body_accesses: vec![],
                 },
             )?;
             let r = self.gpu.launch_spin_cycles(stream, cycles);
@@ -94,6 +107,7 @@ impl Interp<'_> {
                 writes: vec![dst],
                 host_wait: HostWait::None,
                 pageable_async: false,
+                body_accesses: vec![],
             },
         )?;
         let r = self
@@ -101,5 +115,21 @@ impl Interp<'_> {
             .launch_transform_into(stream, ds, ioff, dd, ooff, bytes);
         self.m(pos, "transform", r)?;
         Ok(Value::Void)
+    }
+}
+
+/// A launch dimension (an integer or a `dim3`) as x, y, z.
+fn dims(c: &Args, i: usize) -> Res<[i64; 3]> {
+    match c.val(i)? {
+        Value::Dim3(d) => Ok(*d),
+        _ => Ok([c.int(i)?, 1, 1]),
+    }
+}
+
+/// `256` or `dim3(256, 2, 1)`, for messages.
+fn shown(d: [i64; 3]) -> String {
+    match d {
+        [x, 1, 1] => x.to_string(),
+        [x, y, z] => format!("dim3({x}, {y}, {z})"),
     }
 }

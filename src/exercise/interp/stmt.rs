@@ -62,9 +62,10 @@ impl Interp<'_> {
             }
             StmtKind::Block(items) => return self.block(items),
             StmtKind::Return(e) => {
-                if let Some(e) = e {
-                    self.eval(e)?;
-                }
+                self.ret = match e {
+                    Some(e) => Some(self.eval(e)?),
+                    None => None,
+                };
                 return Ok(Flow::Return);
             }
             StmtKind::Break => return Ok(Flow::Break),

@@ -21,6 +21,10 @@ pub enum Value {
     Str(String),
     /// `&x`: where an out-parameter goes.
     Ref(Place),
+    /// A function of the file, by name (the host function of `cudaLaunchHostFunc`).
+    Func(String),
+    /// A `dim3`: x, y, z, each at least 1.
+    Dim3([i64; 3]),
     Void,
     /// Declared without a value.
     Uninit,
@@ -55,6 +59,8 @@ impl Value {
             Value::Event(_) => "an event",
             Value::Str(_) => "a string",
             Value::Ref(_) => "an address (&x)",
+            Value::Func(_) => "a function",
+            Value::Dim3(_) => "a dim3",
             Value::Void => "nothing (a call with no result)",
             Value::Uninit => "a variable with no value yet",
         }
@@ -128,6 +134,12 @@ pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
             Value::Str(_) | Value::Null => Ok(v),
             _ => bad(&v),
         },
+        // `dim3 g = 256;` is `dim3 g(256)`.
+        Ty::Dim3 => match v {
+            Value::Dim3(_) => Ok(v),
+            Value::Int(x) if x >= 1 => Ok(Value::Dim3([x, 1, 1])),
+            _ => bad(&v),
+        },
     }
 }
 
@@ -141,5 +153,6 @@ pub(super) fn ty_name(ty: Ty) -> &'static str {
         Ty::Event => "cudaEvent_t",
         Ty::Ptr => "float *",
         Ty::Str => "const char *",
+        Ty::Dim3 => "dim3",
     }
 }

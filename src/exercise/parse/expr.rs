@@ -18,9 +18,13 @@ impl Cx<'_> {
         let kind = match node.kind() {
             "identifier" => {
                 let name = self.text(node);
+                if let Some(e) = self.macro_use(&name, pos(node)) {
+                    return Some(e);
+                }
                 match (api::constant(&name), name.as_str()) {
                     (Some(v), _) => ExprKind::Int(v),
                     (None, "NULL") => ExprKind::Null,
+                    _ if self.functions.contains(&name) => ExprKind::Func(name),
                     _ => ExprKind::Var(name),
                 }
             }
@@ -191,7 +195,8 @@ impl Cx<'_> {
                 args,
             });
         }
-        if function.kind() != "identifier" || !api::is_call(&name) {
+        let known = api::is_call(&name) || self.functions.contains(&name);
+        if function.kind() != "identifier" || !known {
             let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
             return self.unsupported(function, &format!("`{shown}`"));
         }

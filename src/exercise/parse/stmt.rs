@@ -48,6 +48,11 @@ impl Cx<'_> {
                 Some(e) => StmtKind::Return(Some(self.expression(e, depth)?)),
                 None => StmtKind::Return(None),
             },
+            // A `#define` between statements: known from here on, as for the preprocessor.
+            "preproc_def" => {
+                self.define(node);
+                StmtKind::Empty
+            }
             "break_statement" => StmtKind::Break,
             "continue_statement" => StmtKind::Continue,
             _ => {
@@ -157,7 +162,13 @@ impl Cx<'_> {
         let (mut d, init) = match node.kind() {
             "init_declarator" => {
                 let value = node.child_by_field_name("value")?;
-                if !matches!(value.kind(), "argument_list" | "initializer_list") {
+                if value.kind() == "argument_list" && base.trim() == "dim3" {
+                    // `dim3 grid(256, 1, 1)`: the constructor, read as a call of `dim3`.
+                    (
+                        node.child_by_field_name("declarator")?,
+                        Some(self.dim3_ctor(value, depth)?),
+                    )
+                } else if !matches!(value.kind(), "argument_list" | "initializer_list") {
                     (
                         node.child_by_field_name("declarator")?,
                         Some(self.expression(value, depth)?),
@@ -197,6 +208,26 @@ impl Cx<'_> {
         })
     }
 
+    /// `(x, y, z)` after `dim3 name`: a call of `dim3` with those arguments.
+    fn dim3_ctor(&mut self, list: Node, depth: usize) -> Option<crate::exercise::ast::Expr> {
+        let mut args = Vec::new();
+        let mut cursor = list.walk();
+        let nodes: Vec<Node> = list
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .collect();
+        for a in nodes {
+            args.push(self.expression(a, depth)?);
+        }
+        Some(crate::exercise::ast::Expr {
+            kind: crate::exercise::ast::ExprKind::Call {
+                name: "dim3".into(),
+                args,
+            },
+            pos: pos(list),
+        })
+    }
+
     /// The subset type of a base type name with `pointers` stars.
     pub(super) fn type_of(&mut self, base: &str, pointers: usize, node: Node) -> Option<Ty> {
         let base = base.trim();
@@ -206,6 +237,7 @@ impl Cx<'_> {
             ("bool", 0) => Ty::Bool,
             ("cudaStream_t", 0) => Ty::Stream,
             ("cudaEvent_t", 0) => Ty::Event,
+            ("dim3", 0) => Ty::Dim3,
             ("float" | "void", 1) => Ty::Ptr,
             ("void", 2) => Ty::Ptr, // `(void **)&ptr` in cudaMalloc calls
             ("char", 1) => Ty::Str,

@@ -12,7 +12,8 @@ use crate::exercise::interp::Outcome;
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case", deny_unknown_fields)]
 pub enum Criterion {
-    /// `check_output` was called and returned true every time.
+    /// `check_output` was called, returned true every time, and the passing checks covered
+    /// every byte of the buffer the last device-to-host copy wrote (the program's result).
     OutputCorrect,
     /// The hazard checker found nothing, warnings included.
     NoHazards,
@@ -85,19 +86,7 @@ pub(super) fn grade(
         }
     };
     let (name, result): (String, Result<String, String>) = match c {
-        Criterion::OutputCorrect => (
-            "output is correct".into(),
-            match out.output_checks.iter().find(|(_, ok)| !ok) {
-                _ if out.output_checks.is_empty() => {
-                    Err("the program never calls `check_output`".into())
-                }
-                Some((line, _)) => Err(format!("`check_output` on line {line} returned false")),
-                None => Ok(format!(
-                    "`check_output` passed {} time(s)",
-                    out.output_checks.len()
-                )),
-            },
-        ),
+        Criterion::OutputCorrect => ("output is correct".into(), output_correct(out)),
         Criterion::NoHazards => (
             "no hazards".into(),
             match hazards.first() {
@@ -233,5 +222,50 @@ fn compare(
     match test(x, r) {
         (true, d) => Ok(d),
         (false, d) => Err(d),
+    }
+}
+
+/// `check_output` passed every time and, together, over all of the result buffer.
+fn output_correct(out: &Outcome) -> Result<String, String> {
+    if out.checks.is_empty() {
+        return Err("the program never calls `check_output`".into());
+    }
+    if let Some(c) = out.checks.iter().find(|c| !c.passed) {
+        return Err(format!("`check_output` on line {} returned false", c.line));
+    }
+    let Some((region, bytes)) = out.output_region else {
+        return Ok(format!(
+            "`check_output` passed {} time(s)",
+            out.checks.len()
+        ));
+    };
+    let mut ranges: Vec<(u64, u64)> = out
+        .checks
+        .iter()
+        .filter(|c| c.range.region == region)
+        .map(|c| (c.range.start, c.range.end))
+        .collect();
+    ranges.sort_unstable();
+    let mut covered = 0u64; // bytes from 0 on with no gap
+    for (start, end) in ranges {
+        if start > covered {
+            break;
+        }
+        covered = covered.max(end);
+    }
+    let name = out
+        .region_names
+        .get(&region)
+        .cloned()
+        .unwrap_or_else(|| "the output buffer".into());
+    if covered >= bytes {
+        Ok(format!(
+            "`check_output` passed {} time(s), over all {bytes} bytes of `{name}`",
+            out.checks.len()
+        ))
+    } else {
+        Err(format!(
+            "`check_output` checked `{name}` only from byte 0 to {covered} of its {bytes}: the results copied into it must all be checked (e.g. `check_output({name}, n)` with n its number of floats)"
+        ))
     }
 }

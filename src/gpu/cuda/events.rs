@@ -44,6 +44,17 @@ impl CudaGpu {
         check("cuEventRecord", unsafe { sys::cuEventRecord(e, s) })
     }
 
+    /// `cuEventQuery`: complete (true) or `CUDA_ERROR_NOT_READY` (false).
+    pub(super) fn query_event(&mut self, ev: EventId) -> Result<bool, GpuError> {
+        let e = self.event(ev)?;
+        // SAFETY: `e` is a live event of this context.
+        let rc = unsafe { sys::cuEventQuery(e) };
+        if rc == sys::CUresult::CUDA_ERROR_NOT_READY {
+            return Ok(false);
+        }
+        check("cuEventQuery", rc).map(|()| true)
+    }
+
     pub(super) fn sync_event(&mut self, ev: EventId) -> Result<(), GpuError> {
         let e = self.event(ev)?;
         // SAFETY: `e` is a live event of this context.

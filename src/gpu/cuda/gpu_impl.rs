@@ -77,6 +77,43 @@ impl Driver for CudaGpu {
         })
     }
 
+    fn device_alloc_async(&mut self, stream: StreamId, bytes: u64) -> Result<DevBuf, GpuError> {
+        self.with(|g| {
+            let s = g.stream(stream)?;
+            let a = DevAlloc::new_async(bytes, s)?;
+            let id = g.new_id();
+            g.dev.insert(id, a);
+            Ok(DevBuf(id))
+        })
+    }
+
+    fn device_free_async(&mut self, stream: StreamId, buf: DevBuf) -> Result<(), GpuError> {
+        self.with(|g| {
+            let s = g.stream(stream)?;
+            g.dev_buf(buf)?;
+            match g.dev.remove(&buf.0) {
+                Some(a) => a.free_async(s),
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn stream_query(&mut self, stream: StreamId) -> Result<bool, GpuError> {
+        self.with(|g| {
+            let s = g.stream(stream)?;
+            // SAFETY: `s` is a live stream of this context, or null (legacy default stream).
+            let rc = unsafe { sys::cuStreamQuery(s) };
+            if rc == sys::CUresult::CUDA_ERROR_NOT_READY {
+                return Ok(false);
+            }
+            check("cuStreamQuery", rc).map(|()| true)
+        })
+    }
+
+    fn event_query(&mut self, ev: EventId) -> Result<bool, GpuError> {
+        self.with(|g| g.query_event(ev))
+    }
+
     fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError> {
         self.with(|g| {
             let flags = match kind {

@@ -34,6 +34,27 @@ impl HostAccess for CudaGpu {
         Ok(())
     }
 
+    fn host_fill_range(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> Result<(), GpuError> {
+        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
+            return Err(GpuError::Invalid(format!(
+                "fill range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
+            )));
+        }
+        let h = self.host_buf(buf)?;
+        check_range("fill", h.bytes, off, bytes)?;
+        let (first, n) = ((off / 4) as usize, (bytes / 4) as usize);
+        for (i, x) in h.as_f32_mut().iter_mut().skip(first).take(n).enumerate() {
+            *x = fill_pattern_f32(seed, i as u64);
+        }
+        Ok(())
+    }
+
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
         let h = self.host_ref(buf)?;
         let off = index.saturating_mul(4);
@@ -85,8 +106,8 @@ impl HostAccess for CudaGpu {
             )));
         }
         let got = floats(self.host_ref(buf)?, "check", off, bytes)?;
-        let first = off / 4;
-        Ok(got.iter().zip(first..).all(|(&g, i)| {
+        // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
+        Ok(got.iter().zip(0u64..).all(|(&g, i)| {
             let want = Kernel::transform_host(fill_pattern_f32(seed, i), TRANSFORM_A, TRANSFORM_B);
             same_value(want, g)
         }))

@@ -213,6 +213,36 @@ impl DevAlloc {
     }
 }
 
+impl DevAlloc {
+    /// `cuMemAllocAsync` from the device's default pool, ordered in `stream`.
+    // `stream` is an opaque driver handle handed back to the driver, never dereferenced here.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
+    pub fn new_async(bytes: u64, stream: sys::CUstream) -> Result<DevAlloc, GpuError> {
+        let size = usize::try_from(bytes.max(4)).map_err(|_| GpuError::OutOfMemory {
+            what: "device",
+            requested: bytes,
+            free: 0,
+        })?;
+        let mut ptr: sys::CUdeviceptr = 0;
+        // SAFETY: the driver writes the new device pointer into `ptr`; `stream` is live or null.
+        let rc = unsafe { sys::cuMemAllocAsync(&mut ptr, size, stream) };
+        rc.result().map_err(|e| map("cuMemAllocAsync", e))?;
+        Ok(DevAlloc { ptr, bytes })
+    }
+
+    /// `cuMemFreeAsync` in `stream`; the allocation is not freed again on drop.
+    // `stream` is an opaque driver handle handed back to the driver, never dereferenced here.
+    #[allow(clippy::not_unsafe_ptr_arg_deref)]
+    pub fn free_async(self, stream: sys::CUstream) -> Result<(), GpuError> {
+        let ptr = self.ptr;
+        // Freed in stream order below: Drop's synchronous cuMemFree must not run as well.
+        std::mem::forget(self);
+        // SAFETY: `ptr` came from the driver and is freed once, here.
+        let rc = unsafe { sys::cuMemFreeAsync(ptr, stream) };
+        rc.result().map_err(|e| map("cuMemFreeAsync", e))
+    }
+}
+
 impl Drop for DevAlloc {
     fn drop(&mut self) {
         // SAFETY: allocated by `cuMemAlloc`, freed once; errors are ignored in Drop.

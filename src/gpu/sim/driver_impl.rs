@@ -27,6 +27,18 @@ impl Driver for SimGpu {
     fn device_free(&mut self, buf: DevBuf) -> Result<(), GpuError> {
         self.free_device(buf)
     }
+    fn device_alloc_async(&mut self, stream: StreamId, bytes: u64) -> Result<DevBuf, GpuError> {
+        self.alloc_device_async(stream, bytes)
+    }
+    fn device_free_async(&mut self, stream: StreamId, buf: DevBuf) -> Result<(), GpuError> {
+        self.free_device_async(stream, buf)
+    }
+    fn stream_query(&mut self, stream: StreamId) -> Result<bool, GpuError> {
+        self.query_stream(stream)
+    }
+    fn event_query(&mut self, ev: EventId) -> Result<bool, GpuError> {
+        self.query_event(ev)
+    }
     fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError> {
         self.clock.spend(self.profile.api_call_us);
         Ok(self.streams.create(kind))

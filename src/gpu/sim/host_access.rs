@@ -24,6 +24,27 @@ impl HostAccess for SimGpu {
         self.fill_host(buf, seed)
     }
 
+    fn host_fill_range(
+        &mut self,
+        buf: HostBuf,
+        off: u64,
+        bytes: u64,
+        seed: u32,
+    ) -> Result<(), GpuError> {
+        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
+            return Err(GpuError::Invalid(format!(
+                "fill range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
+            )));
+        }
+        let c = self.host_contents_mut(buf)?;
+        c.check_range("fill", off, bytes)?;
+        if bytes > 0 {
+            // `write` starts the pattern's stream at `off`: float 0 of the pattern lands there.
+            c.write(off, bytes, Base::Fill { seed });
+        }
+        Ok(())
+    }
+
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
         self.catch_up()?;
         self.host_contents(buf)?.read_f32(index)
@@ -72,7 +93,8 @@ impl HostAccess for SimGpu {
             )));
         }
         let got = Contents::from_spans(bytes, rebased(c, off, bytes));
-        let mut want = Piece::new(Base::Fill { seed }, off);
+        // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
+        let mut want = Piece::new(Base::Fill { seed }, 0);
         want.push_step(TRANSFORM_A, TRANSFORM_B);
         let want = Contents::from_spans(bytes, vec![(0, bytes, want)]);
         Ok(got.first_mismatch(&want)?.is_none())

@@ -35,10 +35,10 @@ fn assert_stopped_by_budget(body: &str) {
 }
 
 #[test]
-fn a_partial_fill_costs_a_step_per_float() {
-    // One call, 65,536 single-float writes: over a 10,000-step budget.
+fn a_partial_fill_costs_in_proportion_to_its_floats() {
+    // One call over 16 Mi floats of a larger buffer: a step per 1024 floats, over the budget.
     assert_stopped_by_budget(
-        "    float *h;\n    cudaMallocHost(&h, (65536 + 1) * 4);\n    fill_input(h, 65536);",
+        "    float *h;\n    cudaMallocHost(&h, ((1 << 24) + 1) * 4);\n    fill_input(h + 1, 1 << 24);",
     );
 }
 

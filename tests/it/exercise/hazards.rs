@@ -193,11 +193,19 @@ fn an_event_or_the_legacy_stream_orders_work_but_a_non_blocking_stream_does_not(
 #[test]
 fn elapsed_time_before_the_event_is_known_to_have_happened_is_a_read_before_sync() {
     let timed = "    cudaEvent_t a, b;\n    cudaEventCreate(&a);\n    cudaEventCreate(&b);\n    cudaEventRecord(a, s);\n    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    cudaEventRecord(b, s);\n    float ms = 0;\n    cudaEventElapsedTime(&ms, a, b);\n    cudaStreamSynchronize(s);\n    cudaEventDestroy(a);\n    cudaEventDestroy(b);";
-    // The 4 MiB copy is still running: the simulator answers as the driver does
-    // (CUDA_ERROR_NOT_READY), the run stops there, and the log up to it shows why.
+    // The 4 MiB copy is still running: the call returns cudaErrorNotReady as the runtime
+    // does (`ms` unchanged), the run goes on, and the log shows why.
     let out = run(&program(&with_setup(timed)));
-    let err = out.error.expect("not ready");
-    assert!(err.message.contains("not completed yet"), "{err:?}");
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.cuda_errors.len(), 1, "{:?}", out.cuda_errors);
+    assert_eq!(
+        (
+            out.cuda_errors[0].code,
+            out.cuda_errors[0].name,
+            out.cuda_errors[0].line
+        ),
+        (600, "cudaErrorNotReady", 25)
+    );
     let h = hazards::check(&out.log, &out.region_names, false);
     // Neither event is known to have happened: both are named (the leaks of a run that stopped
     // early are beside the point here).
@@ -226,5 +234,10 @@ fn elapsed_time_before_the_event_is_known_to_have_happened_is_a_read_before_sync
     let unrecorded = run(&program(&with_setup(
         "    cudaEvent_t a;\n    cudaEventCreate(&a);\n    float ms;\n    cudaEventElapsedTime(&ms, a, a);",
     )));
-    assert!(unrecorded.error.unwrap().message.contains("never recorded"));
+    assert!(unrecorded.error.is_none(), "{:?}", unrecorded.error);
+    assert_eq!(
+        unrecorded.cuda_errors[0].name,
+        "cudaErrorInvalidResourceHandle"
+    );
+    assert!(unrecorded.cuda_errors[0].message.contains("never recorded"));
 }

@@ -45,9 +45,10 @@ fn unsupported_statements_and_functions_are_diagnostics_not_crashes() {
             "{body}: {diags:?}"
         );
     }
-    let helper = "#include \"academy.cuh\"\nvoid helper() {}\nint main() { return 0; }\n";
-    let diags = parse(helper).unwrap_err();
-    assert!(diags[0].message.contains("`helper`"), "{diags:?}");
+    // A function may not take a name academy.cuh or CUDA already defines.
+    let clash = "#include \"academy.cuh\"\nvoid fill_input() {}\nint main() { return 0; }\n";
+    let diags = parse(clash).unwrap_err();
+    assert!(diags[0].message.contains("`fill_input`"), "{diags:?}");
     assert_eq!(diags[0].line, 2);
 }
 
