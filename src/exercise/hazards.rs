@@ -181,7 +181,7 @@ impl<'a> Checker<'a> {
             Call::StreamCreate { stream, blocking } => {
                 self.model.create_stream(stream.0, *blocking);
                 let n = self.stream_numbers.len() + 1;
-                self.stream_numbers.insert(stream.0, n);
+                self.stream_numbers.entry(stream.0).or_insert(n);
                 if *blocking {
                     self.blocking.insert(stream.0);
                 }
@@ -194,10 +194,8 @@ impl<'a> Checker<'a> {
             Call::EventDestroy { event } => {
                 let _ = self.model.destroy_event(event.0);
             }
-            Call::EventRecord { event, stream } => {
-                if self.model.record(event.0, stream.0).is_ok() {
-                    self.record_lines.insert(event.0, e.line);
-                }
+            Call::EventRecord { event, stream } if self.model.record(event.0, stream.0).is_ok() => {
+                self.record_lines.insert(event.0, e.line);
             }
             Call::StreamWaitEvent { stream, event } => {
                 let _ = self.model.wait_event(stream.0, event.0);

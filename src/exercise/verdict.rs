@@ -88,7 +88,7 @@ pub fn check(
     };
     let outcome = interp::run(&program, gpu, limits, cancel);
     v.metrics = metrics::describe(&outcome.metrics, gpu.info().backend.timing);
-    v.timeline = outcome.timeline.clone();
+    v.timeline = numbered_streams(&outcome.log, &outcome.timeline);
     v.output = outcome.output.clone();
     if outcome.cancelled {
         let line = outcome.error.as_ref().map_or(1, |e| e.line);
@@ -169,4 +169,23 @@ fn failed(name: &str, detail: String) -> CheckResult {
         passed: false,
         detail,
     }
+}
+
+/// The timeline with its streams numbered from 1 in the order the program created them (the
+/// legacy default stream stays 0), as the hazard messages number them: the backend's own ids
+/// run on across checks ("stream 7", then "stream 23").
+fn numbered_streams(log: &[super::log::Entry], ops: &[Op]) -> Vec<Op> {
+    let mut numbers = std::collections::HashMap::new();
+    for e in log {
+        if let super::log::Call::StreamCreate { stream, .. } = &e.call {
+            let n = numbers.len() as u32 + 1;
+            numbers.entry(stream.0).or_insert(n);
+        }
+    }
+    ops.iter()
+        .map(|op| Op {
+            stream: numbers.get(&op.stream).copied().unwrap_or(op.stream),
+            ..op.clone()
+        })
+        .collect()
 }

@@ -22,6 +22,20 @@ pub enum HostWait {
     Completion,
 }
 
+impl HostWait {
+    /// What the host may rely on, in words (the README's table).
+    pub fn describe(self) -> &'static str {
+        match self {
+            HostWait::None => "nothing: the op may not have started",
+            HostWait::SourceTaken => "the source has been read; the copy may still be in flight",
+            HostWait::Staged => {
+                "the stream's earlier work is done and the source read; the copy may still be in flight"
+            }
+            HostWait::Completion => "the op has completed",
+        }
+    }
+}
+
 /// Where a rule comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
@@ -178,6 +192,28 @@ pub const FREE_IN_FLIGHT: Rule = Rule {
         says: "Any CUDA API call may block or synchronize for various reasons such as contention for or unavailability of internal resources. Such behavior is subject to change and undocumented behavior should not be relied upon",
     },
 };
+
+impl Rule {
+    /// The rule as a row of the README's "Ordering rules" table.
+    pub fn markdown_row(&self) -> String {
+        let source = match self.source {
+            Source::Doc { page, says } => format!("{page}: \"{says}\""),
+            Source::Probe { case } => {
+                format!(
+                    "H200 probe `{case}` (`probes/ordering.cu`; the API says \"might be synchronous\")"
+                )
+            }
+        };
+        format!(
+            "| {} | {} | {} | {} | {} | {source} |",
+            self.call,
+            self.when,
+            self.promised.describe(),
+            self.h200,
+            self.checker_says
+        )
+    }
+}
 
 /// The rule for a copy: `sync` for `cudaMemcpy`, false for `cudaMemcpyAsync`; `pageable` when
 /// its host side is unpinned `malloc` memory.

@@ -15,6 +15,7 @@ mod parse;
 mod sim_backend;
 mod subset;
 mod subset_calls;
+mod twins;
 
 use std::sync::atomic::AtomicBool;
 

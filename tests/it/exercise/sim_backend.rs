@@ -272,3 +272,21 @@ fn a_backend_that_has_run_an_experiment_checks_an_exercise_as_a_fresh_one_does()
         value(&after)
     );
 }
+
+#[test]
+fn each_check_numbers_its_streams_from_one_as_its_hazards_do() {
+    let ex = cuda_academy::exercise::catalog::find("fix-the-race").unwrap();
+    let mut gpu = sim();
+    for _ in 0..2 {
+        let v = cuda_academy::exercise::check(
+            ex,
+            ex.starter,
+            &mut gpu,
+            Limits::default(),
+            &AtomicBool::new(false),
+        );
+        let streams: std::collections::BTreeSet<u32> =
+            v.timeline.iter().map(|op| op.stream).collect();
+        assert_eq!(streams, [1].into(), "{:?}", v.timeline);
+    }
+}

@@ -1,0 +1,264 @@
+//! Twin tests of the ordering rules (`src/ordering/rules.rs`): for each rule one small program
+//! runs on the simulator, and the simulator's timeline (when the ops ran, when the host got
+//! back) and the checker's verdict must tell the same story. Ops are found by the line that
+//! issued them; host times come from `now_ms()` reported right after the call.
+
+use cuda_academy::exercise::hazards::{self, HazardKind};
+use cuda_academy::exercise::interp::Outcome;
+use cuda_academy::report::Op;
+
+use super::{program, run};
+
+/// Pinned h_in/h_out, device d_in/d_out, non-blocking s1/s2 and blocking b1: lines 5 to 20.
+const SETUP: &str = r#"    const size_t n = 1 << 20;
+    const size_t bytes = n * sizeof(float);
+    float *h_in;
+    float *h_out;
+    cudaMallocHost(&h_in, bytes);
+    cudaMallocHost(&h_out, bytes);
+    float *d_in;
+    float *d_out;
+    cudaMalloc(&d_in, bytes);
+    cudaMalloc(&d_out, bytes);
+    fill_input(h_in, n);
+    cudaStream_t s1, s2, b1;
+    cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking);
+    cudaStreamCreate(&b1);
+    float *h_page = (float *)malloc(bytes);"#;
+/// The first line after SETUP.
+const FIRST: u32 = 21;
+/// About 0.1 s of spin on the H200 profile: longer than any copy here.
+const SPIN: &str = "200000000LL";
+
+struct Twin {
+    out: Outcome,
+    hazards: Vec<(HazardKind, u32, Option<u32>)>,
+}
+
+impl Twin {
+    /// The op line `FIRST + k` issued.
+    fn op(&self, k: u32) -> &Op {
+        let line = FIRST + k;
+        self.out
+            .timeline
+            .iter()
+            .find(|o| o.line == Some(line))
+            .unwrap_or_else(|| panic!("no op from line {line}: {:?}", self.out.timeline))
+    }
+    /// The host's clock reported as `name`, in µs.
+    fn host_us(&self, name: &str) -> f64 {
+        self.out.metrics[name] * 1000.0
+    }
+    fn has(&self, kind: HazardKind, k: u32, other: u32) -> bool {
+        self.hazards
+            .contains(&(kind, FIRST + k, Some(FIRST + other)))
+    }
+    fn races(&self) -> bool {
+        self.hazards.iter().any(|h| !h.0.is_warning())
+    }
+}
+
+fn twin(lines: &[&str]) -> Twin {
+    let body = format!("{SETUP}\n{}", lines.join("\n"));
+    let out = run(&program(&body));
+    assert!(out.error.is_none(), "{:?}\n{body}", out.error);
+    let hazards = hazards::check(&out.log, &out.region_names, false)
+        .into_iter()
+        .filter(|h| h.kind != HazardKind::Leak)
+        .map(|h| (h.kind, h.line, h.other_line))
+        .collect();
+    Twin { out, hazards }
+}
+
+#[test]
+fn ops_of_one_stream_run_in_order_and_need_no_event() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s1);",
+        "    transform<<<256, 256, 0, s1>>>(d_in, d_out, n);",
+        "    cudaStreamSynchronize(s1);",
+    ]);
+    assert!(t.op(1).start_us >= t.op(0).end_us && t.op(2).start_us >= t.op(1).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn unordered_streams_may_overlap_and_are_a_device_race() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s1);",
+        "    transform<<<256, 256, 0, s2>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    // The kernel ran before the upload it reads: the race is real on the simulator too.
+    assert!(t.op(2).end_us <= t.op(1).start_us);
+    assert!(t.has(HazardKind::DeviceRace, 2, 1), "{:?}", t.hazards);
+}
+
+#[test]
+fn an_event_wait_orders_the_kernel_after_the_upload() {
+    let t = twin(&[
+        "    cudaEvent_t up;",
+        "    cudaEventCreate(&up);",
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s1);",
+        "    cudaEventRecord(up, s1);",
+        "    cudaStreamWaitEvent(s2, up, 0);",
+        "    transform<<<256, 256, 0, s2>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+        "    cudaEventDestroy(up);",
+    ]);
+    assert!(t.op(6).start_us >= t.op(3).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn the_legacy_stream_waits_for_blocking_streams_only() {
+    let blocking = twin(&[
+        &format!("    spin<<<1, 1, 0, b1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, b1);",
+        "    transform<<<256, 256, 0, 0>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    assert!(blocking.op(2).start_us >= blocking.op(1).end_us);
+    assert!(!blocking.races(), "{:?}", blocking.hazards);
+    let free = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s1);",
+        "    transform<<<256, 256, 0, 0>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    assert!(free.op(2).end_us <= free.op(1).start_us);
+    assert!(free.has(HazardKind::DeviceRace, 2, 1), "{:?}", free.hazards);
+}
+
+#[test]
+fn a_blocking_stream_destroyed_while_busy_still_holds_the_legacy_stream() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, b1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, b1);",
+        "    cudaStreamDestroy(b1);",
+        "    transform<<<256, 256, 0, 0>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    assert!(t.op(3).start_us >= t.op(1).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn syncing_the_legacy_stream_waits_for_blocking_streams() {
+    let t = twin(&[
+        "    cudaMemcpyAsync(d_out, h_in, bytes, cudaMemcpyHostToDevice, b1);",
+        &format!("    spin<<<1, 1, 0, b1>>>({SPIN});"),
+        "    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, b1);",
+        "    cudaStreamSynchronize(0);",
+        "    report(\"back\", now_ms());",
+        "    printf(\"%f\\n\", h_out[0]);",
+    ]);
+    assert!(t.host_us("back") >= t.op(2).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn cuda_memset_and_device_to_device_copies_do_not_make_the_host_wait() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, b1>>>({SPIN});"),
+        "    cudaMemset(d_out, 0, bytes);",
+        "    report(\"after_memset\", now_ms());",
+        "    cudaMemcpy(d_in, d_out, bytes, cudaMemcpyDeviceToDevice);",
+        "    report(\"after_d2d\", now_ms());",
+        "    cudaMemcpyAsync(h_out, d_in, bytes, cudaMemcpyDeviceToHost, s1);",
+        "    cudaStreamSynchronize(s1);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    // The host got back long before either op ran (they wait behind the spin on b1).
+    assert!(t.host_us("after_memset") < t.op(1).start_us);
+    assert!(t.host_us("after_d2d") < t.op(3).start_us);
+    // So the download on a non-blocking stream is not ordered after the D2D copy.
+    assert!(t.has(HazardKind::DeviceRace, 5, 3), "{:?}", t.hazards);
+}
+
+#[test]
+fn a_synchronous_copy_back_makes_the_host_wait_for_it() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, 0>>>({SPIN});"),
+        "    cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);",
+        "    report(\"back\", now_ms());",
+        "    printf(\"%f\\n\", h_out[0]);",
+    ]);
+    assert!(t.host_us("back") >= t.op(1).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn a_pageable_async_upload_has_taken_its_source_when_it_returns() {
+    let t = twin(&[
+        "    fill_input(h_page, n);",
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_page, bytes, cudaMemcpyHostToDevice, s1);",
+        "    h_page[0] = 1000.0f;",
+        "    transform<<<256, 256, 0, s1>>>(d_in, d_out, n);",
+        "    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s1);",
+        "    cudaStreamSynchronize(s1);",
+        "    bool ok = check_output(h_out, n);",
+        "    free(h_page);",
+    ]);
+    // The overwrite after the call did not reach the GPU: the data is the filled input.
+    assert!(t.out.output_checks.iter().all(|(_, ok)| *ok));
+    assert!(!t.races(), "{:?}", t.hazards);
+    assert!(
+        t.hazards
+            .contains(&(HazardKind::PageableAsync, FIRST + 2, None))
+    );
+}
+
+#[test]
+fn a_pageable_async_download_has_completed_when_it_returns() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(h_page, d_in, bytes, cudaMemcpyDeviceToHost, s1);",
+        "    report(\"back\", now_ms());",
+        "    printf(\"%f\\n\", h_page[0]);",
+        "    cudaStreamSynchronize(s1);",
+        "    free(h_page);",
+    ]);
+    assert!(t.host_us("back") >= t.op(1).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn freeing_memory_in_flight_stalls_the_simulated_host_and_is_a_hazard() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s1);",
+        "    cudaFreeHost(h_in);",
+        "    report(\"after_free\", now_ms());",
+        "    cudaStreamSynchronize(s1);",
+    ]);
+    // Today's driver waits (the H200 probe): the simulator does the same...
+    assert!(t.host_us("after_free") >= t.op(1).end_us);
+    // ...but the API promises nothing, so the checker reports it.
+    assert!(
+        t.has(HazardKind::FreeWhileInFlight, 2, 1),
+        "{:?}",
+        t.hazards
+    );
+}
+
+/// The README's table is the rules table: every row, word for word.
+#[test]
+fn the_readme_lists_every_ordering_rule() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let missing: Vec<String> = cuda_academy::ordering::rules::TABLE
+        .iter()
+        .map(|r| r.markdown_row())
+        .filter(|row| !readme.contains(row.as_str()))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "README lacks these rows:\n{}",
+        missing.join("\n")
+    );
+}
