@@ -148,6 +148,8 @@ impl Interp<'_> {
         for e in exprs {
             vals.push(self.eval(e)?);
         }
+        // A statement over several lines books the call where the call is written.
+        self.line = pos.line;
         let a = Args {
             name,
             vals: &vals,

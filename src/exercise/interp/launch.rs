@@ -19,6 +19,8 @@ impl Interp<'_> {
         for e in config {
             cfg.push(self.eval(e)?);
         }
+        // A statement over several lines books the launch where it is written.
+        self.line = pos.line;
         let c = Args {
             name: kernel,
             vals: &cfg,

@@ -144,6 +144,8 @@ impl Interp<'_> {
 
     pub(super) fn host_load(&mut self, region: usize, off: u64, pos: Pos) -> Res<Value> {
         let buf = self.host_float(region, off, pos)?;
+        // Booked at the line of the access itself, in a statement over several lines.
+        self.line = pos.line;
         self.log(Call::HostRead {
             range: self.range(region, off, 4),
             what: "a read".into(),
@@ -161,6 +163,7 @@ impl Interp<'_> {
         let x = v
             .as_f64()
             .ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
+        self.line = pos.line;
         self.log(Call::HostWrite {
             range: self.range(region, off, 4),
             what: "a write".into(),

@@ -150,3 +150,61 @@ fn check_json_metrics_carry_value_unit_label_and_clock_as_run_does() {
     // Pinned beats pageable on the simulated H200, as the exercise teaches.
     assert!(metrics["pinned_gbps"]["value"].as_f64() > metrics["pageable_gbps"]["value"].as_f64());
 }
+
+/// Issue 17's "done when": a missing `cudaStreamWaitEvent` between an upload stream and a kernel
+/// stream is a `device-race` on both lines, in the text and in `--json`, with the card that
+/// teaches it.
+#[test]
+fn a_missing_stream_wait_is_a_device_race_on_both_lines_in_text_and_json() {
+    let file = "tests/fixtures/ordering-corpus/033-upload-kernel-two-streams-no-event.cu";
+    let text = run(&[
+        "--backend",
+        "sim",
+        "exercise",
+        "check",
+        "fix-the-race",
+        file,
+    ]);
+    assert_eq!(text.status.code(), Some(1), "{}", stderr(&text));
+    let out = stdout(&text);
+    let line = out
+        .lines()
+        .find(|l| l.contains("[device-race]"))
+        .unwrap_or_else(|| panic!("no device-race in:\n{out}"));
+    assert!(
+        line.starts_with(&format!("{file}:24: error [device-race]")),
+        "{line}"
+    );
+    assert!(line.contains("line 23"), "{line}");
+    assert!(out.contains("learn: lesson `pipeline`"), "{out}");
+    let json = run(&[
+        "--backend",
+        "sim",
+        "exercise",
+        "check",
+        "fix-the-race",
+        file,
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&stdout(&json)).unwrap();
+    let races: Vec<&Value> = v["hazards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["kind"] == "device-race")
+        .collect();
+    assert_eq!(races.len(), 1, "{v}");
+    assert_eq!(
+        (races[0]["line"].as_u64(), races[0]["other_line"].as_u64()),
+        (Some(24), Some(23))
+    );
+    assert_eq!(races[0]["teaches"]["lesson"], "pipeline");
+    // The timeline's ops carry the lines that issued them: both lines' ops are there.
+    let lines: Vec<u64> = v["timeline"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|op| op["line"].as_u64())
+        .collect();
+    assert!(lines.contains(&23) && lines.contains(&24), "{lines:?}");
+}

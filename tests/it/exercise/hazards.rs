@@ -241,3 +241,18 @@ fn elapsed_time_before_the_event_is_known_to_have_happened_is_a_read_before_sync
     );
     assert!(unrecorded.cuda_errors[0].message.contains("never recorded"));
 }
+
+#[test]
+fn a_statement_over_several_lines_books_each_access_where_it_is_written() {
+    let body = with_setup(
+        "    cudaMemcpyAsync(h_out,\n        d_out, bytes, cudaMemcpyDeviceToHost, s);\n    bool ok = n > 0 &&\n        check_output(h_out, n);\n    cudaStreamSynchronize(s);",
+    );
+    let h = hazards_of(&body, false);
+    // program() puts the body at line 5: the copy starts on line 18, check_output is on 21.
+    assert_eq!(
+        h.iter()
+            .map(|h| (h.kind, h.line, h.other_line))
+            .collect::<Vec<_>>(),
+        [(HazardKind::ReadBeforeSync, 21, Some(18))]
+    );
+}
