@@ -66,6 +66,29 @@ pub struct DeviceOp {
     pub body_accesses: Vec<(Range, u32, bool)>,
 }
 
+impl DeviceOp {
+    /// An op of `kind` on `stream` that the host does not wait for (kernels, stream-ordered
+    /// allocations, async memsets): the other fields at their plain values.
+    pub fn queued(
+        stream: StreamId,
+        kind: DeviceOpKind,
+        call: String,
+        reads: Vec<Range>,
+        writes: Vec<Range>,
+    ) -> DeviceOp {
+        DeviceOp {
+            stream,
+            kind,
+            call,
+            reads,
+            writes,
+            host_wait: HostWait::None,
+            pageable_async: false,
+            body_accesses: Vec::new(),
+        }
+    }
+}
+
 /// One entry of the log.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Call {

@@ -91,3 +91,13 @@ pub trait HostAccess {
         expect: Expect,
     ) -> Result<Option<Mismatch>, GpuError>;
 }
+
+/// A host range the float helpers take: whole `f32`s only (`what` names the helper).
+pub fn whole_floats(what: &str, off: u64, bytes: u64) -> Result<(), GpuError> {
+    if off.is_multiple_of(4) && bytes.is_multiple_of(4) {
+        return Ok(());
+    }
+    Err(GpuError::Invalid(format!(
+        "{what} range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
+    )))
+}

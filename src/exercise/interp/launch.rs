@@ -5,7 +5,7 @@ use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};
 use crate::exercise::ast::{Expr, Pos};
-use crate::exercise::log::{DeviceOp, DeviceOpKind, HostWait};
+use crate::exercise::log::{DeviceOp, DeviceOpKind};
 
 impl Interp<'_> {
     pub(super) fn launch(
@@ -71,16 +71,7 @@ impl Interp<'_> {
             let cycles = a.count(0)?;
             self.device_op(
                 &a,
-                DeviceOp {
-                    stream,
-                    kind: DeviceOpKind::Kernel,
-                    call,
-                    reads: vec![],
-                    writes: vec![],
-                    host_wait: HostWait::None,
-                    pageable_async: false,
-                    body_accesses: vec![],
-                },
+                DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![], vec![]),
             )?;
             let r = self.gpu.launch_spin_cycles(stream, cycles);
             self.m(pos, "spin", r)?;
@@ -101,16 +92,7 @@ impl Interp<'_> {
         };
         self.device_op(
             &a,
-            DeviceOp {
-                stream,
-                kind: DeviceOpKind::Kernel,
-                call,
-                reads: vec![src],
-                writes: vec![dst],
-                host_wait: HostWait::None,
-                pageable_async: false,
-                body_accesses: vec![],
-            },
+            DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![src], vec![dst]),
         )?;
         let r = self
             .gpu

@@ -58,16 +58,13 @@ impl Interp<'_> {
                 });
                 self.device_op(
                     a,
-                    DeviceOp {
-                        stream: s,
-                        kind: DeviceOpKind::AllocAsync,
-                        call: a.name.to_string(),
-                        reads: vec![],
-                        writes: vec![whole],
-                        host_wait: HostWait::None,
-                        pageable_async: false,
-                        body_accesses: vec![],
-                    },
+                    DeviceOp::queued(
+                        s,
+                        DeviceOpKind::AllocAsync,
+                        a.name.to_string(),
+                        vec![],
+                        vec![whole],
+                    ),
                 )?;
                 self.write_place(&place, Value::Ptr { region, off: 0 }, pos)?;
                 Ok(Value::Int(0))
@@ -195,16 +192,13 @@ impl Interp<'_> {
         let whole = self.range(r, 0, region.bytes);
         self.device_op(
             a,
-            DeviceOp {
-                stream: s,
-                kind: DeviceOpKind::FreeAsync,
-                call: a.name.to_string(),
-                reads: vec![],
-                writes: vec![whole],
-                host_wait: HostWait::None,
-                pageable_async: false,
-                body_accesses: vec![],
-            },
+            DeviceOp::queued(
+                s,
+                DeviceOpKind::FreeAsync,
+                a.name.to_string(),
+                vec![],
+                vec![whole],
+            ),
         )?;
         let res = self.gpu.device_free_async(s, d);
         self.m(a.pos, a.name, res)?;

@@ -41,11 +41,7 @@ impl HostAccess for CudaGpu {
         bytes: u64,
         seed: u32,
     ) -> Result<(), GpuError> {
-        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
-            return Err(GpuError::Invalid(format!(
-                "fill range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
-            )));
-        }
+        crate::gpu::host_access::whole_floats("fill", off, bytes)?;
         let h = self.host_buf(buf)?;
         check_range("fill", h.bytes, off, bytes)?;
         let (first, n) = ((off / 4) as usize, (bytes / 4) as usize);
@@ -100,11 +96,7 @@ impl HostAccess for CudaGpu {
         bytes: u64,
         seed: u32,
     ) -> Result<bool, GpuError> {
-        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
-            return Err(GpuError::Invalid(format!(
-                "check range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
-            )));
-        }
+        crate::gpu::host_access::whole_floats("check", off, bytes)?;
         let got = floats(self.host_ref(buf)?, "check", off, bytes)?;
         // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
         Ok(got.iter().zip(0u64..).all(|(&g, i)| {

@@ -31,11 +31,7 @@ impl HostAccess for SimGpu {
         bytes: u64,
         seed: u32,
     ) -> Result<(), GpuError> {
-        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
-            return Err(GpuError::Invalid(format!(
-                "fill range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
-            )));
-        }
+        crate::gpu::host_access::whole_floats("fill", off, bytes)?;
         let c = self.host_contents_mut(buf)?;
         c.check_range("fill", off, bytes)?;
         if bytes > 0 {
@@ -87,11 +83,7 @@ impl HostAccess for SimGpu {
         self.catch_up()?;
         let c = self.host_contents(buf)?;
         c.check_range("check", off, bytes)?;
-        if !off.is_multiple_of(4) || !bytes.is_multiple_of(4) {
-            return Err(GpuError::Invalid(format!(
-                "check range {off}+{bytes} is not made of whole f32s; use multiples of 4 bytes"
-            )));
-        }
+        crate::gpu::host_access::whole_floats("check", off, bytes)?;
         let got = Contents::from_spans(bytes, rebased(c, off, bytes));
         // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
         let mut want = Piece::new(Base::Fill { seed }, 0);
