@@ -108,6 +108,8 @@ pub const CONSTANTS: &[(&str, i64)] = &[
     ("cudaMemcpyDefault", 4),
     ("cudaStreamDefault", 0),
     ("cudaStreamNonBlocking", 1),
+    ("cudaStreamLegacy", 1),
+    ("cudaStreamPerThread", 2),
     ("cudaHostAllocDefault", 0),
     ("cudaHostAllocPortable", 1),
     ("cudaHostAllocMapped", 2),

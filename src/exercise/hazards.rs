@@ -109,6 +109,7 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
         model: Model::new(),
         stream_numbers: HashMap::new(),
         blocking: HashSet::new(),
+        per_thread: None,
         record_lines: HashMap::new(),
         in_flight: Vec::new(),
         out: Vec::new(),
@@ -130,6 +131,8 @@ pub(super) struct Checker<'a> {
     stream_numbers: HashMap<u32, usize>,
     /// Live blocking streams (for the default-stream warning).
     blocking: HashSet<u32>,
+    /// The per-thread default stream, once the program used it.
+    per_thread: Option<u32>,
     /// Per event: the line of its last record.
     record_lines: HashMap<u32, u32>,
     in_flight: Vec<InFlight<'a>>,
@@ -148,6 +151,9 @@ impl<'a> Checker<'a> {
     fn stream_name(&self, s: u32) -> String {
         if s == LEGACY {
             return "the legacy default stream".into();
+        }
+        if self.per_thread == Some(s) {
+            return "the per-thread default stream".into();
         }
         match self.stream_numbers.get(&s) {
             Some(n) => format!("stream {n}"),
@@ -185,6 +191,11 @@ impl<'a> Checker<'a> {
                 if *blocking {
                     self.blocking.insert(stream.0);
                 }
+            }
+            Call::PerThreadStream { stream } => {
+                self.model.create_stream(stream.0, true);
+                self.per_thread = Some(stream.0);
+                self.blocking.insert(stream.0);
             }
             Call::StreamDestroy { stream } => {
                 let _ = self.model.destroy_stream(stream.0);

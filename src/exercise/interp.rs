@@ -110,6 +110,7 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
         scopes: vec![HashMap::new()],
         regions: Vec::new(),
         streams: Vec::new(),
+        per_thread: None,
         events: Vec::new(),
         recorded: Vec::new(),
         out: Outcome::default(),
@@ -157,6 +158,8 @@ struct Interp<'a> {
     regions: Vec<Region>,
     /// Streams and events created and not yet destroyed.
     streams: Vec<StreamId>,
+    /// The per-thread default stream, once the program used it.
+    per_thread: Option<StreamId>,
     events: Vec<EventId>,
     /// Events recorded at least once (`cudaEventElapsedTime` needs both recorded).
     recorded: Vec<EventId>,
@@ -246,7 +249,10 @@ impl Interp<'_> {
                 let _ = self.gpu.device_free(d);
             }
         }
-        for s in std::mem::take(&mut self.streams) {
+        for s in std::mem::take(&mut self.streams)
+            .into_iter()
+            .chain(self.per_thread.take())
+        {
             let _ = self.gpu.stream_destroy(s);
         }
         for e in std::mem::take(&mut self.events) {

@@ -115,6 +115,11 @@ pub enum Call {
     StreamDestroy {
         stream: StreamId,
     },
+    /// The program used `cudaStreamPerThread`: the run made the per-thread default stream (a
+    /// blocking stream the program does not own).
+    PerThreadStream {
+        stream: StreamId,
+    },
     EventCreate {
         event: EventId,
     },

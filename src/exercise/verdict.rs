@@ -177,7 +177,9 @@ fn failed(name: &str, detail: String) -> CheckResult {
 fn numbered_streams(log: &[super::log::Entry], ops: &[Op]) -> Vec<Op> {
     let mut numbers = std::collections::HashMap::new();
     for e in log {
-        if let super::log::Call::StreamCreate { stream, .. } = &e.call {
+        if let super::log::Call::StreamCreate { stream, .. }
+        | super::log::Call::PerThreadStream { stream } = &e.call
+        {
             let n = numbers.len() as u32 + 1;
             numbers.entry(stream.0).or_insert(n);
         }

@@ -2,7 +2,7 @@
 
 use super::calls::Args;
 use super::eval::stop;
-use super::value::Value;
+use super::value::{LEGACY_HANDLE, PER_THREAD, PER_THREAD_HANDLE, Value};
 use super::{Interp, Res};
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range, RegionId};
 use crate::gpu::StreamId;
@@ -32,9 +32,11 @@ impl Interp<'_> {
     }
 
     /// The stream argument `i` (absent means the legacy default stream), checked to be alive.
-    pub(super) fn stream_arg(&self, a: &Args, i: usize) -> Res<StreamId> {
+    pub(super) fn stream_arg(&mut self, a: &Args, i: usize) -> Res<StreamId> {
         let s = match a.vals.get(i) {
-            None | Some(Value::Int(0) | Value::Null) => StreamId::LEGACY_DEFAULT,
+            None | Some(Value::Int(0 | LEGACY_HANDLE) | Value::Null) => StreamId::LEGACY_DEFAULT,
+            Some(Value::Int(PER_THREAD_HANDLE)) => return self.per_thread_stream(a),
+            Some(Value::Stream(s)) if *s == PER_THREAD => return self.per_thread_stream(a),
             Some(Value::Stream(s)) => *s,
             Some(v) => {
                 return Err(stop(
@@ -54,6 +56,20 @@ impl Interp<'_> {
                 "this stream was destroyed (or never created)",
             ));
         }
+        Ok(s)
+    }
+
+    /// `cudaStreamPerThread`: the per-thread default stream, made on first use. It is a
+    /// blocking stream (it synchronises with the legacy default stream: Runtime API, "Stream
+    /// synchronization behavior"), which is how the backend makes it.
+    fn per_thread_stream(&mut self, a: &Args) -> Res<StreamId> {
+        if let Some(s) = self.per_thread {
+            return Ok(s);
+        }
+        let r = self.gpu.stream_create(crate::gpu::StreamKind::Blocking);
+        let s = self.m(a.pos, "cudaStreamPerThread", r)?;
+        self.per_thread = Some(s);
+        self.log(Call::PerThreadStream { stream: s });
         Ok(s)
     }
 

@@ -42,8 +42,8 @@ impl Interp<'_> {
             "cudaStreamDestroy" => {
                 a.arity(1, 1)?;
                 let s = self.stream_arg(a, 0)?;
-                if s == StreamId::LEGACY_DEFAULT {
-                    return Err(stop(pos, "the default stream cannot be destroyed"));
+                if s == StreamId::LEGACY_DEFAULT || Some(s) == self.per_thread {
+                    return Err(stop(pos, "a default stream cannot be destroyed"));
                 }
                 self.log(Call::StreamDestroy { stream: s });
                 let r = self.gpu.stream_destroy(s);

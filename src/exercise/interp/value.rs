@@ -1,5 +1,13 @@
 //! Values of the subset and the variables that hold them.
 
+/// `cudaStreamLegacy`'s handle value in the CUDA headers (`(cudaStream_t)0x1`).
+pub const LEGACY_HANDLE: i64 = 1;
+/// `cudaStreamPerThread`'s handle value in the CUDA headers (`(cudaStream_t)0x2`).
+pub const PER_THREAD_HANDLE: i64 = 2;
+/// The per-thread default stream as a stream value, before the run has made it (see
+/// `Interp::stream_arg`).
+pub const PER_THREAD: StreamId = StreamId(u32::MAX);
+
 use crate::exercise::ast::Ty;
 use crate::exercise::log::RegionId;
 use crate::gpu::{EventId, StreamId};
@@ -123,7 +131,10 @@ pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
         },
         Ty::Stream => match v {
             Value::Stream(_) => Ok(v),
-            Value::Int(0) | Value::Null => Ok(Value::Stream(StreamId::LEGACY_DEFAULT)),
+            Value::Int(0 | LEGACY_HANDLE) | Value::Null => {
+                Ok(Value::Stream(StreamId::LEGACY_DEFAULT))
+            }
+            Value::Int(PER_THREAD_HANDLE) => Ok(Value::Stream(PER_THREAD)),
             _ => bad(&v),
         },
         Ty::Event => match v {

@@ -262,3 +262,32 @@ fn the_readme_lists_every_ordering_rule() {
         missing.join("\n")
     );
 }
+
+#[test]
+fn the_per_thread_default_stream_synchronises_with_the_legacy_stream_only() {
+    let legacy = twin(&[
+        &format!("    spin<<<1, 1, 0, cudaStreamPerThread>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread);",
+        "    transform<<<256, 256, 0, 0>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    assert!(legacy.op(2).start_us >= legacy.op(1).end_us);
+    assert!(!legacy.races(), "{:?}", legacy.hazards);
+    let free = twin(&[
+        &format!("    spin<<<1, 1, 0, cudaStreamPerThread>>>({SPIN});"),
+        "    cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread);",
+        "    transform<<<256, 256, 0, s1>>>(d_in, d_out, n);",
+        "    cudaDeviceSynchronize();",
+    ]);
+    assert!(free.op(2).end_us <= free.op(1).start_us);
+    assert!(free.has(HazardKind::DeviceRace, 2, 1), "{:?}", free.hazards);
+    let message = hazards::check(&free.out.log, &free.out.region_names, false)
+        .into_iter()
+        .find(|h| h.kind == HazardKind::DeviceRace)
+        .map(|h| h.message)
+        .unwrap_or_default();
+    assert!(
+        message.contains("the per-thread default stream"),
+        "{message}"
+    );
+}
