@@ -49,6 +49,8 @@ pub(super) enum Effect {
         a: f32,
         b: f32,
     },
+    /// `cudaFreeAsync`: the buffer goes when the free's marker ends.
+    FreeDevice(DevBuf),
     /// `dst = src * a + b`.
     TransformInto {
         to: Loc,
@@ -125,6 +127,11 @@ impl SimGpu {
             Effect::Transform { to, bytes, a, b } => {
                 let (dst, off) = self.contents_at_mut(to)?;
                 dst.transform(off, bytes, a, b);
+            }
+            Effect::FreeDevice(buf) => {
+                let len = self.dev.get(buf.0)?.len();
+                self.dev.remove(buf.0, len)?;
+                self.info.free_mem = self.dev.total - self.dev.used;
             }
             Effect::TransformInto {
                 to,

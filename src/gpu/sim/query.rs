@@ -6,6 +6,7 @@
 //! and ends when the device catches up, as it does on a GPU.
 
 use super::SimGpu;
+use super::effects::Effect;
 use super::engines::Work;
 use super::scheduler::refused;
 use crate::gpu::{DevBuf, EventId, GpuError, StreamId};
@@ -59,21 +60,20 @@ impl SimGpu {
         self.alloc_device(bytes)
     }
 
-    /// `cuMemFreeAsync`: a marker queued in `stream` (the free happens in stream order), then
-    /// the buffer is released without the host waiting: nothing reads a freed buffer's
-    /// contents, and the interpreter refuses any later use.
+    /// `cuMemFreeAsync`: a marker queued in `stream`; the buffer is released when the marker
+    /// ends (in stream order, `effects.rs`), without the host waiting, so work queued before the
+    /// free still reads and writes it. The interpreter refuses any later use.
     pub(super) fn free_device_async(
         &mut self,
         stream: StreamId,
         buf: DevBuf,
     ) -> Result<(), GpuError> {
-        let len = self.dev.get(buf.0)?.len();
+        self.dev.get(buf.0)?;
         self.streams.check(stream)?;
         self.clock.spend(self.profile.async_call_us);
         let work = Work::Marker { keep_end: false };
-        self.issue(stream, OpKind::Kernel, "free", 0, None, work)?;
-        self.dev.remove(buf.0, len)?;
-        self.info.free_mem = self.dev.total - self.dev.used;
+        let id = self.issue(stream, OpKind::Kernel, "free", 0, None, work)?;
+        self.defer(id, Effect::FreeDevice(buf));
         Ok(())
     }
 }

@@ -291,3 +291,25 @@ fn the_per_thread_default_stream_synchronises_with_the_legacy_stream_only() {
         "{message}"
     );
 }
+
+#[test]
+fn a_stream_ordered_free_happens_after_the_work_queued_before_it() {
+    // cudaFreeAsync releases the memory when its stream reaches it: the kernel queued before
+    // it still reads the buffer (the simulator used to free at the call and lose the result).
+    let t = twin(&[
+        "    float *d_tmp;",
+        "    cudaMallocAsync(&d_tmp, bytes, s1);",
+        "    cudaMemcpyAsync(d_tmp, h_in, bytes, cudaMemcpyHostToDevice, s1);",
+        "    transform<<<256, 256, 0, s1>>>(d_tmp, d_out, n);",
+        "    cudaFreeAsync(d_tmp, s1);",
+        "    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s1);",
+        "    cudaStreamSynchronize(s1);",
+        "    bool ok = check_output(h_out, n);",
+    ]);
+    assert!(
+        t.out.output_checks.iter().all(|(_, ok)| *ok),
+        "{}",
+        t.out.output
+    );
+    assert!(!t.races(), "{:?}", t.hazards);
+}
