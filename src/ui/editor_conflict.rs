@@ -102,7 +102,11 @@ fn render_diff(app: &App, diff: &[DiffLine], top: usize, area: Rect, buf: &mut B
     if area.height == 0 {
         return;
     }
-    let header = "diff: - only here (mine) · + only on disk (theirs) · ↑↓ scroll · k keep mine · l load theirs · Esc back";
+    let header = if area.width >= 100 {
+        "diff: - only here (mine) · + only on disk (theirs) · ↑↓ scroll · k keep mine · l load theirs · Esc back"
+    } else {
+        "diff: - mine + theirs · ↑↓ · k keep mine · l load theirs · Esc back"
+    };
     buf.set_line(
         area.x,
         area.y,
