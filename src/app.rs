@@ -23,6 +23,7 @@ mod cache;
 mod dispatch;
 pub mod editor;
 mod editor_check;
+mod editor_conflict;
 mod editor_msg;
 mod editor_replies;
 pub mod editor_shell;
@@ -151,6 +152,10 @@ impl App {
                 self.editor_poll()
             }
             Msg::Exercise(reply) => self.on_exercise(reply),
+            Msg::Paste(text) => {
+                self.editor_paste(&text);
+                Vec::new()
+            }
             Msg::Exported(result) => {
                 self.on_exported(result);
                 Vec::new()

@@ -86,6 +86,15 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let saved = shell.finish(&mut app);
     term.restore();
     let exit = outcome?;
+    // Typed code that could not be saved: where it went (or that it is lost), and exit 1.
+    if let Some(report) = shell.exercise_report() {
+        eprintln!("cuda-academy: {}", crate::sanitize::clean(report));
+        if saved.is_ok()
+            && let Exit::Quit = exit
+        {
+            std::process::exit(1);
+        }
+    }
     // Work that was not saved is an error: the exit status says so (1, or 128 + signal).
     if let Err(why) = saved {
         eprintln!(

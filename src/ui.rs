@@ -5,6 +5,7 @@ pub mod banner;
 pub mod card;
 pub mod confirm;
 pub mod editor;
+pub mod editor_conflict;
 pub mod editor_timeline;
 pub mod editor_verdict;
 pub mod exercise_picker;

@@ -31,6 +31,13 @@ use jobs::{Backend, CheckJob, RunJob, skipped};
 /// in the panel, so the hook must not restore the terminal or print over the screen.
 pub const THREAD_NAME: &str = "experiment-worker";
 
+/// The worker's stack: checks walk the learner's program recursively (statements and
+/// expressions up to `parse::MAX_DEPTH` levels, helper calls up to the interpreter's call
+/// limit), which a default 2 MiB thread stack does not hold with room to spare in a debug
+/// build; a stack overflow aborts the whole process, past any `catch_unwind`. Reserved, not
+/// committed: only the pages touched are memory.
+pub const WORKER_STACK: usize = 64 << 20;
+
 /// What the worker tells the UI.
 #[derive(Debug, Clone, PartialEq)]
 pub enum WorkerEvent {
@@ -124,6 +131,7 @@ impl Worker {
         let shared = board.clone();
         let thread = std::thread::Builder::new()
             .name(THREAD_NAME.into())
+            .stack_size(WORKER_STACK)
             .spawn(move || serve(&backend, runners, &rx, &shared, &emit))?;
         Ok(Worker {
             requests: Some(tx),

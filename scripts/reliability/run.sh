@@ -52,5 +52,5 @@ dirty=$(git status --porcelain 2>/dev/null | grep -qv '^??' && echo ' (with unco
     printf 'passed: %s, GPU (not run here): %s\n' "$(grep -c '| PASS |$' "$TABLE")" "$(grep -c '| GPU |$' "$TABLE")"
 } | tee "$RESULTS/table.md"
 cleanup
-rm -rf "$SCRATCH"
+[ -n "${KEEP:-}" ] || rm -rf "$SCRATCH"
 grep -q '^critical failures: 0$' "$RESULTS/table.md" && grep -q '^major failures: 0$' "$RESULTS/table.md"

@@ -86,10 +86,7 @@ impl App {
         }
         match keymap::lookup(self.key_context(), &key) {
             Some(action) => self.perform(action),
-            None if self.key_context() == Ctx::Editor => {
-                self.editor_type(key);
-                Vec::new()
-            }
+            None if self.key_context() == Ctx::Editor => self.editor_type(key),
             None if self.overlays.params().is_some() => {
                 self.params_update(FormAction::Type(key));
                 Vec::new()

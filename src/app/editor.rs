@@ -3,17 +3,24 @@
 //! checks it off the UI thread, hints come one at a time, the solution unlocks once it passes
 //! (or after three failed checks), Ctrl-X resets it to its starter after a y/n. File I/O and the
 //! check itself are side effects: the shell carries out [`ExerciseCmd`] (see `editor_shell`).
+//!
+//! While the editor is open its text is the truth. It is saved only when it differs from what
+//! was last read or written (`saved`), and never over a file that changed on disk since: such a
+//! change is offered (`editor_conflict`: keep mine / load theirs / show diff), and applied
+//! without asking only when nothing typed would be lost. A save that fails keeps the editor
+//! open with its text; quitting then writes the text to a recovery file (the shell).
 
 use std::cell::Cell;
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
 pub use super::editor_check::{Checking, Stage};
+pub use super::editor_conflict::{Conflict, DiffLine};
 pub use super::editor_msg::{ExerciseCmd, ExerciseMsg, SharedVerdict};
+use super::editor_store::Stamp;
 use super::editor_timeline::VerdictTimeline;
 pub use super::exercise_picker::Picker;
 use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
@@ -46,8 +53,19 @@ pub struct EditorState {
     pub failed_checks: u32,
     /// The solution is on screen (only once unlocked).
     pub show_solution: bool,
-    /// The file's modification time when last read or written (to notice other editors).
-    pub mtime: Option<SystemTime>,
+    /// The file on disk when last read or written (to notice other editors).
+    pub stamp: Option<Stamp>,
+    /// The text last read from or written to the file ([`normal`] form); the editor's text is
+    /// unsaved when it differs. `None` when what is on disk is not known to be it.
+    pub saved: Option<String>,
+    /// The file changed outside and the learner has not chosen yet (the prompt is up).
+    pub conflict: Option<Conflict>,
+    /// The last save failed: where and why (cleared by the next one that works).
+    pub save_error: Option<String>,
+    /// Esc asked to leave; the editor closes once its text is saved.
+    pub leaving: bool,
+    /// Quitting would lose the text (no save, no recovery file): why, while the y/n is up.
+    pub quit_prompt: Option<String>,
     /// First visible line; the view keeps the cursor inside (a pure function of cursor and
     /// height, so the view may fill it in).
     pub scroll: Cell<usize>,
@@ -65,6 +83,8 @@ pub struct Exercises {
     /// The check the worker has not answered yet, whether or not the editor is still open (a
     /// run started meanwhile queues behind it).
     pub in_flight: Option<u64>,
+    /// The learner confirmed quitting although the editor's text could not be kept.
+    pub quit_anyway: bool,
     pub(super) next_check: u64,
 }
 
@@ -81,7 +101,12 @@ impl EditorState {
             hints_shown: 0,
             failed_checks: 0,
             show_solution: false,
-            mtime: None,
+            stamp: None,
+            saved: None,
+            conflict: None,
+            save_error: None,
+            leaving: false,
+            quit_prompt: None,
             scroll: Cell::new(0),
         }
     }
@@ -91,10 +116,37 @@ impl EditorState {
         self.area.as_ref().map(|a| a.lines().join("\n") + "\n")
     }
 
+    /// The text differs from what the file was last known to hold.
+    pub fn dirty(&self) -> bool {
+        match &self.area {
+            Some(_) => self.text() != self.saved,
+            None => false,
+        }
+    }
+
+    /// The text, when it is not saved: what quitting must not lose.
+    pub fn unsaved(&self) -> Option<String> {
+        self.dirty().then(|| self.text()).flatten()
+    }
+
     /// Whether the solution may be shown: passed, or enough failed checks.
     pub fn solution_unlocked(&self, passed: bool) -> bool {
         passed || self.failed_checks >= SOLUTION_AFTER_FAILS
     }
+}
+
+/// `text` as the editor gives it back: its lines, each ended by a newline (so a file without a
+/// final newline, or with CRLF, compares equal to the same text loaded).
+pub fn normal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 1);
+    for line in text.lines() {
+        out.push_str(line);
+        out.push('\n');
+    }
+    if out.is_empty() {
+        out.push('\n');
+    }
+    out
 }
 
 /// A text area holding `text`, its cursor at the top.
@@ -112,50 +164,112 @@ impl App {
         vec![Cmd::Exercise(ExerciseCmd::Open { id })]
     }
 
-    /// The editor's key: Ctrl-keys of the table first (the caller), then text editing.
-    pub(super) fn editor_type(&mut self, key: KeyEvent) {
+    /// The editor's key: Ctrl-keys of the table first (the caller), then the open prompt (the
+    /// file changed outside; quitting would lose the text), then text editing.
+    pub(super) fn editor_type(&mut self, key: KeyEvent) -> Vec<Cmd> {
+        if let Some(cmds) = self.editor_prompt_key(key) {
+            return cmds;
+        }
         if let Some(area) = self.editor_area_mut() {
             area.input(key);
         }
+        Vec::new()
     }
 
     fn editor_area_mut(&mut self) -> Option<&mut TextArea<'static>> {
         self.exercises.editor.as_mut()?.area.as_mut()
     }
 
-    /// Esc: save and close the editor.
+    /// Esc: close the editor, saving first when its text is not saved. The editor stays open
+    /// until the save is done (`Saved` closes it); a failed save keeps it open with its text.
     pub(super) fn editor_leave(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.take() else {
+        let Some(ed) = self.exercises.editor.as_mut() else {
             return Vec::new();
         };
-        match ed.text() {
-            Some(text) => vec![Cmd::Exercise(ExerciseCmd::Save { id: ed.id, text })],
-            None => Vec::new(),
+        match ed.unsaved() {
+            Some(text) => {
+                ed.leaving = true;
+                vec![Cmd::Exercise(ExerciseCmd::Save {
+                    id: ed.id.clone(),
+                    text,
+                    base: ed.stamp,
+                })]
+            }
+            None => {
+                self.exercises.editor = None;
+                Vec::new()
+            }
         }
     }
 
-    /// Save the open file (on quit).
+    /// Save the open file if its text is not saved (on quit).
     pub fn editor_save_cmd(&self) -> Option<Cmd> {
         let ed = self.exercises.editor.as_ref()?;
-        let text = ed.text()?;
+        let text = ed.unsaved()?;
         Some(Cmd::Exercise(ExerciseCmd::Save {
             id: ed.id.clone(),
             text,
+            base: ed.stamp,
         }))
     }
 
-    /// Ctrl-E: hand the file to the learner's own editor.
+    /// The open exercise's id and text when that text is not saved (after a failed or refused
+    /// save): what the shell writes to a recovery file on the way out.
+    pub fn editor_unsaved(&self) -> Option<(String, String)> {
+        let ed = self.exercises.editor.as_ref()?;
+        Some((ed.id.clone(), ed.unsaved()?))
+    }
+
+    /// The last save of the open exercise failed.
+    pub fn editor_save_failed(&self) -> bool {
+        self.exercises
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.save_error.is_some())
+    }
+
+    /// Ctrl-E: hand the file to the learner's own editor (saved first, if need be).
     pub(super) fn editor_external(&mut self) -> Vec<Cmd> {
         let Some(ed) = self.exercises.editor.as_ref() else {
             return Vec::new();
         };
-        let Some(text) = ed.text() else {
+        if ed.area.is_none() {
             return Vec::new();
-        };
+        }
         vec![Cmd::Exercise(ExerciseCmd::External {
             id: ed.id.clone(),
-            text,
+            text: ed.unsaved(),
+            base: ed.stamp,
         })]
+    }
+
+    /// A bracketed paste: one edit however long (the widget inserts it in one go and keeps it
+    /// as one undo step), refused with a message when the file would pass the size cap.
+    pub fn editor_paste(&mut self, text: &str) {
+        let cap = crate::exercise::SOURCE_CAP.bytes;
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return;
+        };
+        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
+            return;
+        }
+        let Some(area) = ed.area.as_mut() else {
+            return;
+        };
+        let have: usize = area.lines().iter().map(|l| l.len() + 1).sum();
+        if (have + text.len()) as u64 > cap {
+            self.overlays.banners.push(Banner {
+                kind: BannerKind::Error,
+                text: format!(
+                    "paste refused: {} bytes would make the file larger than {cap} bytes, the most an exercise file may hold",
+                    text.len()
+                ),
+            });
+            return;
+        }
+        // Terminals send a pasted newline as CR.
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        area.insert_str(text);
     }
 
     /// Ctrl-T: one more hint.
@@ -226,12 +340,14 @@ impl App {
         vec![Cmd::Exercise(ExerciseCmd::Reset { id: ed.id.clone() })]
     }
 
-    /// On the tick: ask the shell whether the file changed on disk.
+    /// On the tick: ask the shell whether the file changed on disk (since the change the
+    /// prompt is about, while it is up).
     pub(super) fn editor_poll(&self) -> Vec<Cmd> {
         match &self.exercises.editor {
             Some(ed) if ed.area.is_some() => vec![Cmd::Exercise(ExerciseCmd::Poll {
                 id: ed.id.clone(),
-                mtime: ed.mtime,
+                seen: ed.conflict.as_ref().map_or(ed.stamp, |c| c.stamp),
+                external: false,
             })],
             _ => Vec::new(),
         }

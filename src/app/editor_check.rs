@@ -53,12 +53,25 @@ impl App {
         ed.show_solution = false;
         self.exercises.in_flight = Some(check_id);
         let id = ed.id.clone();
-        vec![Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })]
+        // Saved first when it is not (never over a file changed outside: the shell refuses).
+        let save = ed.dirty().then(|| {
+            Cmd::Exercise(ExerciseCmd::Save {
+                id: id.clone(),
+                text: text.clone(),
+                base: ed.stamp,
+            })
+        });
+        save.into_iter()
+            .chain([Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })])
+            .collect()
     }
 
-    /// Esc: cancel the check in flight; when there is none (or it is already being cancelled),
-    /// save and leave.
+    /// Esc: close the diff or the quit question; else cancel the check in flight; when there is
+    /// none (or it is already being cancelled), save and leave.
     pub(super) fn editor_escape(&mut self) -> Vec<Cmd> {
+        if self.editor_prompt_escape() {
+            return Vec::new();
+        }
         if let Some(ed) = self.exercises.editor.as_mut()
             && let Some(checking) = ed.checking.as_mut()
             && checking.stage != Stage::Cancelling

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
-use std::time::SystemTime;
 
+use super::editor_store::Stamp;
 use crate::exercise::Verdict;
 
 /// What the editor asks the shell to do (files in the state folder, checks on the worker).
@@ -12,10 +12,17 @@ use crate::exercise::Verdict;
 pub enum ExerciseCmd {
     /// Read `exercises/<id>.cu`, creating it from the starter the first time.
     Open { id: String },
-    /// Write the learner's text.
-    Save { id: String, text: String },
-    /// Save, then queue a check of the text on the experiment worker (its events come back as
-    /// [`crate::worker::WorkerEvent::CheckStarted`] and `Checked`).
+    /// Write the learner's text, unless the file changed on disk since `base` (what the editor
+    /// last read or wrote): then nothing is written and the reply is
+    /// [`ExerciseMsg::ChangedOutside`].
+    Save {
+        id: String,
+        text: String,
+        base: Option<Stamp>,
+    },
+    /// Queue a check of the text on the experiment worker (its events come back as
+    /// [`crate::worker::WorkerEvent::CheckStarted`] and `Checked`). The editor asks for a
+    /// [`ExerciseCmd::Save`] first when its text is not saved.
     Check {
         id: String,
         text: String,
@@ -34,13 +41,22 @@ pub enum ExerciseCmd {
     Survey { ids: Vec<String> },
     /// Replace the file with the starter and reply [`ExerciseMsg::Loaded`].
     Reset { id: String },
-    /// Re-read the file if it changed on disk since `mtime` (another editor saved it).
+    /// Re-read the file if it changed on disk since `seen` (another editor saved it), or in
+    /// any case when `external` (the learner's own editor just returned); reply
+    /// [`ExerciseMsg::ChangedOutside`].
     Poll {
         id: String,
-        mtime: Option<SystemTime>,
+        seen: Option<Stamp>,
+        external: bool,
     },
-    /// Save, then open the file in `$VISUAL`/`$EDITOR` with the TUI suspended.
-    External { id: String, text: String },
+    /// Save `text` (when the editor has unsaved text) as [`ExerciseCmd::Save`] would, then
+    /// open the file in `$VISUAL`/`$EDITOR` with the TUI suspended (not when the save failed:
+    /// the file would not hold the learner's text).
+    External {
+        id: String,
+        text: Option<String>,
+        base: Option<Stamp>,
+    },
 }
 
 /// What the shell reports back.
@@ -52,19 +68,27 @@ pub enum ExerciseMsg {
     Loaded {
         id: String,
         text: String,
-        mtime: Option<SystemTime>,
+        stamp: Option<Stamp>,
     },
-    /// The file was written.
+    /// `text` was written.
     Saved {
         id: String,
-        mtime: Option<SystemTime>,
-    },
-    /// Another editor changed the file: take its text and check it.
-    Changed {
-        id: String,
         text: String,
-        mtime: Option<SystemTime>,
+        stamp: Option<Stamp>,
     },
+    /// The file could not be written: where and why (the editor keeps the text).
+    SaveFailed { id: String, why: String },
+    /// The file on disk is not what the editor last read or wrote: `theirs` is its text, or
+    /// why it cannot be loaded; `external` when the learner's own editor (Ctrl-E) wrote it.
+    ChangedOutside {
+        id: String,
+        theirs: Result<String, String>,
+        stamp: Option<Stamp>,
+        external: bool,
+    },
+    /// Quitting would lose unsaved text: it could be neither saved nor written to a recovery
+    /// file (`why`). The editor asks before quitting.
+    QuitRefused { why: String },
     /// A check finished (or was cancelled); `recorded` says whether a pass could be saved.
     Checked {
         id: String,

@@ -1,7 +1,7 @@
 //! The editor's half of the shell's replies: a file loaded, saved or changed outside, a
 //! check's verdict (see `editor_check`), the survey of edited files for the exercise list.
 
-use super::editor::{EditorState, text_area};
+use super::editor::{EditorState, normal, text_area};
 use super::{App, Banner, BannerKind, Cmd, ExerciseMsg};
 
 impl App {
@@ -9,33 +9,60 @@ impl App {
     pub(super) fn on_exercise(&mut self, msg: ExerciseMsg) -> Vec<Cmd> {
         match msg {
             ExerciseMsg::Passed(set) => self.exercises.passed.extend(set),
-            ExerciseMsg::Loaded { id, text, mtime } => {
+            ExerciseMsg::Loaded { id, text, stamp } => {
                 if let Some(ed) = self.editor_for(&id) {
                     ed.area = Some(text_area(&text));
                     ed.scroll.set(0);
-                    ed.mtime = mtime;
+                    ed.saved = Some(normal(&text));
+                    ed.stamp = stamp;
+                    ed.conflict = None;
                 }
             }
-            ExerciseMsg::Saved { id, mtime } => {
-                if let Some(ed) = self.editor_for(&id) {
-                    ed.mtime = mtime;
-                }
-            }
-            ExerciseMsg::Changed { id, text, mtime } => {
+            ExerciseMsg::Saved { id, text, stamp } => {
                 let Some(ed) = self.editor_for(&id) else {
                     return Vec::new();
                 };
-                let cursor = ed.area.as_ref().map(|a| a.cursor());
-                let mut area = text_area(&text);
-                if let Some(c) = cursor {
-                    area.move_cursor(ratatui_textarea::CursorMove::Jump(
-                        u16::try_from(c.0).unwrap_or(u16::MAX),
-                        u16::try_from(c.1).unwrap_or(u16::MAX),
-                    ));
+                ed.saved = Some(normal(&text));
+                ed.stamp = stamp;
+                let recovered = ed.save_error.take().is_some();
+                if ed.leaving && !ed.dirty() {
+                    self.exercises.editor = None;
                 }
-                ed.area = Some(area);
-                ed.mtime = mtime;
-                return self.editor_check();
+                if recovered {
+                    self.overlays.banners.push(Banner {
+                        kind: BannerKind::Info,
+                        text: "exercise saved".into(),
+                    });
+                }
+            }
+            ExerciseMsg::SaveFailed { id, why } => {
+                let Some(ed) = self.editor_for(&id) else {
+                    return Vec::new();
+                };
+                let left = std::mem::take(&mut ed.leaving);
+                ed.save_error = Some(why.clone());
+                let then = if left {
+                    "the editor stays open with your text"
+                } else {
+                    "your text is kept in the editor"
+                };
+                self.overlays.banners.push(Banner {
+                    kind: BannerKind::Error,
+                    text: format!(
+                        "exercise not saved: {why}; {then}: fix that and press Ctrl-R or Esc again (quitting writes it to a recovery file)"
+                    ),
+                });
+            }
+            ExerciseMsg::ChangedOutside {
+                id,
+                theirs,
+                stamp,
+                external,
+            } => return self.on_changed_outside(&id, theirs, stamp, external),
+            ExerciseMsg::QuitRefused { why } => {
+                if let Some(ed) = self.exercises.editor.as_mut() {
+                    ed.quit_prompt = Some(why);
+                }
             }
             ExerciseMsg::Checked {
                 id,

@@ -1,14 +1,17 @@
 //! The shell's half of the exercise editor: carries out [`ExerciseCmd`]s (files in the state
 //! folder; checks queued on the experiment worker, which owns the one backend) and answers with
 //! [`ExerciseMsg`]s. A pass is recorded here, when the worker's verdict comes back.
+//!
+//! Every file read here goes through [`store::read`] (bounded, non-blocking: a FIFO, a device
+//! or an oversized file is an error at once), so none of them can hold the UI thread; the
+//! change checks are a `stat` each.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::SystemTime;
 
 use crate::app::editor::SharedVerdict;
-use crate::app::editor_store as store;
+use crate::app::editor_store::{self as store, Stamp};
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::exercise::{catalog, state};
 use crate::worker::{Worker, failed_verdict};
@@ -31,11 +34,7 @@ impl ExerciseShell {
             }
             // A check runs even where the file cannot be kept (the save failure is said).
             ExerciseCmd::Check { id, text, check_id } => {
-                let save = ExerciseCmd::Save {
-                    id: id.clone(),
-                    text: text.clone(),
-                };
-                let mut cmds = self.carry_out(app, worker, save);
+                let mut cmds = Vec::new();
                 if let Err(why) = worker.check(check_id, &id, &text) {
                     let verdict = SharedVerdict(Arc::new(failed_verdict(why)));
                     let record = ExerciseCmd::Record {
@@ -61,6 +60,10 @@ impl ExerciseShell {
             let why = "exercise files cannot be kept: no state folder (set CUDA_ACADEMY_STATE_DIR)";
             return match cmd {
                 ExerciseCmd::Poll { .. } => None,
+                ExerciseCmd::Save { id, .. } => Some(ExerciseMsg::SaveFailed {
+                    id,
+                    why: why.into(),
+                }),
                 // The verdict still shows; only the pass cannot be kept.
                 ExerciseCmd::Record {
                     id,
@@ -80,9 +83,9 @@ impl ExerciseShell {
         Some(match cmd {
             ExerciseCmd::Open { id } => loaded(dir, &id, store::load_or_create(dir, &id)),
             ExerciseCmd::Reset { id } => loaded(dir, &id, store::reset(dir, &id)),
-            ExerciseCmd::Save { id, text } | ExerciseCmd::External { id, text } => {
-                saved(dir, &id, &text)
-            }
+            ExerciseCmd::Save { id, text, base } => saved(dir, id, text, base),
+            // The shell saves through `Save` itself before it runs the editor.
+            ExerciseCmd::External { .. } => return None,
             ExerciseCmd::Record {
                 id,
                 check_id,
@@ -103,26 +106,27 @@ impl ExerciseShell {
                 }
             }
             ExerciseCmd::Survey { ids } => ExerciseMsg::Edited(edited(dir, &ids)),
-            ExerciseCmd::Poll { id, mtime } => return changed(dir, id, mtime),
+            ExerciseCmd::Poll { id, seen, external } => {
+                return changed(dir, id, seen, external);
+            }
             ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
         })
     }
 }
 
-/// The file's new text when it changed on disk since `mtime`.
-fn changed(dir: &Path, id: String, mtime: Option<SystemTime>) -> Option<ExerciseMsg> {
+/// The file's text (or why it cannot be loaded) when it changed on disk since `seen`, or
+/// whenever `external`.
+fn changed(dir: &Path, id: String, seen: Option<Stamp>, external: bool) -> Option<ExerciseMsg> {
     let path = store::file_for(dir, &id);
-    let now = store::mtime(&path);
-    if now.is_none() || now == mtime {
+    let now = store::stamp(&path);
+    if now.is_none() || (now == seen && !external) {
         return None;
     }
-    Some(match store::read(&path) {
-        Ok(text) => ExerciseMsg::Changed {
-            id,
-            text,
-            mtime: now,
-        },
-        Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
+    Some(ExerciseMsg::ChangedOutside {
+        id,
+        theirs: store::read(&path).map_err(|e| format!("{e:#}")),
+        stamp: now,
+        external,
     })
 }
 
@@ -144,18 +148,33 @@ fn loaded(dir: &Path, id: &str, text: anyhow::Result<String>) -> ExerciseMsg {
         Ok(text) => ExerciseMsg::Loaded {
             id: id.to_string(),
             text,
-            mtime: store::mtime(&store::file_for(dir, id)),
+            stamp: store::stamp(&store::file_for(dir, id)),
         },
         Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
     }
 }
 
-fn saved(dir: &Path, id: &str, text: &str) -> ExerciseMsg {
-    match store::save(dir, id, text) {
+/// Write `text` unless the file changed since `base` (then the reply offers the change).
+fn saved(dir: &Path, id: String, text: String, base: Option<Stamp>) -> ExerciseMsg {
+    let path = store::file_for(dir, &id);
+    let now = store::stamp(&path);
+    if now.is_some() && now != base {
+        return ExerciseMsg::ChangedOutside {
+            theirs: store::read(&path).map_err(|e| format!("{e:#}")),
+            id,
+            stamp: now,
+            external: false,
+        };
+    }
+    match store::save(dir, &id, &text) {
         Ok(()) => ExerciseMsg::Saved {
-            id: id.to_string(),
-            mtime: store::mtime(&store::file_for(dir, id)),
+            stamp: store::stamp(&path),
+            id,
+            text,
         },
-        Err(e) => ExerciseMsg::Failed(format!("exercise not saved: {e:#}")),
+        Err(e) => ExerciseMsg::SaveFailed {
+            id,
+            why: format!("{e:#}"),
+        },
     }
 }

@@ -1,6 +1,10 @@
 //! The learner's exercise files: `exercises/<id>.cu` in the state folder (beside
 //! `passed.json`), created from the starter the first time and written atomically (temp file in
-//! the same folder, then rename), so a crash mid-save leaves the old file whole.
+//! the same folder, then rename), so a crash mid-save leaves the old file whole. Where the
+//! folder cannot be written but the file can (an `exercises/` folder made by a run as root), the
+//! file is written in place instead. Every read is bounded and non-blocking
+//! ([`crate::bounded_read`]): a FIFO, a device or an oversized file is an error at once, on any
+//! thread. What could not be saved at all goes to a recovery file ([`recover`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -10,14 +14,30 @@ use anyhow::Context;
 
 use crate::exercise::catalog;
 
+/// What the editor knows of the file on disk, to notice a change made elsewhere: its
+/// modification time, size and inode (a script that appends within the clock's tick still
+/// changes the size; an editor that saves by rename changes the inode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    pub mtime: Option<SystemTime>,
+    pub len: u64,
+    pub ino: u64,
+}
+
+/// The file's stamp, if it can be read (a `stat`, which never blocks on a FIFO).
+pub fn stamp(path: &Path) -> Option<Stamp> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some(Stamp {
+        mtime: meta.modified().ok(),
+        len: meta.len(),
+        ino: meta.ino(),
+    })
+}
+
 /// Where exercise `id` is kept.
 pub fn file_for(state_dir: &Path, id: &str) -> PathBuf {
     state_dir.join("exercises").join(format!("{id}.cu"))
-}
-
-/// The file's modification time, if it can be read.
-pub fn mtime(path: &Path) -> Option<SystemTime> {
-    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// The learner's text, creating the file from the starter when there is none yet.
@@ -40,19 +60,105 @@ pub fn read(path: &Path) -> anyhow::Result<String> {
     )?)
 }
 
-/// Write `text` as exercise `id`'s file, atomically.
+/// Write `text` as exercise `id`'s file, atomically; in place when the folder refuses a temp
+/// file but the file itself is a writable regular file.
 pub fn save(state_dir: &Path, id: &str, text: &str) -> anyhow::Result<()> {
     let path = file_for(state_dir, id);
     let dir = path.parent().unwrap_or(state_dir);
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
+    std::fs::create_dir_all(dir).with_context(|| {
+        format!(
+            "cannot create the folder {}; make sure it is a folder you can write to",
+            dir.display()
+        )
+    })?;
+    let mut tmp = match tempfile::NamedTempFile::new_in(dir) {
+        Ok(tmp) => tmp,
+        Err(e) => {
+            return write_in_place(&path, text).map_err(|_| {
+                anyhow::Error::new(e).context(format!(
+                    "cannot write in {}; make the folder writable or free some space",
+                    dir.display()
+                ))
+            });
+        }
+    };
     tmp.write_all(text.as_bytes())
         .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
+        .with_context(|| {
+            format!(
+                "cannot write in {}; free some space or make it writable",
+                dir.display()
+            )
+        })?;
     tmp.persist(&path)
         .with_context(|| format!("cannot save {}", path.display()))?;
     Ok(())
+}
+
+/// Overwrite the regular file at `path` with `text` (never a FIFO or device: opened
+/// non-blocking and checked before it is truncated).
+fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
+        .open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    file.set_len(0)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()
+}
+
+/// Write text that could not be saved under its own name to a new recovery file: first
+/// `recovered/<id>-<time>.cu` in the state folder, else the same name in the system's temp
+/// folder. The path written, or why neither could be.
+pub fn recover(
+    state_dir: Option<&Path>,
+    id: &str,
+    text: &str,
+    now: SystemTime,
+) -> Result<PathBuf, String> {
+    let t = crate::utc::Utc::at(now);
+    let safe: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let name = format!("{safe}-{}-{}", t.date(), t.time());
+    let mut folders: Vec<PathBuf> = state_dir.map(|d| d.join("recovered")).into_iter().collect();
+    folders.push(std::env::temp_dir().join("cuda-academy-recovered"));
+    let mut why = Vec::new();
+    for folder in folders {
+        if let Err(e) = std::fs::create_dir_all(&folder) {
+            why.push(format!("{}: {e}", folder.display()));
+            continue;
+        }
+        for n in 0..100 {
+            let path = match n {
+                0 => folder.join(format!("{name}.cu")),
+                n => folder.join(format!("{name}-{n}.cu")),
+            };
+            match crate::atomic_file::create_new(&path, text.as_bytes()) {
+                Ok(()) => return Ok(path),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => {
+                    why.push(format!("{}: {e}", folder.display()));
+                    break;
+                }
+            }
+        }
+    }
+    Err(format!(
+        "no recovery file could be written ({})",
+        why.join("; ")
+    ))
 }
 
 /// Put the starter back.

@@ -18,6 +18,9 @@ pub enum Msg {
     Key(KeyEvent),
     /// Wheel or click.
     Mouse(MouseEvent),
+    /// A bracketed paste: the whole pasted text at once (the editor inserts it as one edit;
+    /// elsewhere it is ignored).
+    Paste(String),
     /// The terminal's new width and height.
     Resize(u16, u16),
     /// Code highlighting is ready: re-render cards with colours.

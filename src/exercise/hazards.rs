@@ -103,6 +103,22 @@ impl InFlight<'_> {
 /// Check a run's call log. `overlap` marks an exercise about overlap, where work on the legacy
 /// default stream is worth a warning.
 pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) -> Vec<Hazard> {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    check_cancellable(log, names, overlap, &never).unwrap_or_default()
+}
+
+/// Log entries between two looks at the cancel flag (each entry rescans the operations in
+/// flight, so a long log of unsynchronised calls can take seconds).
+const CANCEL_POLL: usize = 64;
+
+/// [`check`], stopping with `None` soon after `cancel` is set (Esc in the editor).
+pub fn check_cancellable(
+    log: &[Entry],
+    names: &HashMap<RegionId, String>,
+    overlap: bool,
+    cancel: &std::sync::atomic::AtomicBool,
+) -> Option<Vec<Hazard>> {
+    let cancelled = || cancel.load(std::sync::atomic::Ordering::Relaxed);
     let mut c = Checker {
         names,
         overlap,
@@ -115,12 +131,18 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
         out: Vec::new(),
         seen: HashSet::new(),
     };
-    for entry in log {
+    for (i, entry) in log.iter().enumerate() {
+        if i % CANCEL_POLL == 0 && cancelled() {
+            return None;
+        }
         c.entry(entry);
+    }
+    if cancelled() {
+        return None;
     }
     leaks::leaks(log, names, &mut c);
     c.out.sort_by_key(|h| (h.line, h.other_line));
-    c.out
+    Some(c.out)
 }
 
 pub(super) struct Checker<'a> {

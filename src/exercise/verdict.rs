@@ -106,7 +106,10 @@ pub fn check(
         v.diagnostics.push(err.clone());
         // What the program did up to the stop may explain it (an elapsed time asked of an
         // event still pending); leaks are beside the point in a run that stopped early.
-        v.hazards = hazards::check(&outcome.log, &outcome.region_names, ex.overlap);
+        let Some(found) = hazards(&outcome, ex, cancel) else {
+            return cancelled(v, HAZARDS_CANCELLED.into());
+        };
+        v.hazards = found;
         v.hazards.retain(|h| h.kind != HazardKind::Leak);
         return v;
     }
@@ -115,7 +118,10 @@ pub fn check(
         passed: true,
         detail: format!("{} steps", outcome.steps),
     });
-    v.hazards = hazards::check(&outcome.log, &outcome.region_names, ex.overlap);
+    let Some(found) = hazards(&outcome, ex, cancel) else {
+        return cancelled(v, HAZARDS_CANCELLED.into());
+    };
+    v.hazards = found;
     let reference = ex
         .criteria
         .iter()
@@ -131,6 +137,13 @@ pub fn check(
     }
     v.passed = v.checks.iter().all(|c| c.passed);
     v
+}
+
+const HAZARDS_CANCELLED: &str = "cancelled while the run was checked for hazards";
+
+/// The run's hazards, or `None` when `cancel` stopped the search.
+fn hazards(outcome: &interp::Outcome, ex: &Exercise, cancel: &AtomicBool) -> Option<Vec<Hazard>> {
+    hazards::check_cancellable(&outcome.log, &outcome.region_names, ex.overlap, cancel)
 }
 
 /// `v` as a cancelled check: one failed check saying so, nothing graded.

@@ -55,6 +55,7 @@ pub fn spawn_input(tx: Sender<Event>) {
                     Msg::Mouse(m)
                 }
                 Ok(TermEvent::Resize(w, h)) => Msg::Resize(w, h),
+                Ok(TermEvent::Paste(text)) => Msg::Paste(text),
                 Ok(_) => continue,
                 Err(err) => {
                     let _ = tx.send(Event::InputFailed(err.to_string()));

@@ -2,9 +2,22 @@
 //! file, as git and lazygit do: the input thread is paused (so it does not steal the editor's
 //! keys), the terminal leaves raw mode and the alternate screen, the editor runs in the
 //! foreground, and then the TUI comes back and redraws from scratch.
+//!
+//! Job control is a shell's, as for any job: the editor runs in its own process group, which
+//! is given the terminal (`tcsetpgrp`). Ctrl-C and Ctrl-\ then reach the editor only, never
+//! the tutorial; Ctrl-Z stops the editor, and the tutorial (waiting with `WUNTRACED`) takes the
+//! terminal back and stops itself, so the learner's shell sees one stopped job; on `fg` the
+//! tutorial gives the terminal back to the editor and continues it. Where there is no
+//! controlling terminal to hand over, the editor simply runs and is waited for.
 
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+
+use nix::errno::Errno;
+use nix::sys::signal::{self, SigSet, SigmaskHow, Signal};
+use nix::sys::wait::{self, WaitPidFlag, WaitStatus};
+use nix::unistd::{self, Pid};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -38,7 +51,7 @@ pub fn edit(term: &mut Terminal, mouse: bool, file: &Path) -> anyhow::Result<Res
     term.restore();
     let argv = editor_command();
     let status = match argv.split_first() {
-        Some((program, args)) => Command::new(program).args(args).arg(file).status(),
+        Some((program, args)) => run_as_job(Command::new(program).args(args).arg(file)),
         None => Err(std::io::Error::other("no editor set")),
     };
     let back = Terminal::enter(mouse);
@@ -52,4 +65,57 @@ pub fn edit(term: &mut Terminal, mouse: bool, file: &Path) -> anyhow::Result<Res
             argv.join(" ")
         )),
     })
+}
+
+/// Run `cmd` as a foreground job of its own, as a shell does (see the module's notes).
+fn run_as_job(cmd: &mut Command) -> std::io::Result<ExitStatus> {
+    let tty = std::io::stdin();
+    let own = unistd::getpgrp();
+    if unistd::tcgetpgrp(&tty).ok() != Some(own) {
+        // No terminal of ours to hand over (or we are not its foreground): no job control.
+        return cmd.status();
+    }
+    let child = cmd.process_group(0).spawn()?;
+    let pid = Pid::from_raw(i32::try_from(child.id()).map_err(std::io::Error::other)?);
+    give_terminal(pid);
+    let status = loop {
+        match wait::waitpid(pid, Some(WaitPidFlag::WUNTRACED)) {
+            Err(Errno::EINTR) => {}
+            Err(e) => {
+                give_terminal(own);
+                return Err(e.into());
+            }
+            // Stopped for touching the terminal before it was handed over: go on.
+            Ok(WaitStatus::Stopped(_, Signal::SIGTTIN | Signal::SIGTTOU)) => {
+                give_terminal(pid);
+                let _ = signal::killpg(pid, Signal::SIGCONT);
+            }
+            // Ctrl-Z in the editor: stop the whole job, as the shell expects; on `fg` the shell
+            // continues us and gives us the terminal, which we pass on to the editor.
+            Ok(WaitStatus::Stopped(..)) => {
+                give_terminal(own);
+                super::events::stop_self();
+                give_terminal(pid);
+                let _ = signal::killpg(pid, Signal::SIGCONT);
+            }
+            Ok(WaitStatus::Exited(_, code)) => break ExitStatus::from_raw((code & 0xff) << 8),
+            Ok(WaitStatus::Signaled(_, sig, _)) => break ExitStatus::from_raw(sig as i32),
+            Ok(_) => {}
+        }
+    };
+    give_terminal(own);
+    Ok(status)
+}
+
+/// Make process group `pgrp` the terminal's foreground group. From a background group that
+/// raises SIGTTOU, so it is blocked for the call.
+fn give_terminal(pgrp: Pid) {
+    let mut ttou = SigSet::empty();
+    ttou.add(Signal::SIGTTOU);
+    let mut old = SigSet::empty();
+    let blocked = signal::pthread_sigmask(SigmaskHow::SIG_BLOCK, Some(&ttou), Some(&mut old));
+    let _ = unistd::tcsetpgrp(std::io::stdin(), pgrp);
+    if blocked.is_ok() {
+        let _ = signal::pthread_sigmask(SigmaskHow::SIG_SETMASK, Some(&old), None);
+    }
 }

@@ -22,6 +22,9 @@ pub struct Shell {
     saver: Saver,
     worker: Worker,
     exercises: ExerciseShell,
+    /// What became of the editor's unsaved text on the way out, for stderr once the terminal
+    /// is back (a recovery file, or that it is lost).
+    exercise_report: Option<String>,
 }
 
 /// What a batch of commands asks of the loop.
@@ -54,6 +57,7 @@ impl Shell {
             saver: Saver { dir: state_dir },
             worker,
             exercises,
+            exercise_report: None,
         })
     }
 
@@ -80,9 +84,13 @@ impl Shell {
                 Cmd::SaveProgress => {
                     self.saver.save(app).ok();
                 }
-                Cmd::Quit => return Ok(Flow::Quit),
-                Cmd::Exercise(ExerciseCmd::External { id, text }) => {
-                    cmds.extend(self.edit_externally(screen, app, id, text)?);
+                Cmd::Quit => {
+                    if self.keep_unsaved(app) {
+                        return Ok(Flow::Quit);
+                    }
+                }
+                Cmd::Exercise(ExerciseCmd::External { id, text, base }) => {
+                    cmds.extend(self.edit_externally(screen, app, id, text, base)?);
                 }
                 Cmd::Exercise(cmd) => {
                     cmds.extend(self.exercises.carry_out(app, &mut self.worker, cmd));
@@ -98,12 +106,76 @@ impl Shell {
         self.saver.save(app)
     }
 
-    /// On the way out, whatever ended the loop: the learner's exercise file, then progress.
+    /// On the way out, whatever ended the loop: the learner's exercise file (or, where it cannot
+    /// be saved, a recovery file), then progress.
     pub fn finish(&mut self, app: &mut App) -> Result<(), String> {
         if let Some(Cmd::Exercise(save)) = app.editor_save_cmd() {
             self.exercises.carry_out(app, &mut self.worker, save);
         }
+        if self.exercise_report.is_none() {
+            app.exercises.quit_anyway = true;
+            self.keep_unsaved(app);
+        }
         self.saver.save(app)
+    }
+
+    /// What to print after the terminal is restored about the editor's text that could not be
+    /// saved (where it went, or that it is lost); the tutorial then exits non-zero.
+    pub fn exercise_report(&self) -> Option<&str> {
+        self.exercise_report.as_deref()
+    }
+
+    /// Before leaving: the editor's unsaved text (its save failed, or was refused because the
+    /// file changed outside) goes to a recovery file. `false` when even that failed and the
+    /// learner has not confirmed losing it: the app then asks, and the tutorial goes on. (On
+    /// the way out for any other reason, a signal, there is no asking: `finish` confirms.)
+    fn keep_unsaved(&mut self, app: &mut App) -> bool {
+        let Some((id, text)) = app.editor_unsaved() else {
+            return true;
+        };
+        let file = self
+            .exercises
+            .state_dir
+            .as_deref()
+            .map(|d| crate::app::editor_store::file_for(d, &id));
+        let why = app
+            .exercises
+            .editor
+            .as_ref()
+            .and_then(|e| {
+                e.save_error.clone().or_else(|| {
+                    e.conflict
+                        .is_some()
+                        .then(|| "the file changed outside and you had not chosen".to_string())
+                })
+            })
+            .unwrap_or_else(|| "it could not be saved".into());
+        let name = file.map_or_else(|| id.clone(), |f| f.display().to_string());
+        match crate::app::editor_store::recover(
+            self.exercises.state_dir.as_deref(),
+            &id,
+            &text,
+            SystemTime::now(),
+        ) {
+            Ok(path) => {
+                self.exercise_report = Some(format!(
+                    "exercise {id} not saved to {name} ({why}); your text is in {}",
+                    path.display()
+                ));
+                true
+            }
+            Err(lost) if app.exercises.quit_anyway => {
+                self.exercise_report = Some(format!(
+                    "exercise {id} not saved to {name} ({why}) and {lost}: the unsaved text is lost"
+                ));
+                true
+            }
+            Err(lost) => {
+                let why = format!("{why}; {lost}");
+                app.update(Msg::Exercise(ExerciseMsg::QuitRefused { why }));
+                false
+            }
+        }
     }
 
     /// The experiment commands: hand runs to the worker, write traces.
@@ -138,20 +210,31 @@ impl Shell {
         }
     }
 
-    /// Ctrl-E: save, hand the terminal to the learner's editor, then reload and re-check (the
-    /// tick's poll notices the new modification time).
+    /// Ctrl-E: save (if need be), hand the terminal to the learner's editor, then read the file
+    /// back (bounded, like every read): its text is loaded and checked, or, if it cannot be
+    /// loaded, left as it is while the editor keeps its own text.
     fn edit_externally(
         &mut self,
         screen: &mut impl Screen,
         app: &mut App,
         id: String,
-        text: String,
+        text: Option<String>,
+        base: Option<crate::app::editor_store::Stamp>,
     ) -> anyhow::Result<Vec<Cmd>> {
-        let save = ExerciseCmd::Save {
-            id: id.clone(),
-            text,
-        };
-        let mut cmds = self.exercises.carry_out(app, &mut self.worker, save);
+        let mut cmds = Vec::new();
+        if let Some(text) = text {
+            let save = ExerciseCmd::Save {
+                id: id.clone(),
+                text,
+                base,
+            };
+            cmds.extend(self.exercises.carry_out(app, &mut self.worker, save));
+            if app.editor_save_failed() {
+                let why = "your editor was not started: the file does not hold your text (see the message above)";
+                cmds.extend(app.update(Msg::Exercise(ExerciseMsg::Failed(why.into()))));
+                return Ok(cmds);
+            }
+        }
         let Some(dir) = &self.exercises.state_dir else {
             return Ok(cmds);
         };
@@ -159,7 +242,13 @@ impl Shell {
         if let Err(why) = screen.edit_externally(&file)? {
             cmds.extend(app.update(Msg::Exercise(ExerciseMsg::Failed(why))));
         }
-        cmds.extend(app.update(Msg::Tick));
+        let seen = app.exercises.editor.as_ref().and_then(|e| e.stamp);
+        let poll = ExerciseCmd::Poll {
+            id,
+            seen,
+            external: true,
+        };
+        cmds.extend(self.exercises.carry_out(app, &mut self.worker, poll));
         Ok(cmds)
     }
 }

@@ -1,4 +1,5 @@
-//! Entering and leaving the full-screen terminal: raw mode, the alternate screen, mouse capture.
+//! Entering and leaving the full-screen terminal: raw mode, the alternate screen, mouse capture,
+//! bracketed paste (a paste arrives as one event, not one key per character).
 //! Leaving is idempotent and also runs on drop, so an early `?` cannot leave the terminal raw.
 
 use std::io::{self, Stdout};
@@ -6,7 +7,9 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use ratatui::backend::CrosstermBackend;
-use ratatui::crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+};
 use ratatui::crossterm::terminal::{
     Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
 };
@@ -36,9 +39,14 @@ impl Terminal {
         ACTIVE.store(true, Ordering::SeqCst);
         let mut out = io::stdout();
         let entered = if mouse {
-            execute!(out, EnterAlternateScreen, EnableMouseCapture)
+            execute!(
+                out,
+                EnterAlternateScreen,
+                EnableBracketedPaste,
+                EnableMouseCapture
+            )
         } else {
-            execute!(out, EnterAlternateScreen)
+            execute!(out, EnterAlternateScreen, EnableBracketedPaste)
         };
         let inner = entered.and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(out)));
         match inner {
@@ -81,12 +89,19 @@ impl Terminal {
             execute!(
                 out,
                 EnterAlternateScreen,
+                EnableBracketedPaste,
                 EnableMouseCapture,
                 cursor::Hide,
                 clear
             )
         } else {
-            execute!(out, EnterAlternateScreen, cursor::Hide, clear)
+            execute!(
+                out,
+                EnterAlternateScreen,
+                EnableBracketedPaste,
+                cursor::Hide,
+                clear
+            )
         };
         // A fresh ratatui terminal has no previous frame, so the next draw repaints every cell
         // (`Terminal::clear` would ask the terminal for the cursor position, which the input
@@ -135,6 +150,7 @@ pub fn restore_terminal() {
     let _ = disable_raw_mode();
     let _ = execute!(
         io::stdout(),
+        DisableBracketedPaste,
         DisableMouseCapture,
         LeaveAlternateScreen,
         cursor::Show

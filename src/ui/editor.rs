@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthChar;
 use crate::app::editor::Stage;
 use crate::app::{App, EditorState};
 use crate::exercise::catalog;
-use crate::ui::{editor_timeline, editor_verdict, pane_block};
+use crate::ui::{editor_conflict, editor_timeline, editor_verdict, pane_block};
 
 /// Width from which the code and the verdict sit side by side (else one above the other).
 const SIDE_BY_SIDE_FROM: u16 = 100;
@@ -68,7 +68,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     let body_height = usize::from(inner.height - 1);
     let top = keep_visible(ed.scroll.get(), row, body_height);
     ed.scroll.set(top);
-    let styled = highlighted(app, lines);
+    let styled = highlighted(app, lines, top, top + body_height);
     let number_width = lines.len().max(1).to_string().len().max(3);
     let gutter = u16::try_from(number_width + 2).unwrap_or(5);
     let code_width = usize::from(inner.width.saturating_sub(gutter));
@@ -90,7 +90,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
             inner.x + gutter,
             y,
             code_width,
-            &styled[line_idx],
+            styled.get(line_idx - top).map_or(&[][..], Vec::as_slice),
             hscroll,
             cursor,
         );
@@ -101,16 +101,26 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         Some(check) => format!("{check} · {position}"),
         None => position,
     };
+    let status = match (&ed.save_error, &ed.conflict) {
+        (_, Some(_)) => format!("changed outside · {status}"),
+        (Some(_), None) => format!("NOT SAVED · {status}"),
+        (None, None) => status,
+    };
     let status: String = clean(&status)
         .chars()
         .take(usize::from(inner.width))
         .collect();
-    buf.set_string(
-        inner.x,
-        inner.y + inner.height - 1,
-        status,
-        app.theme.muted(),
-    );
+    let status_style = if ed.save_error.is_some() {
+        app.theme.error()
+    } else {
+        app.theme.muted()
+    };
+    buf.set_string(inner.x, inner.y + inner.height - 1, status, status_style);
+    let prompt_area = Rect {
+        height: inner.height - 1,
+        ..inner
+    };
+    editor_conflict::render(app, ed, prompt_area, buf);
 }
 
 /// What the check in flight is doing, for the status line.
@@ -133,14 +143,28 @@ fn keep_visible(top: usize, row: usize, height: usize) -> usize {
     }
 }
 
-/// One styled line per source line (plain until the highlighter is ready).
-fn highlighted(app: &App, lines: &[String]) -> Vec<Vec<(char, Style)>> {
-    let joined = lines.join("\n");
+/// Lines beyond which only the lines up to the bottom of the view are highlighted, and the rest
+/// drawn plain (a 1 MB paste must not cost a whole-file highlight per frame).
+const HIGHLIGHT_LINES: usize = 2_000;
+
+/// One styled line per source line from `top` to `end` (plain until the highlighter is ready).
+/// Highlighting needs the text before the view; in a long file only the [`HIGHLIGHT_LINES`]
+/// before the view's end are read for it.
+fn highlighted(app: &App, lines: &[String], top: usize, end: usize) -> Vec<Vec<(char, Style)>> {
+    let end = end.min(lines.len());
+    let top = top.min(end);
+    let start = if lines.len() > HIGHLIGHT_LINES {
+        end.saturating_sub(HIGHLIGHT_LINES).min(top)
+    } else {
+        0
+    };
+    let read = &lines[start..end];
+    let joined = read.join("\n");
     let styled =
-        crate::highlight::highlight("cuda", &joined, app.theme).filter(|h| h.len() >= lines.len());
+        crate::highlight::highlight("cuda", &joined, app.theme).filter(|h| h.len() >= read.len());
     match styled {
-        Some(h) => h.iter().map(cells_of).collect(),
-        None => lines
+        Some(h) => h[top - start..read.len()].iter().map(cells_of).collect(),
+        None => lines[top..end]
             .iter()
             .map(|l| l.chars().map(|c| (c, Style::new())).collect())
             .collect(),

@@ -9,6 +9,7 @@ mod flow;
 #[cfg(feature = "gpu-tests")]
 mod gpu;
 mod picker;
+mod safety;
 mod snapshots;
 
 use std::sync::mpsc::{Receiver, channel};

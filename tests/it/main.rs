@@ -7,6 +7,7 @@ mod code_width;
 mod e2e_panel;
 mod e2e_pty;
 mod editor;
+mod editor_loop;
 mod event_loop;
 mod exercise;
 mod experiments_sim;

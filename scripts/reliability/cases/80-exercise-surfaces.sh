@@ -21,6 +21,14 @@ exercise_surfaces() {
     run_case NP1 np1_concurrent_passes
     run_case R2 r2_partial_fill
     run_case U2 u2_file_size
+    run_case X14 x14_x15_e11_tui_reads
+    run_case X16 x16_second_instance
+    run_case X35 x35_touch_loop
+    run_case F1 f1_f3_failed_save
+    run_case E6 e6_latin1_external
+    run_case E8 e8_ctrl_z_in_editor
+    run_case E9 e9_ctrl_c_in_editor
+    run_case S7 s7_paste
 }
 
 x1_printf_spec() {
@@ -157,4 +165,171 @@ u2_file_size() {
     local rc=$?
     [ $rc = 1 ] && grep -q 'File too large' "$CASE_DIR/out" && [ -z "$(ls -A "$CASE_DIR/t")" ]
     verdict $? "exit $rc, $(grep -o 'File too large' "$CASE_DIR/out" | head -1), left in the folder: [$(ls -A "$CASE_DIR/t")]"
+}
+
+# ---- the editor (issue 21's editor and TUI half: K4, K5, K9, K10, K11, K13, E9) -------------
+# tui_ed NAME STATE [ENV]: the TUI on the simulator with state dir STATE, its first exercise
+# open in the editor (w, Enter).
+tui_ed() {
+    tmx_start "$1" 100 30 "${3:-} CUDA_ACADEMY_STATE_DIR=$2 $BIN --backend sim"
+    tmx_wait "$1" 'Lesson 1/4' 15 || return 1
+    tmx_keys "$1" w
+    tmx_keys "$1" Enter
+    tmx_wait "$1" 'Exercise:' 10
+}
+ex_file() { echo "$1/exercises/time-a-copy.cu"; }
+# The pane as one line, runs of blanks and line ends as one space (banners wrap at any word).
+tmx_flat() { tmx_cap "$1" | tr -s ' \n' '  '; }
+
+x14_x15_e11_tui_reads() {
+    case_start X14 critical "TUI: the exercise file a link to /dev/zero (X14), a FIFO (X15), then a FIFO left by \$EDITOR (E11)"
+    local bad="" s kind
+    for kind in zero fifo; do
+        s="$CASE_DIR/$kind"
+        mkdir -p "$s/exercises"
+        if [ $kind = zero ]; then ln -s /dev/zero "$(ex_file "$s")"; else mkfifo "$(ex_file "$s")"; fi
+        tui_ed rl-x14 "$s"
+        tmx_flat rl-x14 | grep -q 'not a regular file' || bad="$bad [$kind: no message]"
+        tmx_keys rl-x14 Escape; tmx_keys rl-x14 q
+        [ "$(tmx_exit rl-x14 10)" = 0 ] || bad="$bad [$kind: exit]"
+        tmx_kill rl-x14
+    done
+    s="$CASE_DIR/e11"
+    printf '#!/bin/sh\nrm -f "$1"; mkfifo "$1"\n' >"$CASE_DIR/fifo-editor"; chmod +x "$CASE_DIR/fifo-editor"
+    tui_ed rl-x14 "$s" "EDITOR=$CASE_DIR/fifo-editor"
+    tmx_keys rl-x14 C-e; sleep 1
+    tmx_flat rl-x14 | grep -q 'not a regular file' || bad="$bad [e11: no message]"
+    tmx_keys rl-x14 Escape; tmx_keys rl-x14 q
+    [ "$(tmx_exit rl-x14 10)" = 0 ] || bad="$bad [e11: exit]"
+    tmx_kill rl-x14
+    [ -z "$bad" ]
+    verdict $? "each: 'not a regular file' banner, Esc and q answer, exit 0${bad}"
+}
+
+x16_second_instance() {
+    case_start X16 critical "TUI A types 2 lines (unsaved); TUI B on the same state dir: w, Enter, Esc, q; then B types and saves"
+    local s="$CASE_DIR/s" bad=""
+    tui_ed rl-x16a "$s"
+    tmx_keys rl-x16a '// typed in A' Enter '// second' Enter
+    tui_ed rl-x16b "$s"
+    tmx_keys rl-x16b Escape; tmx_keys rl-x16b q; tmx_exit rl-x16b 10 >/dev/null
+    sleep 1
+    tmx_cap rl-x16a | grep -q '// typed in A' || bad="$bad [A lost its lines when B left]"
+    tui_ed rl-x16b "$s"
+    tmx_keys rl-x16b '// from B' Enter; tmx_keys rl-x16b Escape; tmx_keys rl-x16b q; tmx_exit rl-x16b 10 >/dev/null
+    sleep 1
+    tmx_cap rl-x16a | grep -q 'The file changed outside' || bad="$bad [no prompt in A]"
+    tmx_cap rl-x16a | grep -q '// typed in A' || bad="$bad [A lost its lines]"
+    tmx_keys rl-x16a k; tmx_keys rl-x16a Escape; tmx_keys rl-x16a q
+    [ "$(tmx_exit rl-x16a 10)" = 0 ] || bad="$bad [A exit]"
+    grep -q '// typed in A' "$(ex_file "$s")" || bad="$bad [A's text not saved after k]"
+    tmx_kill rl-x16a; tmx_kill rl-x16b
+    [ -z "$bad" ]
+    verdict $? "A kept its lines when B left; B's save offered in A (keep mine / load theirs / show diff); k then Esc saved A's text${bad}"
+}
+
+x35_touch_loop() {
+    case_start X35 critical "two idle TUIs with the exercise open; touch the file once; type 8 letters into A over 5.6 s"
+    local s="$CASE_DIR/s" bad="" m1 m2 i
+    tui_ed rl-x35a "$s"; tui_ed rl-x35b "$s"
+    touch "$(ex_file "$s")"; sleep 1
+    m1=$(stat -c %Y.%s "$(ex_file "$s")")
+    for i in a b c d e f g h; do tmux send-keys -t rl-x35a "$i"; sleep 0.7; done
+    m2=$(stat -c %Y.%s "$(ex_file "$s")")
+    [ "$m1" = "$m2" ] || bad="$bad [the file kept changing]"
+    tmx_cap rl-x35a | grep -q abcdefgh || bad="$bad [letters lost]"
+    for i in a b; do tmx_keys rl-x35$i Escape; tmx_keys rl-x35$i q; tmx_exit rl-x35$i 10 >/dev/null; tmx_kill rl-x35$i; done
+    grep -q abcdefgh "$(ex_file "$s")" || bad="$bad [letters not saved on leaving]"
+    [ -z "$bad" ]
+    verdict $? "no reload loop (file unchanged for 5.6 s after the touch), the 8 letters kept and saved on leaving${bad}"
+}
+
+f1_f3_failed_save() {
+    case_start F1 critical "TUI: type, the exercises folder replaced by a regular file, then Esc, then Ctrl-C (F1, F3; fails for root too)"
+    local s="$CASE_DIR/s" bad="" rc rec
+    tui_ed rl-f1 "$s"
+    tmx_keys rl-f1 '// precious' Enter
+    rm -rf "$s/exercises"; echo file >"$s/exercises"
+    tmx_keys rl-f1 Escape; sleep 0.5
+    tmx_cap rl-f1 | grep -q 'exercise not saved' || bad="$bad [no message]"
+    tmx_cap rl-f1 | grep -q 'Exercise:' || bad="$bad [the editor closed]"
+    tmx_keys rl-f1 C-c
+    rc=$(tmx_exit rl-f1 10)
+    [ "$rc" = 1 ] || bad="$bad [exit $rc]"
+    tmx_cap rl-f1 | grep -q 'your text is in' || bad="$bad [stderr says nothing]"
+    rec=$(ls "$s"/recovered/time-a-copy-*.cu 2>/dev/null | head -1)
+    [ -n "$rec" ] && grep -q '// precious' "$rec" || bad="$bad [no recovery file]"
+    tmx_kill rl-f1
+    [ -z "$bad" ]
+    verdict $? "editor stays open with 'exercise not saved: cannot create the folder .../exercises'; Ctrl-C: exit 1, stderr names recovered/$(basename "${rec:-none}")${bad}"
+}
+
+e6_latin1_external() {
+    case_start E6 critical "EDITOR appends a Latin-1 line; Ctrl-E, then Esc and q"
+    local s="$CASE_DIR/s" bad="" before after
+    printf '#!/bin/sh\nprintf "// caf\\351 au lait\\nint y = 0;\\n" >>"$1"\n' >"$CASE_DIR/latin1"; chmod +x "$CASE_DIR/latin1"
+    tui_ed rl-e6 "$s" "EDITOR=$CASE_DIR/latin1"
+    tmx_keys rl-e6 '// typed' Enter
+    tmx_keys rl-e6 C-e; sleep 1
+    tmx_flat rl-e6 | grep -q 'is not UTF-8 text' || bad="$bad [no message]"
+    before=$(md5sum <"$(ex_file "$s")")
+    tmx_keys rl-e6 Escape; tmx_keys rl-e6 q
+    [ "$(tmx_exit rl-e6 10)" = 0 ] || bad="$bad [exit]"
+    after=$(md5sum <"$(ex_file "$s")")
+    [ "$before" = "$after" ] && grep -qa 'caf' "$(ex_file "$s")" && grep -q '// typed' "$(ex_file "$s")" || bad="$bad [the external edit was overwritten]"
+    tmx_kill rl-e6
+    [ -z "$bad" ]
+    verdict $? "banner 'is not UTF-8 text', prompt 'The file changed outside'; the file keeps the typed line and the Latin-1 edit after Esc and q${bad}"
+}
+
+e8_ctrl_z_in_editor() {
+    case_start E8 critical "EDITOR=vim: Ctrl-E, Ctrl-Z inside vim, then fg, :wq"
+    local s="$CASE_DIR/s" bad=""
+    tui_ed rl-e8 "$s" "EDITOR='vim -u NONE'"
+    tmx_keys rl-e8 C-e; sleep 1
+    tmx_keys rl-e8 C-z; sleep 1
+    tmx_wait rl-e8 Stopped 5 || bad="$bad [no stopped job]"
+    # The job's command line printed RLEXIT=147 when it stopped; its real status comes as RLFG.
+    tmx_keys rl-e8 'fg; echo RLFG=$?' Enter; sleep 1
+    tmx_keys rl-e8 i '// from vim' Escape ':wq' Enter; sleep 1
+    tmx_wait rl-e8 '// from vim' 5 || bad="$bad [vim's edit not loaded]"
+    tmx_keys rl-e8 Escape; tmx_keys rl-e8 q
+    tmx_wait rl-e8 'RLFG=0' 10 || bad="$bad [exit: $(tmx_cap rl-e8 | grep -o 'RLFG=[0-9]*' | tail -1)]"
+    [ "$(tmx_restored rl-e8)" = restored ] || bad="$bad [terminal]"
+    tmx_kill rl-e8
+    [ -z "$bad" ]
+    verdict $? "the shell shows the job Stopped; fg brings vim back; :wq returns to the tutorial with vim's line loaded; q exits 0, terminal restored${bad}"
+}
+
+e9_ctrl_c_in_editor() {
+    case_start E9 major "EDITOR= a script running sleep 1000 (cooked mode): Ctrl-E, then Ctrl-C"
+    local s="$CASE_DIR/s" bad=""
+    printf '#!/bin/sh\nsleep 1000\n' >"$CASE_DIR/sleeper"; chmod +x "$CASE_DIR/sleeper"
+    tui_ed rl-e9 "$s" "EDITOR=$CASE_DIR/sleeper"
+    tmx_keys rl-e9 C-e; sleep 1
+    tmx_keys rl-e9 C-c; sleep 1
+    tmx_flat rl-e9 | grep -q 'exited with signal: 2 (SIGINT)' || bad="$bad [the tutorial did not come back]"
+    tmx_keys rl-e9 Escape; tmx_keys rl-e9 q
+    [ "$(tmx_exit rl-e9 10)" = 0 ] || bad="$bad [exit]"
+    tmx_kill rl-e9
+    [ -z "$bad" ]
+    verdict $? "Ctrl-C ends the editor only; the tutorial comes back (banner: the editor exited with a signal); q exits 0${bad}"
+}
+
+s7_paste() {
+    case_start S7 critical "TUI editor: paste 1 MB (14,000 lines of 70 characters) with tmux paste-buffer -p (bracketed)"
+    local s="$CASE_DIR/s" bad="" t0 t1
+    python3 -c "import sys; sys.stdout.write((('    x = x + 1; // ' + 'a' * 50).ljust(69) + chr(10)) * 14000)" >"$CASE_DIR/paste"
+    tui_ed rl-s7 "$s"
+    tmux load-buffer -b rl-s7 "$CASE_DIR/paste"
+    t0=$(date +%s%N)
+    tmux paste-buffer -p -b rl-s7 -t rl-s7
+    tmx_wait rl-s7 'line 14001' 60 || bad="$bad [not shown within 60 s]"
+    t1=$(date +%s%N)
+    tmx_keys rl-s7 Escape; tmx_keys rl-s7 q
+    [ "$(tmx_exit rl-s7 20)" = 0 ] || bad="$bad [exit]"
+    [ "$(grep -c 'x = x + 1' "$(ex_file "$s")")" = 14000 ] || bad="$bad [not saved whole]"
+    tmx_kill rl-s7
+    [ -z "$bad" ]
+    verdict $? "pasted, drawn and at line 14001 in $(( (t1 - t0) / 1000000 )) ms; saved whole on leaving${bad}"
 }

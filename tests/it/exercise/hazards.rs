@@ -256,3 +256,24 @@ fn a_statement_over_several_lines_books_each_access_where_it_is_written() {
         [(HazardKind::ReadBeforeSync, 21, Some(18))]
     );
 }
+
+/// Esc reaches the hazard phase (review R4): a set cancel flag stops the search, which then
+/// reports nothing; unset, it finds what `check` finds.
+#[test]
+fn the_hazard_search_stops_when_cancelled() {
+    use std::sync::atomic::AtomicBool;
+    // 300 unsynchronised copies, then a read: a log long enough for several polls.
+    let middle = "    for (int i = 0; i < 300; i++) {\n        cudaMemcpyAsync(d_in, h_in, bytes, cudaMemcpyHostToDevice, s);\n    }\n    float x = h_out[0];\n";
+    let out = run(&program(&with_setup(middle)));
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert!(out.log.len() > 300);
+    let all = hazards::check(&out.log, &out.region_names, false);
+    let go = AtomicBool::new(false);
+    let found = hazards::check_cancellable(&out.log, &out.region_names, false, &go);
+    assert_eq!(found.as_deref(), Some(&all[..]));
+    let stop = AtomicBool::new(true);
+    assert_eq!(
+        hazards::check_cancellable(&out.log, &out.region_names, false, &stop),
+        None
+    );
+}

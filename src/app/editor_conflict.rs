@@ -1,0 +1,312 @@
+//! The file changed outside while the editor was open (another instance, `$EDITOR` in another
+//! window, the learner's own editor through Ctrl-E). The editor's text stays the truth: the
+//! disk's text replaces it without asking only when nothing typed would be lost (the editor
+//! held exactly what it last read or wrote), and only the learner's own editor's save is checked
+//! at once. Otherwise a prompt offers "keep mine" (`k`: the next save replaces the file), "load
+//! theirs" (`l`) and "show diff" (`d`). Saves are refused meanwhile (the shell compares the
+//! file's stamp), so two instances never reload and re-save each other, and a file the editor
+//! cannot load (Latin-1, binary, over the cap) is left as it is on disk.
+//!
+//! The same module answers the y/n asked when quitting would lose the text.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+use super::editor::{EditorState, normal, text_area};
+use super::editor_store::Stamp;
+use super::{App, Banner, BannerKind, Cmd};
+
+/// The disk's version, while the learner decides.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conflict {
+    /// The file's text, or why it cannot be loaded.
+    pub theirs: Result<String, String>,
+    /// The file's stamp when it was read.
+    pub stamp: Option<Stamp>,
+    /// The diff (mine against theirs) while it is shown.
+    pub diff: Option<Vec<DiffLine>>,
+    /// First diff line shown.
+    pub diff_top: usize,
+}
+
+/// One line of the diff view.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DiffLine {
+    Both(String),
+    /// Only in the editor.
+    Mine(String),
+    /// Only on disk.
+    Theirs(String),
+}
+
+/// Most cells of the line-matching table (beyond it, the differing middle is shown as all
+/// removed, then all added).
+const DIFF_CELLS: usize = 1 << 22;
+
+/// The lines of `mine` and `theirs`, matched (common prefix and suffix, and a longest common
+/// subsequence of the middle when it is small enough).
+pub fn diff(mine: &str, theirs: &str) -> Vec<DiffLine> {
+    let a: Vec<&str> = mine.lines().collect();
+    let b: Vec<&str> = theirs.lines().collect();
+    let prefix = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
+    let suffix = a[prefix..]
+        .iter()
+        .rev()
+        .zip(b[prefix..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let (am, bm) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let mut out: Vec<DiffLine> = a[..prefix]
+        .iter()
+        .map(|l| DiffLine::Both((*l).to_string()))
+        .collect();
+    if am.len().saturating_mul(bm.len()) <= DIFF_CELLS {
+        // lcs[i][j]: the longest common subsequence of am[i..] and bm[j..].
+        let w = bm.len() + 1;
+        let mut lcs = vec![0u32; (am.len() + 1) * w];
+        for i in (0..am.len()).rev() {
+            for j in (0..bm.len()).rev() {
+                lcs[i * w + j] = if am[i] == bm[j] {
+                    lcs[(i + 1) * w + j + 1] + 1
+                } else {
+                    lcs[(i + 1) * w + j].max(lcs[i * w + j + 1])
+                };
+            }
+        }
+        let (mut i, mut j) = (0, 0);
+        while i < am.len() || j < bm.len() {
+            if i < am.len() && j < bm.len() && am[i] == bm[j] {
+                out.push(DiffLine::Both(am[i].to_string()));
+                i += 1;
+                j += 1;
+            } else if j < bm.len() && (i == am.len() || lcs[i * w + j + 1] >= lcs[(i + 1) * w + j])
+            {
+                out.push(DiffLine::Theirs(bm[j].to_string()));
+                j += 1;
+            } else {
+                out.push(DiffLine::Mine(am[i].to_string()));
+                i += 1;
+            }
+        }
+    } else {
+        out.extend(am.iter().map(|l| DiffLine::Mine((*l).to_string())));
+        out.extend(bm.iter().map(|l| DiffLine::Theirs((*l).to_string())));
+    }
+    out.extend(
+        a[a.len() - suffix..]
+            .iter()
+            .map(|l| DiffLine::Both((*l).to_string())),
+    );
+    out
+}
+
+impl App {
+    /// The shell found the file on disk different from what the editor last read or wrote.
+    pub(super) fn on_changed_outside(
+        &mut self,
+        id: &str,
+        theirs: Result<String, String>,
+        stamp: Option<Stamp>,
+        external: bool,
+    ) -> Vec<Cmd> {
+        let Some(ed) = self.exercises.editor.as_mut().filter(|e| e.id == id) else {
+            return Vec::new();
+        };
+        ed.leaving = false;
+        let theirs = theirs.map(|t| normal(&t));
+        if let Ok(text) = &theirs
+            && Some(text) == ed.saved.as_ref()
+        {
+            // Touched, or saved with the same text (another instance): nothing to take.
+            ed.stamp = stamp;
+            ed.conflict = None;
+            return Vec::new();
+        }
+        match theirs {
+            Ok(text) if !ed.dirty() && ed.conflict.is_none() => {
+                reload(ed, &text, stamp);
+                if external {
+                    return self.editor_check();
+                }
+                self.overlays.banners.push(Banner {
+                    kind: BannerKind::Info,
+                    text: "the exercise file changed outside and was loaded (the editor had no unsaved changes)".into(),
+                });
+                Vec::new()
+            }
+            theirs => {
+                if let Err(why) = &theirs {
+                    let whose = if external {
+                        "your editor's save"
+                    } else {
+                        "the file on disk"
+                    };
+                    self.overlays.banners.push(Banner {
+                        kind: BannerKind::Warning,
+                        text: format!(
+                            "{whose} cannot be loaded: {why}; it is left as it is, and the text here is kept"
+                        ),
+                    });
+                }
+                ed.conflict = Some(Conflict {
+                    theirs,
+                    stamp,
+                    diff: None,
+                    diff_top: 0,
+                });
+                Vec::new()
+            }
+        }
+    }
+
+    /// A key while a prompt is up: `Some` when the prompt took it (every plain key does, so
+    /// nothing is typed behind it).
+    pub(super) fn editor_prompt_key(&mut self, key: KeyEvent) -> Option<Vec<Cmd>> {
+        let ed = self.exercises.editor.as_mut()?;
+        if ed.quit_prompt.is_some() {
+            return Some(match key.code {
+                KeyCode::Char('y' | 'Y') => {
+                    self.exercises.quit_anyway = true;
+                    vec![Cmd::Quit]
+                }
+                KeyCode::Char('n' | 'N') => {
+                    ed.quit_prompt = None;
+                    Vec::new()
+                }
+                _ => Vec::new(),
+            });
+        }
+        let mine = ed.text().unwrap_or_default();
+        let conflict = ed.conflict.as_mut()?;
+        if key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        {
+            return Some(Vec::new());
+        }
+        match key.code {
+            KeyCode::Char('k' | 'K') => self.keep_mine(),
+            KeyCode::Char('l' | 'L') => self.load_theirs(),
+            KeyCode::Char('d' | 'D') => match &conflict.theirs {
+                Ok(theirs) => {
+                    conflict.diff = match conflict.diff {
+                        Some(_) => None,
+                        None => Some(diff(&mine, theirs)),
+                    };
+                    conflict.diff_top = 0;
+                }
+                Err(why) => {
+                    let text = format!("no diff: the file on disk cannot be loaded: {why}");
+                    self.overlays.banners.push(Banner {
+                        kind: BannerKind::Info,
+                        text,
+                    });
+                }
+            },
+            KeyCode::Up => conflict.diff_top = conflict.diff_top.saturating_sub(1),
+            KeyCode::Down => conflict.diff_top = conflict.diff_top.saturating_add(1),
+            KeyCode::PageUp => conflict.diff_top = conflict.diff_top.saturating_sub(10),
+            KeyCode::PageDown => conflict.diff_top = conflict.diff_top.saturating_add(10),
+            _ => {}
+        }
+        Some(Vec::new())
+    }
+
+    /// Esc while a prompt is up: close the diff, or answer "no" to quitting; `false` when no
+    /// prompt took it.
+    pub(super) fn editor_prompt_escape(&mut self) -> bool {
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return false;
+        };
+        if ed.quit_prompt.take().is_some() {
+            return true;
+        }
+        match ed.conflict.as_mut() {
+            Some(c) if c.diff.is_some() => {
+                c.diff = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// `k`: the editor's text stays; the next save replaces the file (its stamp is taken as
+    /// seen).
+    fn keep_mine(&mut self) {
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return;
+        };
+        let Some(c) = ed.conflict.take() else {
+            return;
+        };
+        ed.stamp = c.stamp;
+        ed.saved = c.theirs.ok();
+        self.overlays.banners.push(Banner {
+            kind: BannerKind::Info,
+            text: "kept your text; it replaces the file on disk when saved (Ctrl-R, Esc, quit)"
+                .into(),
+        });
+    }
+
+    /// `l`: the disk's text replaces the editor's (when it can be loaded).
+    fn load_theirs(&mut self) {
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return;
+        };
+        let Some(c) = ed.conflict.as_ref() else {
+            return;
+        };
+        match c.theirs.clone() {
+            Ok(text) => {
+                let stamp = c.stamp;
+                ed.conflict = None;
+                reload(ed, &text, stamp);
+            }
+            Err(why) => self.overlays.banners.push(Banner {
+                kind: BannerKind::Error,
+                text: format!(
+                    "cannot load the file on disk: {why}; fix it in your editor, or press k to keep the text here"
+                ),
+            }),
+        }
+    }
+}
+
+/// Put `text` (the disk's) in the editor, the cursor where it was.
+fn reload(ed: &mut EditorState, text: &str, stamp: Option<Stamp>) {
+    let cursor = ed.area.as_ref().map(|a| a.cursor());
+    let mut area = text_area(text);
+    if let Some(c) = cursor {
+        area.move_cursor(ratatui_textarea::CursorMove::Jump(
+            u16::try_from(c.0).unwrap_or(u16::MAX),
+            u16::try_from(c.1).unwrap_or(u16::MAX),
+        ));
+    }
+    ed.area = Some(area);
+    ed.saved = Some(normal(text));
+    ed.stamp = stamp;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_diff_keeps_common_lines_and_marks_each_side() {
+        let d = diff("a\nb\nc\nd\n", "a\nx\nc\nd\ne\n");
+        assert_eq!(
+            d,
+            vec![
+                DiffLine::Both("a".into()),
+                DiffLine::Theirs("x".into()),
+                DiffLine::Mine("b".into()),
+                DiffLine::Both("c".into()),
+                DiffLine::Both("d".into()),
+                DiffLine::Theirs("e".into()),
+            ]
+        );
+        assert_eq!(
+            diff("same\n", "same\n"),
+            vec![DiffLine::Both("same".into())]
+        );
+    }
+}
