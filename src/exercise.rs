@@ -32,17 +32,8 @@ pub const SOURCE_CAP: crate::bounded_read::Cap = crate::bounded_read::Cap {
     what: "an exercise file",
 };
 
-/// `transform`'s multiplier: the same as `ACADEMY_TRANSFORM_A` in `academy.cuh`.
-pub const TRANSFORM_A: f32 = 2.0;
-/// `transform`'s offset: the same as `ACADEMY_TRANSFORM_B` in `academy.cuh`.
-pub const TRANSFORM_B: f32 = 1.0;
 /// The seed of `fill_input`: the same as `ACADEMY_FILL_SEED` in `academy.cuh`.
 pub const FILL_SEED: u32 = 7;
-
-/// What `transform` makes of one input float.
-pub fn transform_value(x: f32) -> f32 {
-    x * TRANSFORM_A + TRANSFORM_B
-}
 
 /// A problem in the learner's file at a 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
