@@ -2,7 +2,6 @@
 //! `passed.json`), created from the starter the first time and written atomically (temp file in
 //! the same folder, then rename), so a crash mid-save leaves the old file whole.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -45,14 +44,8 @@ pub fn save(state_dir: &Path, id: &str, text: &str) -> anyhow::Result<()> {
     let path = file_for(state_dir, id);
     let dir = path.parent().unwrap_or(state_dir);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| format!("cannot write in {}", dir.display()))?;
-    tmp.persist(&path)
-        .with_context(|| format!("cannot save {}", path.display()))?;
-    Ok(())
+    crate::atomic_file::write(&path, text.as_bytes())
+        .with_context(|| format!("cannot save {}", path.display()))
 }
 
 /// Put the starter back.

@@ -59,10 +59,10 @@ pub fn run(
         gpu.info().copy_engines,
         (opts.streams, opts.chunks, opts.issue_order),
     );
-    report.params.extra.insert(
-        "host_mem".into(),
-        super::pageable_vs_pinned::kind_name(kind).into(),
-    );
+    report
+        .params
+        .extra
+        .insert("host_mem".into(), kind.name().into());
     let mut s = Session::new(gpu);
     let b = Buffers {
         input: s.host(bytes, kind)?,
