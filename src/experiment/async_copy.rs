@@ -10,8 +10,8 @@ use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{US, put_summary};
 use super::options::{KIB, MIB, format_bytes};
-use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::{Session, device_ops};
+use super::spec::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::{Summary, median};
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
@@ -54,7 +54,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     ],
     chart: Some(Chart::AsyncReturnBars),
     opens_on_chart: false,
-    headline: registry::this_run,
+    headline: spec::this_run,
     run,
 };
 /// The kernel of the copy-kernel-copy sequence (exact in `f32` for the fill pattern).

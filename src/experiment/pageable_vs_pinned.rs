@@ -8,8 +8,8 @@ use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, US, put_summary};
 use super::options::{MIB, format_bytes};
-use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::Session;
+use super::spec::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::{Summary, gbps};
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
@@ -56,7 +56,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     ],
     chart: Some(Chart::BandwidthBySize),
     opens_on_chart: true,
-    headline: registry::this_run,
+    headline: spec::this_run,
     run,
 };
 const KINDS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];

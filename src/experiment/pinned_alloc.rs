@@ -10,8 +10,8 @@ use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, MS_PER_GIB, put_summary};
 use super::options::{GIB, MIB, format_bytes};
-use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::Session;
+use super::spec::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::{Summary, gbps, median};
 use super::{ExperimentError, ExperimentOptions, RunContext, new_report, verify};
 
@@ -87,7 +87,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     ],
     chart: Some(Chart::HostMemoryBars),
     opens_on_chart: true,
-    headline: registry::this_run,
+    headline: spec::this_run,
     run,
 };
 /// The default allocation size.

@@ -16,6 +16,7 @@ use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
 pub mod bound;
+pub mod config;
 pub mod grid;
 pub mod invariants;
 pub mod orders;
