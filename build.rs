@@ -1,5 +1,6 @@
-//! Embeds every `lessons/*.md` into the binary, so an installed `cuda-academy` works anywhere;
-//! and records the git commit it was built from (`CUDA_ACADEMY_GIT_HASH`, empty outside git),
+//! Embeds every `lessons/*.md` and every `exercises/<id>/` folder into the binary, so an installed
+//! `cuda-academy` works anywhere (the exercises in course order: the order the lessons' front
+//! matter names them in, so that order is stated once, in the lessons); and records the git commit it was built from (`CUDA_ACADEMY_GIT_HASH`, empty outside git),
 //! which `--version` and `info` print for bug reports.
 
 use std::process::Command;
@@ -35,6 +36,91 @@ fn main() {
     if let Err(err) = fs::write(&dest, out) {
         println!("cargo:warning=could not write {}: {err}", dest.display());
     }
+    exercises(&root, &files);
+}
+
+/// `embedded_exercises.rs`: (id, exercise.toml, starter.cu, solution.cu) of every folder under
+/// `exercises/` holding an `exercise.toml`, those the lessons name first, in the order they name
+/// them (lesson files sorted by name), then any other folder by name (the catalog loads it, and
+/// the tests and `check` say that no lesson names it). No code line per exercise.
+fn exercises(root: &str, lessons: &[String]) {
+    println!("cargo:rerun-if-changed=exercises");
+    let mut folders: Vec<String> = fs::read_dir("exercises")
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .filter(|e| e.path().join("exercise.toml").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    folders.sort();
+    let mut order: Vec<String> = Vec::new();
+    for name in lessons {
+        let text = fs::read_to_string(format!("lessons/{name}")).unwrap_or_default();
+        for id in named_exercises(&text) {
+            if folders.contains(&id) && !order.contains(&id) {
+                order.push(id);
+            }
+        }
+    }
+    for id in &folders {
+        if !order.contains(id) {
+            order.push(id.clone());
+        }
+    }
+    let mut out = String::from(
+        "/// (id, exercise.toml, starter.cu, solution.cu) of every exercise folder, in course order.\npub static EMBEDDED_EXERCISES: &[(&str, &str, &str, &str)] = &[\n",
+    );
+    for id in &order {
+        let file = |name: &str| {
+            println!("cargo:rerun-if-changed=exercises/{id}/{name}");
+            format!(
+                "include_str!({:?})",
+                format!("{root}/exercises/{id}/{name}")
+            )
+        };
+        out.push_str(&format!(
+            "    ({id:?}, {}, {}, {}),\n",
+            file("exercise.toml"),
+            file("starter.cu"),
+            file("solution.cu")
+        ));
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&env::var("OUT_DIR").unwrap_or_else(|_| ".".into()))
+        .join("embedded_exercises.rs");
+    if let Err(err) = fs::write(&dest, out) {
+        println!("cargo:warning=could not write {}: {err}", dest.display());
+    }
+}
+
+/// The ids in a lesson's front matter `exercises = ["a", "b"]` (one array of strings, on one line
+/// or several): read here without a TOML parser; the lesson validator parses the same key with
+/// one, and `tests/it/exercise/catalog.rs` holds the two to the same order.
+fn named_exercises(lesson: &str) -> Vec<String> {
+    let front = lesson
+        .strip_prefix("+++")
+        .and_then(|rest| rest.split("\n+++").next())
+        .unwrap_or("");
+    let Some(start) = front
+        .lines()
+        .position(|l| l.trim_start().starts_with("exercises") && l.contains('='))
+    else {
+        return Vec::new();
+    };
+    let mut array = String::new();
+    for line in front.lines().skip(start) {
+        array.push_str(line.split('#').next().unwrap_or(""));
+        if line.contains(']') {
+            break;
+        }
+    }
+    array
+        .split('"')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
 }
 
 /// `abc1234` (or `abc1234-dirty` with uncommitted changes) when built from a git checkout, else

@@ -20,7 +20,8 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
-// The same constants as cuda-academy's `exercise::TRANSFORM_A`, `TRANSFORM_B` and `FILL_SEED`.
+// The same constants as cuda-academy's `gpu::TRANSFORM_A`, `gpu::TRANSFORM_B` and
+// `exercise::FILL_SEED`.
 #define ACADEMY_TRANSFORM_A 2.0f
 #define ACADEMY_TRANSFORM_B 1.0f
 #define ACADEMY_FILL_SEED 7u

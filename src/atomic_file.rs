@@ -1,5 +1,6 @@
 //! Writing files so that a failure never destroys what was there: the one helper behind
-//! `calibrate --out`, `run --trace` and the TUI's `e` (and available to the progress store).
+//! `calibrate --out`, `run --trace`, the TUI's `e`, `progress.json`, `exercises/passed.json` and
+//! the learner's exercise files (issue 20: one atomic write, not four).
 //!
 //! [`write()`] puts the bytes in a temporary file in the same folder, fsyncs it and renames it
 //! over the target, so a full disk or a kill leaves either the old file or the new one, never a
@@ -24,6 +25,16 @@ const MAX_LINKS: usize = 40;
 /// not a regular file (`/dev/stdout`, `/dev/full`, a FIFO) is written into, never replaced:
 /// renaming over it would put a regular file in place of a device (as root, `/dev/null`).
 pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_checked(path, bytes, |_| Ok(()))
+}
+
+/// [`write()`] with a step run on the synced temporary file just before the rename: tests make
+/// it fail (a full disk at the last moment) to show the old file survives and no temp is left.
+pub(crate) fn write_checked(
+    path: &Path,
+    bytes: &[u8],
+    before_rename: impl FnOnce(&fs::File) -> io::Result<()>,
+) -> io::Result<()> {
     if fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
         return write_into(path, bytes);
     }
@@ -38,6 +49,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
+    before_rename(tmp.as_file())?;
     // Dropping `tmp` on an error above deletes it; the old file is untouched.
     tmp.persist(&target).map_err(|e| e.error)?;
     sync_dir(dir);

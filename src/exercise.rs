@@ -21,9 +21,35 @@ pub mod printf;
 pub mod state;
 pub mod verdict;
 
-pub use catalog::{Exercise, validate};
+pub use catalog::validate;
 pub use hazards::{Hazard, HazardKind};
 pub use verdict::{Verdict, check};
+
+/// One exercise, ready to check (read by `catalog`, graded by `verdict`: here, above both, so
+/// that neither imports the other for it).
+#[derive(Debug, Clone)]
+pub struct Exercise {
+    pub id: String,
+    pub lesson: String,
+    pub title: String,
+    pub task: String,
+    pub overlap: bool,
+    pub hints: Vec<String>,
+    pub criteria: Vec<verdict::Criterion>,
+    pub starter: &'static str,
+    pub solution: &'static str,
+}
+
+/// A verdict passed by message between the worker and the app (cheap to clone; equal when it is
+/// the same verdict). Here, beside [`Verdict`], so that `worker` need not import `app`.
+#[derive(Debug, Clone)]
+pub struct SharedVerdict(pub std::sync::Arc<Verdict>);
+
+impl PartialEq for SharedVerdict {
+    fn eq(&self, other: &Self) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
 
 /// The largest exercise file read (by `exercise check` and the TUI's editor alike): far beyond
 /// any exercise, small enough to parse at once.
@@ -32,17 +58,8 @@ pub const SOURCE_CAP: crate::bounded_read::Cap = crate::bounded_read::Cap {
     what: "an exercise file",
 };
 
-/// `transform`'s multiplier: the same as `ACADEMY_TRANSFORM_A` in `academy.cuh`.
-pub const TRANSFORM_A: f32 = 2.0;
-/// `transform`'s offset: the same as `ACADEMY_TRANSFORM_B` in `academy.cuh`.
-pub const TRANSFORM_B: f32 = 1.0;
 /// The seed of `fill_input`: the same as `ACADEMY_FILL_SEED` in `academy.cuh`.
 pub const FILL_SEED: u32 = 7;
-
-/// What `transform` makes of one input float.
-pub fn transform_value(x: f32) -> f32 {
-    x * TRANSFORM_A + TRANSFORM_B
-}
 
 /// A problem in the learner's file at a 1-based line and column.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]

@@ -23,8 +23,10 @@ pub mod pinned_alloc;
 pub mod pipeline;
 pub mod registry;
 pub mod session;
+pub mod spec;
 pub mod stats;
 pub mod sweep;
+pub mod validate;
 pub mod verify;
 
 pub use context::RunContext;

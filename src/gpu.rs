@@ -201,4 +201,5 @@ pub trait Recording {
 pub mod cuda;
 pub mod detect;
 pub mod profile;
+pub mod quiet;
 pub mod sim;

@@ -210,6 +210,27 @@ pub enum HostMemKind {
     Registered,
 }
 
+impl HostMemKind {
+    /// Its name wherever a person reads it (`pageable`, `pinned`, `write-combined`,
+    /// `registered`): the one table, the same words as its JSON form.
+    pub fn name(self) -> &'static str {
+        match self {
+            HostMemKind::Pageable => "pageable",
+            HostMemKind::Pinned => "pinned",
+            HostMemKind::WriteCombined => "write-combined",
+            HostMemKind::Registered => "registered",
+        }
+    }
+
+    /// Its metric-name form (`write_combined_h2d_gbps`): the name with `_` for `-`.
+    pub fn key(self) -> &'static str {
+        match self {
+            HostMemKind::WriteCombined => "write_combined",
+            other => other.name(),
+        }
+    }
+}
+
 /// One copy, kernel or host call on the timeline.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Op {

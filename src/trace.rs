@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::report::{BackendKind, Op, OpKind, Report, TimingSource};
-use crate::timeline::format::{format_bytes, gbps, host_mem_name, kind_name};
+use crate::timeline::format::{format_bytes, gbps, kind_name};
 use tracks::{Placed, TrackKey, place};
 
 /// The device process of the headline timeline.
@@ -162,7 +162,7 @@ fn complete_event(op: &Op, placed: &Placed, tid: u32) -> Value {
     args.insert("bytes".into(), json!(op.bytes));
     args.insert("stream".into(), json!(op.stream));
     if let Some(mem) = op.host_mem {
-        args.insert("host_mem".into(), json!(host_mem_name(mem)));
+        args.insert("host_mem".into(), json!(mem.name()));
     }
     if let Some(engine) = op.engine {
         args.insert("engine".into(), json!(engine));

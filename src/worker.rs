@@ -17,7 +17,7 @@ mod jobs;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::thread::JoinHandle;
 
-use crate::app::editor::SharedVerdict;
+use crate::exercise::SharedVerdict;
 use crate::experiment::{self, ExperimentError, ExperimentOptions, RunContext};
 use crate::gpu::detect::BackendSpec;
 use crate::gpu::{DeviceInfo, Gpu, detect};

@@ -2,10 +2,8 @@
 //! ([`ExerciseCmd`]) and what the shell reports back ([`ExerciseMsg`]).
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
 
 use super::editor_store::Stamp;
-use crate::exercise::Verdict;
 
 /// What the editor asks the shell to do (files in the state folder, checks on the worker).
 #[derive(Debug, Clone, PartialEq)]
@@ -103,12 +101,5 @@ pub enum ExerciseMsg {
     Failed(String),
 }
 
-/// A verdict passed by message (cheap to clone; equal when it is the same verdict).
-#[derive(Debug, Clone)]
-pub struct SharedVerdict(pub Arc<Verdict>);
-
-impl PartialEq for SharedVerdict {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
+// Issue 20: defined in `exercise`, so that `worker` need not import `app` for it.
+pub use crate::exercise::SharedVerdict;

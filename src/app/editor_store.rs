@@ -6,7 +6,6 @@
 //! ([`crate::bounded_read`]): a FIFO, a device or an oversized file is an error at once, on any
 //! thread. What could not be saved at all goes to a recovery file ([`recover`]).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
@@ -71,33 +70,23 @@ pub fn save(state_dir: &Path, id: &str, text: &str) -> anyhow::Result<()> {
             dir.display()
         )
     })?;
-    let mut tmp = match tempfile::NamedTempFile::new_in(dir) {
-        Ok(tmp) => tmp,
-        Err(e) => {
-            return write_in_place(&path, text).map_err(|_| {
-                anyhow::Error::new(e).context(format!(
-                    "cannot write in {}; make the folder writable or free some space",
-                    dir.display()
-                ))
-            });
-        }
-    };
-    tmp.write_all(text.as_bytes())
-        .and_then(|()| tmp.as_file().sync_all())
-        .with_context(|| {
-            format!(
-                "cannot write in {}; free some space or make it writable",
+    // The one atomic write; where the folder takes no new file (no temp file can be made) but
+    // the file itself is writable, it is overwritten in place rather than not saved at all.
+    match crate::atomic_file::write(&path, text.as_bytes()) {
+        Ok(()) => Ok(()),
+        Err(e) => write_in_place(&path, text).map_err(|_| {
+            anyhow::Error::new(e).context(format!(
+                "cannot write in {}; make the folder writable or free some space",
                 dir.display()
-            )
-        })?;
-    tmp.persist(&path)
-        .with_context(|| format!("cannot save {}", path.display()))?;
-    Ok(())
+            ))
+        }),
+    }
 }
 
 /// Overwrite the regular file at `path` with `text` (never a FIFO or device: opened
 /// non-blocking and checked before it is truncated).
 fn write_in_place(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
     let mut file = std::fs::OpenOptions::new()
         .write(true)

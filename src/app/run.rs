@@ -43,11 +43,6 @@ impl App {
         self.panel.timeline(self.experiment()?)
     }
 
-    /// The views the experiment shown can draw now, in the order `v` cycles through them.
-    pub fn panel_views(&self) -> Vec<PanelView> {
-        self.panel.views(self.experiment())
-    }
-
     /// The view actually drawn: the one chosen when it can be drawn, else the results.
     pub fn panel_view(&self) -> PanelView {
         self.panel.view_drawn(self.experiment())

@@ -1,6 +1,6 @@
-//! The exercises: one registry, read from `exercises/<id>/` (an `exercise.toml` with title,
-//! lesson, task, hints and pass criteria, a `starter.cu` and a `solution.cu`), embedded at build
-//! time. Lessons name their exercises in front matter; [`validate`] is how `check` sees them.
+//! The exercises: one registry, read from `exercises/<id>/` (an `exercise.toml` with its
+//! `format_version`, title, lesson, task, hints and pass criteria, a `starter.cu` and a
+//! `solution.cu`), embedded at build time by `build.rs` in course order (the lessons' order). Lessons name their exercises in front matter; [`validate`] is how `check` sees them.
 
 use std::sync::OnceLock;
 
@@ -8,35 +8,20 @@ use serde::Deserialize;
 
 use super::verdict::Criterion;
 
-/// Embeds one exercise folder: (id, exercise.toml, starter.cu, solution.cu).
-macro_rules! exercise {
-    ($id:literal) => {
-        (
-            $id,
-            include_str!(concat!("../../exercises/", $id, "/exercise.toml")),
-            include_str!(concat!("../../exercises/", $id, "/starter.cu")),
-            include_str!(concat!("../../exercises/", $id, "/solution.cu")),
-        )
-    };
-}
+// `EMBEDDED_EXERCISES`: every `exercises/<id>/` folder, in course order (the order the lessons'
+// front matter names them), written by `build.rs`: a new exercise is a folder, and its id in a
+// lesson's `exercises = [...]`.
+include!(concat!(env!("OUT_DIR"), "/embedded_exercises.rs"));
 
-/// Every exercise, in course order. A new exercise is a folder and one line here.
-const SOURCES: &[(&str, &str, &str, &str)] = &[
-    exercise!("time-a-copy"),
-    exercise!("pageable-to-pinned"),
-    exercise!("register-existing"),
-    exercise!("pin-once"),
-    exercise!("fix-the-race"),
-    exercise!("keep-it-alive"),
-    exercise!("overlap-host-work"),
-    exercise!("double-buffer"),
-    exercise!("issue-order"),
-];
+/// The `format_version` of `exercise.toml` this build reads.
+pub const FORMAT_VERSION: u32 = 1;
 
 /// `exercise.toml`, field by field.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ExerciseFile {
+    /// The file format's version ([`FORMAT_VERSION`]); a newer one needs a newer cuda-academy.
+    format_version: toml::Spanned<u32>,
     /// Same as the folder name.
     id: String,
     /// The id of the lesson it belongs to.
@@ -53,19 +38,9 @@ struct ExerciseFile {
     criteria: Vec<Criterion>,
 }
 
-/// One exercise, ready to check.
-#[derive(Debug, Clone)]
-pub struct Exercise {
-    pub id: String,
-    pub lesson: String,
-    pub title: String,
-    pub task: String,
-    pub overlap: bool,
-    pub hints: Vec<String>,
-    pub criteria: Vec<Criterion>,
-    pub starter: &'static str,
-    pub solution: &'static str,
-}
+// `Exercise` lives in `exercise.rs`, above both this file and `verdict` (which grades one), so
+// that neither imports the other for it (issue 20).
+pub use super::Exercise;
 
 struct Registry {
     exercises: Vec<Exercise>,
@@ -80,7 +55,7 @@ fn registry() -> &'static Registry {
             exercises: Vec::new(),
             problems: Vec::new(),
         };
-        for (id, toml_text, starter, solution) in SOURCES {
+        for (id, toml_text, starter, solution) in EMBEDDED_EXERCISES {
             match load(id, toml_text, starter, solution) {
                 Ok(ex) => reg.exercises.push(ex),
                 Err(problems) => reg
@@ -92,19 +67,41 @@ fn registry() -> &'static Registry {
     })
 }
 
-fn load(
+/// Read one exercise from its three files' text (what [`EMBEDDED_EXERCISES`] holds): every
+/// problem, each with its `exercises/<id>/<file>:<line>`, or the exercise.
+pub fn load(
     id: &str,
     toml_text: &str,
     starter: &'static str,
     solution: &'static str,
 ) -> Result<Exercise, Vec<String>> {
+    let at = |offset: usize| {
+        let line = toml_text[..offset.min(toml_text.len())]
+            .matches('\n')
+            .count()
+            + 1;
+        format!("exercises/{id}/exercise.toml:{line}")
+    };
     let file: ExerciseFile = toml::from_str(toml_text).map_err(|e| {
-        vec![format!(
-            "exercises/{id}/exercise.toml: {}",
-            e.message().trim()
-        )]
+        let place = e
+            .span()
+            .map_or(format!("exercises/{id}/exercise.toml"), |s| at(s.start));
+        vec![format!("{place}: {}", e.message().trim())]
     })?;
     let mut problems = Vec::new();
+    let version = *file.format_version.get_ref();
+    if version != FORMAT_VERSION {
+        problems.push(format!(
+            "{}: format_version {version} is not the one this cuda-academy reads \
+             ({FORMAT_VERSION}); {}",
+            at(file.format_version.span().start),
+            if version > FORMAT_VERSION {
+                "upgrade cuda-academy"
+            } else {
+                "write the file in the current format"
+            }
+        ));
+    }
     if file.id != id {
         problems.push(format!(
             "exercises/{id}/exercise.toml: id {:?} differs from the folder name",
@@ -159,7 +156,7 @@ pub fn find(id: &str) -> Option<&'static Exercise> {
 
 /// Every id in the registry, loaded or broken.
 pub fn ids() -> Vec<&'static str> {
-    SOURCES.iter().map(|s| s.0).collect()
+    EMBEDDED_EXERCISES.iter().map(|s| s.0).collect()
 }
 
 /// Problems with the exercises a lesson names (`ids_named`, its front matter's `exercises`):

@@ -82,6 +82,15 @@ pub(crate) struct Stop {
 
 type Res<T> = Result<T, Stop>;
 
+/// The run stops at `pos` with `message` (a runtime error in the learner's program).
+fn stop(pos: Pos, message: impl Into<String>) -> Stop {
+    Stop {
+        pos,
+        message: message.into(),
+        cancelled: false,
+    }
+}
+
 /// One allocation as the interpreter tracks it.
 #[derive(Debug, Clone)]
 struct Region {

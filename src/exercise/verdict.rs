@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use serde::Serialize;
 
-use super::catalog::Exercise;
+use super::Exercise;
 use super::hazards::{self, Hazard, HazardKind};
 use super::interp::{self, Limits};
 use super::metrics::{self, ReportedMetric};

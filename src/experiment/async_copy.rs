@@ -10,9 +10,8 @@ use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{US, put_summary};
 use super::options::{KIB, MIB, format_bytes};
-use super::pageable_vs_pinned::{kind_key, kind_name};
-use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::{Session, device_ops};
+use super::spec::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::{Summary, median};
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
@@ -55,7 +54,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     ],
     chart: Some(Chart::AsyncReturnBars),
     opens_on_chart: false,
-    headline: registry::this_run,
+    headline: spec::this_run,
     run,
 };
 /// The kernel of the copy-kernel-copy sequence (exact in `f32` for the fill pattern).
@@ -104,7 +103,7 @@ pub fn run(
         for (j, &bytes) in sizes.iter().enumerate() {
             ctx.step(&format!(
                 "{} async copy {} ({}/{})",
-                kind_name(kind),
+                kind.name(),
                 format_bytes(bytes),
                 i * sizes.len() + j + 1,
                 2 * sizes.len()
@@ -122,7 +121,7 @@ pub fn run(
             done.push((bytes as f64, median(&d)));
             last = (Summary::of(&r), Summary::of(&d));
         }
-        let k = kind_key(kind);
+        let k = kind.key();
         // The metrics are the largest size's samples (the last of the sweep).
         if let (Some(r), Some(d)) = last {
             put_summary(
@@ -178,7 +177,7 @@ fn headline(
         };
         s.call(
             stream,
-            &format!("cuMemcpyHtoDAsync {} returns", kind_name(kind)),
+            &format!("cuMemcpyHtoDAsync {} returns", kind.name()),
             |g| up.issue(g),
         )?;
         s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;

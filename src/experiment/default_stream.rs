@@ -11,8 +11,8 @@ use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{MS, put, put_summary};
 use super::options::{KIB, MIB, format_bytes};
-use super::registry::{ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::{Session, device_span_us};
+use super::spec::{ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report};
 

@@ -8,8 +8,8 @@ use super::fit::Need;
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, US, put_summary};
 use super::options::{MIB, format_bytes};
-use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::Session;
+use super::spec::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::{Summary, gbps};
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, sweep, verify};
 
@@ -56,28 +56,10 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     ],
     chart: Some(Chart::BandwidthBySize),
     opens_on_chart: true,
-    headline: registry::this_run,
+    headline: spec::this_run,
     run,
 };
 const KINDS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];
-
-/// The human name of a host memory kind (`pinned`, `write-combined`, ...).
-pub fn kind_name(kind: HostMemKind) -> &'static str {
-    match kind {
-        HostMemKind::Pageable => "pageable",
-        HostMemKind::Pinned => "pinned",
-        HostMemKind::WriteCombined => "write-combined",
-        HostMemKind::Registered => "registered",
-    }
-}
-
-/// The metric-name form of a host memory kind (`pinned`, `write_combined`, ...).
-pub fn kind_key(kind: HostMemKind) -> &'static str {
-    match kind {
-        HostMemKind::WriteCombined => "write_combined",
-        other => kind_name(other),
-    }
-}
 
 /// Run the experiment (see the module docs).
 pub fn run(
@@ -116,7 +98,7 @@ pub fn run(
                 kind,
                 bytes,
             };
-            ctx.step(&format!("warm-up {} {}", kind_name(kind), dir.label()))?;
+            ctx.step(&format!("warm-up {} {}", kind.name(), dir.label()))?;
             at(size).issue(&mut *s)?;
             s.stream_sync(stream)?;
             let mut points = Vec::new();
@@ -124,7 +106,7 @@ pub fn run(
                 step += 1;
                 let phase = format!(
                     "{} {} {} ({step}/{total})",
-                    kind_name(kind),
+                    kind.name(),
                     dir.label(),
                     format_bytes(bytes)
                 );
@@ -135,7 +117,7 @@ pub fn run(
                     continue;
                 };
                 points.push((bytes as f64, rate.median));
-                let name = format!("{}_{}", kind_key(kind), dir.name());
+                let name = format!("{}_{}", kind.key(), dir.name());
                 if bytes == sizes[0] {
                     let name = format!("{name}_small_copy_us");
                     put_summary(&mut report.metrics, &name, &time, 1.0, US);
@@ -146,7 +128,7 @@ pub fn run(
                 }
             }
             report.series.push(Series {
-                name: format!("{}_{}_gbps_by_size", kind_key(kind), dir.name()),
+                name: format!("{}_{}_gbps_by_size", kind.key(), dir.name()),
                 x_unit: "bytes".into(),
                 y_unit: GBPS.into(),
                 points,
@@ -204,7 +186,7 @@ fn headline(
             host: dst,
             ..up
         };
-        let k = kind_name(kind);
+        let k = kind.name();
         // Lesson 1 is about plain cudaMemcpy, which the driver does as an async copy
         // (cuMemcpyHtoDAsync / DtoHAsync) and a wait (cuStreamSynchronize): label them so.
         let copy = format!("cudaMemcpy {k}");
@@ -218,7 +200,7 @@ fn headline(
     for &(kind, src, dst) in bufs {
         let name = format!(
             "{} round trip of {} matches",
-            kind_name(kind),
+            kind.name(),
             format_bytes(size)
         );
         report

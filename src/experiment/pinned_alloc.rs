@@ -10,9 +10,8 @@ use super::fit::{Free, Need, fit_size};
 use super::measure::{CopySpec, Dir};
 use super::metrics::{GBPS, MS_PER_GIB, put_summary};
 use super::options::{GIB, MIB, format_bytes};
-use super::pageable_vs_pinned::{kind_key, kind_name};
-use super::registry::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::session::Session;
+use super::spec::{self, Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::stats::{Summary, gbps, median};
 use super::{ExperimentError, ExperimentOptions, RunContext, new_report, verify};
 
@@ -88,7 +87,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     ],
     chart: Some(Chart::HostMemoryBars),
     opens_on_chart: true,
-    headline: registry::this_run,
+    headline: spec::this_run,
     run,
 };
 /// The default allocation size.
@@ -257,7 +256,7 @@ fn bandwidth(
     for (i, kind) in BW_KINDS.into_iter().enumerate() {
         ctx.step(&format!(
             "{} copies of {} ({}/{})",
-            kind_name(kind),
+            kind.name(),
             format_bytes(copy),
             i + 1,
             BW_KINDS.len()
@@ -279,7 +278,7 @@ fn bandwidth(
             let times = spec.time(s, 5)?;
             let rates: Vec<f64> = times.iter().map(|&t| gbps(copy, t)).collect();
             if let Some(r) = Summary::of(&rates) {
-                let name = format!("{}_{}_gbps", kind_key(kind), dir.name());
+                let name = format!("{}_{}_gbps", kind.key(), dir.name());
                 put_summary(&mut report.metrics, &name, &r, 1.0, GBPS);
             }
         }
@@ -308,11 +307,9 @@ fn headline(
             kind,
             bytes: copy,
         };
-        s.call(
-            stream,
-            &format!("cuMemcpyHtoDAsync {}", kind_name(kind)),
-            |g| up.issue(g),
-        )?;
+        s.call(stream, &format!("cuMemcpyHtoDAsync {}", kind.name()), |g| {
+            up.issue(g)
+        })?;
         s.call(stream, "cuStreamSynchronize", |g| g.stream_sync(stream))?;
     }
     report.timeline = s.end()?;
@@ -335,7 +332,7 @@ fn headline(
         up.issue(&mut **s)?;
         down.issue(&mut **s)?;
         s.stream_sync(stream)?;
-        let name = format!("copy from {} memory matches", kind_name(kind));
+        let name = format!("copy from {} memory matches", kind.name());
         report
             .checks
             .push(verify::copy_matches(&mut **s, &name, host, check, copy)?);

@@ -16,6 +16,7 @@ use super::stats::Summary;
 use super::{ExperimentError, ExperimentOptions, RunContext, sized_report, verify};
 
 pub mod bound;
+pub mod config;
 pub mod grid;
 pub mod invariants;
 pub mod orders;
@@ -59,10 +60,10 @@ pub fn run(
         gpu.info().copy_engines,
         (opts.streams, opts.chunks, opts.issue_order),
     );
-    report.params.extra.insert(
-        "host_mem".into(),
-        super::pageable_vs_pinned::kind_name(kind).into(),
-    );
+    report
+        .params
+        .extra
+        .insert("host_mem".into(), kind.name().into());
     let mut s = Session::new(gpu);
     let b = Buffers {
         input: s.host(bytes, kind)?,

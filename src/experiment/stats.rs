@@ -27,15 +27,6 @@ impl Summary {
             count: v.len(),
         })
     }
-
-    /// The spread relative to the median (0 when the median is 0).
-    pub fn relative_spread(&self) -> f64 {
-        if self.median == 0.0 {
-            0.0
-        } else {
-            self.iqr / self.median.abs()
-        }
-    }
 }
 
 /// Linear-interpolated quantile of sorted, non-empty data.

@@ -1,212 +1,113 @@
-//! [`Action`]: everything a key can ask for, with the name and the one-line description the
-//! help overlay shows, and which of them are the timeline's own.
+//! [`Action`]: everything a key can ask for, each defined once, on one line, with the name and
+//! the one-line description the help overlay shows (as helix's `static_commands!` does); and
+//! which of them are the timeline's own. A new action is one line in `actions!` below, a
+//! binding in `table.rs` and an arm in `app::dispatch::route`.
 
 use crate::timeline::TimelineAction;
 
-/// Everything a key can ask for. Each variant's [`Action::name`] and [`Action::description`]
-/// say what it does (they are what the help overlay shows).
-#[allow(missing_docs)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
-    Quit,
-    ToggleHelp,
-    Close,
-    NextCard,
-    PrevCard,
-    FocusNext,
-    FocusPrev,
-    ToggleLessons,
-    /// Jump to lesson N (1-based; the digit pressed).
-    JumpLesson(u8),
-    ScrollUp,
-    ScrollDown,
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
-    OptionUp,
-    OptionDown,
-    Answer,
-    NextQuestion,
-    PrevQuestion,
-    /// Choose and answer the option at position N (0-based; the letter pressed).
-    PickOption(u8),
-    NextToReview,
-    ListUp,
-    ListDown,
-    OpenLesson,
-    ResetLesson,
-    ResetAll,
-    ConfirmYes,
-    ConfirmNo,
-    RunExperiment,
-    ExportTrace,
-    SwitchExperiment,
-    ToggleView,
-    LaneMode,
-    Compare,
-    OpenParams,
-    ZoomIn,
-    ZoomOut,
-    PanLeft,
-    PanRight,
-    SelectPrevOp,
-    SelectNextOp,
-    FieldUp,
-    FieldDown,
-    ValueLess,
-    ValueMore,
-    ParamsRun,
-    ParamsClose,
-    OpenEditor,
-    /// Move the exercise list's selection by N (-1: the key was ↑ or k).
-    PickerMove(i8),
-    PickerOpen,
-    PickerReset,
-    PickerClose,
-    EditorTimeline,
-    EditorCheck,
-    EditorLeave,
-    EditorExternal,
-    EditorHint,
-    EditorSolution,
-    EditorReset,
-    ToggleLinks,
-    LinkOpen,
-    LinkCopy,
-    LinkScrollLeft,
-    LinkScrollRight,
+/// Defines [`Action`] and its [`Action::name`] and [`Action::description`] from one table, so a
+/// variant cannot lack either (an arm missing from a hand-written `match` is an easy slip, and
+/// two `match`es for one fact are two places to keep in step).
+macro_rules! actions {
+    ($( $(#[$doc:meta])* $variant:ident $(($field:ty))? => $name:literal, $desc:literal; )*) => {
+        /// Everything a key can ask for. Each variant's [`Action::name`] and
+        /// [`Action::description`] say what it does (they are what the help overlay shows).
+        #[allow(missing_docs)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Action {
+            $( $(#[$doc])* $variant $(($field))?, )*
+        }
+
+        impl Action {
+            /// The action's name, as the help overlay lists it.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $( actions!(@pat $variant $(($field))?) => $name, )*
+                }
+            }
+
+            /// One line on what it does, for the help overlay.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $( actions!(@pat $variant $(($field))?) => $desc, )*
+                }
+            }
+        }
+    };
+    (@pat $variant:ident) => { Action::$variant };
+    (@pat $variant:ident ($field:ty)) => { Action::$variant(_) };
 }
 
-impl Action {
-    /// The action's name, as the help overlay lists it.
-    pub fn name(self) -> &'static str {
-        match self {
-            Action::Quit => "quit",
-            Action::ToggleHelp => "help",
-            Action::Close => "close",
-            Action::NextCard => "next card",
-            Action::PrevCard => "previous card",
-            Action::FocusNext => "next pane",
-            Action::FocusPrev => "previous pane",
-            Action::ToggleLessons => "lesson list",
-            Action::JumpLesson(_) => "jump to lesson N",
-            Action::ScrollUp => "scroll up",
-            Action::ScrollDown => "scroll down",
-            Action::PageUp => "page up",
-            Action::PageDown => "page down",
-            Action::Top => "top",
-            Action::Bottom => "bottom",
-            Action::OptionUp => "previous option",
-            Action::OptionDown => "next option",
-            Action::Answer => "answer",
-            Action::NextQuestion => "next question",
-            Action::PrevQuestion => "previous question",
-            Action::PickOption(_) => "pick option",
-            Action::NextToReview => "next to review",
-            Action::ListUp => "select previous",
-            Action::ListDown => "select next",
-            Action::OpenLesson => "open lesson",
-            Action::ResetLesson => "reset lesson",
-            Action::ResetAll => "reset everything",
-            Action::ConfirmYes => "yes",
-            Action::ConfirmNo => "no",
-            Action::RunExperiment => "run experiment",
-            Action::ExportTrace => "export trace",
-            Action::SwitchExperiment => "switch experiment",
-            Action::ToggleView => "panel view",
-            Action::LaneMode => "lane mode",
-            Action::Compare => "compare with",
-            Action::OpenParams => "parameters",
-            Action::ZoomIn => "zoom in",
-            Action::ZoomOut => "zoom out",
-            Action::PanLeft => "pan left",
-            Action::PanRight => "pan right",
-            Action::SelectPrevOp => "previous op",
-            Action::SelectNextOp => "next op",
-            Action::FieldUp => "previous field",
-            Action::FieldDown => "next field",
-            Action::ValueLess => "smaller value",
-            Action::ValueMore => "larger value",
-            Action::ParamsRun => "run with these",
-            Action::ParamsClose => "close form",
-            Action::OpenEditor => "exercises",
-            Action::PickerMove(_) => "select",
-            Action::PickerOpen => "open exercise",
-            Action::PickerReset => "reset exercise",
-            Action::PickerClose => "close list",
-            Action::EditorTimeline => "timeline / verdict",
-            Action::EditorCheck => "check",
-            Action::EditorLeave => "leave editor",
-            Action::EditorExternal => "own editor",
-            Action::EditorHint => "hint",
-            Action::EditorSolution => "solution",
-            Action::EditorReset => "reset exercise",
-            Action::ToggleLinks => "links",
-            Action::LinkOpen => "open link",
-            Action::LinkCopy => "copy link",
-            Action::LinkScrollLeft | Action::LinkScrollRight => "scroll URL",
-        }
-    }
-
-    /// One line on what it does, for the help overlay.
-    pub fn description(self) -> &'static str {
-        match self {
-            Action::Quit => "save progress and leave",
-            Action::ToggleHelp => "show or hide this list of keys",
-            Action::Close => "close the list; else cancel a run; else messages",
-            Action::NextCard => "on, into the next lesson at the end",
-            Action::PrevCard => "back, into the previous lesson",
-            Action::FocusNext => "cards → quiz → experiment → lessons",
-            Action::FocusPrev => "the other way round",
-            Action::ToggleLessons => "lessons with completion and scores",
-            Action::JumpLesson(_) => "open lesson N where you left it",
-            Action::ScrollUp | Action::ScrollDown => "scroll the pane a line",
-            Action::PageUp | Action::PageDown => "scroll the pane a page",
-            Action::Top | Action::Bottom => "scroll to the start or end",
-            Action::OptionUp | Action::OptionDown => "move the › cursor",
-            Action::Answer => "answer (the first is scored); again: practice",
-            Action::NextQuestion | Action::PrevQuestion => "move among the lesson's questions",
-            Action::PickOption(_) => "answer with that option (practice once answered)",
-            Action::NextToReview => "the next question missed or not answered yet",
-            Action::ListUp | Action::ListDown => "move the selection",
-            Action::OpenLesson => "open the selected lesson",
-            Action::ResetLesson => "clear this lesson's progress (asks)",
-            Action::ResetAll => "clear all progress (asks first)",
-            Action::ConfirmYes => "do it",
-            Action::ConfirmNo => "keep things as they are",
-            Action::RunExperiment => "run the lesson's experiment (on the worker)",
-            Action::ExportTrace => "write the last run as Chrome trace JSON",
-            Action::SwitchExperiment => "the lesson's other experiment",
-            Action::ToggleView => "timeline → results → chart",
-            Action::LaneMode => "streams → copy engines → both",
-            Action::Compare => "previous run / baseline / none",
-            Action::OpenParams => "size, streams, chunks, memory, order",
-            Action::ZoomIn | Action::ZoomOut => "zoom the timeline",
-            Action::PanLeft | Action::PanRight => "move the timeline window",
-            Action::SelectPrevOp | Action::SelectNextOp => "select an op, show its details",
-            Action::FieldUp | Action::FieldDown => "choose a parameter",
-            Action::ValueLess | Action::ValueMore => "change it (or type a value)",
-            Action::ParamsRun => "close the form and run",
-            Action::ParamsClose => "keep the values, don't run",
-            Action::OpenEditor => "list the lesson's exercises, to open one",
-            Action::PickerMove(_) => "move the selection",
-            Action::PickerOpen => "open the selected one in the editor",
-            Action::PickerReset => "put its starter back (asks first)",
-            Action::PickerClose => "back to the lesson",
-            Action::EditorTimeline => "the timeline or the verdict (narrow)",
-            Action::EditorCheck => "save, run and check the file",
-            Action::EditorLeave => "cancel a check; else save and leave",
-            Action::EditorExternal => "open the file in $VISUAL / $EDITOR",
-            Action::EditorHint => "show the next hint",
-            Action::EditorSolution => "show the solution (after a pass or 3 fails)",
-            Action::EditorReset => "put the starter back (asks first)",
-            Action::ToggleLinks => "list the card's links [n]: open, copy, read whole",
-            Action::LinkOpen => "in your browser (xdg-open / open)",
-            Action::LinkCopy => "to the clipboard (OSC 52, if the terminal allows)",
-            Action::LinkScrollLeft | Action::LinkScrollRight => "see the rest of a long URL",
-        }
-    }
+// One line per action: `Variant => "name", "what it does";`.
+actions! {
+    Quit => "quit", "save progress and leave";
+    ToggleHelp => "help", "show or hide this list of keys";
+    Close => "close", "close the list; else cancel a run; else messages";
+    NextCard => "next card", "on, into the next lesson at the end";
+    PrevCard => "previous card", "back, into the previous lesson";
+    FocusNext => "next pane", "cards → quiz → experiment → lessons";
+    FocusPrev => "previous pane", "the other way round";
+    ToggleLessons => "lesson list", "lessons with completion and scores";
+    /// Jump to lesson N (1-based; the digit pressed).
+    JumpLesson(u8) => "jump to lesson N", "open lesson N where you left it";
+    ScrollUp => "scroll up", "scroll the pane a line";
+    ScrollDown => "scroll down", "scroll the pane a line";
+    PageUp => "page up", "scroll the pane a page";
+    PageDown => "page down", "scroll the pane a page";
+    Top => "top", "scroll to the start or end";
+    Bottom => "bottom", "scroll to the start or end";
+    OptionUp => "previous option", "move the › cursor";
+    OptionDown => "next option", "move the › cursor";
+    Answer => "answer", "answer (the first is scored); again: practice";
+    NextQuestion => "next question", "move among the lesson's questions";
+    PrevQuestion => "previous question", "move among the lesson's questions";
+    /// Choose and answer the option at position N (0-based; the letter pressed).
+    PickOption(u8) => "pick option", "answer with that option (practice once answered)";
+    NextToReview => "next to review", "the next question missed or not answered yet";
+    ListUp => "select previous", "move the selection";
+    ListDown => "select next", "move the selection";
+    OpenLesson => "open lesson", "open the selected lesson";
+    ResetLesson => "reset lesson", "clear this lesson's progress (asks)";
+    ResetAll => "reset everything", "clear all progress (asks first)";
+    ConfirmYes => "yes", "do it";
+    ConfirmNo => "no", "keep things as they are";
+    RunExperiment => "run experiment", "run the lesson's experiment (on the worker)";
+    ExportTrace => "export trace", "write the last run as Chrome trace JSON";
+    SwitchExperiment => "switch experiment", "the lesson's other experiment";
+    ToggleView => "panel view", "timeline → results → chart";
+    LaneMode => "lane mode", "streams → copy engines → both";
+    Compare => "compare with", "previous run / baseline / none";
+    OpenParams => "parameters", "size, streams, chunks, memory, order";
+    ZoomIn => "zoom in", "zoom the timeline";
+    ZoomOut => "zoom out", "zoom the timeline";
+    PanLeft => "pan left", "move the timeline window";
+    PanRight => "pan right", "move the timeline window";
+    SelectPrevOp => "previous op", "select an op, show its details";
+    SelectNextOp => "next op", "select an op, show its details";
+    FieldUp => "previous field", "choose a parameter";
+    FieldDown => "next field", "choose a parameter";
+    ValueLess => "smaller value", "change it (or type a value)";
+    ValueMore => "larger value", "change it (or type a value)";
+    ParamsRun => "run with these", "close the form and run";
+    ParamsClose => "close form", "keep the values, don't run";
+    OpenEditor => "exercises", "list the lesson's exercises, to open one";
+    /// Move the exercise list's selection by N (-1: the key was ↑ or k).
+    PickerMove(i8) => "select", "move the selection";
+    PickerOpen => "open exercise", "open the selected one in the editor";
+    PickerReset => "reset exercise", "put its starter back (asks first)";
+    PickerClose => "close list", "back to the lesson";
+    EditorTimeline => "timeline / verdict", "the timeline or the verdict (narrow)";
+    EditorCheck => "check", "save, run and check the file";
+    EditorLeave => "leave editor", "cancel a check; else save and leave";
+    EditorExternal => "own editor", "open the file in $VISUAL / $EDITOR";
+    EditorHint => "hint", "show the next hint";
+    EditorSolution => "solution", "show the solution (after a pass or 3 fails)";
+    EditorReset => "reset exercise", "put the starter back (asks first)";
+    ToggleLinks => "links", "list the card's links [n]: open, copy, read whole";
+    LinkOpen => "open link", "in your browser (xdg-open / open)";
+    LinkCopy => "copy link", "to the clipboard (OSC 52, if the terminal allows)";
+    LinkScrollLeft => "scroll URL", "see the rest of a long URL";
+    LinkScrollRight => "scroll URL", "see the rest of a long URL";
 }
 
 impl Action {

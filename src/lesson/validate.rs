@@ -58,7 +58,7 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
     let mut problems = Vec::new();
     check_line_lengths(source, text, &mut problems);
     // One TOML parse for the values and the lines of every key and question (see `lines`).
-    let (meta, lines) = lines::parse_front_matter(front, front_line);
+    let (meta, lines) = parse_front_matter(front, front_line);
     let mut meta = match meta {
         Ok(meta) => Some(meta),
         Err(err) => {
@@ -212,4 +212,21 @@ fn line_of_offset_bytes(bytes: &[u8], offset: usize) -> usize {
         .filter(|b| **b == b'\n')
         .count()
         + 1
+}
+
+/// Parse the front matter and find the lines of its keys and questions: part by part where that
+/// cannot change the meaning (`chunked`: a big lesson never builds one tree of all its
+/// questions), otherwise as one document. (Here, above both, so that `lines` and `chunked` do
+/// not import each other: issue 20.)
+fn parse_front_matter(
+    front: &str,
+    front_line: usize,
+) -> (
+    Result<crate::lesson::FrontMatter, toml::de::Error>,
+    KeyLines,
+) {
+    match chunked::parse(front, front_line) {
+        Some((meta, lines)) => (Ok(meta), lines),
+        None => lines::parse_front_matter_whole(front, front_line),
+    }
 }

@@ -230,4 +230,3 @@ impl<'r, 'a> Renderer<'r, 'a> {
 }
 
 mod leaf;
-pub(super) use leaf::trim_end;

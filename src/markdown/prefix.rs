@@ -106,8 +106,20 @@ impl Margin {
         for c in self.stack.iter().take(self.shown(width)) {
             push(&mut out, &c.rest, c.style);
         }
-        super::blocks::trim_end(&mut out);
+        trim_end(&mut out);
         out
+    }
+}
+
+/// Drop trailing spaces (the hanging indent of an otherwise empty line). Here, not in `blocks`,
+/// which reads this module: issue 20's `blocks` <-> `prefix` circle.
+pub(crate) fn trim_end(run: &mut Vec<Piece>) {
+    while let Some(last) = run.last_mut() {
+        last.text.truncate(last.text.trim_end().len());
+        if !last.text.is_empty() {
+            break;
+        }
+        run.pop();
     }
 }
 

@@ -1,15 +1,15 @@
 //! Reading and writing `progress.json`: parse with version check (and the version-1 migration),
 //! load with the corrupt-file policy, read-only peek, and the save: re-read the file, merge it
-//! with the record in memory, write a temp file, fsync, rename, fsync dir.
+//! with the record in memory, and write it with [`crate::atomic_file`] (temp file, fsync, rename,
+//! fsync dir).
 
 use std::fs;
-use std::io::{self, Write};
+use std::io;
 use std::path::Path;
 use std::time::SystemTime;
 
 use anyhow::Context;
 use serde::Deserialize;
-use tempfile::NamedTempFile;
 
 use crate::bounded_read::{self, Cap};
 
@@ -123,9 +123,11 @@ pub fn save(dir: &Path, progress: &Progress) -> anyhow::Result<()> {
 pub(crate) fn save_with(
     dir: &Path,
     progress: &Progress,
-    before_persist: impl FnOnce(&mut NamedTempFile) -> io::Result<()>,
+    before_persist: impl FnOnce(&fs::File) -> io::Result<()>,
 ) -> anyhow::Result<()> {
-    let file = through_link(&path(dir));
+    // Written through a symbolic link, as `atomic_file` does; read from the same file.
+    let file = crate::atomic_file::resolve_links(&path(dir))
+        .with_context(|| format!("cannot follow {}", path(dir).display()))?;
     let on_disk = read_for_merge(&file)?;
     fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the progress folder {}", dir.display()))?;
@@ -138,24 +140,13 @@ pub(crate) fn save_with(
     };
     let mut json = serde_json::to_vec_pretty(&record).context("cannot encode progress")?;
     json.push(b'\n');
-    let folder = file.parent().unwrap_or(dir);
-    let write_err = || format!("cannot write progress in {}", folder.display());
-    // Dropping the temp file on any error below deletes it; progress.json is untouched.
-    let mut tmp = tempfile::Builder::new()
-        .prefix(TEMP_PREFIX)
-        .tempfile_in(folder)
-        .with_context(write_err)?;
-    tmp.write_all(&json).with_context(write_err)?;
-    tmp.as_file().sync_all().with_context(write_err)?;
-    before_persist(&mut tmp).with_context(write_err)?;
-    tmp.persist(&file)
-        .map_err(|e| e.error)
-        .with_context(|| format!("cannot replace {}", file.display()))?;
-    sync_dir(folder);
-    Ok(())
+    // Dropping the temp file on any error deletes it; progress.json is untouched.
+    crate::atomic_file::write_checked(&file, &json, before_persist)
+        .with_context(|| format!("cannot write progress to {}", file.display()))
 }
 
-/// Temp files of a save start with this; one left by a kill is removed by the next load.
+/// Temp files of a save by earlier releases started with this; one a kill left is removed by the
+/// next load. (Saves now go through `atomic_file`, whose stale temps the TUI's startup removes.)
 const TEMP_PREFIX: &str = ".progress.json.tmp";
 
 /// Remove temp files a killed save left in `dir` (best effort).
@@ -169,15 +160,6 @@ pub(crate) fn clean_temp_files(dir: &Path) {
             let _ = fs::remove_file(entry.path());
         }
     }
-}
-
-/// The file a symbolic link `file` points to (so saving keeps the link); else `file`.
-fn through_link(file: &Path) -> std::path::PathBuf {
-    let is_link = fs::symlink_metadata(file).is_ok_and(|m| m.file_type().is_symlink());
-    if is_link && let Ok(target) = fs::canonicalize(file) {
-        return target;
-    }
-    file.to_path_buf()
 }
 
 /// What the file holds now: `None` when there is none; an error when it exists but cannot be
@@ -195,15 +177,4 @@ fn read_for_merge(file: &Path) -> anyhow::Result<Option<Progress>> {
         "will not overwrite {}: {why}; move or delete it to save progress again",
         file.display()
     )
-}
-
-/// Make the rename durable. Best effort: the new file is already in place, and some file
-/// systems refuse to fsync a directory.
-fn sync_dir(dir: &Path) {
-    #[cfg(unix)]
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
 }

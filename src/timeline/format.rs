@@ -1,7 +1,7 @@
 //! Human-readable numbers for the timeline, its details line and the trace export: byte counts in
 //! binary units ("8 MiB"), durations with a unit chosen by size ("152 µs", "6.20 ms") and bandwidth.
 
-use crate::report::{HostMemKind, OpKind};
+use crate::report::OpKind;
 
 pub use crate::units::{format_bytes, gbps};
 
@@ -43,16 +43,6 @@ pub fn kind_name(kind: OpKind) -> &'static str {
         OpKind::D2h => "D2H",
         OpKind::Kernel => "kernel",
         OpKind::Host => "host",
-    }
-}
-
-/// The name of a host memory kind as the screen shows it: `pageable`, `pinned`, ...
-pub fn host_mem_name(kind: HostMemKind) -> &'static str {
-    match kind {
-        HostMemKind::Pageable => "pageable",
-        HostMemKind::Pinned => "pinned",
-        HostMemKind::WriteCombined => "write-combined",
-        HostMemKind::Registered => "registered",
     }
 }
 

@@ -2,9 +2,7 @@
 
 use crate::report::{HostMemKind, Op, OpKind};
 use crate::timeline::cells::KIND_ORDER;
-use crate::timeline::format::{
-    format_bytes, format_duration_us, gbps, host_mem_name, kind_name, three_digits,
-};
+use crate::timeline::format::{format_bytes, format_duration_us, gbps, kind_name, three_digits};
 
 /// Indices of `ops` in time order: by start, then stream, then kind (as in
 /// [`KIND_ORDER`]), then position. `[`/`]` walk this order, across lanes.
@@ -84,7 +82,7 @@ impl OpDetails {
             parts.push((format!("{} GB/s", three_digits(rate)), 3));
         }
         if let Some(mem) = self.host_mem {
-            parts.push((host_mem_name(mem).to_string(), 4));
+            parts.push((mem.name().to_string(), 4));
         }
         if self.start_inferred {
             parts.push(("start inferred".to_string(), 1));

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::{CheckRunner, Request, Runner, WorkerEvent, failed_verdict};
-use crate::app::editor::SharedVerdict;
+use crate::exercise::SharedVerdict;
 use crate::experiment::{ExperimentOptions, RunContext};
 use crate::gpu::Gpu;
 

@@ -10,6 +10,7 @@ mod catalog;
 mod cli;
 mod corpus;
 mod costs;
+mod course;
 mod hazards;
 mod parse;
 mod sim_backend;

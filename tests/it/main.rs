@@ -13,6 +13,7 @@ mod exercise;
 mod experiments_sim;
 mod gpu_backend;
 mod hardening;
+mod import_graph;
 mod lesson_parse;
 mod lessons_content;
 mod links;

@@ -31,8 +31,8 @@ impl Field {
             Field::Streams => o.streams.map_or(auto("sweep"), |s| s.to_string()),
             Field::Chunks => o.chunks.map_or(auto("sweep"), |c| c.to_string()),
             Field::HostMem => match o.host_mem {
-                Some(HostMemKind::Pageable) => "pageable".into(),
-                Some(_) => "pinned".into(),
+                Some(HostMemKind::Pageable) => HostMemKind::Pageable.name().into(),
+                Some(_) => HostMemKind::Pinned.name().into(),
                 None => auto("pinned"),
             },
             Field::Order => o.issue_order.map_or(auto("try all"), |x| x.name().into()),

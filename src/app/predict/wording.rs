@@ -3,7 +3,7 @@
 
 use crate::experiment::ExperimentOptions;
 use crate::experiment::options::format_bytes;
-use crate::report::{BackendKind, HostMemKind, Metric};
+use crate::report::{BackendKind, Metric};
 use crate::ui::metrics::format_metric;
 
 /// How close a prediction came, in the bands every grade names.
@@ -50,15 +50,7 @@ pub fn describe_options(o: &ExperimentOptions) -> String {
         parts.push(plural(c, "chunk", "chunks"));
     }
     if let Some(m) = o.host_mem {
-        parts.push(
-            match m {
-                HostMemKind::Pageable => "pageable memory",
-                HostMemKind::Pinned => "pinned memory",
-                HostMemKind::WriteCombined => "write-combined memory",
-                HostMemKind::Registered => "registered memory",
-            }
-            .to_string(),
-        );
+        parts.push(format!("{} memory", m.name()));
     }
     if let Some(order) = o.issue_order {
         parts.push(format!("{} order", order.name()));
@@ -103,6 +95,7 @@ pub fn domain_error(value: f64, unit: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::HostMemKind;
 
     #[test]
     fn closeness_bands_and_domains() {

@@ -2,19 +2,15 @@
 
 use super::memory::Target;
 use super::value::{Value, Var, convert};
-use super::{Interp, Res, Stop};
+use super::{Interp, Res};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos, Ty, UnOp, VarDecl};
 
 /// Longest array a program may declare: arrays hold streams and events, not data.
 const MAX_ARRAY: i64 = 4096;
 
-pub(super) fn stop(pos: Pos, message: impl Into<String>) -> Stop {
-    Stop {
-        pos,
-        message: message.into(),
-        cancelled: false,
-    }
-}
+// Defined in `interp.rs` beside `Stop`, so that `memory` need not import `eval` (which imports
+// `memory`): re-exported here for the files that take it from `eval`.
+pub(super) use super::stop;
 
 impl Interp<'_> {
     pub(super) fn declare(&mut self, d: &VarDecl) -> Res<()> {

@@ -1,7 +1,7 @@
 //! Where values live: variables (and array elements) and floats in host memory, read and
 //! written with the checks and log entries the hazard checker needs.
 
-use super::eval::stop;
+use super::stop;
 use super::value::{Place, Value, convert};
 use super::{Interp, Res};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos};

@@ -3,7 +3,7 @@
 use crate::report::Report;
 
 use super::super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES};
-use super::super::registry::{Chart, ExperimentSpec, MetricSpec, Param, Timing};
+use super::super::spec::{Chart, ExperimentSpec, MetricSpec, Param, Timing};
 use super::{DEFAULT_SIZE, ID, run};
 
 /// The registry's declaration (see [`crate::experiment::registry`]).

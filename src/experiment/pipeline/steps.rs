@@ -16,7 +16,7 @@ use crate::gpu::{EventId, Gpu, GpuError, StreamId};
 
 use super::super::options::IssueOrder;
 use super::super::session::Session;
-use super::schedule::{Buffers, Config, TRANSFORM, chunk_range};
+use super::config::{Buffers, Config, TRANSFORM, chunk_range};
 
 /// The streams of the by-stage layout, in the order they are taken from the experiment's.
 pub const STAGE_STREAMS: u32 = 3;

@@ -2,7 +2,7 @@
 //!
 //! cudarc loads libcuda lazily and **panics** if it is missing, so [`driver_present`] must be the
 //! first thing anyone asks. After that every call returns a `Result`; a panic from a library
-//! that lacks a symbol is caught by [`crate::gpu::detect::catch_quietly`] around every entry.
+//! that lacks a symbol is caught by [`crate::gpu::quiet::catch_quietly`] around every entry.
 //! `cuInit` runs once per process with a time limit, first in a child process (see
 //! [`super::init`]), so a hung or crashing driver is a message rather than a hang or a crash.
 #![allow(unsafe_code)]

@@ -39,7 +39,13 @@ impl Driver for CudaGpu {
 
     fn host_free(&mut self, buf: HostBuf) -> Result<(), GpuError> {
         self.with(|g| {
-            g.host_buf(buf)?;
+            // A device-visible buffer may still be the source or destination of a copy in flight
+            // (a learner's program frees whenever it says). `cuMemFreeHost` waits for it on the
+            // drivers measured, but CUDA does not promise that: wait here, as the simulator does,
+            // so that no copy engine ever touches freed memory (the SAFETY of `ops::copy`).
+            if g.host_buf(buf)?.kind != HostMemKind::Pageable {
+                context::synchronize()?;
+            }
             g.host.remove(&buf.0);
             Ok(())
         })
@@ -57,7 +63,12 @@ impl Driver for CudaGpu {
     }
 
     fn host_unregister(&mut self, buf: HostBuf) -> Result<(), GpuError> {
-        self.with(|g| g.host_buf(buf)?.unregister())
+        // As in `host_free`: no copy may still use the bytes once they are pageable again.
+        self.with(|g| {
+            g.host_buf(buf)?;
+            context::synchronize()?;
+            g.host_buf(buf)?.unregister()
+        })
     }
 
     fn device_alloc(&mut self, bytes: u64) -> Result<DevBuf, GpuError> {

@@ -1,5 +1,7 @@
 //! [`HostAccess`] for [`CudaGpu`]: the host buffers hold the real bytes, so reads, writes and
-//! comparisons touch them directly; every float is compared.
+//! comparisons touch them directly; every float is compared. Every access is one volatile load or
+//! store through [`HostAlloc::read_f32`]/[`HostAlloc::write_f32`], never a Rust slice: a copy
+//! engine may be writing the same bytes (a learner's racy program), see `memory.rs`.
 #![allow(unsafe_code)]
 
 use super::CudaGpu;
@@ -17,18 +19,29 @@ impl CudaGpu {
     }
 }
 
-/// Floats `off / 4 ..` of `h`, `bytes / 4` of them, after checking the range.
-fn floats<'a>(h: &'a HostAlloc, what: &str, off: u64, bytes: u64) -> Result<&'a [f32], GpuError> {
+/// Float `i` of `h`; callers check the range first, so `None` (past the end) reads as NaN rather
+/// than a panic, and NaN matches no expected value.
+fn at(h: &HostAlloc, i: usize) -> f32 {
+    h.read_f32(i).unwrap_or(f32::NAN)
+}
+
+/// The float indices `off / 4 ..` of `h`, `bytes / 4` of them, after checking the range.
+fn range(
+    h: &HostAlloc,
+    what: &str,
+    off: u64,
+    bytes: u64,
+) -> Result<std::ops::Range<usize>, GpuError> {
     check_range(what, h.bytes, off, bytes)?;
     let (lo, n) = ((off / 4) as usize, (bytes / 4) as usize);
-    Ok(&h.as_f32()[lo..lo + n])
+    Ok(lo..lo + n)
 }
 
 impl HostAccess for CudaGpu {
     fn host_fill(&mut self, buf: HostBuf, seed: u32) -> Result<(), GpuError> {
         let h = self.host_buf(buf)?;
-        for (i, x) in h.as_f32_mut().iter_mut().enumerate() {
-            *x = fill_pattern_f32(seed, i as u64);
+        for i in 0..h.floats() {
+            h.write_f32(i, fill_pattern_f32(seed, i as u64));
         }
         h.zero_tail();
         Ok(())
@@ -43,24 +56,24 @@ impl HostAccess for CudaGpu {
     ) -> Result<(), GpuError> {
         crate::gpu::host_access::whole_floats("fill", off, bytes)?;
         let h = self.host_buf(buf)?;
-        check_range("fill", h.bytes, off, bytes)?;
-        let (first, n) = ((off / 4) as usize, (bytes / 4) as usize);
-        for (i, x) in h.as_f32_mut().iter_mut().skip(first).take(n).enumerate() {
-            *x = fill_pattern_f32(seed, i as u64);
+        let floats = range(h, "fill", off, bytes)?;
+        // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
+        for (k, i) in floats.enumerate() {
+            h.write_f32(i, fill_pattern_f32(seed, k as u64));
         }
         Ok(())
     }
 
     fn host_read_f32(&mut self, buf: HostBuf, index: u64) -> Result<f32, GpuError> {
         let h = self.host_ref(buf)?;
-        let off = index.saturating_mul(4);
-        Ok(floats(h, "read", off, 4)?[0])
+        let i = range(h, "read", index.saturating_mul(4), 4)?.start;
+        Ok(at(h, i))
     }
 
     fn host_write_f32(&mut self, buf: HostBuf, index: u64, value: f32) -> Result<(), GpuError> {
         let h = self.host_buf(buf)?;
-        check_range("write", h.bytes, index.saturating_mul(4), 4)?;
-        h.as_f32_mut()[index as usize] = value;
+        let i = range(h, "write", index.saturating_mul(4), 4)?.start;
+        h.write_f32(i, value);
         Ok(())
     }
 
@@ -78,7 +91,9 @@ impl HostAccess for CudaGpu {
         let to = self.host_ref(dst)?;
         check_range("host copy destination", to.bytes, dst_off, bytes)?;
         // SAFETY: both ranges were checked to lie inside live allocations owned by `self`;
-        // `copy` allows them to overlap (the same buffer), as `memmove` does.
+        // `copy` allows them to overlap (the same buffer), as `memmove` does. Raw pointers only,
+        // no reference: if a learner's program copies while a copy engine writes either range,
+        // the bytes copied are old or new ones (any bytes are valid floats), as in the C program.
         unsafe {
             std::ptr::copy(
                 from.add(src_off as usize),
@@ -97,11 +112,12 @@ impl HostAccess for CudaGpu {
         seed: u32,
     ) -> Result<bool, GpuError> {
         crate::gpu::host_access::whole_floats("check", off, bytes)?;
-        let got = floats(self.host_ref(buf)?, "check", off, bytes)?;
+        let h = self.host_ref(buf)?;
+        let floats = range(h, "check", off, bytes)?;
         // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
-        Ok(got.iter().zip(0u64..).all(|(&g, i)| {
-            let want = Kernel::transform_host(fill_pattern_f32(seed, i), TRANSFORM_A, TRANSFORM_B);
-            same_value(want, g)
+        Ok(floats.zip(0u64..).all(|(i, k)| {
+            let want = Kernel::transform_host(fill_pattern_f32(seed, k), TRANSFORM_A, TRANSFORM_B);
+            same_value(want, at(h, i))
         }))
     }
 
@@ -112,17 +128,18 @@ impl HostAccess for CudaGpu {
         bytes: u64,
         expect: Expect,
     ) -> Result<Option<Mismatch>, GpuError> {
-        let want = floats(self.host_ref(src)?, "compared source", 0, bytes)?;
-        let got = floats(self.host_ref(dst)?, "compared destination", 0, bytes)?;
-        let bad = want
-            .iter()
-            .zip(got)
-            .position(|(&w, &g)| !same_value(expect.apply(w), g));
-        Ok(bad.map(|k| Mismatch {
-            index: k as u64,
-            expected: expect.apply(want[k]),
-            got: Some(got[k]),
-            note: None,
-        }))
+        let (want, got) = (self.host_ref(src)?, self.host_ref(dst)?);
+        let floats = range(want, "compared source", 0, bytes)?;
+        range(got, "compared destination", 0, bytes)?;
+        // One load per float on each side, kept: a second load could see a different value.
+        Ok(floats
+            .map(|k| (k, at(want, k), at(got, k)))
+            .find(|&(_, w, g)| !same_value(expect.apply(w), g))
+            .map(|(k, w, g)| Mismatch {
+                index: k as u64,
+                expected: expect.apply(w),
+                got: Some(g),
+                note: None,
+            }))
     }
 }

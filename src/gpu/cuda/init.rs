@@ -61,7 +61,7 @@ pub fn serve_probe_if_asked() -> Option<ExitCode> {
     }
     let (tx, rx) = mpsc::channel();
     let _ = std::thread::Builder::new().spawn(move || {
-        let _ = crate::gpu::detect::catch_quietly(result::init);
+        let _ = crate::gpu::quiet::catch_quietly(result::init);
         let _ = tx.send(());
     });
     // The parent kills this process at the limit; the extra second only covers a parent that
@@ -157,7 +157,7 @@ fn init_on_thread() -> Init {
     let spawned = std::thread::Builder::new()
         .name("cuda-init".into())
         .spawn(move || {
-            let outcome = crate::gpu::detect::catch_quietly(|| match result::init() {
+            let outcome = crate::gpu::quiet::catch_quietly(|| match result::init() {
                 Ok(()) => Init::Ready,
                 Err(e) if e.0 == sys::CUresult::CUDA_ERROR_NO_DEVICE => Init::NoDevice,
                 Err(e) => Init::Failed(map("cuInit", e)),

@@ -131,27 +131,59 @@ impl HostAlloc {
         usize::try_from(self.bytes.max(4)).unwrap_or(usize::MAX)
     }
 
-    /// The buffer as `f32`s (the allocation is 4-byte aligned and at least 4 bytes long).
-    pub fn as_f32_mut(&mut self) -> &mut [f32] {
-        let n = self.len_usize() / 4;
-        // SAFETY: aligned (page or driver allocation), `n * 4` bytes are owned by `self`, every bit
-        // pattern is a valid f32, and `&mut self` guarantees no other Rust reference exists.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr().cast::<f32>(), n) }
+    /// How many whole `f32`s the buffer holds.
+    pub fn floats(&self) -> usize {
+        (self.bytes / 4) as usize
     }
 
-    /// The buffer as `f32`s, read-only.
-    pub fn as_f32(&self) -> &[f32] {
-        let n = self.len_usize() / 4;
-        // SAFETY: as for `as_f32_mut`; `&self` guarantees no `&mut` to the bytes exists.
-        unsafe { std::slice::from_raw_parts(self.ptr().cast::<f32>(), n) }
+    /// A raw pointer to float `i`, or `None` past the last whole float. No reference is ever made
+    /// to these bytes: see [`HostAlloc::read_f32`].
+    fn f32_ptr(&self, i: usize) -> Option<*mut f32> {
+        // SAFETY: `i < floats()`, so `i * 4 .. i * 4 + 4` lies inside the allocation.
+        (i < self.floats()).then(|| unsafe { self.ptr().cast::<f32>().add(i) })
+    }
+
+    /// Float `i`, read once from memory (`None` past the last whole float).
+    ///
+    /// Device-visible memory (pinned, write-combined, registered) may be written by a copy engine
+    /// at this very moment: a learner's racy program (the `fix-the-race` starter) reads `h_out`
+    /// while the copy back is in flight, and the interpreter runs it on a live GPU by design. So
+    /// the bytes are never covered by a Rust reference (`&[f32]` would promise the compiler they
+    /// do not change); each float is one volatile load through a raw pointer.
+    pub fn read_f32(&self, i: usize) -> Option<f32> {
+        let p = self.f32_ptr(i)?;
+        // SAFETY: `p` is in bounds and 4-byte aligned (page-aligned heap memory or a driver
+        // allocation, plus a multiple of 4) and the allocation lives as long as `self`. This holds
+        // for racy learner code too: the load is volatile through a raw pointer, so the compiler
+        // neither caches nor merges it and no aliasing promise is made; a DMA write at the same
+        // moment leaves old or new bytes (or a mix across floats), and every bit pattern is a valid
+        // `f32`, so the worst a race gives is the wrong value the lesson is about.
+        Some(unsafe { p.read_volatile() })
+    }
+
+    /// Write float `i` once (volatile, for the reasons of [`HostAlloc::read_f32`]); `false` past
+    /// the last whole float.
+    pub fn write_f32(&mut self, i: usize, value: f32) -> bool {
+        match self.f32_ptr(i) {
+            Some(p) => {
+                // SAFETY: as in `read_f32`: in bounds, aligned, alive; volatile through a raw
+                // pointer, so an upload reading these bytes at the same moment (a learner's
+                // `fill_input` during a copy) sees old or new floats, never undefined behaviour
+                // in this program.
+                unsafe { p.write_volatile(value) };
+                true
+            }
+            None => false,
+        }
     }
 
     /// Zero the bytes after the last whole `f32` (what a fill leaves there on every backend).
     pub fn zero_tail(&mut self) {
         let whole = (self.bytes & !3) as usize;
         for i in whole..self.bytes as usize {
-            // SAFETY: `i < self.bytes`, inside the allocation.
-            unsafe { self.ptr().add(i).write(0) };
+            // SAFETY: `i < self.bytes`, inside the allocation; volatile through a raw pointer, as
+            // every host access to device-visible bytes is (see `read_f32`).
+            unsafe { self.ptr().add(i).write_volatile(0) };
         }
     }
 

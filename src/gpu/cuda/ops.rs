@@ -44,8 +44,11 @@ impl CudaGpu {
             0.0
         };
         // SAFETY: both ranges lie inside live allocations owned by `self`; the host buffer stays
-        // alive and unmoved until freed through `host_free`, which experiments call only after
-        // synchronising; `s` is a live stream of this context or null (legacy default stream).
+        // alive and unmoved until `host_free` (or `host_unregister`), which synchronises the
+        // context first whatever order a learner's program frees in; the host touches these bytes
+        // only through volatile raw-pointer access (`HostAlloc::read_f32`), never a reference, so
+        // a racy program's read during the copy is a wrong value, not undefined behaviour; `s` is
+        // a live stream of this context or null (legacy default stream).
         let rc = unsafe {
             match kind {
                 OpKind::H2d => sys::cuMemcpyHtoDAsync_v2(dptr, hptr.cast_const().cast(), n, s),

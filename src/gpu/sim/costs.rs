@@ -3,7 +3,6 @@
 //! Bandwidths become bytes per microsecond (1 GB/s = 1e3 B/µs); per-GiB costs scale linearly
 //! with size. Small copies are slow only through the fixed latency, as on the real GPU.
 
-use super::engines::Pacing;
 use crate::gpu::Kernel;
 use crate::gpu::profile::Profile;
 use crate::report::HostMemKind;
@@ -48,16 +47,6 @@ pub(super) fn copy_latency_us(p: &Profile, kind: HostMemKind) -> f64 {
 /// Host time of staging a small pageable H2D copy before the call returns.
 pub(super) fn pageable_staging_us(p: &Profile, bytes: u64) -> f64 {
     bytes as f64 / copy_bytes_per_us(p, HostMemKind::Pageable, Dir::H2d)
-}
-
-/// The device front end's per-op costs (see [`Pacing`]).
-pub(super) fn pacing(p: &Profile) -> Pacing {
-    Pacing {
-        op_us: p.op_overhead_us,
-        stream_wait_us: p.stream_wait_us,
-        switch_us: p.engine_switch_us,
-        under_upload_us: p.download_under_upload_us,
-    }
 }
 
 /// Both directions together, bytes per microsecond.

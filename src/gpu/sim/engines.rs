@@ -78,6 +78,19 @@ pub(super) struct Pacing {
     pub(super) under_upload_us: f64,
 }
 
+impl Pacing {
+    /// The device front end's per-op costs, from the profile. (Here, beside the type, rather
+    /// than in `costs.rs`, which `engines` reads: issue 20's `costs` <-> `engines` circle.)
+    pub(super) fn from_profile(p: &crate::gpu::profile::Profile) -> Pacing {
+        Pacing {
+            op_us: p.op_overhead_us,
+            stream_wait_us: p.stream_wait_us,
+            switch_us: p.engine_switch_us,
+            under_upload_us: p.download_under_upload_us,
+        }
+    }
+}
+
 #[derive(Debug)]
 struct Slot {
     op: DevOp,

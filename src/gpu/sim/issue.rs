@@ -7,7 +7,7 @@
 use super::SimGpu;
 use super::costs::{self, Dir};
 use super::effects::{Effect, From, Loc};
-use super::engines::{DevOp, Work};
+use super::engines::{DevOp, Pacing, Work};
 use super::scheduler::refused;
 use crate::gpu::{DevBuf, GpuError, HostBuf, StreamId};
 use crate::ordering::{Issued, OpRef};
@@ -151,7 +151,7 @@ impl SimGpu {
             deps,
             // Markers take no time and have no lane: they stay off the timeline.
             record: self.recording && !matches!(work, Work::Marker { .. }),
-            pacing: costs::pacing(&self.profile),
+            pacing: Pacing::from_profile(&self.profile),
             line: self.source_line,
         });
         self.streams.issued(issued, id);

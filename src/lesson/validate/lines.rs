@@ -8,20 +8,7 @@ use toml::de::{DeTable, DeValue, Deserializer};
 
 use crate::lesson::FrontMatter;
 
-/// Parse the front matter and find the lines of its keys and questions: part by part where that
-/// cannot change the meaning (`chunked`: a big lesson never builds one tree of all its
-/// questions), otherwise as one document.
-pub fn parse_front_matter(
-    front: &str,
-    front_line: usize,
-) -> (Result<FrontMatter, toml::de::Error>, KeyLines) {
-    match super::chunked::parse(front, front_line) {
-        Some((meta, lines)) => (Ok(meta), lines),
-        None => parse_front_matter_whole(front, front_line),
-    }
-}
-
-/// [`parse_front_matter`] as one TOML document: the way that is always right, and the one that
+/// `validate::parse_front_matter` as one TOML document: the way that is always right, and the one that
 /// gives errors their positions. The tree is parsed once, for the lines of the keys (its spans)
 /// and the values alike (parsing twice doubled the time and peak memory of a big lesson).
 pub fn parse_front_matter_whole(

@@ -7,6 +7,7 @@ use ratatui::style::Modifier;
 use super::Renderer;
 use crate::markdown::code::code_block;
 use crate::markdown::links::LinkSpot;
+use crate::markdown::prefix::trim_end;
 use crate::markdown::text::clean_inline;
 use crate::markdown::wrap::{Piece, fit, width_of, wrap};
 
@@ -124,17 +125,6 @@ impl Renderer<'_, '_> {
             self.emit_wrapped(&pieces);
             self.needs_gap = true;
         }
-    }
-}
-
-/// Drop trailing spaces (the hanging indent of an otherwise empty line).
-pub(crate) fn trim_end(run: &mut Vec<Piece>) {
-    while let Some(last) = run.last_mut() {
-        last.text.truncate(last.text.trim_end().len());
-        if !last.text.is_empty() {
-            break;
-        }
-        run.pop();
     }
 }
 

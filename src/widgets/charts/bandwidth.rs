@@ -16,14 +16,14 @@ use super::{series_marker, series_style};
 use crate::report::{HostMemKind, OpKind, Report, Series};
 use crate::theme::Theme;
 use crate::timeline::axis::nice_step;
-use crate::timeline::format::{host_mem_name, kind_name, three_digits};
+use crate::timeline::format::{kind_name, three_digits};
 
 /// The suffix that marks a bandwidth-by-size series.
 pub const BY_SIZE_SUFFIX: &str = "_gbps_by_size";
 
 /// The series name for `mem` copies in direction `dir`, e.g. `pinned_h2d_gbps_by_size`.
 pub fn series_name(mem: HostMemKind, dir: OpKind) -> String {
-    let mem = host_mem_name(mem).replace('-', "_");
+    let mem = mem.name().replace('-', "_");
     format!("{mem}_{}{BY_SIZE_SUFFIX}", kind_name(dir).to_lowercase())
 }
 

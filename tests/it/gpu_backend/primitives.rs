@@ -169,3 +169,69 @@ fn host_writes_copies_and_comparisons_work_on_real_bytes() {
         "outside the buffer"
     );
 }
+
+#[test]
+fn the_fix_the_race_starter_runs_live_and_reports_the_read_before_sync_and_what_it_read() {
+    // The starter reads `h_out` (check_output, then `h_out[0]`) while the copy back may still be
+    // writing it: on a live GPU that is a real race, which the backend must run without undefined
+    // behaviour (volatile raw-pointer loads, no `&[f32]` over the pinned bytes) and grade.
+    use std::sync::atomic::AtomicBool;
+    let ex = cuda_academy::exercise::catalog::find("fix-the-race").unwrap();
+    let mut g = open();
+    let v = cuda_academy::exercise::check(
+        ex,
+        ex.starter,
+        &mut g,
+        cuda_academy::exercise::interp::Limits::default(),
+        &AtomicBool::new(false),
+    );
+    println!("{}\n{:?}\n{:?}", v.output, v.checks, v.hazards);
+    assert!(
+        !v.cancelled && v.diagnostics.is_empty(),
+        "{:?}",
+        v.diagnostics
+    );
+    let reads = |line: u32| {
+        v.hazards
+            .iter()
+            .any(|h| h.kind.name() == "read-before-sync" && h.line == line)
+    };
+    // Both reads come before the `cudaStreamSynchronize`: found by their text, not line numbers.
+    let line_of = |text: &str| {
+        ex.starter
+            .lines()
+            .position(|l| l.contains(text))
+            .map(|i| i as u32 + 1)
+            .unwrap()
+    };
+    let (check_line, first_line) = (line_of("check_output(h_out"), line_of("first value"));
+    assert!(reads(check_line) && reads(first_line), "{:?}", v.hazards);
+    assert!(!v.passed, "the starter must not pass");
+    // The values it read: the first float as printed, and check_output's answer, which the
+    // program prints after the sync and the output-correct criterion records from the same call.
+    let value = v
+        .output
+        .lines()
+        .find_map(|l| l.strip_prefix("first value: "))
+        .unwrap_or_else(|| panic!("no first value in {:?}", v.output));
+    assert!(value.trim().parse::<f32>().is_ok(), "{value:?}");
+    let printed_pass = v.output.contains("check_output: pass");
+    assert!(printed_pass || v.output.contains("check_output: FAIL"));
+    let recorded = v
+        .checks
+        .iter()
+        .find(|c| c.name == "output is correct")
+        .unwrap_or_else(|| panic!("no output-correct check in {:?}", v.checks));
+    assert_eq!(
+        recorded.passed, printed_pass,
+        "{recorded:?} vs {:?}",
+        v.output
+    );
+    assert!(
+        v.timeline
+            .iter()
+            .any(|o| o.kind == OpKind::D2h && o.bytes == 64 * MIB),
+        "{:?}",
+        v.timeline
+    );
+}
