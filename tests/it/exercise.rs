@@ -12,6 +12,7 @@ mod corpus;
 mod costs;
 mod hazards;
 mod parse;
+mod shortcuts;
 mod sim_backend;
 mod subset;
 mod subset_calls;
