@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use super::facts::{DevOp, Direction, Memory};
 use super::passes::{self, Order};
 use crate::exercise::interp::Outcome;
-use crate::exercise::log::{Call, DeviceOpKind, RegionId};
+use crate::exercise::log::{Call, DeviceOpKind};
 use crate::gpu::{EventId, StreamId};
 use crate::units::format_bytes as fmt_bytes;
 
@@ -180,22 +180,41 @@ pub fn rounds(
 
 /// Every host write to a buffer an async copy read came after an event recorded behind that
 /// copy said it had finished (`cudaEventSynchronize`, or `cudaEventQuery` answering
-/// `cudaSuccess`); at least `min_reuses` such reuses happened.
+/// `cudaSuccess`); at least `min_reuses` such reuses happened. A reuse after a stream or device
+/// synchronisation is safe but does not count: no event said the buffer was free.
 pub fn reuse_after_event(
     out: &Outcome,
     ops: &[DevOp<'_>],
     min_reuses: u32,
 ) -> Result<String, String> {
-    // Per event: the log index of its latest record and its stream.
-    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
-    // Per copy still owed an event: (region, range, stream, log index).
-    let mut pending: Vec<(RegionId, u64, u64, StreamId, usize)> = Vec::new();
-    let mut reuses = 0u32;
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        InFlight,
+        FreedByEvent,
+        FreedBySync,
+    }
+    struct Read {
+        range: crate::exercise::log::Range,
+        stream: StreamId,
+        at: usize,
+        state: State,
+    }
     let async_reads: HashMap<usize, &DevOp<'_>> = ops
         .iter()
         .filter(|o| o.op.kind == DeviceOpKind::CopyH2D && o.op.call != "cudaMemcpy")
         .map(|o| (o.idx, o))
         .collect();
+    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
+    let mut reads: Vec<Read> = Vec::new();
+    let mut reuses = 0u32;
+    let free = |reads: &mut Vec<Read>, hit: &dyn Fn(&Read) -> bool, to: State| {
+        for r in reads
+            .iter_mut()
+            .filter(|r| r.state == State::InFlight && hit(r))
+        {
+            r.state = to;
+        }
+    };
     for (i, e) in out.log.iter().enumerate() {
         match &e.call {
             Call::EventRecord { event, stream } => {
@@ -203,41 +222,47 @@ pub fn reuse_after_event(
             }
             Call::EventSync { event } | Call::EventQuery { event, done: true } => {
                 if let Some(&(at, s)) = recorded.get(event) {
-                    pending.retain(|p| !(p.3 == s && p.4 < at));
+                    free(
+                        &mut reads,
+                        &|r| r.stream == s && r.at < at,
+                        State::FreedByEvent,
+                    );
                 }
             }
+            Call::StreamSync { stream } => {
+                free(&mut reads, &|r| r.stream == *stream, State::FreedBySync);
+            }
+            Call::DeviceSync => free(&mut reads, &|_| true, State::FreedBySync),
             Call::HostWrite { range, .. } => {
-                let hit = pending
-                    .iter()
-                    .find(|p| p.0 == range.region && range.start < p.2 && p.1 < range.end);
-                if let Some(p) = hit {
-                    let name = out
-                        .region_names
-                        .get(&p.0)
-                        .cloned()
-                        .unwrap_or_else(|| "a buffer".into());
-                    return Err(format!(
-                        "line {} writes `{name}` while the copy issued on line {} may still read it: wait for an event recorded after that copy first",
-                        e.line, out.log[p.4].line
-                    ));
+                for r in reads.iter_mut().filter(|r| r.range.overlaps(range)) {
+                    match r.state {
+                        State::InFlight => {
+                            let name = out
+                                .region_names
+                                .get(&range.region)
+                                .cloned()
+                                .unwrap_or_else(|| "a buffer".into());
+                            return Err(format!(
+                                "line {} writes `{name}` while the copy issued on line {} may still read it: wait for an event recorded after that copy first",
+                                e.line, out.log[r.at].line
+                            ));
+                        }
+                        State::FreedByEvent => reuses += 1,
+                        State::FreedBySync => {}
+                    }
                 }
-                if async_reads.is_empty() {
-                    continue;
-                }
-                let was_read = ops.iter().any(|o| {
-                    o.idx < i
-                        && async_reads.contains_key(&o.idx)
-                        && o.op.reads.iter().any(|r| r.overlaps(range))
-                });
-                if was_read {
-                    reuses += 1;
-                }
+                reads.retain(|r| !r.range.overlaps(range));
             }
             _ => {
                 if let Some(op) = async_reads.get(&i)
-                    && let Some(r) = op.op.reads.first()
+                    && let Some(range) = op.op.reads.first()
                 {
-                    pending.push((r.region, r.start, r.end, op.op.stream, i));
+                    reads.push(Read {
+                        range: *range,
+                        stream: op.op.stream,
+                        at: i,
+                        state: State::InFlight,
+                    });
                 }
             }
         }
@@ -248,7 +273,7 @@ pub fn reuse_after_event(
         ))
     } else {
         Err(format!(
-            "{reuses} buffer reuse(s) after an event, needs {min_reuses}"
+            "{reuses} buffer reuse(s) after an event said the buffer was free, needs {min_reuses} (a stream or device synchronisation is safe but is not an event)"
         ))
     }
 }
