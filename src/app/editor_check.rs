@@ -53,6 +53,13 @@ impl App {
         ed.show_solution = false;
         self.exercises.in_flight = Some(check_id);
         let id = ed.id.clone();
+        // A check of a changed file counts towards the solution gate (the shell saves it).
+        if let Some(ex) = crate::exercise::catalog::find(&id)
+            && crate::exercise::attempts::changed(&text, ex.starter)
+        {
+            let a = self.exercises.attempts.entry(id.clone()).or_default();
+            a.changed_checks = a.changed_checks.saturating_add(1);
+        }
         vec![Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })]
     }
 

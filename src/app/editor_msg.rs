@@ -1,11 +1,12 @@
 //! The messages between the editor (`App`) and the shell: what the editor asks for
 //! ([`ExerciseCmd`]) and what the shell reports back ([`ExerciseMsg`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::SystemTime;
 
 use crate::exercise::Verdict;
+use crate::exercise::attempts::Attempt;
 
 /// What the editor asks the shell to do (files in the state folder, checks on the worker).
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +42,9 @@ pub enum ExerciseCmd {
     },
     /// Save, then open the file in `$VISUAL`/`$EDITOR` with the TUI suspended.
     External { id: String, text: String },
+    /// The learner confirmed viewing the solution before passing: record it in
+    /// `exercises/attempts.json` (no reply).
+    SolutionViewed { id: String },
 }
 
 /// What the shell reports back.
@@ -48,6 +52,8 @@ pub enum ExerciseCmd {
 pub enum ExerciseMsg {
     /// The passed exercises, read at start.
     Passed(BTreeSet<String>),
+    /// Each exercise's attempts (checks of a changed file, solution views), read at start.
+    Attempts(BTreeMap<String, Attempt>),
     /// The file's text (opened, or reset to the starter).
     Loaded {
         id: String,

@@ -10,7 +10,7 @@ use std::time::SystemTime;
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store as store;
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::exercise::{catalog, state};
+use crate::exercise::{attempts, catalog, state};
 use crate::worker::{Worker, failed_verdict};
 
 /// What the shell needs to carry out exercise commands.
@@ -31,6 +31,10 @@ impl ExerciseShell {
             }
             // A check runs even where the file cannot be kept (the save failure is said).
             ExerciseCmd::Check { id, text, check_id } => {
+                if let (Some(dir), Some(ex)) = (self.state_dir.as_deref(), catalog::find(&id)) {
+                    // Not counted if it cannot be saved: the gate then reads this session's.
+                    let _ = attempts::record_check(dir, &id, &text, ex.starter);
+                }
                 let save = ExerciseCmd::Save {
                     id: id.clone(),
                     text: text.clone(),
@@ -103,6 +107,11 @@ impl ExerciseShell {
                 }
             }
             ExerciseCmd::Survey { ids } => ExerciseMsg::Edited(edited(dir, &ids)),
+            ExerciseCmd::SolutionViewed { id } => {
+                return attempts::record_solution_view(dir, &id).err().map(|e| {
+                    ExerciseMsg::Failed(format!("the solution view is not recorded: {e:#}"))
+                });
+            }
             ExerciseCmd::Poll { id, mtime } => return changed(dir, id, mtime),
             ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
         })
