@@ -223,6 +223,19 @@ pub fn table(rows: &[Row]) -> String {
         "SEEN: cards seen. QUIZ: multiple-choice questions right on the first try.\n\
          PREDICTIONS: graded within tolerance by a run with default parameters.\n",
     );
+    let reset: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            let n = r.progress?.resets;
+            (n > 0).then(|| format!("{} ({n}x)", r.id))
+        })
+        .collect();
+    if !reset.is_empty() {
+        text.push_str(&format!(
+            "Reset: {}; their scores count the first tries from before the reset, retakes are practice.\n",
+            reset.join(", ")
+        ));
+    }
     let viewed: Vec<String> = rows
         .iter()
         .flat_map(|r| &r.exercises)
