@@ -231,4 +231,23 @@ fn the_solution_shows_after_a_pass_or_forced_after_three_checks_of_a_changed_fil
     );
     // Passed: the solution shows with no force, and nothing more is recorded.
     assert_eq!(stdout(&show(false)), solution);
+    // `list --json` gives each lesson's exercises with their solution views.
+    let lessons: Value =
+        serde_json::from_str(&stdout(&run_in(state.path(), &["list", "--json"]))).unwrap();
+    let ex = lessons["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["exercises"].as_array().cloned().unwrap_or_default())
+        .find(|e| e["id"] == id)
+        .unwrap();
+    assert_eq!(
+        (&ex["passed"], &ex["solution_viewed"]),
+        (&Value::Bool(true), &Value::Bool(true))
+    );
+    let table = stdout(&run_in(state.path(), &["list"]));
+    assert!(
+        table.contains("Solution viewed before passing: keep-it-alive (passed)"),
+        "{table}"
+    );
 }
