@@ -61,7 +61,7 @@ pub use nav::{Focus, NavAction, NavState};
 pub use overlay::{Banner, BannerKind, Overlay, OverlayAction, Overlays, Reset};
 pub use panel::{BackendState, Compare, Outcome, PanelAction, PanelState, PanelView};
 pub use params::{FormAction, ParamsForm};
-pub use predict::{RunLedger, within_tolerance};
+pub use predict::{RunLedger, off_factor, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
 pub mod predict_view {
     pub use super::predict::{

@@ -103,11 +103,16 @@ pub enum ExerciseCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Print an exercise's starter file (or its solution) to stdout.
+    /// Print an exercise's starter file (or its solution) to stdout. The solution shows once
+    /// the exercise has passed; before that only with --force after three checks of a changed
+    /// file, and the pass is then recorded as after viewing the solution.
     Show {
         id: String,
         #[arg(long)]
         solution: bool,
+        /// Show the solution before the exercise has passed (recorded in progress).
+        #[arg(long, requires = "solution")]
+        force: bool,
     },
     /// Run FILE as exercise ID and grade it: exit 0 passed, 1 not yet, 2 usage error.
     Check {

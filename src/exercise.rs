@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod ast;
+pub mod attempts;
 pub mod catalog;
 pub mod hazards;
 pub mod interp;

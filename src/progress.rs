@@ -88,6 +88,21 @@ pub struct LessonProgress {
     /// When this lesson was last reset: older records do not count.
     #[serde(default)]
     pub reset_at: u64,
+    /// How many times the lesson was reset (kept across resets; `list` shows it).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub resets: u32,
+    /// The option order's seed of this lesson since its last reset ([`shuffle`]): a retake sees
+    /// the options in a new order. `None` before any reset (the learner's own seed alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reset_seed: Option<u64>,
+    /// Question id -> whether its first try (before any reset) was right: what the scores
+    /// count, which a retake never changes. Filled at a reset from the answers it clears.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub first_tries: BTreeMap<String, bool>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Which run produced a value: enough to say "measured 1.78x (simulated; default parameters)".
@@ -141,11 +156,21 @@ impl Progress {
     /// instance's older records does not bring them back. Returns whether there was anything.
     pub fn reset_lesson(&mut self, lesson_id: &str) -> bool {
         let now = now_ms();
-        let had = self.lessons.get(lesson_id).is_some_and(|l| !l.is_empty());
+        let old = self.lessons.remove(lesson_id).unwrap_or_default();
+        let had = !old.is_empty();
+        let mut first_tries = old.first_tries.clone();
+        for (qid, record) in &old.answers {
+            if let Some(right) = record.first_try_right() {
+                first_tries.entry(qid.clone()).or_insert(right);
+            }
+        }
         self.lessons.insert(
             lesson_id.to_string(),
             LessonProgress {
                 reset_at: now,
+                resets: old.resets.saturating_add(1),
+                reset_seed: Some(shuffle::random_seed()),
+                first_tries,
                 ..LessonProgress::default()
             },
         );
@@ -195,6 +220,17 @@ impl LessonProgress {
             .filter(|&c| c < card_count)
             .collect();
         seen.len()
+    }
+
+    /// The seed question options are ordered by: the learner's, changed by the last reset's.
+    pub fn option_seed(&self, learner_seed: u64) -> u64 {
+        learner_seed ^ self.reset_seed.unwrap_or(0)
+    }
+
+    /// The lesson was reset and question `qid`'s first try is kept from before: what is
+    /// answered now is a retake, not scored.
+    pub fn is_retake(&self, qid: &str) -> bool {
+        self.first_tries.contains_key(qid)
     }
 
     /// Nothing recorded (a reset marker alone).

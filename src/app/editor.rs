@@ -1,7 +1,7 @@
 //! The exercise editor's state and its part of `update`: the exercise list (`w`) opens one, keys
 //! edit it (the `ratatui-textarea` widget keeps the text, cursor and undo), Ctrl-R saves and
-//! checks it off the UI thread, hints come one at a time, the solution unlocks once it passes
-//! (or after three failed checks), Ctrl-X resets it to its starter after a y/n. File I/O and the
+//! checks it off the UI thread, hints come one at a time, the solution shows once it passes
+//! (before that, after three checks of a changed file and a y/n, recorded), Ctrl-X resets it to its starter after a y/n. File I/O and the
 //! check itself are side effects: the shell carries out [`ExerciseCmd`] (see `editor_shell`).
 //!
 //! While the editor is open its text is the truth. It is saved only when it differs from what
@@ -11,7 +11,7 @@
 //! open with its text; quitting then writes the text to a recovery file (the shell).
 
 use std::cell::Cell;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use ratatui::crossterm::event::KeyEvent;
@@ -24,10 +24,8 @@ use super::editor_store::Stamp;
 use super::editor_timeline::VerdictTimeline;
 pub use super::exercise_picker::Picker;
 use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
+use crate::exercise::attempts::{self, Attempt, CHECKS_BEFORE_SOLUTION, Gate};
 use crate::exercise::{Verdict, catalog};
-
-/// Failed checks after which the solution may be shown on request.
-pub const SOLUTION_AFTER_FAILS: u32 = 3;
 
 /// The open exercise.
 #[derive(Debug)]
@@ -78,6 +76,9 @@ pub struct Exercises {
     pub editor: Option<EditorState>,
     /// Exercises passed (from `exercises/passed.json` and this session's checks).
     pub passed: BTreeSet<String>,
+    /// Checks of a changed file and solution views (from `exercises/attempts.json` and this
+    /// session): the solution gate reads them.
+    pub attempts: BTreeMap<String, Attempt>,
     /// The exercise list (`w`), while open.
     pub picker: Option<Picker>,
     /// The check the worker has not answered yet, whether or not the editor is still open (a
@@ -127,11 +128,6 @@ impl EditorState {
     /// The text, when it is not saved: what quitting must not lose.
     pub fn unsaved(&self) -> Option<String> {
         self.dirty().then(|| self.text()).flatten()
-    }
-
-    /// Whether the solution may be shown: passed, or enough failed checks.
-    pub fn solution_unlocked(&self, passed: bool) -> bool {
-        passed || self.failed_checks >= SOLUTION_AFTER_FAILS
     }
 }
 
@@ -282,23 +278,68 @@ impl App {
         ed.hints_shown = (ed.hints_shown + 1).min(total);
     }
 
-    /// Ctrl-G: show the solution once unlocked, else say when it will be.
+    /// The open exercise's attempts (none yet: the default).
+    pub fn editor_attempt(&self) -> Attempt {
+        self.exercises
+            .editor
+            .as_ref()
+            .and_then(|e| self.exercises.attempts.get(&e.id))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Whether Ctrl-G may show the solution: passed, or (after a y/n) enough checks of a
+    /// changed file (`exercise::attempts`, the gate `exercise show --solution` uses).
+    pub fn editor_solution_unlocked(&self) -> bool {
+        !matches!(
+            attempts::gate(self.editor_passed(), self.editor_attempt(), true),
+            Gate::Closed(_)
+        )
+    }
+
+    /// Ctrl-G: once passed, show or hide the solution; before that, after enough checks of a
+    /// changed file, ask y/n (viewing it is recorded), else say when it will unlock.
     pub(super) fn editor_solution(&mut self) {
         let passed = self.editor_passed();
+        let attempt = self.editor_attempt();
         let Some(ed) = self.exercises.editor.as_mut() else {
             return;
         };
-        if ed.solution_unlocked(passed) {
-            ed.show_solution = !ed.show_solution;
+        if ed.show_solution {
+            ed.show_solution = false;
             return;
         }
-        let left = SOLUTION_AFTER_FAILS - ed.failed_checks;
-        self.overlays.banners.push(Banner {
-            kind: BannerKind::Info,
-            text: format!(
-                "the solution unlocks when the exercise passes, or after {left} more failed check(s)"
-            ),
-        });
+        match attempts::gate(passed, attempt, true) {
+            Gate::Open => ed.show_solution = true,
+            Gate::Forced if attempt.solution_viewed => ed.show_solution = true,
+            Gate::Forced => {
+                self.overlay_update(OverlayAction::AskReset(Reset::Solution));
+            }
+            Gate::Closed(_) => {
+                let left = CHECKS_BEFORE_SOLUTION.saturating_sub(attempt.changed_checks);
+                self.overlays.banners.push(Banner {
+                    kind: BannerKind::Info,
+                    text: format!(
+                        "the solution unlocks when the exercise passes, or after {left} more check(s) of your changed file"
+                    ),
+                });
+            }
+        }
+    }
+
+    /// The confirmed y of Ctrl-G before a pass: show the solution and record the view.
+    pub(super) fn editor_view_solution(&mut self) -> Vec<Cmd> {
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return Vec::new();
+        };
+        ed.show_solution = true;
+        let id = ed.id.clone();
+        self.exercises
+            .attempts
+            .entry(id.clone())
+            .or_default()
+            .solution_viewed = true;
+        vec![Cmd::Exercise(ExerciseCmd::SolutionViewed { id })]
     }
 
     /// Whether the open exercise has been passed.

@@ -53,14 +53,26 @@ impl App {
         ed.show_solution = false;
         self.exercises.in_flight = Some(check_id);
         let id = ed.id.clone();
+        // A check of a changed file counts towards the solution gate.
+        if let Some(ex) = crate::exercise::catalog::find(&id)
+            && crate::exercise::attempts::changed(&text, ex.starter)
+        {
+            let a = self.exercises.attempts.entry(id.clone()).or_default();
+            a.changed_checks = a.changed_checks.saturating_add(1);
+        }
         // Saved first when it is not (never over a file changed outside: the shell refuses).
-        let save = ed.dirty().then(|| {
-            Cmd::Exercise(ExerciseCmd::Save {
-                id: id.clone(),
-                text: text.clone(),
-                base: ed.stamp,
-            })
-        });
+        let save = self
+            .exercises
+            .editor
+            .as_ref()
+            .is_some_and(|ed| ed.dirty())
+            .then(|| {
+                Cmd::Exercise(ExerciseCmd::Save {
+                    id: id.clone(),
+                    text: text.clone(),
+                    base: self.exercises.editor.as_ref().and_then(|ed| ed.stamp),
+                })
+            });
         save.into_iter()
             .chain([Cmd::Exercise(ExerciseCmd::Check { id, text, check_id })])
             .collect()

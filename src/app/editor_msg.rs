@@ -1,9 +1,10 @@
 //! The messages between the editor (`App`) and the shell: what the editor asks for
 //! ([`ExerciseCmd`]) and what the shell reports back ([`ExerciseMsg`]).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::editor_store::Stamp;
+use crate::exercise::attempts::Attempt;
 
 /// What the editor asks the shell to do (files in the state folder, checks on the worker).
 #[derive(Debug, Clone, PartialEq)]
@@ -55,6 +56,9 @@ pub enum ExerciseCmd {
         text: Option<String>,
         base: Option<Stamp>,
     },
+    /// The learner confirmed viewing the solution before passing: record it in
+    /// `exercises/attempts.json` (no reply).
+    SolutionViewed { id: String },
 }
 
 /// What the shell reports back.
@@ -62,6 +66,8 @@ pub enum ExerciseCmd {
 pub enum ExerciseMsg {
     /// The passed exercises, read at start.
     Passed(BTreeSet<String>),
+    /// Each exercise's attempts (checks of a changed file, solution views), read at start.
+    Attempts(BTreeMap<String, Attempt>),
     /// The file's text (opened, or reset to the starter).
     Loaded {
         id: String,

@@ -9,6 +9,7 @@ impl App {
     pub(super) fn on_exercise(&mut self, msg: ExerciseMsg) -> Vec<Cmd> {
         match msg {
             ExerciseMsg::Passed(set) => self.exercises.passed.extend(set),
+            ExerciseMsg::Attempts(map) => self.exercises.attempts.extend(map),
             ExerciseMsg::Loaded { id, text, stamp } => {
                 if let Some(ed) = self.editor_for(&id) {
                     ed.area = Some(text_area(&text));

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::app::editor::SharedVerdict;
 use crate::app::editor_store::{self as store, Stamp};
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
-use crate::exercise::{catalog, state};
+use crate::exercise::{attempts, catalog, state};
 use crate::worker::{Worker, failed_verdict};
 
 /// What the shell needs to carry out exercise commands.
@@ -34,6 +34,10 @@ impl ExerciseShell {
             }
             // A check runs even where the file cannot be kept (the save failure is said).
             ExerciseCmd::Check { id, text, check_id } => {
+                if let (Some(dir), Some(ex)) = (self.state_dir.as_deref(), catalog::find(&id)) {
+                    // Not counted if it cannot be recorded: the gate then reads this session's.
+                    let _ = attempts::record_check(dir, &id, &text, ex.starter);
+                }
                 let mut cmds = Vec::new();
                 if let Err(why) = worker.check(check_id, &id, &text) {
                     let verdict = SharedVerdict(Arc::new(failed_verdict(why)));
@@ -108,6 +112,11 @@ impl ExerciseShell {
             ExerciseCmd::Survey { ids } => ExerciseMsg::Edited(edited(dir, &ids)),
             ExerciseCmd::Poll { id, seen, external } => {
                 return changed(dir, id, seen, external);
+            }
+            ExerciseCmd::SolutionViewed { id } => {
+                return attempts::record_solution_view(dir, &id).err().map(|e| {
+                    ExerciseMsg::Failed(format!("the solution view is not recorded: {e:#}"))
+                });
             }
             ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
         })

@@ -30,6 +30,7 @@ impl App {
                 }
             }
             Reset::Exercise => return self.editor_reset(),
+            Reset::Solution => return self.editor_view_solution(),
             Reset::All => {
                 self.progress.reset_all();
                 self.nav.card = 0;

@@ -38,6 +38,8 @@ pub enum Reset {
     All,
     /// The open exercise, back to its starter.
     Exercise,
+    /// Not a reset: show the open exercise's solution before it passed (recorded as viewed).
+    Solution,
 }
 
 /// A one-line message under the header.

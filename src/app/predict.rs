@@ -20,10 +20,30 @@ use crate::report::{Metric, Report};
 use crate::ui::metrics::format_metric;
 use wording::quoted;
 
-/// Whether `predicted` is within `tolerance_pct` percent of `measured`.
+/// Whether `predicted` is within `tolerance_pct` percent of `measured` on a log scale: off by
+/// at most a factor of `1 + tolerance_pct / 100` either way, so a guess twice too high and one
+/// half as high are equally far. Values of different signs (or zero beside non-zero) are off.
 pub fn within_tolerance(predicted: f64, measured: f64, tolerance_pct: f64) -> bool {
-    let allowed = measured.abs() * tolerance_pct.max(0.0) / 100.0;
-    (predicted - measured).abs() <= allowed
+    if predicted == measured {
+        return true;
+    }
+    if predicted == 0.0 || measured == 0.0 || (predicted < 0.0) != (measured < 0.0) {
+        return false;
+    }
+    off_factor(predicted, measured) <= 1.0 + tolerance_pct.max(0.0) / 100.0
+}
+
+/// How many times too high or too low `predicted` is (1 when exact; infinite for a value of
+/// the other sign or zero).
+pub fn off_factor(predicted: f64, measured: f64) -> f64 {
+    if predicted == measured {
+        return 1.0;
+    }
+    if predicted == 0.0 || measured == 0.0 || (predicted < 0.0) != (measured < 0.0) {
+        return f64::INFINITY;
+    }
+    let r = predicted / measured;
+    r.max(1.0 / r)
 }
 
 /// A question's tolerance when the lesson gives none.
@@ -181,6 +201,10 @@ mod tests {
     fn tolerance_is_a_percentage_of_the_measured_value() {
         assert!(within_tolerance(50.0, 55.0, 10.0));
         assert!(!within_tolerance(40.0, 55.0, 10.0));
+        // Log scale: twice too high and half as high are equally far.
+        assert!(within_tolerance(110.0, 55.0, 100.0) && within_tolerance(27.5, 55.0, 100.0));
+        assert!(!within_tolerance(110.0, 55.0, 99.0) && !within_tolerance(27.5, 55.0, 99.0));
+        assert!((off_factor(27.5, 55.0) - off_factor(110.0, 55.0)).abs() < 1e-12);
         assert!(within_tolerance(55.0, 55.0, 0.0));
         assert!(!within_tolerance(1.0, 0.0, 50.0) && within_tolerance(0.0, 0.0, 50.0));
     }

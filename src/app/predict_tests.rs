@@ -133,7 +133,7 @@ fn only_a_default_run_grades_and_the_grade_is_frozen_and_survives_a_relaunch() {
         "{text}"
     );
     assert!(
-        text.contains("(simulated, default parameters); off by 2"),
+        text.contains("(simulated, default parameters); off by a factor of 1.2"),
         "{text}"
     );
     assert_eq!(relaunched.stats(2).score_text(), "prediction 1/1");
@@ -149,7 +149,7 @@ fn a_far_prediction_is_graded_off_with_its_distance() {
     assert_eq!(app.mark(), crate::progress::score::Mark::Wrong);
     let text = quiz_text(&app);
     assert!(
-        text.contains("✗ Off") && text.contains("off by 200% (more than 50% off)"),
+        text.contains("✗ Off") && text.contains("off by a factor of 3.00 (more than 50% off)"),
         "{text}"
     );
 }
@@ -238,7 +238,9 @@ fn a_prediction_typed_with_the_value_on_screen_says_so() {
     run_with(&mut app, report);
     let text = quiz_text(&app);
     assert!(
-        text.contains("You typed it after a run had shown a measured value."),
+        text.contains("You typed it after a run had") && text.contains("shown, not scored."),
         "{text}"
     );
+    // Issue 18: shown with its grade, but it does not count in the score.
+    assert_ne!(app.mark(), crate::progress::score::Mark::Right);
 }

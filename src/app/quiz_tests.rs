@@ -116,3 +116,46 @@ fn a_letter_without_an_option_does_what_it_does_elsewhere() {
         .unwrap_or_default();
     assert!(message.contains("no timeline yet"), "{message}");
 }
+
+/// Issue 18: after a lesson reset the first try stays the score, the answer is a retake, and
+/// the options are ordered by the reset's own seed.
+#[test]
+fn a_retake_after_a_reset_is_labelled_and_never_changes_the_score() {
+    let mut app = app();
+    press(&mut app, "Tab");
+    let wrong = letter_for(&app, 0);
+    press(&mut app, &wrong);
+    assert_eq!(app.stats(0).score_text(), "quiz 0/2");
+    let _ = app.reset(Reset::Lesson(0));
+    assert_eq!(app.stats(0).resets, 1);
+    assert_eq!(
+        (app.stats(0).quiz_right, app.stats(0).quiz_answered),
+        (0, 1)
+    );
+    // The options come in the order of the reset's seed.
+    let key = app.catalog.entries[0].key().to_string();
+    let lesson = &app.progress.lessons[&key];
+    let seed = app.progress.seed() ^ lesson.reset_seed.unwrap();
+    let q = app.question().unwrap();
+    let expected = crate::progress::shuffle::order(seed, &key, &q.id, q.choices.len());
+    assert_eq!(app.option_order(), expected);
+    // The retake answers right: labelled so, and the score stays the first try's.
+    app.nav.focus = Focus::Quiz;
+    app.quiz.question = 0;
+    let right = letter_for(&app, 1);
+    press(&mut app, &right);
+    assert_eq!(app.stats(0).quiz_right, 0, "a retake never scores");
+    let text: Vec<String> = crate::ui::quiz::lines(&app, 200)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let text = text.join("\n");
+    assert!(
+        text.contains("retake: ✓ right") && text.contains("not scored"),
+        "{text}"
+    );
+    assert!(
+        text.contains("scored (first try, before the reset): ✗"),
+        "{text}"
+    );
+}

@@ -16,6 +16,7 @@ use anyhow::Context;
 use serde::Serialize;
 
 use crate::cli::{BackendSpec, ExerciseArgs, ExerciseCommand};
+use crate::exercise::attempts::{self, Gate};
 use crate::exercise::interp::Limits;
 use crate::exercise::metrics::ReportedMetric;
 use crate::exercise::verdict::CheckResult;
@@ -31,7 +32,11 @@ const USAGE: u8 = 2;
 pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<ExitCode> {
     match &args.command {
         ExerciseCommand::List { json } => list(*json),
-        ExerciseCommand::Show { id, solution } => show(id, *solution),
+        ExerciseCommand::Show {
+            id,
+            solution,
+            force,
+        } => show(id, *solution, *force),
         ExerciseCommand::Check { id, file, json } => check(id, file, *json, backend),
     }
 }
@@ -57,18 +62,30 @@ struct ListRow<'a> {
     lesson: &'a str,
     title: &'a str,
     passed: bool,
+    /// The solution was viewed before the exercise passed.
+    solution_viewed: bool,
+    /// Checks of a file changed from the starter.
+    changed_checks: u32,
 }
 
 fn list(json: bool) -> anyhow::Result<ExitCode> {
     let passed = crate::progress::state_dir().and_then(|d| state::load_passed(&d));
     let passed_set = passed.as_ref().cloned().unwrap_or_default();
+    let tries = crate::progress::state_dir()
+        .and_then(|d| attempts::load(&d))
+        .unwrap_or_default();
     let rows: Vec<ListRow> = catalog::all()
         .iter()
-        .map(|e| ListRow {
-            id: &e.id,
-            lesson: &e.lesson,
-            title: &e.title,
-            passed: passed_set.contains(&e.id),
+        .map(|e| {
+            let a = tries.get(&e.id).copied().unwrap_or_default();
+            ListRow {
+                id: &e.id,
+                lesson: &e.lesson,
+                title: &e.title,
+                passed: passed_set.contains(&e.id),
+                solution_viewed: a.solution_viewed,
+                changed_checks: a.changed_checks,
+            }
         })
         .collect();
     let mut text = if json {
@@ -82,7 +99,12 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
                 "{:<w$}  {:<l$}  {:<6}  {}\n",
                 r.id,
                 r.lesson,
-                if r.passed { "yes" } else { "-" },
+                match (r.passed, r.solution_viewed) {
+                    (true, false) => "yes",
+                    (true, true) => "yes*",
+                    (false, true) => "-*",
+                    (false, false) => "-",
+                },
                 r.title
             );
         }
@@ -97,15 +119,29 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
         );
         text += "";
     }
+    if !json && rows.iter().any(|r| r.solution_viewed) {
+        text += "* the solution was viewed before the exercise passed (passed after viewing the solution)\n";
+    }
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }
 
-fn show(id: &str, solution: bool) -> anyhow::Result<ExitCode> {
+fn show(id: &str, solution: bool, force: bool) -> anyhow::Result<ExitCode> {
     let ex = match find(id) {
         Ok(ex) => ex,
         Err(m) => return usage(m),
     };
+    if solution {
+        let dir = crate::progress::state_dir()?;
+        let passed = state::load_passed(&dir)?.contains(&ex.id);
+        match attempts::gate(passed, attempts::of(&dir, &ex.id)?, force) {
+            Gate::Open => {}
+            Gate::Forced => {
+                attempts::record_solution_view(&dir, &ex.id)?;
+            }
+            Gate::Closed(why) => return usage(format!("{}: {why}", ex.id)),
+        }
+    }
     let text = if solution { ex.solution } else { ex.starter };
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
@@ -143,6 +179,16 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
         Limits::default(),
         &AtomicBool::new(false),
     );
+    if !verdict.cancelled
+        && let Err(e) = crate::progress::state_dir()
+            .and_then(|d| attempts::record_check(&d, &ex.id, &source, ex.starter))
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: the check is not counted: {}",
+            clean_line(&format!("{e:#}"))
+        );
+    }
     if verdict.passed
         && let Err(e) = crate::progress::state_dir().and_then(|d| state::record_pass(&d, id))
     {

@@ -47,6 +47,19 @@ pub struct Row {
     pub source: String,
     /// How far the learner got; `null` for a broken lesson or an unreadable progress file.
     pub progress: Option<LessonStats>,
+    /// The lesson's exercises: passed, and whether the solution was viewed before the pass.
+    #[serde(default)]
+    pub exercises: Vec<ExerciseRow>,
+}
+
+/// One exercise of a lesson, as `list` reports it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ExerciseRow {
+    pub id: String,
+    pub passed: bool,
+    /// The solution was shown before the exercise passed ("passed after viewing the solution"
+    /// once it passes).
+    pub solution_viewed: bool,
 }
 
 #[derive(Serialize)]
@@ -63,7 +76,10 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let progress = progress::state_dir().ok().and_then(|d| {
         progress::peek(&d).or_else(|| (!progress::path(&d).exists()).then(Progress::fresh))
     });
-    let rows = rows(&catalog, progress.as_ref());
+    let mut rows = rows(&catalog, progress.as_ref());
+    if let Ok(dir) = progress::state_dir() {
+        add_exercises(&mut rows, &catalog, &dir);
+    }
     let mut out = BufWriter::new(io::stdout().lock());
     if args.json {
         let json = serde_json::to_string_pretty(&ListJson {
@@ -83,6 +99,32 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Each lesson's exercises with their passes and solution views from the state folder `dir`
+/// (left empty where those files cannot be read).
+fn add_exercises(rows: &mut [Row], catalog: &Catalog, dir: &Path) {
+    let (Ok(passed), Ok(tries)) = (
+        crate::exercise::state::load_passed(dir),
+        crate::exercise::attempts::load(dir),
+    ) else {
+        return;
+    };
+    for (row, entry) in rows.iter_mut().zip(&catalog.entries) {
+        let Some(lesson) = entry.lesson() else {
+            continue;
+        };
+        row.exercises = lesson
+            .meta
+            .exercises
+            .iter()
+            .map(|id| ExerciseRow {
+                id: id.clone(),
+                passed: passed.contains(id),
+                solution_viewed: tries.get(id).is_some_and(|a| a.solution_viewed),
+            })
+            .collect();
+    }
 }
 
 /// The built-in lessons, or every lesson file in `dir`.
@@ -117,6 +159,7 @@ fn row(entry: &LessonEntry, progress: Option<&Progress>) -> Row {
                 broken: None,
                 source: lesson.source.clone(),
                 progress: stats,
+                exercises: Vec::new(),
             }
         }
         LessonEntry::Broken { source, problems } => {
@@ -141,6 +184,7 @@ fn row(entry: &LessonEntry, progress: Option<&Progress>) -> Row {
                 broken: Some(format!("{first}{more}")),
                 source: source.clone(),
                 progress: None,
+                exercises: Vec::new(),
             }
         }
     }
@@ -179,6 +223,34 @@ pub fn table(rows: &[Row]) -> String {
         "SEEN: cards seen. QUIZ: multiple-choice questions right on the first try.\n\
          PREDICTIONS: graded within tolerance by a run with default parameters.\n",
     );
+    let reset: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            let n = r.progress?.resets;
+            (n > 0).then(|| format!("{} ({n}x)", r.id))
+        })
+        .collect();
+    if !reset.is_empty() {
+        text.push_str(&format!(
+            "Reset: {}; their scores count the first tries from before the reset, retakes are practice.\n",
+            reset.join(", ")
+        ));
+    }
+    let viewed: Vec<String> = rows
+        .iter()
+        .flat_map(|r| &r.exercises)
+        .filter(|e| e.solution_viewed)
+        .map(|e| {
+            let how = if e.passed { "passed" } else { "not passed yet" };
+            format!("{} ({how})", e.id)
+        })
+        .collect();
+    if !viewed.is_empty() {
+        text.push_str(&format!(
+            "Solution viewed before passing: {}.\n",
+            viewed.join(", ")
+        ));
+    }
     if rows.iter().any(|r| r.broken.is_some()) {
         text.push_str(
             "Broken lessons are unusable; `cuda-academy check DIR` lists every problem.\n",

@@ -61,6 +61,18 @@ pub struct Outcome {
     /// The variable each allocation was first stored in, for messages.
     pub region_names: HashMap<RegionId, String>,
     pub steps: u64,
+    /// Each `host_work` call: its line and when it ran on the host clock, which has the
+    /// timeline's origin (the host lane the overlap criteria read).
+    pub host_work: Vec<HostSpan>,
+}
+
+/// A stretch of host work on the backend's host clock, in microseconds from the timeline's
+/// origin.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct HostSpan {
+    pub line: u32,
+    pub start_us: f64,
+    pub end_us: f64,
 }
 
 /// One `check_output` call: where, what it answered, which bytes it checked.

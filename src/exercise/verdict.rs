@@ -1,10 +1,15 @@
 //! Grading: parse the learner's file, run it, check it for hazards, and hold the run against the
 //! exercise's criteria. Criteria read what the program did (its `check_output` results, its
-//! reported metrics, its hazards), never its text. Criteria that compare with "this machine"
+//! reported metrics, its hazards, its call log and timeline), never its text; a reported
+//! metric is held to what the timeline measured where a criterion says which ops it times. Criteria that compare with "this machine"
 //! run the exercise's solution on the same machine in the same process as the reference.
 
+mod behaviour;
 mod criteria;
+mod facts;
+mod passes;
 mod pins;
+mod timed;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -127,9 +132,10 @@ pub fn check(
         .iter()
         .any(Criterion::needs_reference)
         .then(|| reference_run(ex, gpu, limits, cancel));
+    let ops = facts::device_ops(&outcome);
     for c in &ex.criteria {
         v.checks
-            .push(grade(c, &outcome, &v.hazards, reference.as_ref()));
+            .push(grade(c, &outcome, &ops, &v.hazards, reference.as_ref()));
     }
     if cancel.load(Ordering::Relaxed) {
         // Cancelled during the reference run: its figures are missing, so grade nothing.

@@ -164,6 +164,19 @@ impl AnswerRecord {
     }
 
     /// Drop attempts made before `reset_at`.
+    /// Whether the first try was right: a choice's first choice, or a prediction's first
+    /// grade; `None` when there is none yet (or it is unknown: then not right).
+    pub fn first_try_right(&self) -> Option<bool> {
+        if self.first_unrecorded {
+            return Some(false);
+        }
+        if let Some(a) = self.attempts.iter().find(|a| a.choice.is_some()) {
+            return Some(a.correct.unwrap_or(false));
+        }
+        self.graded_attempt()
+            .and_then(|a| a.grade.as_ref().map(|g| g.close && !a.after_seeing))
+    }
+
     pub(super) fn forget_before(&mut self, reset_at: u64) {
         if reset_at == 0 {
             return;

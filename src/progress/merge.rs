@@ -69,7 +69,21 @@ fn lesson(
         }
     }
     answers.retain(|_, r: &mut AnswerRecord| !r.attempts.is_empty() || r.unrecorded > 0);
+    // The side reset last decides the option order; first tries from either side are kept
+    // (the one reset first holds the oldest, so it wins).
+    let last_reset = sides.iter().max_by_key(|l| l.reset_at);
+    let mut first_tries = BTreeMap::new();
+    let mut by_age = sides.clone();
+    by_age.sort_by_key(|l| l.reset_at);
+    for side in by_age.iter().filter(|l| l.resets > 0) {
+        for (q, right) in &side.first_tries {
+            first_tries.entry(q.clone()).or_insert(*right);
+        }
+    }
     LessonProgress {
+        resets: sides.iter().map(|l| l.resets).max().unwrap_or(0),
+        reset_seed: last_reset.and_then(|l| l.reset_seed),
+        first_tries,
         card: newest.map_or(0, |l| l.card),
         card_at: newest.map_or(0, |l| l.card_at),
         seen,

@@ -43,6 +43,10 @@ impl Mark {
 
 /// The mark of question `q` given the lesson's progress.
 pub fn mark(q: &Question, progress: Option<&LessonProgress>) -> Mark {
+    // A reset lesson keeps the first tries from before it: a retake never changes the score.
+    if let Some(&right) = progress.and_then(|p| p.first_tries.get(&q.id)) {
+        return if right { Mark::Right } else { Mark::Wrong };
+    }
     let Some(record) = progress.and_then(|p| p.answers.get(&q.id)) else {
         return Mark::Open;
     };
@@ -57,8 +61,10 @@ pub fn mark(q: &Question, progress: Option<&LessonProgress>) -> Mark {
                 Some(_) => Mark::Wrong,
             }
         }
-        QuestionKind::Predict => match record.graded() {
-            Some((_, grade)) if grade.close => Mark::Right,
+        QuestionKind::Predict => match record.graded_attempt() {
+            // Typed after a run had shown the value: graded and shown, never scored.
+            Some(a) if a.after_seeing => Mark::Wrong,
+            Some(a) if a.grade.as_ref().is_some_and(|g| g.close) => Mark::Right,
             Some(_) => Mark::Wrong,
             None if record.pending_prediction().is_some() => Mark::Pending,
             None => Mark::Open,
@@ -89,6 +95,8 @@ pub struct LessonStats {
     pub predictions_close: usize,
     /// Every card seen and at least [`PASS_SHARE`] of the quiz right on the first try.
     pub passed: bool,
+    /// Times the lesson was reset; its first-try scores are kept from before the first.
+    pub resets: u32,
 }
 
 impl LessonStats {
@@ -98,6 +106,7 @@ impl LessonStats {
         let mut s = LessonStats {
             cards,
             cards_seen: progress.map_or(0, |p| p.seen_count(cards)),
+            resets: progress.map_or(0, |p| p.resets),
             ..LessonStats::default()
         };
         for q in &lesson.meta.quiz {

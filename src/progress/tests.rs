@@ -33,6 +33,7 @@ fn sample() -> Progress {
             seen: vec![0, 1, 2, 3, 4],
             answers,
             reset_at: 0,
+            ..LessonProgress::default()
         },
     );
     Progress {
@@ -369,6 +370,7 @@ fn progress() -> impl Strategy<Value = Progress> {
             seen,
             answers,
             reset_at: 0,
+            ..LessonProgress::default()
         });
     (
         any::<u64>().prop_map(Some),
@@ -400,4 +402,48 @@ proptest! {
     fn parse_never_panics_on_junk(bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
         let _ = parse(&bytes);
     }
+}
+
+/// Issue 18: a reset lesson's retake is practice. The first tries from before the reset keep
+/// scoring, the options come in a new order, and the reset is counted.
+#[test]
+fn a_retake_after_a_reset_never_changes_the_first_try_score() {
+    let mut p = Progress::fresh();
+    let mut wrong = AnswerRecord::default();
+    wrong.push(Attempt::choice(1, false, 10));
+    let mut right = AnswerRecord::default();
+    right.push(Attempt::choice(0, true, 11));
+    let lesson = p.lessons.entry("l".into()).or_default();
+    lesson.answers.insert("q-wrong".into(), wrong);
+    lesson.answers.insert("q-right".into(), right);
+    p.reset_lesson("l");
+    let l = &p.lessons["l"];
+    assert_eq!(l.resets, 1);
+    assert!(l.answers.is_empty());
+    assert_eq!(l.first_tries.get("q-wrong"), Some(&false));
+    assert_eq!(l.first_tries.get("q-right"), Some(&true));
+    assert!(l.is_retake("q-wrong") && !l.is_retake("q-new"));
+    let seed_after_first = l.option_seed(p.seed());
+    assert_ne!(seed_after_first, p.seed(), "a reset reshuffles");
+    // The retake answers the wrong one right; a second reset keeps the first try, not this.
+    let mut retake = AnswerRecord::default();
+    retake.push(Attempt::choice(0, true, now_ms() + 1));
+    p.lessons
+        .get_mut("l")
+        .unwrap()
+        .answers
+        .insert("q-wrong".into(), retake);
+    p.reset_lesson("l");
+    let l = &p.lessons["l"];
+    assert_eq!(l.resets, 2);
+    assert_eq!(l.first_tries.get("q-wrong"), Some(&false));
+    assert_ne!(
+        l.option_seed(p.seed()),
+        seed_after_first,
+        "a new seed per reset"
+    );
+    // Merged with an older copy of the file, the reset and its first tries stay.
+    let merged = merge(&p, &Progress::fresh());
+    assert_eq!(merged.lessons["l"].resets, 2);
+    assert_eq!(merged.lessons["l"].first_tries, l.first_tries);
 }

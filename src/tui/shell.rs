@@ -68,6 +68,11 @@ impl Shell {
         {
             app.update(Msg::Exercise(ExerciseMsg::Passed(passed)));
         }
+        if let Some(dir) = &self.exercises.state_dir
+            && let Ok(tries) = crate::exercise::attempts::load(dir)
+        {
+            app.update(Msg::Exercise(ExerciseMsg::Attempts(tries)));
+        }
     }
 
     /// Carry out `cmds` in order, and whatever they lead to.

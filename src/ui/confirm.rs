@@ -1,4 +1,4 @@
-//! The y/n dialog before a reset.
+//! The y/n dialog before a reset, and before showing a solution ahead of a pass.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -33,6 +33,18 @@ pub fn render(app: &App, what: Reset, area: Rect, buf: &mut Buffer) {
             ),
             "Your edits to this exercise are replaced by the starter code.",
         ),
+        Reset::Solution => (
+            " Show the solution? ",
+            format!(
+                "Show the solution of “{}” before you have passed it?",
+                app.exercises
+                    .editor
+                    .as_ref()
+                    .map(|e| e.id.as_str())
+                    .unwrap_or_default()
+            ),
+            "Your progress will say “passed after viewing the solution” for this exercise.",
+        ),
         Reset::All => (
             " Reset everything? ",
             "Reset all progress?".to_string(),
@@ -56,7 +68,11 @@ pub fn render(app: &App, what: Reset, area: Rect, buf: &mut Buffer) {
     lines.push(Line::default());
     lines.push(Line::from(vec![
         Span::styled(" y ", theme.selected()),
-        Span::raw(" reset    "),
+        Span::raw(if what == Reset::Solution {
+            " show it    "
+        } else {
+            " reset    "
+        }),
         Span::styled(" n ", theme.selected()),
         Span::raw(" keep (Esc)"),
     ]));

@@ -124,7 +124,7 @@ fn hint_lines(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Line<'static>> 
     if left > 0 {
         more.push(format!("Ctrl-T: a hint ({left} left)"));
     }
-    if ed.solution_unlocked(app.editor_passed()) {
+    if app.editor_solution_unlocked() {
         more.push("Ctrl-G: the solution".to_string());
     }
     if !more.is_empty() {

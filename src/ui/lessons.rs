@@ -118,6 +118,20 @@ fn stats_line(app: &App, idx: usize, style: Style, width: u16) -> Vec<Line<'stat
             .filter(|id| app.exercises.passed.contains(*id))
             .count();
         text.push_str(&format!(" · exercise {passed}/{} passed", ids.len()));
+        let viewed = ids
+            .iter()
+            .filter(|id| {
+                app.exercises.passed.contains(*id)
+                    && app
+                        .exercises
+                        .attempts
+                        .get(*id)
+                        .is_some_and(|a| a.solution_viewed)
+            })
+            .count();
+        if viewed > 0 {
+            text.push_str(&format!(" ({viewed} after viewing the solution)"));
+        }
     }
     let indent = || Span::raw("     ");
     let mut lines = text::wrap(&[Span::styled(text, style)], width, indent(), indent());

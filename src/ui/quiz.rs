@@ -175,6 +175,26 @@ fn verdict_lines(app: &App, q: &Question, order: &[usize]) -> Vec<Line<'static>>
         .and_then(|a| crate::progress::shuffle::position_of(order, a))
         .map_or('?', letter);
     let count = app.record().map_or(1, |r| r.count());
+    if app.is_retake() {
+        // After a lesson reset: the first try from before stays the score.
+        let latest_right = app.latest_choice().is_some_and(|c| q.answer == Some(c));
+        let now = if latest_right {
+            Span::styled("retake: ✓ right", theme.correct())
+        } else {
+            Span::styled(format!("retake: ✗ the answer is {answer}"), theme.wrong())
+        };
+        let first = match app.mark() {
+            Mark::Right => Span::styled("✓ right", theme.correct()),
+            _ => Span::styled("✗ not right", theme.wrong()),
+        };
+        return vec![
+            Line::from(vec![now, Span::styled("  · not scored", theme.muted())]),
+            Line::from(vec![
+                Span::styled("scored (first try, before the reset): ", theme.muted()),
+                first,
+            ]),
+        ];
+    }
     let scored = match app.mark() {
         Mark::Right => Span::styled("✓ Correct", theme.correct()),
         _ if app.record().is_some_and(|r| r.first_unrecorded) => Span::styled(

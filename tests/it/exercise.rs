@@ -6,6 +6,7 @@
 // Test helpers outside `#[test]` functions may fail loudly too.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+mod behaviour;
 mod catalog;
 mod cli;
 mod corpus;
@@ -13,6 +14,7 @@ mod costs;
 mod course;
 mod hazards;
 mod parse;
+mod shortcuts;
 mod sim_backend;
 mod subset;
 mod subset_calls;

@@ -39,6 +39,15 @@ impl<'a> QuizContext<'a> {
         self.progress?.answers.get(&q.id)
     }
 
+    /// The lesson was reset and question `index`'s first try is kept from before: what is
+    /// answered now is a retake.
+    pub fn is_retake(&self, index: usize) -> bool {
+        match (self.question(index), self.progress) {
+            (Some(q), Some(p)) => p.is_retake(&q.id),
+            _ => false,
+        }
+    }
+
     /// Where question `index` stands (its first try, or its graded prediction).
     pub fn mark(&self, index: usize) -> Mark {
         self.question(index)
@@ -57,7 +66,10 @@ impl<'a> QuizContext<'a> {
         let (Some(q), Some(lesson)) = (self.question(index), self.lesson) else {
             return Vec::new();
         };
-        shuffle::order(self.seed, lesson.id(), &q.id, q.choices.len())
+        let seed = self
+            .progress
+            .map_or(self.seed, |p| p.option_seed(self.seed));
+        shuffle::order(seed, lesson.id(), &q.id, q.choices.len())
     }
 
     /// The latest option chosen at question `index` (file index), when it is one of its options.

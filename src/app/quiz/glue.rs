@@ -78,6 +78,11 @@ impl App {
         self.quiz_context().record(self.quiz.question)
     }
 
+    /// The question shown is a retake after a lesson reset (not scored).
+    pub fn is_retake(&self) -> bool {
+        self.quiz_context().is_retake(self.quiz.question)
+    }
+
     /// Where the question shown stands (its first try, or its graded prediction).
     pub fn mark(&self) -> Mark {
         self.quiz_context().mark(self.quiz.question)
@@ -102,5 +107,15 @@ impl App {
     /// The unit of the question's metric (`GB/s`, `x`, ...), for the field and its checks.
     pub fn prediction_unit(&self) -> Option<&'static str> {
         self.quiz_context().unit(self.quiz.question)
+    }
+
+    /// The tolerance of the predict question shown (log scale: see
+    /// [`crate::app::within_tolerance`]), shown before the learner predicts.
+    pub fn prediction_tolerance_pct(&self) -> Option<f64> {
+        let q = self.quiz_context().question(self.quiz.question)?;
+        (q.kind == crate::lesson::QuestionKind::Predict).then(|| {
+            q.tolerance_pct
+                .unwrap_or(crate::app::predict::DEFAULT_TOLERANCE_PCT)
+        })
     }
 }

@@ -238,7 +238,14 @@ impl Interp<'_> {
                 if !(0.0..=10_000.0).contains(&ms) {
                     return Err(stop(pos, "`host_work` takes 0 to 10000 milliseconds"));
                 }
+                let start_us = self.gpu.host_now_us();
                 self.gpu.host_busy_us(ms * 1000.0);
+                let end_us = self.gpu.host_now_us();
+                self.out.host_work.push(super::HostSpan {
+                    line: self.line,
+                    start_us,
+                    end_us,
+                });
                 Ok(Value::Void)
             }
             "fill_input" | "check_output" => self.fill_or_check(a),

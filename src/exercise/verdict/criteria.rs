@@ -1,10 +1,20 @@
 //! Pass criteria: what each kind reads from a run and how it is graded.
+//!
+//! The kinds on behaviour (`call-on-copied-buffer`, `copies-from`, `issue-order`, `rounds`,
+//! `events-time-copies`, `ops-overlap`, `metric-matches-timeline`, `reuse-after-event`) read the
+//! call log and the timeline, not what the program prints (`verdict/behaviour.rs`,
+//! `verdict/timed.rs`). Every criterion that reads a `_gbps` figure also fails one faster than
+//! the fastest copy the run's timeline measured.
 
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
 use super::CheckResult;
+use super::behaviour;
+use super::facts::{DevOp, Direction, Memory};
+use super::passes::Order;
+use super::timed::{self, Lane, Measured};
 use crate::exercise::hazards::Hazard;
 use crate::exercise::interp::Outcome;
 
@@ -34,6 +44,49 @@ pub enum Criterion {
         parts: Vec<String>,
         fraction: f64,
     },
+    /// `call` (`cudaHostRegister`) was made on the host buffer that every copy going
+    /// `direction` (`h2d` or `d2h`) used, before the first of them (read from the call log).
+    CallOnCopiedBuffer { call: String, direction: Direction },
+    /// Copies going `direction` moved at least `min_bytes` in all with host memory of kind
+    /// `memory` (`pageable`, `pinned`, `registered`: what the buffer was at the call).
+    CopiesFrom {
+        direction: Direction,
+        memory: Memory,
+        min_bytes: u64,
+    },
+    /// Chunked passes were issued in each order of `orders` (`depth-first`, `breadth-first`),
+    /// one after another in that order; passes are read from the call log's issue order
+    /// (see `verdict/passes.rs`).
+    IssueOrder { orders: Vec<Order> },
+    /// At least `count` rounds ran, each a copy in of `min_bytes` or more, then a copy out of as
+    /// much, then a `check_output` that passed.
+    Rounds { count: u32, min_bytes: u64 },
+    /// `metric` was computed from a `cudaEventElapsedTime` of two events recorded on one
+    /// stream, one before and one after copies going `direction` from `memory` memory of
+    /// `min_bytes` or more, and agrees within `tolerance_pct` percent with what the timeline
+    /// measured for those copies (a `_gbps` metric: their bytes over their span; `_ms`: the span).
+    EventsTimeCopies {
+        metric: String,
+        direction: Direction,
+        memory: Memory,
+        min_bytes: u64,
+        tolerance_pct: f64,
+    },
+    /// The lanes `a` and `b` (`h2d`, `d2h`, `kernel`, `device`, `host-work`) were busy at the
+    /// same time for at least `min_fraction` of the shorter lane's busy time (the timeline,
+    /// and the host clock for `host_work`).
+    OpsOverlap { a: Lane, b: Lane, min_fraction: f64 },
+    /// `metric` agrees within `tolerance_pct` percent (and 10 µs) with what the timeline
+    /// measured for `ops` (`device`, `device-and-host-work`, `host-work`, `depth-first`,
+    /// `breadth-first`): a time is the ops' span, a `_gbps` figure their copied bytes over it.
+    MetricMatchesTimeline {
+        metric: String,
+        ops: Measured,
+        tolerance_pct: f64,
+    },
+    /// Host writes to a buffer an async copy read came only after an event recorded behind the
+    /// copy said it had finished, and at least `min_reuses` such reuses happened.
+    ReuseAfterEvent { min_reuses: u32 },
 }
 
 impl Criterion {
@@ -58,6 +111,21 @@ impl Criterion {
             Criterion::MetricAtMostReference { factor, .. } => *factor >= 1.0,
             Criterion::MetricsReported { metrics } => !metrics.is_empty(),
             Criterion::PinsAtMost { count } => *count >= 1,
+            Criterion::CallOnCopiedBuffer { call, .. } => call == "cudaHostRegister",
+            Criterion::CopiesFrom { min_bytes, .. } => *min_bytes >= 1,
+            Criterion::IssueOrder { orders } => !orders.is_empty(),
+            Criterion::Rounds { count, .. } => *count >= 1,
+            Criterion::EventsTimeCopies {
+                tolerance_pct: x,
+                min_bytes,
+                ..
+            } => *x > 0.0 && *x <= 100.0 && *min_bytes >= 1,
+            Criterion::MetricMatchesTimeline {
+                tolerance_pct: x, ..
+            } => *x > 0.0 && *x <= 100.0,
+            Criterion::OpsOverlap {
+                min_fraction: x, ..
+            } => *x > 0.0 && *x <= 1.0,
             _ => true,
         };
         if ok {
@@ -71,6 +139,7 @@ impl Criterion {
 pub(super) fn grade(
     c: &Criterion,
     out: &Outcome,
+    ops: &[DevOp<'_>],
     hazards: &[Hazard],
     reference: Option<&Result<BTreeMap<String, f64>, String>>,
 ) -> CheckResult {
@@ -124,7 +193,7 @@ pub(super) fn grade(
             tolerance_pct,
         } => (
             format!("{m} within {tolerance_pct}% of this machine's"),
-            compare(metric(m), refm(m), m, |x, r| {
+            compare(out, metric(m), refm(m), m, |x, r| {
                 (
                     (x - r).abs() / r.abs().max(1e-12) * 100.0 <= *tolerance_pct,
                     format!("{x:.3} vs {r:.3}"),
@@ -136,7 +205,7 @@ pub(super) fn grade(
             fraction,
         } => (
             format!("{m} at least {:.0}% of this machine's", fraction * 100.0),
-            compare(metric(m), refm(m), m, |x, r| {
+            compare(out, metric(m), refm(m), m, |x, r| {
                 (
                     x >= fraction * r,
                     format!(
@@ -149,7 +218,7 @@ pub(super) fn grade(
         ),
         Criterion::MetricAtMostReference { metric: m, factor } => (
             format!("{m} at most {factor}x this machine's"),
-            compare(metric(m), refm(m), m, |x, r| {
+            compare(out, metric(m), refm(m), m, |x, r| {
                 (
                     x <= factor * r,
                     format!(
@@ -160,6 +229,58 @@ pub(super) fn grade(
             }),
         ),
         Criterion::PinsAtMost { count } => super::pins::grade(out, *count),
+        Criterion::CallOnCopiedBuffer { call, direction } => (
+            format!("`{call}` on the copied buffer"),
+            behaviour::call_on_copied_buffer(out, ops, call, *direction),
+        ),
+        Criterion::CopiesFrom {
+            direction,
+            memory,
+            min_bytes,
+        } => (
+            format!("{} copies with {} memory", direction.name(), memory.name()),
+            behaviour::copies_from(ops, *direction, *memory, *min_bytes),
+        ),
+        Criterion::IssueOrder { orders } => (
+            "issue order".into(),
+            behaviour::issue_order(out, ops, orders),
+        ),
+        Criterion::Rounds { count, min_bytes } => (
+            format!("{count} rounds ran"),
+            behaviour::rounds(out, ops, *count, *min_bytes),
+        ),
+        Criterion::EventsTimeCopies {
+            metric: m,
+            direction,
+            memory,
+            min_bytes,
+            tolerance_pct,
+        } => (
+            format!("{m} timed by events around the copy"),
+            timed::events_time_copies(
+                out,
+                ops,
+                m,
+                (*direction, *memory, *min_bytes),
+                *tolerance_pct,
+            ),
+        ),
+        Criterion::OpsOverlap { a, b, min_fraction } => (
+            format!("{} overlap {}", a.name(), b.name()),
+            timed::ops_overlap(out, *a, *b, *min_fraction),
+        ),
+        Criterion::MetricMatchesTimeline {
+            metric: m,
+            ops: which,
+            tolerance_pct,
+        } => (
+            format!("{m} matches the timeline"),
+            timed::metric_matches_timeline(out, ops, m, *which, *tolerance_pct),
+        ),
+        Criterion::ReuseAfterEvent { min_reuses } => (
+            "buffers reused after an event".into(),
+            behaviour::reuse_after_event(out, ops, *min_reuses),
+        ),
         Criterion::MetricBelowSum {
             metric: m,
             parts,
@@ -173,6 +294,7 @@ pub(super) fn grade(
             {
                 let sum: Option<f64> = parts.iter().map(|p| metric(p)).sum();
                 compare(
+                    out,
                     metric(m),
                     sum.ok_or_else(|| format!("not all of {} were reported", parts.join(", "))),
                     m,
@@ -206,6 +328,7 @@ pub(super) fn grade(
 
 /// Compare a reported metric with a reference value through `test`, which says pass and why.
 fn compare(
+    out: &Outcome,
     mine: Option<f64>,
     reference: Result<f64, String>,
     name: &str,
@@ -218,6 +341,7 @@ fn compare(
             "`{name}` is {x}: was the time it divides by measured?"
         ));
     }
+    timed::within_link(out, name, x)?;
     let r = reference?;
     match test(x, r) {
         (true, d) => Ok(d),

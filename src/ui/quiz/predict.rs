@@ -16,6 +16,12 @@ pub(super) fn lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
     let theme = &app.theme;
     let unit = app.prediction_unit().unwrap_or("");
     let shown_unit = if unit == "us" { "µs" } else { unit };
+    let tolerance = app.prediction_tolerance_pct().map(|t| {
+        format!(
+            "Close enough: within a factor of {:.2} of the measured value, too high or too low alike.",
+            1.0 + t / 100.0
+        )
+    });
     if let Some(input) = &app.quiz.input {
         let field = format!(
             " {input}▏{}",
@@ -30,6 +36,9 @@ pub(super) fn lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
             let spans = [Span::styled(err.clone(), theme.error())];
             out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
         }
+        if let Some(t) = &tolerance {
+            out.extend(muted_wrapped(app, t, width));
+        }
         out.push(Line::styled("Enter saves · Esc leaves", theme.muted()));
         return;
     }
@@ -40,6 +49,9 @@ pub(super) fn lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
             "Tab to this pane, then Enter to predict"
         };
         out.extend(muted_wrapped(app, hint, width));
+        if let Some(t) = &tolerance {
+            out.extend(muted_wrapped(app, t, width));
+        }
         return;
     };
     if let Some((predicted, grade)) = record.graded() {
@@ -79,15 +91,18 @@ fn graded_lines(app: &App, predicted: f64, grade: &Grade, width: u16) -> Vec<Lin
         BackendKind::Simulated => "simulated",
         BackendKind::Cuda => "on your GPU",
     };
-    let off = grade.off_pct(predicted);
-    let how_far = off.map_or_else(String::new, |pct| {
-        format!("; off by {pct:.0}% ({})", closeness(pct))
-    });
+    let factor = crate::app::off_factor(predicted, grade.measured);
+    let how_far = if factor.is_finite() {
+        let pct = (factor - 1.0) * 100.0;
+        format!("; off by a factor of {factor:.2} ({})", closeness(pct))
+    } else {
+        String::new()
+    };
     let sentence = format!(
-        "you predicted {}; measured {} ({backend}, default parameters){how_far}. Within {}% counts.",
+        "you predicted {}; measured {} ({backend}, default parameters){how_far}. Within a factor of {:.2} either way counts.",
         format_value_in(predicted, &grade.unit),
         format_value_in(grade.measured, &grade.unit),
-        grade.tolerance_pct
+        1.0 + grade.tolerance_pct / 100.0
     );
     let mut spans = vec![
         Span::styled(format!("{verdict}: "), style),
@@ -99,7 +114,7 @@ fn graded_lines(app: &App, predicted: f64, grade: &Grade, width: u16) -> Vec<Lin
         .is_some_and(|a| a.after_seeing)
     {
         spans.push(Span::styled(
-            " You typed it after a run had shown a measured value.",
+            " You typed it after a run had shown a measured value: shown, not scored.",
             theme.muted(),
         ));
     }

@@ -186,7 +186,7 @@ fn ctrl_x_asks_then_puts_the_starter_back() {
 }
 
 #[test]
-fn hints_one_at_a_time_and_the_solution_after_three_failed_checks() {
+fn hints_one_at_a_time_and_the_solution_after_three_checks_of_a_changed_file_and_a_yes() {
     let mut h = harness();
     h.open_first();
     let hints = catalog::find(FIRST).unwrap().hints.len();
@@ -198,12 +198,35 @@ fn hints_one_at_a_time_and_the_solution_after_three_failed_checks() {
     assert!(h.screen(160, 48).contains("Hint 1 of"));
     h.ctrl('g');
     assert!(!h.editor().show_solution, "locked before any check");
+    // Three checks of the untouched starter unlock nothing.
     for _ in 0..3 {
         h.check();
     }
     h.ctrl('g');
-    assert!(h.editor().show_solution, "unlocked after 3 fails");
+    assert!(
+        !h.editor().show_solution,
+        "the starter's checks do not count"
+    );
+    // Three checks of a changed file: Ctrl-G asks first; n keeps it hidden, y shows it.
+    h.typed("// my try");
+    h.enter();
+    for _ in 0..3 {
+        h.check();
+    }
+    h.ctrl('g');
+    assert!(!h.editor().show_solution, "asks before showing");
+    assert!(h.screen(160, 48).contains("Show the solution?"));
+    h.typed("n");
+    assert!(!h.editor().show_solution);
+    h.ctrl('g');
+    h.typed("y");
+    assert!(h.editor().show_solution, "shown after the yes");
     assert!(h.screen(160, 48).contains("Solution"));
+    // The view is recorded where the CLI reads it.
+    let dir = h.shell.state_dir.clone().unwrap();
+    let a = cuda_academy::exercise::attempts::of(&dir, FIRST).unwrap();
+    assert!(a.solution_viewed);
+    assert_eq!(a.changed_checks, 3);
 }
 
 #[test]

@@ -114,7 +114,7 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
     assert!(
         first_failure("overlap-host-work")
             .0
-            .contains("total_ms at most 85%")
+            .contains("overlap device work")
     );
     assert!(first_failure("double-buffer").0.contains("pipeline_ms"));
     assert!(

@@ -43,11 +43,10 @@ fn show_prints_the_starter_or_the_solution() {
         stdout(&starter),
         std::fs::read_to_string("exercises/keep-it-alive/starter.cu").unwrap()
     );
+    // Not passed on a fresh state folder: the solution is gated (see the test below).
     let solution = run(&["exercise", "show", "keep-it-alive", "--solution"]);
-    assert_eq!(
-        stdout(&solution),
-        std::fs::read_to_string("exercises/keep-it-alive/solution.cu").unwrap()
-    );
+    assert_eq!(solution.status.code(), Some(2), "{}", stdout(&solution));
+    assert!(stdout(&solution).is_empty());
     let unknown = run(&["exercise", "show", "no-such"]);
     assert_eq!(unknown.status.code(), Some(2));
     assert!(stderr(&unknown).contains("unknown exercise \"no-such\""));
@@ -207,4 +206,106 @@ fn a_missing_stream_wait_is_a_device_race_on_both_lines_in_text_and_json() {
         .filter_map(|op| op["line"].as_u64())
         .collect();
     assert!(lines.contains(&23) && lines.contains(&24), "{lines:?}");
+}
+
+/// The binary on the state folder `state`.
+fn run_in(state: &std::path::Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cuda-academy"))
+        .env("CUDA_ACADEMY_STATE_DIR", state)
+        .env("NO_COLOR", "1")
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_solution_shows_after_a_pass_or_forced_after_three_checks_of_a_changed_file() {
+    let state = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let id = "keep-it-alive";
+    let show = |force: bool| {
+        let mut args = vec!["exercise", "show", id, "--solution"];
+        if force {
+            args.push("--force");
+        }
+        run_in(state.path(), &args)
+    };
+    let solution = std::fs::read_to_string("exercises/keep-it-alive/solution.cu").unwrap();
+    let starter = std::fs::read_to_string("exercises/keep-it-alive/starter.cu").unwrap();
+    // Three checks of the untouched starter unlock nothing.
+    let untouched = dir.path().join("starter.cu");
+    std::fs::write(&untouched, &starter).unwrap();
+    for _ in 0..3 {
+        run_in(
+            state.path(),
+            &["exercise", "check", id, untouched.to_str().unwrap()],
+        );
+    }
+    let closed = show(true);
+    assert_eq!(closed.status.code(), Some(2));
+    assert!(stderr(&closed).contains("0 so far"), "{}", stderr(&closed));
+    // Three checks of a changed (still failing) file: only with --force.
+    let changed = dir.path().join("mine.cu");
+    std::fs::write(
+        &changed,
+        starter.replace("cudaFreeHost(h_in);\n", "cudaFreeHost(h_in); // moved?\n"),
+    )
+    .unwrap();
+    for _ in 0..3 {
+        let c = run_in(
+            state.path(),
+            &["exercise", "check", id, changed.to_str().unwrap()],
+        );
+        assert_eq!(c.status.code(), Some(1), "{}", stderr(&c));
+    }
+    let unforced = show(false);
+    assert_eq!(unforced.status.code(), Some(2));
+    assert!(
+        stderr(&unforced).contains("--force"),
+        "{}",
+        stderr(&unforced)
+    );
+    let forced = show(true);
+    assert_eq!(forced.status.code(), Some(0), "{}", stderr(&forced));
+    assert_eq!(stdout(&forced), solution);
+    // The pass after that view is recorded as such.
+    let sol = dir.path().join("sol.cu");
+    std::fs::write(&sol, &solution).unwrap();
+    let pass = run_in(
+        state.path(),
+        &["exercise", "check", id, sol.to_str().unwrap()],
+    );
+    assert_eq!(pass.status.code(), Some(0), "{}", stderr(&pass));
+    let list = run_in(state.path(), &["exercise", "list", "--json"]);
+    let rows: Vec<Value> = serde_json::from_str(&stdout(&list)).unwrap();
+    let row = rows.iter().find(|r| r["id"] == id).unwrap();
+    assert_eq!(row["passed"], true);
+    assert_eq!(row["solution_viewed"], true);
+    assert_eq!(row["changed_checks"], 4);
+    let text = stdout(&run_in(state.path(), &["exercise", "list"]));
+    assert!(
+        text.contains("yes*") && text.contains("passed after viewing the solution"),
+        "{text}"
+    );
+    // Passed: the solution shows with no force, and nothing more is recorded.
+    assert_eq!(stdout(&show(false)), solution);
+    // `list --json` gives each lesson's exercises with their solution views.
+    let lessons: Value =
+        serde_json::from_str(&stdout(&run_in(state.path(), &["list", "--json"]))).unwrap();
+    let ex = lessons["lessons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|l| l["exercises"].as_array().cloned().unwrap_or_default())
+        .find(|e| e["id"] == id)
+        .unwrap();
+    assert_eq!(
+        (&ex["passed"], &ex["solution_viewed"]),
+        (&Value::Bool(true), &Value::Bool(true))
+    );
+    let table = stdout(&run_in(state.path(), &["list"]));
+    assert!(
+        table.contains("Solution viewed before passing: keep-it-alive (passed)"),
+        "{table}"
+    );
 }
