@@ -88,7 +88,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let exit = outcome?;
     // Typed code that could not be saved: where it went (or that it is lost), and exit 1.
     if let Some(report) = shell.exercise_report() {
-        eprintln!("cuda-academy: {}", crate::sanitize::clean(report));
+        say(&format!("cuda-academy: {}", crate::sanitize::clean(report)));
         if saved.is_ok()
             && let Exit::Quit = exit
         {
@@ -97,10 +97,10 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     }
     // Work that was not saved is an error: the exit status says so (1, or 128 + signal).
     if let Err(why) = saved {
-        eprintln!(
+        say(&format!(
             "cuda-academy: progress not saved: {}",
             crate::sanitize::clean(&why)
-        );
+        ));
         if let Exit::Quit = exit {
             std::process::exit(1);
         }
@@ -109,4 +109,11 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
         Exit::Quit => Ok(()),
         Exit::Signal(sig) => std::process::exit(128 + sig),
     }
+}
+
+/// A last word on stderr, which may be gone: after a hangup (the terminal closed) writing to it
+/// fails with EIO, and `eprintln!` would panic on the way out. The exit status still says it.
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{line}");
 }
