@@ -313,3 +313,72 @@ fn a_stream_ordered_free_happens_after_the_work_queued_before_it() {
     );
     assert!(!t.races(), "{:?}", t.hazards);
 }
+
+#[test]
+fn a_synchronous_upload_from_pageable_memory_waits_for_its_stream_then_takes_its_source() {
+    // "A stream sync is performed before the copy is initiated", and the source may be reused
+    // on return (the copy itself may still be in flight).
+    let t = twin(&[
+        "    fill_input(h_page, n);",
+        &format!("    spin<<<1, 1, 0, b1>>>({SPIN});"),
+        "    cudaMemcpy(d_in, h_page, bytes, cudaMemcpyHostToDevice);",
+        "    report(\"back\", now_ms());",
+        "    h_page[0] = 1000.0f;",
+        "    transform<<<256, 256, 0, 0>>>(d_in, d_out, n);",
+        "    cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);",
+        "    bool ok = check_output(h_out, n);",
+        "    free(h_page);",
+    ]);
+    assert!(
+        t.host_us("back") >= t.op(1).end_us,
+        "the spin before it ended first"
+    );
+    assert!(
+        t.out.output_checks.iter().all(|(_, ok)| *ok),
+        "the overwrite did not reach the GPU"
+    );
+    assert!(!t.races(), "{:?}", t.hazards);
+}
+
+#[test]
+fn a_query_that_answered_success_tells_the_host_the_work_is_done() {
+    let t = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s1);",
+        "    while (cudaStreamQuery(s1) != cudaSuccess) {",
+        "    }",
+        "    report(\"back\", now_ms());",
+        "    printf(\"%f\\n\", h_out[0]);",
+    ]);
+    assert!(t.host_us("back") >= t.op(1).end_us);
+    assert!(!t.races(), "{:?}", t.hazards);
+    let early = twin(&[
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMemcpyAsync(h_out, d_out, bytes, cudaMemcpyDeviceToHost, s1);",
+        "    int asked = cudaStreamQuery(s1);",
+        "    printf(\"%d %f\\n\", asked, h_out[0]);",
+        "    cudaStreamSynchronize(s1);",
+    ]);
+    assert!(early.out.output.starts_with("600 "), "{}", early.out.output);
+    assert!(
+        early.has(HazardKind::ReadBeforeSync, 3, 1),
+        "{:?}",
+        early.hazards
+    );
+}
+
+#[test]
+fn an_allocation_in_stream_order_is_a_race_on_another_stream_without_an_event() {
+    let t = twin(&[
+        "    float *d_tmp;",
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaMallocAsync(&d_tmp, bytes, s1);",
+        "    cudaMemcpyAsync(d_tmp, h_in, bytes, cudaMemcpyHostToDevice, s2);",
+        "    cudaStreamSynchronize(s2);",
+        "    cudaFreeAsync(d_tmp, s1);",
+        "    cudaStreamSynchronize(s1);",
+    ]);
+    // The copy on s2 ran while s1 was still busy before the allocation.
+    assert!(t.op(3).end_us <= t.op(1).end_us);
+    assert!(t.has(HazardKind::DeviceRace, 3, 2), "{:?}", t.hazards);
+}
