@@ -23,10 +23,14 @@ v_memory_limit() {
         local rc=$?
         if [ $rc -gt 1 ] || ! no_panic "$CASE_DIR/out.$v"; then bad="$bad [-v $v: exit $rc]"; fi
     done
+    # Since issue 10 the simulator holds no buffer bytes, so a size beyond this host's memory runs
+    # there, with a note that a live run would be refused (the refusal itself is V3, on a GPU).
     ca "$CASE_DIR/s" run pipeline --backend sim --size 64G >"$CASE_DIR/big" 2>&1
-    grep -q 'out of host memory.*try a smaller --size' "$CASE_DIR/big" || bad="$bad [64G: $(tail -1 "$CASE_DIR/big")]"
+    local big=$?
+    { [ $big = 0 ] && grep -q 'simulated only: .*a live run there would be refused' "$CASE_DIR/big" && no_panic "$CASE_DIR/big"; } ||
+        bad="$bad [64G: exit $big: $(tail -1 "$CASE_DIR/big")]"
     [ -z "$bad" ]
-    verdict $? "runs or a message, never a signal or panic; 64G: \"$(tail -1 "$CASE_DIR/big" | cut -c1-90)…\"${bad}"
+    verdict $? "runs or a message, never a signal or panic; 64G on the simulator runs with the note \"$(grep -o 'simulated only[^,]*' "$CASE_DIR/big" | head -1 | cut -c1-80)…\"${bad}"
 }
 
 v_memory_gpu() {

@@ -154,8 +154,10 @@ p35_36_big() {
     if wanted P35; then
         case_start P35 major "\`--size 64G\` and \`--size 1T\`"
         ca "$CASE_DIR/s" run pipeline --backend sim --size 1T >"$CASE_DIR/out" 2>&1; local r1=$?
+        # 1T is over the 64 GiB limit of --size: refused. 64G is within it and, since issue 10,
+        # runs on the simulator (which holds no bytes) with a note that a live run would be refused.
         ca "$CASE_DIR/s" run pageable-vs-pinned --backend sim --size 64G >>"$CASE_DIR/out" 2>&1; local r2=$?
-        [ $r1 -ge 1 ] && [ $r1 -le 2 ] && [ $r2 = 1 ] && no_panic "$CASE_DIR/out"
+        [ $r1 -ge 1 ] && [ $r1 -le 2 ] && [ $r2 = 0 ] && grep -q 'simulated only' "$CASE_DIR/out" && no_panic "$CASE_DIR/out"
         verdict $? "exit $r1, $r2: $(head -1 "$CASE_DIR/out" | cut -c1-110)"
     fi
     if wanted P36; then
