@@ -33,6 +33,7 @@ mod exercise_picker;
 pub mod fixture;
 pub mod links;
 mod list;
+pub mod measure;
 mod msg;
 pub mod nav;
 mod open;
@@ -55,6 +56,7 @@ use crate::progress::Progress;
 use crate::theme::Theme;
 
 pub use cache::CardView;
+pub use measure::Measure;
 pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
 pub use nav::{Focus, NavAction, NavState};
@@ -98,6 +100,8 @@ pub struct App {
     pub exercises: Exercises,
     /// Draw links as OSC 8 hyperlinks (decided once, by `crate::tui::hyperlinks`).
     pub hyperlinks: bool,
+    /// How the view measures its text (for scroll bounds and pages); see [`measure`].
+    measure: &'static dyn Measure,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -105,8 +109,15 @@ pub struct App {
 
 impl App {
     /// A new session on `catalog`, resuming where `progress` says the learner left (a first
-    /// launch opens lesson 1 at card 1).
-    pub fn new(catalog: Catalog, theme: Theme, progress: Progress, size: Size) -> App {
+    /// launch opens lesson 1 at card 1), its text measured by `measure` (the view's: `App::new`
+    /// in `crate::ui::measure` passes it).
+    pub fn measured_by(
+        catalog: Catalog,
+        theme: Theme,
+        progress: Progress,
+        size: Size,
+        measure: &'static dyn Measure,
+    ) -> App {
         let mut app = App {
             catalog,
             theme,
@@ -120,6 +131,7 @@ impl App {
             runs: RunLedger::default(),
             exercises: Exercises::default(),
             hyperlinks: false,
+            measure,
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();

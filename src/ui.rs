@@ -1,5 +1,6 @@
 //! The view: `impl Widget for &App`. It only reads the state; every area is drawn by a small
-//! function in `ui/`, and the layout comes from [`layout::panes`], which the app shares.
+//! function in `ui/`, and the layout comes from [`layout::panes`], which the app shares (it lives below both, in
+//! [`crate::panes`]).
 
 pub mod banner;
 pub mod card;
@@ -14,15 +15,19 @@ pub mod footer;
 pub mod header;
 pub mod help;
 pub mod hyperlink;
-pub mod layout;
 pub mod lessons;
+pub mod measure;
 pub mod links;
-pub mod metrics;
 pub mod params;
 pub mod quiz;
 pub mod status;
 pub mod text;
 pub mod too_small;
+
+/// The pane geometry, shared with the app: it lives below both, in [`crate::panes`].
+pub use crate::panes as layout;
+/// Metric labels and values for people, shared with the app: [`crate::metric_text`].
+pub use crate::metric_text as metrics;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

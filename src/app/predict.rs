@@ -17,7 +17,7 @@ use crate::experiment::ExperimentOptions;
 use crate::lesson::QuestionKind;
 use crate::progress::{Grade, RunSource, SavedRun, now_ms};
 use crate::report::{Metric, Report};
-use crate::ui::metrics::format_metric;
+use crate::metric_text::format_metric;
 use wording::quoted;
 
 /// Whether `predicted` is within `tolerance_pct` percent of `measured` on a log scale: off by
