@@ -12,7 +12,7 @@
 //! | [`Overlays`]: help, confirm, parameter form, links, banners | [`OverlayAction`] | `overlay`, `links` | `dispatch`, `list` |
 //! | [`PanelState`]: experiments, runs, results, timelines | [`PanelAction`] | `panel` | `run`, `predict` |
 //! | [`ParamsForm`] (inside [`Overlay::Params`]) | [`FormAction`] | `params` | `params` |
-//! | [`Exercises`]: the exercise list and editor | keys | `editor*`, `exercise_picker` | `editor_msg` |
+//! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/msg` |
 //!
 //! Keys become [`crate::keymap::Action`]s, and `dispatch` is the one table from an action to the
 //! sub-state action it stands for. Views that follow from state are derived where they are read
@@ -22,14 +22,6 @@
 mod cache;
 mod dispatch;
 pub mod editor;
-mod editor_check;
-mod editor_conflict;
-mod editor_msg;
-mod editor_replies;
-pub mod editor_shell;
-pub mod editor_store;
-pub mod editor_timeline;
-mod exercise_picker;
 pub mod fixture;
 pub mod links;
 mod list;
@@ -56,8 +48,8 @@ use crate::progress::Progress;
 use crate::theme::Theme;
 
 pub use cache::CardView;
+pub use editor::{EditorAction, EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use measure::Measure;
-pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
 pub use msg::{Cmd, Msg};
 pub use nav::{Focus, NavAction, NavState};
 pub use overlay::{Banner, BannerKind, Overlay, OverlayAction, Overlays, Reset};

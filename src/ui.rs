@@ -6,9 +6,6 @@ pub mod banner;
 pub mod card;
 pub mod confirm;
 pub mod editor;
-pub mod editor_conflict;
-pub mod editor_timeline;
-pub mod editor_verdict;
 pub mod exercise_picker;
 pub mod experiment;
 pub mod footer;
@@ -16,18 +13,18 @@ pub mod header;
 pub mod help;
 pub mod hyperlink;
 pub mod lessons;
-pub mod measure;
 pub mod links;
+pub mod measure;
 pub mod params;
 pub mod quiz;
 pub mod status;
 pub mod text;
 pub mod too_small;
 
-/// The pane geometry, shared with the app: it lives below both, in [`crate::panes`].
-pub use crate::panes as layout;
 /// Metric labels and values for people, shared with the app: [`crate::metric_text`].
 pub use crate::metric_text as metrics;
+/// The pane geometry, shared with the app: it lives below both, in [`crate::panes`].
+pub use crate::panes as layout;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;

@@ -8,10 +8,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+use super::{check_status, clean};
 use crate::app::{App, EditorState};
 use crate::exercise::{Verdict, catalog};
 use crate::theme::Theme;
-use crate::ui::editor::{check_status, clean};
 use crate::ui::pane_block;
 
 /// Draw the verdict pane for `ed` in `area`; `stacked` when it shares its place with the
