@@ -6,7 +6,6 @@ pub mod banner;
 pub mod card;
 pub mod confirm;
 pub mod editor;
-pub mod exercise_picker;
 pub mod experiment;
 pub mod footer;
 pub mod header;
@@ -51,7 +50,7 @@ impl Widget for &App {
             quiz::render(self, panes.quiz, buf);
         }
         if self.picker_open() {
-            exercise_picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
+            editor::picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         }
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);

@@ -5,6 +5,7 @@
 //! is narrow the verdict goes below the code and Ctrl-L swaps it for the timeline.
 
 mod conflict;
+pub mod picker;
 pub mod timeline;
 mod verdict;
 

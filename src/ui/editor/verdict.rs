@@ -1,6 +1,6 @@
 //! Beside the exercise editor: the task, then after a check the verdict, each check, the
 //! hazards and diagnostics with their lines and the program's output (its timeline is drawn in
-//! `editor_timeline`); the check's progress (queued, running, cancelled); the hints revealed so
+//! `timeline`); the check's progress (queued, running, cancelled); the hints revealed so
 //! far; or the solution once unlocked and asked for.
 
 use ratatui::buffer::Buffer;
