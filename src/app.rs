@@ -12,7 +12,7 @@
 //! | [`Overlays`]: help, confirm, parameter form, links, banners | [`OverlayAction`] | `overlay`, `links` | `dispatch`, `list` |
 //! | [`PanelState`]: experiments, runs, results, timelines | [`PanelAction`] | `panel` | `run`, `predict` |
 //! | [`ParamsForm`] (inside [`Overlay::Params`]) | [`FormAction`] | `params` | `params` |
-//! | [`Exercises`]: the exercise list and editor | keys | `editor*`, `exercise_picker` | `editor_msg` |
+//! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/msg` |
 //!
 //! Keys become [`crate::keymap::Action`]s, and `dispatch` is the one table from an action to the
 //! sub-state action it stands for. Views that follow from state are derived where they are read
@@ -22,17 +22,10 @@
 mod cache;
 mod dispatch;
 pub mod editor;
-mod editor_check;
-mod editor_conflict;
-mod editor_msg;
-mod editor_replies;
-pub mod editor_shell;
-pub mod editor_store;
-pub mod editor_timeline;
-mod exercise_picker;
 pub mod fixture;
 pub mod links;
 mod list;
+pub mod measure;
 mod msg;
 pub mod nav;
 mod open;
@@ -55,7 +48,8 @@ use crate::progress::Progress;
 use crate::theme::Theme;
 
 pub use cache::CardView;
-pub use editor::{EditorState, ExerciseCmd, ExerciseMsg, Exercises};
+pub use editor::{EditorAction, EditorState, ExerciseCmd, ExerciseMsg, Exercises};
+pub use measure::Measure;
 pub use msg::{Cmd, Msg};
 pub use nav::{Focus, NavAction, NavState};
 pub use overlay::{Banner, BannerKind, Overlay, OverlayAction, Overlays, Reset};
@@ -98,6 +92,8 @@ pub struct App {
     pub exercises: Exercises,
     /// Draw links as OSC 8 hyperlinks (decided once, by `crate::tui::hyperlinks`).
     pub hyperlinks: bool,
+    /// How the view measures its text (for scroll bounds and pages); see [`measure`].
+    measure: &'static dyn Measure,
     /// Rendered card lines. Interior mutability so the read-only view can fill it; it is a pure
     /// function of (lesson, card, width, highlight), so filling it changes nothing observable.
     cache: RefCell<cache::CardCache>,
@@ -105,8 +101,15 @@ pub struct App {
 
 impl App {
     /// A new session on `catalog`, resuming where `progress` says the learner left (a first
-    /// launch opens lesson 1 at card 1).
-    pub fn new(catalog: Catalog, theme: Theme, progress: Progress, size: Size) -> App {
+    /// launch opens lesson 1 at card 1), its text measured by `measure` (the view's: `App::new`
+    /// in `crate::ui::measure` passes it).
+    pub fn measured_by(
+        catalog: Catalog,
+        theme: Theme,
+        progress: Progress,
+        size: Size,
+        measure: &'static dyn Measure,
+    ) -> App {
         let mut app = App {
             catalog,
             theme,
@@ -120,6 +123,7 @@ impl App {
             runs: RunLedger::default(),
             exercises: Exercises::default(),
             hyperlinks: false,
+            measure,
             cache: RefCell::new(cache::CardCache::default()),
         };
         app.resume();

@@ -10,6 +10,8 @@
 
 mod event_loop;
 mod events;
+pub mod exercise_shell;
+pub mod exercise_store;
 pub mod export;
 mod external_editor;
 pub mod hyperlinks;

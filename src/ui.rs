@@ -1,28 +1,29 @@
 //! The view: `impl Widget for &App`. It only reads the state; every area is drawn by a small
-//! function in `ui/`, and the layout comes from [`layout::panes`], which the app shares.
+//! function in `ui/`, and the layout comes from [`layout::panes`], which the app shares (it lives below both, in
+//! [`crate::panes`]).
 
 pub mod banner;
 pub mod card;
 pub mod confirm;
 pub mod editor;
-pub mod editor_conflict;
-pub mod editor_timeline;
-pub mod editor_verdict;
-pub mod exercise_picker;
 pub mod experiment;
 pub mod footer;
 pub mod header;
 pub mod help;
 pub mod hyperlink;
-pub mod layout;
 pub mod lessons;
 pub mod links;
-pub mod metrics;
+pub mod measure;
 pub mod params;
 pub mod quiz;
 pub mod status;
 pub mod text;
 pub mod too_small;
+
+/// Metric labels and values for people, shared with the app: [`crate::metric_text`].
+pub use crate::metric_text as metrics;
+/// The pane geometry, shared with the app: it lives below both, in [`crate::panes`].
+pub use crate::panes as layout;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -49,7 +50,7 @@ impl Widget for &App {
             quiz::render(self, panes.quiz, buf);
         }
         if self.picker_open() {
-            exercise_picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
+            editor::picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         }
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);

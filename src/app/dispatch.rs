@@ -1,18 +1,19 @@
 //! From a key to the sub-state it is for. The key table (`crate::keymap`) gives an [`Action`] for
 //! the context (dialog, editor, focused pane); [`route`] is the one table from that action to the
 //! sub-state's own action ([`NavAction`], [`QuizAction`], [`OverlayAction`], [`PanelAction`],
-//! [`FormAction`]); what needs several sub-states at once (quitting, scrolling by a measured page,
-//! running, the exercise editor) stays an [`Action`] for [`App::perform_app`].
+//! [`FormAction`], [`EditorAction`]); what needs several sub-states at once (quitting, scrolling
+//! by a measured page, running) stays an [`Action`] for [`App::perform_app`].
 //!
-//! To add a key: bind it to an `Action` in `keymap/table.rs`; if one sub-state carries it out, give
-//! that sub-state an action and a line in [`route`]; else handle it in [`App::perform_app`].
+//! To add a key: define it in `actions!` (`keymap/action.rs`) and bind it in `keymap/table.rs`;
+//! if one sub-state carries it out, give that sub-state an action and a line in [`route`]; else
+//! handle it in [`App::perform_app`].
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::links::LinkAction;
 use super::nav::NavAction;
 use super::overlay::{Overlay, OverlayAction, OverlayEffect};
-use super::{App, Cmd, Focus, FormAction, PanelAction, QuizAction, Reset};
+use super::{App, Cmd, EditorAction, Focus, FormAction, PanelAction, QuizAction, Reset};
 use crate::keymap::{self, Action, Ctx};
 
 /// Which sub-state an action goes to, as that sub-state's own action.
@@ -23,6 +24,7 @@ pub(super) enum Route {
     Overlay(OverlayAction),
     Panel(PanelAction),
     Form(FormAction),
+    Editor(EditorAction),
     /// Needs more than one sub-state: [`App::perform_app`].
     App(Action),
 }
@@ -30,7 +32,7 @@ pub(super) enum Route {
 /// The one table from a key's action to a sub-state's action. `links_open`: the links dialog is
 /// on screen (its Up/Down move among links, not the lesson list).
 pub(super) fn route(action: Action, links_open: bool) -> Route {
-    use Route::{Form, Nav, Overlay as O, Panel, Quiz};
+    use Route::{Editor as E, Form, Nav, Overlay as O, Panel, Quiz};
     match action {
         Action::NextCard => Nav(NavAction::NextCard),
         Action::PrevCard => Nav(NavAction::PrevCard),
@@ -68,6 +70,18 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::FieldDown => Form(FormAction::Field(1)),
         Action::ValueLess => Form(FormAction::Value(-1)),
         Action::ValueMore => Form(FormAction::Value(1)),
+        Action::OpenEditor => E(EditorAction::OpenList),
+        Action::PickerMove(step) => E(EditorAction::ListMove(step.into())),
+        Action::PickerOpen => E(EditorAction::ListOpen),
+        Action::PickerReset => E(EditorAction::ListReset),
+        Action::PickerClose => E(EditorAction::ListClose),
+        Action::EditorTimeline => E(EditorAction::ToggleTimeline),
+        Action::EditorCheck => E(EditorAction::Check),
+        Action::EditorLeave => E(EditorAction::Leave),
+        Action::EditorExternal => E(EditorAction::External),
+        Action::EditorHint => E(EditorAction::Hint),
+        Action::EditorSolution => E(EditorAction::Solution),
+        Action::EditorReset => E(EditorAction::Reset),
         other => match other.timeline() {
             Some(timeline) => Panel(PanelAction::Timeline(timeline)),
             None => Route::App(other),
@@ -86,7 +100,9 @@ impl App {
         }
         match keymap::lookup(self.key_context(), &key) {
             Some(action) => self.perform(action),
-            None if self.key_context() == Ctx::Editor => self.editor_type(key),
+            None if self.key_context() == Ctx::Editor => {
+                self.editor_update(EditorAction::Type(key))
+            }
             None if self.overlays.params().is_some() => {
                 self.params_update(FormAction::Type(key));
                 Vec::new()
@@ -122,6 +138,7 @@ impl App {
             Route::Overlay(overlay) => self.overlay_update(overlay),
             Route::Panel(panel) => self.after(|app| app.panel_update(panel)),
             Route::Form(form) => self.after(|app| app.params_update(form)),
+            Route::Editor(editor) => self.editor_update(editor),
             Route::App(action) => self.perform_app(action).unwrap_or_default(),
         }
     }
@@ -160,18 +177,6 @@ impl App {
             Action::OpenParams => self.after(Self::open_params),
             Action::ParamsRun => self.close_params(true),
             Action::ParamsClose => self.close_params(false),
-            Action::OpenEditor => self.open_picker(),
-            Action::PickerMove(step) => self.after(|a| a.picker_move(step.into())),
-            Action::PickerOpen => self.picker_open_selected(),
-            Action::PickerReset => self.after(Self::picker_ask_reset),
-            Action::PickerClose => self.after(Self::picker_close),
-            Action::EditorTimeline => self.after(Self::editor_toggle_timeline),
-            Action::EditorCheck => self.editor_check(),
-            Action::EditorLeave => self.editor_escape(),
-            Action::EditorExternal => self.editor_external(),
-            Action::EditorHint => self.after(Self::editor_hint),
-            Action::EditorSolution => self.after(Self::editor_solution),
-            Action::EditorReset => self.after(Self::editor_ask_reset),
             _ => return None,
         })
     }

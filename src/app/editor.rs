@@ -2,11 +2,11 @@
 //! edit it (the `ratatui-textarea` widget keeps the text, cursor and undo), Ctrl-R saves and
 //! checks it off the UI thread, hints come one at a time, the solution shows once it passes
 //! (before that, after three checks of a changed file and a y/n, recorded), Ctrl-X resets it to its starter after a y/n. File I/O and the
-//! check itself are side effects: the shell carries out [`ExerciseCmd`] (see `editor_shell`).
+//! check itself are side effects: the shell carries out [`ExerciseCmd`] (`crate::tui::exercise_shell`).
 //!
 //! While the editor is open its text is the truth. It is saved only when it differs from what
 //! was last read or written (`saved`), and never over a file that changed on disk since: such a
-//! change is offered (`editor_conflict`: keep mine / load theirs / show diff), and applied
+//! change is offered (`conflict`: keep mine / load theirs / show diff), and applied
 //! without asking only when nothing typed would be lost. A save that fails keeps the editor
 //! open with its text; quitting then writes the text to a recovery file (the shell).
 
@@ -17,15 +17,23 @@ use std::sync::Arc;
 use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
-pub use super::editor_check::{Checking, Stage};
-pub use super::editor_conflict::{Conflict, DiffLine};
-pub use super::editor_msg::{ExerciseCmd, ExerciseMsg, SharedVerdict};
-use super::editor_store::Stamp;
-use super::editor_timeline::VerdictTimeline;
-pub use super::exercise_picker::Picker;
+mod check;
+mod conflict;
+mod msg;
+mod picker;
+mod replies;
+pub mod timeline;
+mod update;
+
 use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
 use crate::exercise::attempts::{self, Attempt, CHECKS_BEFORE_SOLUTION, Gate};
 use crate::exercise::{Verdict, catalog};
+pub use check::{Checking, Stage};
+pub use conflict::{Conflict, DiffLine};
+pub use msg::{ExerciseCmd, ExerciseMsg, SharedVerdict, Stamp};
+pub use picker::Picker;
+use timeline::VerdictTimeline;
+pub use update::EditorAction;
 
 /// The open exercise.
 #[derive(Debug)]

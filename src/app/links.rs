@@ -7,8 +7,8 @@
 
 use super::{App, Cmd};
 use crate::markdown::Link;
+use crate::panes as layout;
 use crate::sanitize;
-use crate::ui::layout;
 
 /// The dialog's selection, scroll and last report.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -7,18 +7,7 @@
 use crate::lesson::{Catalog, LessonEntry};
 use crate::progress::Progress;
 
-/// Which pane takes the keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Focus {
-    /// The card pane (Up/Down scroll).
-    Cards,
-    /// The experiment panel (Up/Down scroll its results).
-    Panel,
-    /// The quiz pane (Up/Down move among options).
-    Quiz,
-    /// The lesson list (a sidebar, or an overlay on narrow terminals).
-    Lessons,
-}
+pub use crate::panes::Focus;
 
 /// Where the learner is. See the module docs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

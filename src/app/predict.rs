@@ -15,9 +15,9 @@ use super::App;
 use super::panel::Running;
 use crate::experiment::ExperimentOptions;
 use crate::lesson::QuestionKind;
+use crate::metric_text::format_metric;
 use crate::progress::{Grade, RunSource, SavedRun, now_ms};
 use crate::report::{Metric, Report};
-use crate::ui::metrics::format_metric;
 use wording::quoted;
 
 /// Whether `predicted` is within `tolerance_pct` percent of `measured` on a log scale: off by

@@ -1,7 +1,8 @@
 //! What the scroll keys and the mouse reach: the layout at this size, a page of the scrolled
 //! pane, and which sub-state a scroll or a click goes to (help, quiz, panel, card, lesson list).
-//! The furthest each text can scroll depends on how it is drawn, so it is measured here, with
-//! the view's own line functions, and passed to the sub-state as a bound.
+//! The furthest each text can scroll depends on how it is drawn, so it is measured here, through
+//! the view's [`Measure`](super::Measure) the app was made with, and passed to the sub-state as
+//! a bound; the panes come from [`crate::panes`], which the view draws into too.
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use ratatui::layout::{Position, Rect};
@@ -10,7 +11,7 @@ use super::nav::{Focus, NavAction};
 use super::overlay::{Overlay, OverlayAction};
 use super::scroll::{add, max_scroll};
 use super::{App, Cmd};
-use crate::ui::layout::{self, Panes};
+use crate::panes::{self as layout, Panes};
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;
@@ -24,7 +25,7 @@ impl App {
     /// The current layout.
     pub fn panes(&self) -> Panes {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
-        let banners = crate::ui::banner::lines(self, area.width).len();
+        let banners = self.measure.banner_lines(self, area.width);
         layout::panes(area, banners, self.nav.focus)
     }
 
@@ -85,7 +86,7 @@ impl App {
 
     fn panel_max_scroll(&self) -> u16 {
         let text = layout::text_area(self.panes().panel);
-        let lines = crate::ui::experiment::scroll_lines(self, text.width);
+        let lines = self.measure.panel_lines(self, text.width);
         max_scroll(lines, text.height)
     }
 
@@ -97,13 +98,13 @@ impl App {
 
     fn quiz_max_scroll(&self) -> u16 {
         let text = layout::text_area(self.panes().quiz);
-        let lines = crate::ui::quiz::lines(self, text.width).len();
+        let lines = self.measure.quiz_lines(self, text.width);
         max_scroll(lines, text.height)
     }
 
     fn help_max_scroll(&self) -> u16 {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
-        crate::ui::help::max_scroll(area)
+        self.measure.help_max_scroll(area)
     }
 
     /// The wheel scrolls the pane under the pointer (the help while it is open, the lesson

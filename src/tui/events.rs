@@ -6,7 +6,7 @@
 //! before the hard one); SIGTSTP suspends it like vim or less; SIGCONT redraws. (SIGXFSZ is
 //! ignored for every command, in `main`: a write past `ulimit -f` then fails with EFBIG.)
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
 use std::thread;
 use std::time::Duration;
@@ -19,6 +19,12 @@ use signal_hook::consts::{
 use signal_hook::iterator::Signals;
 
 use crate::app::Msg;
+
+/// Set while another program owns the terminal (`external_editor`): the input thread stops
+/// reading.
+pub static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
+/// The input thread's answer: it has seen the pause and is not inside a read.
+pub static INPUT_IDLE: AtomicBool = AtomicBool::new(false);
 
 /// What arrives on the loop's channel.
 #[derive(Debug)]
@@ -41,8 +47,8 @@ pub fn spawn_input(tx: Sender<Event>) {
     thread::spawn(move || {
         loop {
             // While the learner's own editor has the terminal, do not read its keys.
-            let paused = super::external_editor::INPUT_PAUSED.load(Ordering::SeqCst);
-            super::external_editor::INPUT_IDLE.store(paused, Ordering::SeqCst);
+            let paused = INPUT_PAUSED.load(Ordering::SeqCst);
+            INPUT_IDLE.store(paused, Ordering::SeqCst);
             if paused || !event::poll(Duration::from_millis(50)).unwrap_or(true) {
                 if paused {
                     thread::sleep(Duration::from_millis(20));

@@ -18,15 +18,19 @@ use nix::sys::wait::{self, WaitPidFlag, WaitStatus};
 use nix::unistd::{self, Pid};
 use std::path::Path;
 use std::process::{Command, ExitStatus};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use super::terminal::Terminal;
+use super::events::{INPUT_IDLE, INPUT_PAUSED};
 
-/// Set while another program owns the terminal: the input thread stops reading.
-pub static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
-/// The input thread's answer: it has seen the pause and is not inside a read.
-pub static INPUT_IDLE: AtomicBool = AtomicBool::new(false);
+/// The terminal the editor borrows: given up before it runs, set up again after (the shell's
+/// [`super::terminal::Terminal`]; a trait here so that this file needs nothing of it).
+pub trait Handover: Sized {
+    /// Leave raw mode and the alternate screen.
+    fn restore(&mut self);
+    /// The terminal set up again, as it was.
+    fn enter_again(&self) -> anyhow::Result<Self>;
+}
 
 /// The editor command line to run (a program and its arguments, split on whitespace).
 fn editor_command() -> Vec<String> {
@@ -42,7 +46,7 @@ fn editor_command() -> Vec<String> {
 
 /// Suspend the TUI, edit `file`, come back. The inner `Err` says why the editor did not run (the
 /// TUI is back); the outer one that the terminal could not be taken back (the tutorial ends).
-pub fn edit(term: &mut Terminal, mouse: bool, file: &Path) -> anyhow::Result<Result<(), String>> {
+pub fn edit<T: Handover>(term: &mut T, file: &Path) -> anyhow::Result<Result<(), String>> {
     INPUT_PAUSED.store(true, Ordering::SeqCst);
     let deadline = Instant::now() + Duration::from_millis(500);
     while !INPUT_IDLE.load(Ordering::SeqCst) && Instant::now() < deadline {
@@ -54,7 +58,7 @@ pub fn edit(term: &mut Terminal, mouse: bool, file: &Path) -> anyhow::Result<Res
         Some((program, args)) => run_as_job(Command::new(program).args(args).arg(file)),
         None => Err(std::io::Error::other("no editor set")),
     };
-    let back = Terminal::enter(mouse);
+    let back = term.enter_again();
     INPUT_PAUSED.store(false, Ordering::SeqCst);
     *term = back?;
     Ok(match status {

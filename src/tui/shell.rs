@@ -9,9 +9,10 @@ use std::time::SystemTime;
 use anyhow::Context as _;
 
 use super::Event;
+use super::exercise_shell::ExerciseShell;
+use super::exercise_store;
 use super::export;
 use super::screen::Screen;
-use crate::app::editor_shell::ExerciseShell;
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::gpu::detect::BackendSpec;
 use crate::progress;
@@ -142,7 +143,7 @@ impl Shell {
             .exercises
             .state_dir
             .as_deref()
-            .map(|d| crate::app::editor_store::file_for(d, &id));
+            .map(|d| exercise_store::file_for(d, &id));
         let why = app
             .exercises
             .editor
@@ -156,7 +157,7 @@ impl Shell {
             })
             .unwrap_or_else(|| "it could not be saved".into());
         let name = file.map_or_else(|| id.clone(), |f| f.display().to_string());
-        match crate::app::editor_store::recover(
+        match exercise_store::recover(
             self.exercises.state_dir.as_deref(),
             &id,
             &text,
@@ -224,7 +225,7 @@ impl Shell {
         app: &mut App,
         id: String,
         text: Option<String>,
-        base: Option<crate::app::editor_store::Stamp>,
+        base: Option<exercise_store::Stamp>,
     ) -> anyhow::Result<Vec<Cmd>> {
         let mut cmds = Vec::new();
         if let Some(text) = text {
@@ -243,7 +244,7 @@ impl Shell {
         let Some(dir) = &self.exercises.state_dir else {
             return Ok(cmds);
         };
-        let file = crate::app::editor_store::file_for(dir, &id);
+        let file = exercise_store::file_for(dir, &id);
         if let Err(why) = screen.edit_externally(&file)? {
             cmds.extend(app.update(Msg::Exercise(ExerciseMsg::Failed(why))));
         }

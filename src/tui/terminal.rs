@@ -130,8 +130,17 @@ impl Screen for Terminal {
     }
 
     fn edit_externally(&mut self, file: &Path) -> anyhow::Result<Result<(), String>> {
-        let mouse = self.mouse;
-        super::external_editor::edit(self, mouse, file)
+        super::external_editor::edit(self, file)
+    }
+}
+
+impl super::external_editor::Handover for Terminal {
+    fn restore(&mut self) {
+        Terminal::restore(self);
+    }
+
+    fn enter_again(&self) -> anyhow::Result<Terminal> {
+        Terminal::enter(self.mouse)
     }
 }
 

@@ -1,8 +1,13 @@
 //! The exercise editor pane: the learner's file with line numbers, CUDA highlighting (the
 //! cards' highlighter), a gutter mark on lines with a diagnostic (`●`) or hazard (`▲`), the
 //! message of the cursor's line (or the check's progress) at the bottom, and beside it the
-//! verdict (`editor_verdict`) above the program's timeline (`editor_timeline`). Where the screen
+//! verdict (`verdict`) above the program's timeline (`timeline`). Where the screen
 //! is narrow the verdict goes below the code and Ctrl-L swaps it for the timeline.
+
+mod conflict;
+pub mod picker;
+pub mod timeline;
+mod verdict;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -14,7 +19,7 @@ use unicode_width::UnicodeWidthChar;
 use crate::app::editor::Stage;
 use crate::app::{App, EditorState};
 use crate::exercise::catalog;
-use crate::ui::{editor_conflict, editor_timeline, editor_verdict, pane_block};
+use crate::ui::pane_block;
 
 /// Width from which the code and the verdict sit side by side (else one above the other).
 const SIDE_BY_SIDE_FROM: u16 = 100;
@@ -28,19 +33,19 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let [code, side] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Fill(1)]).areas(area);
         render_code(app, ed, code, buf);
-        let rows = editor_timeline::rows_wanted(ed).min(side.height / 2);
+        let rows = timeline::rows_wanted(ed).min(side.height / 2);
         let [verdict, timeline] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(side);
-        editor_verdict::render(app, ed, verdict, false, buf);
-        editor_timeline::render(app, ed, timeline, false, buf);
+        verdict::render(app, ed, verdict, false, buf);
+        timeline::render(app, ed, timeline, false, buf);
     } else {
         let [code, lower] =
             Layout::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(area);
         render_code(app, ed, code, buf);
         if ed.show_timeline {
-            editor_timeline::render(app, ed, lower, true, buf);
+            timeline::render(app, ed, lower, true, buf);
         } else {
-            editor_verdict::render(app, ed, lower, true, buf);
+            verdict::render(app, ed, lower, true, buf);
         }
     }
 }
@@ -120,7 +125,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         height: inner.height - 1,
         ..inner
     };
-    editor_conflict::render(app, ed, prompt_area, buf);
+    conflict::render(app, ed, prompt_area, buf);
 }
 
 /// What the check in flight is doing, for the status line.

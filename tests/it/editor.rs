@@ -16,13 +16,13 @@ use std::sync::mpsc::{Receiver, channel};
 use std::time::Duration;
 
 use cuda_academy::app::editor::EditorState;
-use cuda_academy::app::editor_shell::ExerciseShell;
-use cuda_academy::app::editor_store;
 use cuda_academy::app::{App, Cmd, Msg};
 use cuda_academy::cli::{BackendChoice, BackendSpec};
 use cuda_academy::lesson::Catalog;
 use cuda_academy::progress::Progress;
 use cuda_academy::theme::Theme;
+use cuda_academy::tui::exercise_shell::ExerciseShell;
+use cuda_academy::tui::exercise_store as editor_store;
 use cuda_academy::worker::Worker;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

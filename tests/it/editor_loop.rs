@@ -8,11 +8,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, Sender, channel};
 
-use cuda_academy::app::{App, Msg, editor_store};
+use cuda_academy::app::{App, Msg};
 use cuda_academy::cli::{BackendChoice, BackendSpec};
 use cuda_academy::lesson::Catalog;
 use cuda_academy::progress::Progress;
 use cuda_academy::theme::Theme;
+use cuda_academy::tui::exercise_store as editor_store;
 use cuda_academy::tui::{Event, Exit, Screen, Shell, step};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;

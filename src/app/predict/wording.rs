@@ -3,8 +3,8 @@
 
 use crate::experiment::ExperimentOptions;
 use crate::experiment::options::format_bytes;
+use crate::metric_text::format_metric;
 use crate::report::{BackendKind, Metric};
-use crate::ui::metrics::format_metric;
 
 /// How close a prediction came, in the bands every grade names.
 pub fn closeness(off_pct: f64) -> &'static str {

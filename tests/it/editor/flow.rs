@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use cuda_academy::app::editor::{SharedVerdict, Stage};
-use cuda_academy::app::editor_store;
 use cuda_academy::app::{Cmd, ExerciseMsg, Msg};
 use cuda_academy::exercise::{HazardKind, Verdict, catalog};
+use cuda_academy::tui::exercise_store as editor_store;
 use cuda_academy::worker::WorkerEvent;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 

@@ -4,10 +4,10 @@
 
 use cuda_academy::app::Msg;
 use cuda_academy::app::editor::Stage;
-use cuda_academy::app::editor_store;
 use cuda_academy::cli::BackendChoice;
 use cuda_academy::exercise::{HazardKind, catalog};
 use cuda_academy::report::OpKind;
+use cuda_academy::tui::exercise_store as editor_store;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
 use super::Harness;

@@ -7,9 +7,9 @@ use std::sync::mpsc::channel;
 use std::time::Duration;
 
 use cuda_academy::app::editor::DiffLine;
-use cuda_academy::app::editor_store;
 use cuda_academy::app::{Cmd, ExerciseMsg, Msg};
 use cuda_academy::exercise::catalog;
+use cuda_academy::tui::exercise_store as editor_store;
 use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
 use super::{FIRST, Harness, harness};

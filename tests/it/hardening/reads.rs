@@ -234,7 +234,7 @@ fn the_editors_read_refuses_the_same_files() {
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             let _ =
-                tx.send(cuda_academy::app::editor_store::read(&path).map_err(|e| e.to_string()));
+                tx.send(cuda_academy::tui::exercise_store::read(&path).map_err(|e| e.to_string()));
         });
         let got = rx
             .recv_timeout(WATCHDOG)

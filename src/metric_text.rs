@@ -1,7 +1,8 @@
 //! Metrics for people: labels come from the experiment registry (`pinned_h2d_gbps` reads
 //! "pinned H2D"), values are printed with sensible precision and a unit that fits their size
 //! (`55.1 GB/s`, `8.29 ms` rather than `8294 µs`, `1.84x`, `1 stream`), and each value can say
-//! how it was measured (`median of 5 · IQR 0.31 · device-cupti`).
+//! how it was measured (`median of 5 · IQR 0.31 · device-cupti`). Below `app` and `ui`, which
+//! both print metrics (`ui::metrics` is this module).
 
 use crate::experiment::registry;
 use crate::report::{Clock, Metric};

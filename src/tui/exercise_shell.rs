@@ -10,8 +10,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use super::exercise_store::{self as store, Stamp};
 use crate::app::editor::SharedVerdict;
-use crate::app::editor_store::{self as store, Stamp};
 use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::exercise::{attempts, catalog, state};
 use crate::worker::{Worker, failed_verdict};

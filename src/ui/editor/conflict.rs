@@ -7,9 +7,9 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph, Widget, Wrap};
 
+use super::clean;
 use crate::app::EditorState;
 use crate::app::{App, editor::DiffLine};
-use crate::ui::editor::clean;
 
 /// Draw the prompt that is up, if any, over `inner` (the code pane's inside); `true` when the
 /// code itself is hidden (the diff covers it).

@@ -2,9 +2,19 @@
 //! ([`ExerciseCmd`]) and what the shell reports back ([`ExerciseMsg`]).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::SystemTime;
 
-use super::editor_store::Stamp;
 use crate::exercise::attempts::Attempt;
+
+/// What the editor knows of the file on disk (the shell reads it: `crate::tui::exercise_store`), to notice a change made elsewhere: its
+/// modification time, size and inode (a script that appends within the clock's tick still
+/// changes the size; an editor that saves by rename changes the inode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    pub mtime: Option<SystemTime>,
+    pub len: u64,
+    pub ino: u64,
+}
 
 /// What the editor asks the shell to do (files in the state folder, checks on the worker).
 #[derive(Debug, Clone, PartialEq)]

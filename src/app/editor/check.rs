@@ -4,9 +4,9 @@
 
 use std::sync::Arc;
 
-use super::editor::SharedVerdict;
-use super::editor_timeline::VerdictTimeline;
-use super::{App, Banner, BannerKind, Cmd, ExerciseCmd};
+use super::SharedVerdict;
+use super::timeline::VerdictTimeline;
+use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd};
 use crate::exercise::Verdict;
 use crate::worker::WorkerEvent;
 
@@ -30,7 +30,7 @@ pub struct Checking {
 
 impl App {
     /// Ctrl-R: save and check (one check at a time).
-    pub(super) fn editor_check(&mut self) -> Vec<Cmd> {
+    pub(in crate::app) fn editor_check(&mut self) -> Vec<Cmd> {
         let behind = match (&self.panel.running, self.exercises.in_flight) {
             (Some(run), _) => Some(format!("the {} run", run.experiment)),
             (None, Some(_)) => Some("the previous check".to_string()),
@@ -80,7 +80,7 @@ impl App {
 
     /// Esc: close the diff or the quit question; else cancel the check in flight; when there is
     /// none (or it is already being cancelled), save and leave.
-    pub(super) fn editor_escape(&mut self) -> Vec<Cmd> {
+    pub(in crate::app) fn editor_escape(&mut self) -> Vec<Cmd> {
         if self.editor_prompt_escape() {
             return Vec::new();
         }
@@ -96,7 +96,7 @@ impl App {
     }
 
     /// The worker's check events.
-    pub(super) fn on_check_event(&mut self, event: WorkerEvent) -> Vec<Cmd> {
+    pub(in crate::app) fn on_check_event(&mut self, event: WorkerEvent) -> Vec<Cmd> {
         match event {
             WorkerEvent::CheckStarted { check_id } => {
                 if let Some(checking) = self.checking_mut(check_id)
@@ -132,7 +132,7 @@ impl App {
     }
 
     /// The shell recorded the verdict: show it (a pass counts even if the editor was left).
-    pub(super) fn on_checked(
+    pub(in crate::app) fn on_checked(
         &mut self,
         (id, check_id): (&str, u64),
         verdict: SharedVerdict,

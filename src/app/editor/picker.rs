@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use super::{App, Banner, BannerKind, Cmd, ExerciseCmd, OverlayAction, Reset};
+use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd, OverlayAction, Reset};
 
 /// The open exercise list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +26,7 @@ impl Picker {
 
     /// The confirmed `x`: put the selected exercise's starter back (the shell replies
     /// `Loaded`, and the file is no longer edited).
-    pub(super) fn reset_selected(&mut self) -> Vec<Cmd> {
+    pub(in crate::app) fn reset_selected(&mut self) -> Vec<Cmd> {
         let Some(id) = self.selected_id().map(str::to_string) else {
             return Vec::new();
         };
@@ -47,7 +47,7 @@ impl App {
 
     /// `w`: list the lesson's exercises, the first not passed yet selected (so each pass leads
     /// on to the next), and ask the shell which files are edited.
-    pub(super) fn open_picker(&mut self) -> Vec<Cmd> {
+    pub(in crate::app) fn open_picker(&mut self) -> Vec<Cmd> {
         let ids = self.lesson_exercises();
         if ids.is_empty() {
             self.overlays.banners.push(Banner {
@@ -75,7 +75,7 @@ impl App {
     }
 
     /// `↑`/`↓` in the list (wrapping).
-    pub(super) fn picker_move(&mut self, step: isize) {
+    pub(in crate::app) fn picker_move(&mut self, step: isize) {
         if let Some(p) = self.exercises.picker.as_mut()
             && !p.ids.is_empty()
         {
@@ -85,7 +85,7 @@ impl App {
     }
 
     /// Enter: open the selected exercise in the editor (the list closes).
-    pub(super) fn picker_open_selected(&mut self) -> Vec<Cmd> {
+    pub(in crate::app) fn picker_open_selected(&mut self) -> Vec<Cmd> {
         let Some(picker) = self.exercises.picker.take() else {
             return Vec::new();
         };
@@ -96,19 +96,19 @@ impl App {
     }
 
     /// `x`: ask before putting the selected exercise's starter back.
-    pub(super) fn picker_ask_reset(&mut self) {
+    pub(in crate::app) fn picker_ask_reset(&mut self) {
         if self.exercises.picker.is_some() {
             self.overlay_update(OverlayAction::AskReset(Reset::Exercise));
         }
     }
 
     /// Esc: close the list.
-    pub(super) fn picker_close(&mut self) {
+    pub(in crate::app) fn picker_close(&mut self) {
         self.exercises.picker = None;
     }
 
     /// The shell's survey of edited files.
-    pub(super) fn on_edited(&mut self, edited: BTreeSet<String>) {
+    pub(in crate::app) fn on_edited(&mut self, edited: BTreeSet<String>) {
         if let Some(p) = self.exercises.picker.as_mut() {
             p.edited = Some(edited);
         }

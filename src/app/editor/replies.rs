@@ -1,12 +1,12 @@
 //! The editor's half of the shell's replies: a file loaded, saved or changed outside, a
-//! check's verdict (see `editor_check`), the survey of edited files for the exercise list.
+//! check's verdict (see `check`), the survey of edited files for the exercise list.
 
-use super::editor::{EditorState, normal, text_area};
-use super::{App, Banner, BannerKind, Cmd, ExerciseMsg};
+use super::{EditorState, normal, text_area};
+use crate::app::{App, Banner, BannerKind, Cmd, ExerciseMsg};
 
 impl App {
     /// A reply from the shell.
-    pub(super) fn on_exercise(&mut self, msg: ExerciseMsg) -> Vec<Cmd> {
+    pub(in crate::app) fn on_exercise(&mut self, msg: ExerciseMsg) -> Vec<Cmd> {
         match msg {
             ExerciseMsg::Passed(set) => self.exercises.passed.extend(set),
             ExerciseMsg::Attempts(map) => self.exercises.attempts.extend(map),

@@ -11,9 +11,8 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::editor::{EditorState, normal, text_area};
-use super::editor_store::Stamp;
-use super::{App, Banner, BannerKind, Cmd};
+use super::{EditorState, Stamp, normal, text_area};
+use crate::app::{App, Banner, BannerKind, Cmd};
 
 /// The disk's version, while the learner decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,7 +100,7 @@ pub fn diff(mine: &str, theirs: &str) -> Vec<DiffLine> {
 
 impl App {
     /// The shell found the file on disk different from what the editor last read or wrote.
-    pub(super) fn on_changed_outside(
+    pub(in crate::app) fn on_changed_outside(
         &mut self,
         id: &str,
         theirs: Result<String, String>,
@@ -160,7 +159,7 @@ impl App {
 
     /// A key while a prompt is up: `Some` when the prompt took it (every plain key does, so
     /// nothing is typed behind it).
-    pub(super) fn editor_prompt_key(&mut self, key: KeyEvent) -> Option<Vec<Cmd>> {
+    pub(in crate::app) fn editor_prompt_key(&mut self, key: KeyEvent) -> Option<Vec<Cmd>> {
         let ed = self.exercises.editor.as_mut()?;
         if ed.quit_prompt.is_some() {
             return Some(match key.code {
@@ -213,7 +212,7 @@ impl App {
 
     /// Esc while a prompt is up: close the diff, or answer "no" to quitting; `false` when no
     /// prompt took it.
-    pub(super) fn editor_prompt_escape(&mut self) -> bool {
+    pub(in crate::app) fn editor_prompt_escape(&mut self) -> bool {
         let Some(ed) = self.exercises.editor.as_mut() else {
             return false;
         };

@@ -8,11 +8,11 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::Widget;
 
+use super::clean;
 use crate::app::App;
 use crate::app::EditorState;
-use crate::app::editor_timeline::{HazardMark, VerdictTimeline};
+use crate::app::editor::timeline::{HazardMark, VerdictTimeline};
 use crate::theme::Theme;
-use crate::ui::editor::clean;
 use crate::ui::pane_block;
 use crate::widgets::timeline::{TimelineWidget, plot_scale};
 

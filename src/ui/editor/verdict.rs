@@ -1,6 +1,6 @@
 //! Beside the exercise editor: the task, then after a check the verdict, each check, the
 //! hazards and diagnostics with their lines and the program's output (its timeline is drawn in
-//! `editor_timeline`); the check's progress (queued, running, cancelled); the hints revealed so
+//! `timeline`); the check's progress (queued, running, cancelled); the hints revealed so
 //! far; or the solution once unlocked and asked for.
 
 use ratatui::buffer::Buffer;
@@ -8,10 +8,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+use super::{check_status, clean};
 use crate::app::{App, EditorState};
 use crate::exercise::{Verdict, catalog};
 use crate::theme::Theme;
-use crate::ui::editor::{check_status, clean};
 use crate::ui::pane_block;
 
 /// Draw the verdict pane for `ed` in `area`; `stacked` when it shares its place with the

@@ -1,5 +1,7 @@
-//! Where each pane goes, as a pure function of the terminal size and the focus. The app uses it
-//! too (to clamp scrolling and route mouse wheels), so the view and the state agree on sizes.
+//! Where each pane goes, as a pure function of the terminal size and the focus. It sits below
+//! both `app` and `ui` (issue 20: layers point down): the view draws into these panes and the app
+//! uses the same ones to clamp scrolling and route mouse wheels, so the two agree on sizes
+//! without the app importing the view. `ui::layout` is this module.
 //!
 //! Code reads as code: from 140 columns on, the card pane is [`CODE_CARD_WIDTH`] wide, so an
 //! 80-column code block (and the lesson 4 chunking diagram) never wraps.
@@ -12,7 +14,19 @@
 
 use ratatui::layout::{Constraint, Layout, Rect, Size};
 
-use crate::app::Focus;
+/// Which pane takes the keys (the app's navigation state holds it; the layout gives the focused
+/// pane the larger share where panes are stacked).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    /// The card pane (Up/Down scroll).
+    Cards,
+    /// The experiment panel (Up/Down scroll its results).
+    Panel,
+    /// The quiz pane (Up/Down move among options).
+    Quiz,
+    /// The lesson list (a sidebar, or an overlay on narrow terminals).
+    Lessons,
+}
 
 /// Smallest terminal the layout works in; below it a "too small" message shows instead.
 pub const MIN_WIDTH: u16 = 60;

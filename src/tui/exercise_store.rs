@@ -13,15 +13,7 @@ use anyhow::Context;
 
 use crate::exercise::catalog;
 
-/// What the editor knows of the file on disk, to notice a change made elsewhere: its
-/// modification time, size and inode (a script that appends within the clock's tick still
-/// changes the size; an editor that saves by rename changes the inode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Stamp {
-    pub mtime: Option<SystemTime>,
-    pub len: u64,
-    pub ino: u64,
-}
+pub use crate::app::editor::Stamp;
 
 /// The file's stamp, if it can be read (a `stat`, which never blocks on a FIFO).
 pub fn stamp(path: &Path) -> Option<Stamp> {

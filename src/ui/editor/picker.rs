@@ -7,10 +7,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Paragraph, Widget};
 
+use super::clean;
 use crate::app::App;
 use crate::app::editor::Picker;
 use crate::exercise::catalog;
-use crate::ui::editor::clean;
 use crate::ui::{layout, pane_block};
 
 /// Widest the box gets.
