@@ -69,6 +69,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
     events::spawn_signals(tx.clone())?;
+    events::leave_room_before_cpu_kill();
     warmup::spawn_highlight_warmup(tx.clone());
     // The worker opens the backend on its own thread (CUDA init is slow). Where the answer is
     // known without CUDA (the simulator was asked for, or there is no driver) the first frame
