@@ -32,7 +32,7 @@ use crate::report::{BackendKind, Metric, Params};
 pub use answer::{AnswerRecord, Attempt, Grade, MAX_ATTEMPTS};
 pub use clock::now_ms;
 pub use merge::merge;
-pub use store::{load, peek, save};
+pub use store::{load, peek, peek_or_why, save};
 
 /// Version of the file format written by this build (1: latest answer only; 2: every attempt,
 /// graded predictions, timestamps for merging, the shuffle seed and saved results).

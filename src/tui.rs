@@ -59,7 +59,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let state_dir = crate::progress::state_dir().and_then(startup::usable_state_dir);
     if let Ok(dir) = &state_dir {
         // Temp files of a save that a kill interrupted (the file itself is intact).
-        crate::atomic_file::remove_stale_temps(dir, startup::STALE_TEMP_AGE);
+        startup::remove_stale_temps(dir);
     }
     panic::install(state_dir.as_ref().ok().cloned());
     let (progress, mut banners) = startup::load_progress(state_dir.as_ref());
@@ -71,6 +71,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
     events::spawn_signals(tx.clone())?;
+    events::leave_room_before_cpu_kill();
     warmup::spawn_highlight_warmup(tx.clone());
     // The worker opens the backend on its own thread (CUDA init is slow). Where the answer is
     // known without CUDA (the simulator was asked for, or there is no driver) the first frame

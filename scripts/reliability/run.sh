@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Re-run the reliability review's 78 cases (shared/reviews/2026-11-30-reliability.md, issue 9)
-# plus the issue's variants against a built binary, without a GPU, and print the table.
+# plus the issue's variants, and the 88 cases of shared/reviews/2026-12-01-reliability.md
+# (issue 21; cases/80-*.sh and cases/81-*.sh), against a built binary, without a GPU, and print
+# the table.
 #
 #   scripts/reliability/run.sh [BINARY]        (default: target/debug/cuda-academy)
 #   ONLY='C1 M2' scripts/reliability/run.sh    (just those cases)
@@ -9,7 +11,8 @@
 # (a full and a read-only file system); a case whose tool is missing says so and fails.
 # Writes the table to $RESULTS/table.md (default target/reliability/); progress goes to stderr.
 # Case ids: C/M/m as in the review's failures, P1-P54 its passes in order, V the issue's
-# variants. Each case: the reproduction, what was observed, PASS/FAIL and the severity it would
+# variants; the second review's ids as it gives them, except NC1, NP1-NP7, NM1, NM2 (its C1,
+# P1-P7, M1, M2, whose ids the first review already uses). Each case: the reproduction, what was observed, PASS/FAIL and the severity it would
 # have if it failed; GPU rows give the command for the device machine instead.
 set -u
 cd "$(dirname "$0")/../.."

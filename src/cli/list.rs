@@ -73,9 +73,21 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
     let catalog = load_catalog(global.lessons.as_deref())?;
     // Read-only: `list` must never move or rewrite the progress file.
     // No file yet means nothing done (0/N); an unreadable one means unknown (-, null).
-    let progress = progress::state_dir().ok().and_then(|d| {
-        progress::peek(&d).or_else(|| (!progress::path(&d).exists()).then(Progress::fresh))
-    });
+    let progress = progress::state_dir()
+        .ok()
+        .and_then(|d| match progress::peek_or_why(&d) {
+            Ok(found) => Some(found.unwrap_or_else(Progress::fresh)),
+            // Review P2: the columns showed `-` with no word why (a newer release's file).
+            Err(why) => {
+                let line = format!(
+                    "cuda-academy: progress unknown: {}: {why}",
+                    progress::path(&d).display()
+                );
+                // A write error (stderr gone) must not end `list`.
+                let _ = writeln!(io::stderr(), "{}", crate::sanitize::clean_line(&line));
+                None
+            }
+        });
     let mut rows = rows(&catalog, progress.as_ref());
     if let Ok(dir) = progress::state_dir() {
         add_exercises(&mut rows, &catalog, &dir);

@@ -166,7 +166,12 @@ pub fn ids() -> Vec<&'static str> {
 pub fn validate(lesson_id: &str, ids_named: &[String]) -> Vec<String> {
     let reg = registry();
     let mut out = Vec::new();
-    for id in ids_named {
+    for (i, id) in ids_named.iter().enumerate() {
+        // Review L6: a repeated id was accepted, and the exercise list showed it twice.
+        if ids_named[..i].contains(id) {
+            out.push(format!("exercise {id:?} is listed more than once"));
+            continue;
+        }
         if let Some(ex) = find(id) {
             if ex.lesson != lesson_id {
                 out.push(format!(

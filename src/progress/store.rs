@@ -33,14 +33,12 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Progress, String> {
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err("it is empty".to_string());
     }
-    let version = serde_json::from_slice::<VersionOnly>(bytes).map(|v| v.version);
-    if let Ok(v) = version
-        && v > PROGRESS_VERSION
-    {
+    if let Some(v) = newer_version(bytes) {
         return Err(format!(
             "it was written by a newer cuda-academy: format version {v}, this one reads up to {PROGRESS_VERSION}"
         ));
     }
+    let version = serde_json::from_slice::<VersionOnly>(bytes).map(|v| v.version);
     if matches!(version, Ok(1)) {
         return migrate::from_v1(bytes).map_err(|e| format!("it is not valid progress JSON: {e}"));
     }
@@ -50,9 +48,24 @@ pub(crate) fn parse(bytes: &[u8]) -> Result<Progress, String> {
     Ok(progress)
 }
 
+/// The format version of a file a newer release wrote (one this release cannot read), if it is
+/// one: such a file is not corrupt, and is left where that release will look for it.
+fn newer_version(bytes: &[u8]) -> Option<u32> {
+    /// Just the version, so a newer file is recognised even if its shape changed.
+    #[derive(Deserialize)]
+    struct VersionOnly {
+        version: u32,
+    }
+    serde_json::from_slice::<VersionOnly>(bytes)
+        .ok()
+        .map(|v| v.version)
+        .filter(|&v| v > PROGRESS_VERSION)
+}
+
 /// Load `dir/progress.json`; a missing file is a fresh start, an unreadable one is renamed to
-/// `progress.json.corrupt-<time>` with a banner; temp files a killed save left are removed.
-/// Never fails.
+/// `progress.json.corrupt-<time>` with a banner, and one a newer release wrote is left alone
+/// (nothing is saved this session: `save` refuses to replace a file it cannot parse); temp
+/// files a killed save left are removed. Never fails.
 pub fn load(dir: &Path) -> Loaded {
     let stamp = aside::utc_stamp(SystemTime::now());
     clean_temp_files(dir);
@@ -99,6 +112,14 @@ pub(crate) fn load_with(
                 banner: None,
             }
         }
+        // Review P2: a newer release's file moved aside was a reset progress file for that
+        // release. Left in place, it is found again when the learner goes back to it.
+        Err(why) if newer_version(&bytes).is_some() => fresh(Some(format!(
+            "Your progress file {} could not be read ({why}). You are starting fresh, but \
+             progress will not be saved this session so that the newer release still finds it: \
+             use that release, or move the file aside, then restart.",
+            file.display()
+        ))),
         Err(why) => fresh(Some(aside::set_aside(&file, &why, stamp, rename))),
     }
 }
@@ -106,9 +127,16 @@ pub(crate) fn load_with(
 /// Read `dir/progress.json` without touching it: `None` when missing or unreadable. For
 /// read-only views such as `cuda-academy list`.
 pub fn peek(dir: &Path) -> Option<Progress> {
-    bounded_read::read(&path(dir), PROGRESS_CAP)
-        .ok()
-        .and_then(|b| parse(&b).ok())
+    peek_or_why(dir).ok().flatten()
+}
+
+/// [`peek`], saying why a file that exists cannot be used: `Ok(None)` when there is none.
+pub fn peek_or_why(dir: &Path) -> Result<Option<Progress>, String> {
+    match bounded_read::read(&path(dir), PROGRESS_CAP) {
+        Err(err) if err.is_not_found() => Ok(None),
+        Err(err) => Err(format!("it cannot be read ({err})")),
+        Ok(bytes) => parse(&bytes).map(Some),
+    }
 }
 
 /// Merge `progress` with what `dir/progress.json` holds now (another instance may have written

@@ -167,9 +167,27 @@ fn empty_file_is_moved_aside() {
     assert_moved_aside(b" \n\t", "empty");
 }
 
+/// Review 2026-12-01 P2: a file a newer release wrote is not corrupt. It stays where it is,
+/// byte for byte, so that release still finds it; this session starts fresh, says why, and
+/// cannot save over it; `peek_or_why` (for `list`) says why too.
 #[test]
-fn newer_version_is_moved_aside() {
-    assert_moved_aside(br#"{"version": 3, "something": "new"}"#, "newer");
+fn newer_version_is_left_alone_and_not_overwritten() {
+    let contents = br#"{"version": 99, "something": "new"}"#;
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(path(dir.path()), contents).unwrap();
+    let loaded = load_with(dir.path(), STAMP, &real_rename);
+    assert_eq!(loaded.progress.lessons.len(), 0);
+    let banner = loaded.banner.expect("a banner");
+    assert!(
+        banner.contains("newer"),
+        "banner lacks the reason: {banner}"
+    );
+    assert!(banner.contains("will not be saved"), "{banner}");
+    assert!(corrupt_files(dir.path()).is_empty(), "moved aside");
+    assert!(save(dir.path(), &sample()).is_err(), "saved over it");
+    assert_eq!(fs::read(path(dir.path())).unwrap(), contents);
+    let why = peek_or_why(dir.path()).unwrap_err();
+    assert!(why.contains("format version 99"), "{why}");
 }
 
 #[test]

@@ -100,8 +100,50 @@ pub fn spawn_signals(tx: Sender<Event>) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Make room for SIGXCPU before the kernel's SIGKILL: `ulimit -t N` sets the soft and the hard
+/// CPU-time limits to the same N, and reaching it then kills at once (review 2026-12-01 S3: the
+/// terminal left broken, the typed line lost). With the soft limit a little lower, SIGXCPU
+/// comes first and ends the tutorial as SIGTERM does. Best effort: lowering a soft limit is
+/// always allowed.
+pub fn leave_room_before_cpu_kill() {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    if let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_CPU)
+        && let Some(lower) = soft_cpu_limit(soft, hard)
+    {
+        let _ = setrlimit(Resource::RLIMIT_CPU, lower, hard);
+    }
+}
+
+/// The soft CPU-time limit (seconds) to set, when the soft one gives no warning before the hard
+/// one: two seconds below a finite hard limit, or half of a hard limit under four seconds.
+fn soft_cpu_limit(soft: u64, hard: u64) -> Option<u64> {
+    let infinite = nix::sys::resource::RLIM_INFINITY;
+    if hard == infinite || hard < 2 || soft < hard {
+        return None;
+    }
+    Some(hard - (hard / 2).min(2))
+}
+
 /// Stop this process (as the default SIGTSTP action would) until a SIGCONT.
 pub fn stop_self() {
     // SIGSTOP cannot be caught: the process stops here and carries on after SIGCONT.
     let _ = signal_hook::low_level::raise(signal_hook::consts::SIGSTOP);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::soft_cpu_limit;
+    use nix::sys::resource::RLIM_INFINITY;
+
+    /// Review 2026-12-01 S3: `ulimit -t 6` (soft = hard = 6) killed the TUI with no warning.
+    #[test]
+    fn equal_cpu_limits_get_a_lower_soft_one() {
+        assert_eq!(soft_cpu_limit(6, 6), Some(4));
+        assert_eq!(soft_cpu_limit(3, 3), Some(2));
+        assert_eq!(soft_cpu_limit(2, 2), Some(1));
+        // Nothing to do: no limit, a warning already due, or no room for one.
+        assert_eq!(soft_cpu_limit(RLIM_INFINITY, RLIM_INFINITY), None);
+        assert_eq!(soft_cpu_limit(4, 6), None);
+        assert_eq!(soft_cpu_limit(1, 1), None);
+    }
 }

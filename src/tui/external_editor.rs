@@ -34,14 +34,23 @@ pub trait Handover: Sized {
 
 /// The editor command line to run (a program and its arguments, split on whitespace).
 fn editor_command() -> Vec<String> {
-    ["VISUAL", "EDITOR"]
+    let value = ["VISUAL", "EDITOR"]
         .iter()
         .filter_map(|v| std::env::var(v).ok())
         .find(|v| !v.trim().is_empty())
-        .unwrap_or_else(|| "vi".into())
-        .split_whitespace()
-        .map(str::to_string)
-        .collect()
+        .unwrap_or_else(|| "vi".into());
+    split_command(&value, |p| Path::new(p).is_file())
+}
+
+/// `value` split on whitespace (no shell, no quoting), except that a value which as a whole
+/// names a file (`is_file`) is that one program: review 2026-12-01 E4, `/path/my editor/ed.sh`
+/// was split at the space and could not be run.
+fn split_command(value: &str, is_file: impl Fn(&str) -> bool) -> Vec<String> {
+    let whole = value.trim();
+    if whole.contains(char::is_whitespace) && is_file(whole) {
+        return vec![whole.to_string()];
+    }
+    whole.split_whitespace().map(str::to_string).collect()
 }
 
 /// Suspend the TUI, edit `file`, come back. The inner `Err` says why the editor did not run (the
@@ -64,6 +73,12 @@ pub fn edit<T: Handover>(term: &mut T, file: &Path) -> anyhow::Result<Result<(),
     Ok(match status {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(format!("{} exited with {s}", argv.join(" "))),
+        Err(e) if argv.len() > 1 => Err(format!(
+            "cannot run {:?} (the program of {:?}: the value is split at spaces, without \
+             quoting): {e}; set $VISUAL or $EDITOR to your editor",
+            argv[0],
+            argv.join(" ")
+        )),
         Err(e) => Err(format!(
             "cannot run {:?}: {e}; set $VISUAL or $EDITOR to your editor",
             argv.join(" ")
@@ -121,5 +136,27 @@ fn give_terminal(pgrp: Pid) {
     let _ = unistd::tcsetpgrp(std::io::stdin(), pgrp);
     if blocked.is_ok() {
         let _ = signal::pthread_sigmask(SigmaskHow::SIG_SETMASK, Some(&old), None);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split_command;
+
+    /// Review 2026-12-01 E4: a path with a space is one program when it names a file;
+    /// otherwise the value is split at whitespace, as before (no shell involved).
+    #[test]
+    fn a_whole_value_naming_a_file_is_one_program() {
+        let only = |p: &str| p == "/path/my editor/ed.sh";
+        assert_eq!(
+            split_command(" /path/my editor/ed.sh ", only),
+            ["/path/my editor/ed.sh"]
+        );
+        assert_eq!(split_command("vim -u NONE", only), ["vim", "-u", "NONE"]);
+        assert_eq!(
+            split_command("true;touch PWNED", only),
+            ["true;touch", "PWNED"]
+        );
+        assert_eq!(split_command("nano", |_| true), ["nano"]);
     }
 }

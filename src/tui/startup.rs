@@ -13,6 +13,17 @@ use crate::progress;
 /// instance takes milliseconds).
 pub const STALE_TEMP_AGE: Duration = Duration::from_secs(60);
 
+/// Remove the temp files a killed save left in the state dir and in its `exercises` folder
+/// (the editor's and `passed.json`'s saves write there), older than [`STALE_TEMP_AGE`].
+/// Returns how many were removed.
+pub fn remove_stale_temps(dir: &std::path::Path) -> usize {
+    // Review 2026-12-01 W1: only the state dir itself was cleaned.
+    [dir.to_path_buf(), dir.join("exercises")]
+        .iter()
+        .map(|d| crate::atomic_file::remove_stale_temps(d, STALE_TEMP_AGE))
+        .sum()
+}
+
 /// `dir`, unless it can never be created because a file stands where a folder must be (e.g.
 /// `CUDA_ACADEMY_STATE_DIR=some-file/sub`): then an error that names that file.
 pub fn usable_state_dir(dir: PathBuf) -> anyhow::Result<PathBuf> {
@@ -71,4 +82,43 @@ pub fn load_catalog(args: &Options) -> anyhow::Result<Catalog> {
         );
     }
     Ok(catalog)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// Review 2026-12-01 W1: a kill inside the exercise save left `exercises/.tmpXXXXXX` for
+    /// good. Old temps go from both folders; young ones (a save in progress elsewhere) and the
+    /// learner's files stay.
+    #[test]
+    fn old_temps_go_from_the_state_dir_and_its_exercises_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let ex = dir.path().join("exercises");
+        std::fs::create_dir_all(&ex).unwrap();
+        let old = std::time::SystemTime::now() - STALE_TEMP_AGE - Duration::from_secs(5);
+        for p in [
+            dir.path().join(".cuda-academy-tmp-a1"),
+            ex.join(".tmp47rr2y"),
+            ex.join(".cuda-academy-tmp-b2"),
+        ] {
+            std::fs::write(&p, "x").unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&p)
+                .unwrap()
+                .set_modified(old)
+                .unwrap();
+        }
+        std::fs::write(ex.join(".tmpyoung1"), "x").unwrap();
+        std::fs::write(ex.join("time-a-copy.cu"), "int main() {}").unwrap();
+        assert_eq!(remove_stale_temps(dir.path()), 3);
+        let mut left: Vec<_> = std::fs::read_dir(&ex)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".tmpyoung1", "time-a-copy.cu"]);
+    }
 }

@@ -66,4 +66,5 @@ all_cases() {
     run_case V7 v_quit_while_probing
     run_case V8 v_exercise_output
     exercise_surfaces
+    review_rest
 }

@@ -221,8 +221,8 @@ p32_33_export_cwd() {
 v_exercise_output() {
     case_start V8 major "variant: the \`exercise\` commands (list, show, check, check --json) > /dev/full and | head -c 10"
     local id a bad=""
-    # The solution, so that check passes (exit 0; a starter that does not pass exits 1). Taken
-    # from the repository: `exercise show --solution` shows it only after a pass (issue 18).
+    # The solution, so that check passes (exit 0; a starter that does not pass exits 1). From
+    # the repository: `exercise show --solution` is gated until an attempt (issue 18).
     cp exercises/time-a-copy/solution.cu "$CASE_DIR/ex.cu"
     for a in "exercise list" "exercise show time-a-copy" "exercise check time-a-copy $CASE_DIR/ex.cu --backend sim" "exercise check time-a-copy $CASE_DIR/ex.cu --backend sim --json"; do
         # shellcheck disable=SC2086

@@ -170,6 +170,21 @@ fn lessons_that_name_unknown_or_foreign_exercises_are_problems() {
     );
 }
 
+/// Review 2026-12-01 L6: `exercises = ["time-a-copy", "time-a-copy"]` passed `check`, and the
+/// exercise list showed the exercise twice.
+#[test]
+fn a_lesson_naming_an_exercise_twice_is_a_problem() {
+    let p = validate(
+        "pageable-memory",
+        &["time-a-copy".into(), "time-a-copy".into()],
+    );
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("\"time-a-copy\" is listed more than once"),
+        "{p:?}"
+    );
+}
+
 #[test]
 fn every_solution_with_any_one_line_deleted_is_graded_without_a_crash() {
     // Deleting a line makes every kind of mistake at once: undeclared names, missing frees,
