@@ -70,6 +70,15 @@ pub const CALLS: &[(&str, &str)] = &[
     ("cudaGetErrorString", "cudaGetErrorString(err)"),
     ("cudaGetErrorName", "cudaGetErrorName(err)"),
     (
+        "nvtxRangePushA",
+        "nvtxRangePushA(\"name\"): open a named range for Nsight Systems (no effect here)",
+    ),
+    ("nvtxRangePop", "nvtxRangePop(): close the innermost range"),
+    (
+        "nvtxMarkA",
+        "nvtxMarkA(\"name\"): a named instant for Nsight Systems (no effect here)",
+    ),
+    (
         "dim3",
         "dim3(x, y, z): a launch configuration, also `dim3 grid(x, y, z);`",
     ),

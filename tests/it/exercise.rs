@@ -18,6 +18,7 @@ mod shortcuts;
 mod sim_backend;
 mod subset;
 mod subset_calls;
+mod subset_nvtx;
 mod twins;
 
 use std::sync::atomic::AtomicBool;

@@ -1,4 +1,6 @@
-//! Calls that allocate, free and move memory, and kernel launches.
+//! Calls that allocate, free and move memory, and kernel launches; NVTX annotations in `nvtx`.
+
+mod nvtx;
 
 use super::eval::stop;
 use super::value::{Place, Value};
@@ -218,6 +220,7 @@ impl Interp<'_> {
                 Ok(Value::Dim3(d))
             }
             "cudaMemset" | "cudaMemsetAsync" => self.memset(&a),
+            _ if nvtx::is_nvtx(name) => self.nvtx(&a),
             _ => self.helper(&a),
         }
     }
