@@ -1,4 +1,4 @@
-// Lesson 4: pageable input through a ring of pinned staging slots, at pinned speed.
+// Lesson 4: pageable input through a ring of pinned staging slots.
 #include "academy.cuh"
 
 int main()

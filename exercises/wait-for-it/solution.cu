@@ -1,4 +1,4 @@
-// Lesson 4: one stream per stage, with events carrying each chunk from stage to stage.
+// Lesson 4: one stream per stage, events carrying each chunk onward.
 #include "academy.cuh"
 
 int main()

@@ -1,10 +1,11 @@
 //! Pass criteria: what each kind reads from a run and how it is graded.
 //!
 //! The kinds on behaviour (`call-on-copied-buffer`, `copies-from`, `issue-order`, `rounds`,
-//! `events-time-copies`, `ops-overlap`, `metric-matches-timeline`, `reuse-after-event`) read the
-//! call log and the timeline, not what the program prints (`verdict/behaviour.rs`,
-//! `verdict/timed.rs`). Every criterion that reads a `_gbps` figure also fails one faster than
-//! the fastest copy the run's timeline measured.
+//! `events-time-copies`, `ops-overlap`, `metric-matches-timeline`, `reuse-after-event`,
+//! `input-stays-pageable`, `pinned-at-most`) read the call log and the timeline, not what the
+//! program prints (`verdict/behaviour.rs`, `verdict/timed.rs`, `verdict/staging.rs`). Every
+//! criterion that reads a `_gbps` figure also fails one faster than the fastest copy the run's
+//! timeline measured.
 
 use std::collections::BTreeMap;
 
