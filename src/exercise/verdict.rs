@@ -130,7 +130,7 @@ pub fn check(
     v.hazards = found;
     // Each reference program the criteria name runs once: this exercise's solution, or
     // another exercise's (`None` and `Some(id)`).
-    let mut references: Vec<(Option<&str>, Result<BTreeMap<String, f64>, String>)> = Vec::new();
+    let mut references: Vec<(Option<&str>, ReferenceRun)> = Vec::new();
     for want in ex.criteria.iter().filter_map(Criterion::reference) {
         if !references.iter().any(|(id, _)| *id == want) {
             references.push((want, reference_run(ex, want, gpu, limits, cancel)));
@@ -152,6 +152,9 @@ pub fn check(
     v.passed = v.checks.iter().all(|c| c.passed);
     v
 }
+
+/// The figures a reference program reported, or why it gave none.
+type ReferenceRun = Result<BTreeMap<String, f64>, String>;
 
 const HAZARDS_CANCELLED: &str = "cancelled while the run was checked for hazards";
 
@@ -180,7 +183,7 @@ fn reference_run(
     gpu: &mut dyn Gpu,
     limits: Limits,
     cancel: &AtomicBool,
-) -> Result<BTreeMap<String, f64>, String> {
+) -> ReferenceRun {
     let solution = match other {
         None => ex.solution,
         Some(id) => {
