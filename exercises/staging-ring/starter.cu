@@ -8,7 +8,7 @@ int main()
     const int nchunks = 16;
     const size_t chunk = n / nchunks;
     const size_t chunk_bytes = chunk * sizeof(float);
-    const long long work = 1000000; // about 0.5 ms of compute per chunk
+    const long long work = 2000000; // about 1 ms of compute per chunk
     // The input comes from a library that allocates it with malloc: it stays pageable.
     float *h_in = (float *)malloc(bytes);
     float *h_out;

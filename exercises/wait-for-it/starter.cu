@@ -7,7 +7,7 @@ int main()
     const size_t bytes = n * sizeof(float);
     const int nchunks = 16;
     const size_t chunk = n / nchunks;
-    const long long work = 1000000; // about 0.5 ms of compute per chunk
+    const long long work = 2000000; // about 1 ms of compute per chunk
     float *h_in;
     float *h_out;
     cudaMallocHost(&h_in, bytes);
