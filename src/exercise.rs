@@ -39,6 +39,9 @@ pub struct Exercise {
     pub criteria: Vec<verdict::Criterion>,
     pub starter: &'static str,
     pub solution: &'static str,
+    /// `(id, solution)` of every other exercise a criterion takes as its reference (its
+    /// `exercise = "id"`), resolved by `catalog` when it loads this one.
+    pub reference_solutions: Vec<(String, &'static str)>,
 }
 
 /// A verdict passed by message between the worker and the app (cheap to clone; equal when it is

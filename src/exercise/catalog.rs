@@ -118,9 +118,18 @@ pub fn load(
             "exercises/{id}/exercise.toml: needs at least one criterion"
         ));
     }
+    let mut reference_solutions = Vec::new();
     for c in &file.criteria {
         if let Err(e) = c.validate() {
             problems.push(format!("exercises/{id}/exercise.toml: {e}"));
+        }
+        if let Some(Some(other)) = c.reference() {
+            match EMBEDDED_EXERCISES.iter().find(|e| e.0 == other) {
+                Some(e) => reference_solutions.push((other.to_string(), e.3)),
+                None => problems.push(format!(
+                    "exercises/{id}/exercise.toml: the reference exercise {other:?} is not in this build"
+                )),
+            }
         }
     }
     for (name, text) in [("starter.cu", starter), ("solution.cu", solution)] {
@@ -141,6 +150,7 @@ pub fn load(
         criteria: file.criteria,
         starter,
         solution,
+        reference_solutions,
     })
 }
 

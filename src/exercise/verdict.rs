@@ -9,6 +9,7 @@ mod criteria;
 mod facts;
 mod passes;
 mod pins;
+mod staging;
 mod timed;
 
 use std::collections::BTreeMap;
@@ -127,15 +128,22 @@ pub fn check(
         return cancelled(v, HAZARDS_CANCELLED.into());
     };
     v.hazards = found;
-    let reference = ex
-        .criteria
-        .iter()
-        .any(Criterion::needs_reference)
-        .then(|| reference_run(ex, gpu, limits, cancel));
+    // Each reference program the criteria name runs once: this exercise's solution, or
+    // another exercise's (`None` and `Some(id)`).
+    let mut references: Vec<(Option<&str>, ReferenceRun)> = Vec::new();
+    for want in ex.criteria.iter().filter_map(Criterion::reference) {
+        if !references.iter().any(|(id, _)| *id == want) {
+            references.push((want, reference_run(ex, want, gpu, limits, cancel)));
+        }
+    }
     let ops = facts::device_ops(&outcome);
     for c in &ex.criteria {
+        let reference = c
+            .reference()
+            .and_then(|want| references.iter().find(|(id, _)| *id == want))
+            .map(|(_, r)| r);
         v.checks
-            .push(grade(c, &outcome, &ops, &v.hazards, reference.as_ref()));
+            .push(grade(c, &outcome, &ops, &v.hazards, reference));
     }
     if cancel.load(Ordering::Relaxed) {
         // Cancelled during the reference run: its figures are missing, so grade nothing.
@@ -144,6 +152,9 @@ pub fn check(
     v.passed = v.checks.iter().all(|c| c.passed);
     v
 }
+
+/// The figures a reference program reported, or why it gave none.
+type ReferenceRun = Result<BTreeMap<String, f64>, String>;
 
 const HAZARDS_CANCELLED: &str = "cancelled while the run was checked for hazards";
 
@@ -164,14 +175,26 @@ fn cancelled(mut v: Verdict, what: String) -> Verdict {
     v
 }
 
-/// The solution, run on the same backend: what "this machine" reaches.
+/// The solution (of exercise `other` when given), run on the same backend: what "this
+/// machine" reaches.
 fn reference_run(
     ex: &Exercise,
+    other: Option<&str>,
     gpu: &mut dyn Gpu,
     limits: Limits,
     cancel: &AtomicBool,
-) -> Result<BTreeMap<String, f64>, String> {
-    let program = parse::parse(ex.solution)
+) -> ReferenceRun {
+    let solution = match other {
+        None => ex.solution,
+        Some(id) => {
+            ex.reference_solutions
+                .iter()
+                .find(|(r, _)| r == id)
+                .ok_or_else(|| format!("the reference exercise `{id}` is not in this build"))?
+                .1
+        }
+    };
+    let program = parse::parse(solution)
         .map_err(|d| format!("the reference solution does not parse: {}", d[0]))?;
     let out = interp::run(&program, gpu, limits, cancel);
     match out.error {

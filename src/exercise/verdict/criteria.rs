@@ -1,10 +1,11 @@
 //! Pass criteria: what each kind reads from a run and how it is graded.
 //!
 //! The kinds on behaviour (`call-on-copied-buffer`, `copies-from`, `issue-order`, `rounds`,
-//! `events-time-copies`, `ops-overlap`, `metric-matches-timeline`, `reuse-after-event`) read the
-//! call log and the timeline, not what the program prints (`verdict/behaviour.rs`,
-//! `verdict/timed.rs`). Every criterion that reads a `_gbps` figure also fails one faster than
-//! the fastest copy the run's timeline measured.
+//! `events-time-copies`, `ops-overlap`, `metric-matches-timeline`, `reuse-after-event`,
+//! `input-stays-pageable`, `pinned-at-most`) read the call log and the timeline, not what the
+//! program prints (`verdict/behaviour.rs`, `verdict/timed.rs`, `verdict/staging.rs`). Every
+//! criterion that reads a `_gbps` figure also fails one faster than the fastest copy the run's
+//! timeline measured.
 
 use std::collections::BTreeMap;
 
@@ -33,8 +34,15 @@ pub enum Criterion {
     MetricNearReference { metric: String, tolerance_pct: f64 },
     /// `metric` is at least `fraction` of the reference run's (for rates).
     MetricAtLeastReference { metric: String, fraction: f64 },
-    /// `metric` is at most `factor` times the reference run's (for times).
-    MetricAtMostReference { metric: String, factor: f64 },
+    /// `metric` is at most `factor` times the reference run's (for times). The reference is
+    /// the solution of `exercise` when given (another exercise's program on the same workload,
+    /// e.g. the pinned pipeline a staging exercise is held to), else this exercise's.
+    MetricAtMostReference {
+        metric: String,
+        factor: f64,
+        #[serde(default)]
+        exercise: Option<String>,
+    },
     /// The run pinned host memory (`cudaMallocHost`, `cudaHostAlloc`, `cudaHostRegister`) at
     /// most `count` times, counted from the call log (see `verdict/pins.rs`).
     PinsAtMost { count: u32 },
@@ -84,20 +92,27 @@ pub enum Criterion {
         ops: Measured,
         tolerance_pct: f64,
     },
+    /// The buffers `fill_input` wrote were allocated with `malloc` and never page-locked
+    /// (`verdict/staging.rs`).
+    InputStaysPageable,
+    /// The run held at most `bytes` of page-locked host memory at once (`verdict/staging.rs`).
+    PinnedAtMost { bytes: u64 },
     /// Host writes to a buffer an async copy read came only after an event recorded behind the
     /// copy said it had finished, and at least `min_reuses` such reuses happened.
     ReuseAfterEvent { min_reuses: u32 },
 }
 
 impl Criterion {
-    /// Whether grading needs the reference run.
-    pub(super) fn needs_reference(&self) -> bool {
-        matches!(
-            self,
-            Criterion::MetricNearReference { .. }
-                | Criterion::MetricAtLeastReference { .. }
-                | Criterion::MetricAtMostReference { .. }
-        )
+    /// The reference run grading needs, if any: `Some(None)` for this exercise's solution,
+    /// `Some(Some(id))` for the solution of exercise `id`.
+    pub fn reference(&self) -> Option<Option<&str>> {
+        match self {
+            Criterion::MetricNearReference { .. } | Criterion::MetricAtLeastReference { .. } => {
+                Some(None)
+            }
+            Criterion::MetricAtMostReference { exercise, .. } => Some(exercise.as_deref()),
+            _ => None,
+        }
     }
 
     /// Problems with the criterion's own numbers.
@@ -111,6 +126,7 @@ impl Criterion {
             Criterion::MetricAtMostReference { factor, .. } => *factor >= 1.0,
             Criterion::MetricsReported { metrics } => !metrics.is_empty(),
             Criterion::PinsAtMost { count } => *count >= 1,
+            Criterion::PinnedAtMost { bytes } => *bytes >= 1,
             Criterion::CallOnCopiedBuffer { call, .. } => call == "cudaHostRegister",
             Criterion::CopiesFrom { min_bytes, .. } => *min_bytes >= 1,
             Criterion::IssueOrder { orders } => !orders.is_empty(),
@@ -216,8 +232,15 @@ pub(super) fn grade(
                 )
             }),
         ),
-        Criterion::MetricAtMostReference { metric: m, factor } => (
-            format!("{m} at most {factor}x this machine's"),
+        Criterion::MetricAtMostReference {
+            metric: m,
+            factor,
+            exercise,
+        } => (
+            match exercise {
+                Some(id) => format!("{m} at most {factor}x {id}'s solution on this machine"),
+                None => format!("{m} at most {factor}x this machine's"),
+            },
             compare(out, metric(m), refm(m), m, |x, r| {
                 (
                     x <= factor * r,
@@ -229,6 +252,17 @@ pub(super) fn grade(
             }),
         ),
         Criterion::PinsAtMost { count } => super::pins::grade(out, *count),
+        Criterion::InputStaysPageable => (
+            "the input stays pageable".into(),
+            super::staging::input_stays_pageable(out),
+        ),
+        Criterion::PinnedAtMost { bytes } => (
+            format!(
+                "at most {} page-locked at once",
+                crate::units::format_bytes(*bytes)
+            ),
+            super::staging::pinned_at_most(out, *bytes),
+        ),
         Criterion::CallOnCopiedBuffer { call, direction } => (
             format!("`{call}` on the copied buffer"),
             behaviour::call_on_copied_buffer(out, ops, call, *direction),

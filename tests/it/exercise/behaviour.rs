@@ -166,3 +166,48 @@ fn issue_order_tells_a_mixed_order_from_breadth_first() {
     let r = grade(c, &body(&mixed));
     assert!(!r.passed && r.detail.contains("neither order"), "{r:?}");
 }
+
+#[test]
+fn pinned_at_most_counts_what_is_locked_at_once_registrations_included() {
+    // 4 MiB pinned (h_in), then 4 MiB of malloc registered while h_in is held: 8 MiB at once.
+    let c = "kind = \"pinned-at-most\"\nbytes = 6291456";
+    let registered = format!(
+        "{SETUP}    float *h_more = (float *)malloc(bytes);\n    cudaHostRegister(h_more, bytes, 0);\n    cudaHostUnregister(h_more);\n    free(h_more);\n{TEARDOWN}"
+    );
+    let r = grade(c, &registered);
+    assert!(
+        !r.passed && r.detail.contains("8 MiB page-locked at once"),
+        "{r:?}"
+    );
+    // Released before the next is locked: never more than 4 MiB at once.
+    let one_at_a_time = format!(
+        "{SETUP}{TEARDOWN}    float *h_more = (float *)malloc(bytes);\n    cudaHostRegister(h_more, bytes, 0);\n    cudaHostUnregister(h_more);\n    free(h_more);\n"
+    );
+    let r = grade(c, &one_at_a_time);
+    assert!(
+        r.passed && r.detail.contains("4 MiB page-locked at once"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn input_stays_pageable_reads_the_buffer_fill_input_wrote() {
+    let c = "kind = \"input-stays-pageable\"";
+    // SETUP fills a cudaMallocHost buffer: the input was pinned.
+    let r = grade(c, &format!("{SETUP}{TEARDOWN}"));
+    assert!(
+        !r.passed && r.detail.contains("was allocated pinned"),
+        "{r:?}"
+    );
+    let pageable = "    const size_t n = 1 << 20;\n    float *h = (float *)malloc(n * sizeof(float));\n    fill_input(h, n);\n";
+    let r = grade(c, &format!("{pageable}    free(h);\n"));
+    assert!(r.passed, "{r:?}");
+    let registered = format!(
+        "{pageable}    cudaHostRegister(h, n * sizeof(float), 0);\n    cudaHostUnregister(h);\n    free(h);\n"
+    );
+    let r = grade(c, &registered);
+    assert!(
+        !r.passed && r.detail.contains("`cudaHostRegister`"),
+        "{r:?}"
+    );
+}

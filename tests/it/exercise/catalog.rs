@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 
 use cuda_academy::exercise::catalog;
 use cuda_academy::exercise::interp::Limits;
-use cuda_academy::exercise::log::Call;
+use cuda_academy::exercise::log::{Call, DeviceOpKind};
 use cuda_academy::exercise::{self, validate};
 
 use super::sim;
@@ -123,6 +123,103 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
             .contains("not reported: pageable_gbps, pinned_gbps")
     );
     assert!(first_failure("issue-order").1.contains("breadth_first_ms"));
+    // The symptom-first exercises: the first failure is the symptom, the hazards the cause.
+    let (name, detail, hazards) = first_failure("wait-for-it");
+    assert_eq!(name, "output is correct", "{detail}");
+    let races: Vec<_> = hazards
+        .iter()
+        .filter(|h| h.kind.name() == "device-race")
+        .map(|h| (h.line, h.other_line))
+        .collect();
+    // The kernel against its upload, the download against its kernel: both lines named.
+    assert_eq!(races, [(30, Some(29)), (32, Some(30))], "{hazards:?}");
+    let (name, _, hazards) = first_failure("two-streams");
+    assert_eq!(name, "no hazards");
+    assert!(hazards.iter().any(|h| h.kind.name() == "default-stream"));
+    let (name, detail, _) = first_failure("small-copies");
+    assert!(
+        name.contains("upload_gbps at least 90%"),
+        "{name}: {detail}"
+    );
+    let (name, _, _) = first_failure("pin-per-call");
+    assert_eq!(name, "pins host memory at most twice");
+    let (_, _, hazards) = first_failure("staging-ring");
+    assert!(hazards.iter().any(|h| h.kind.name() == "pageable-async"));
+}
+
+#[test]
+fn symptom_first_starters_fail_on_what_the_learner_sees() {
+    // Each task names a symptom; the check must show it, not only the cause.
+    let cancel = AtomicBool::new(false);
+    let failed = |id: &str| -> Vec<String> {
+        let ex = catalog::find(id).unwrap();
+        let v = exercise::check(ex, ex.starter, &mut sim(), Limits::default(), &cancel);
+        v.checks
+            .iter()
+            .filter(|c| !c.passed)
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    // Two streams that never overlap: the overlap check fails, and the time.
+    let f = failed("two-streams");
+    assert!(f.iter().any(|n| n.contains("overlap kernels")), "{f:?}");
+    assert!(f.iter().any(|n| n.starts_with("total_ms at most")), "{f:?}");
+    // Re-pinning in every round: slow against pinning once, not only over the count.
+    let f = failed("pin-per-call");
+    assert!(
+        f.iter().any(|n| n.starts_with("transfer_ms at most")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn the_staging_ring_is_held_to_the_pinned_pipeline_on_the_same_work() {
+    // `staging-ring` names `wait-for-it`'s solution as its reference: the same bytes each way,
+    // the same kernels, only the input's memory differs.
+    let ring = catalog::find("staging-ring").unwrap();
+    let pinned = catalog::find("wait-for-it").unwrap();
+    assert_eq!(ring.reference_solutions.len(), 1);
+    assert_eq!(ring.reference_solutions[0].0, "wait-for-it");
+    assert_eq!(ring.reference_solutions[0].1, pinned.solution);
+    let work = |src: &str| {
+        let out = super::run(src);
+        let mut bytes = [0u64; 2];
+        let mut kernels = Vec::new();
+        for e in &out.log {
+            if let Call::Device(op) = &e.call {
+                match op.kind {
+                    DeviceOpKind::CopyH2D => bytes[0] += op.reads[0].end - op.reads[0].start,
+                    DeviceOpKind::CopyD2H => bytes[1] += op.reads[0].end - op.reads[0].start,
+                    DeviceOpKind::Kernel => kernels.push(op.call.clone()),
+                    _ => {}
+                }
+            }
+        }
+        (bytes, kernels)
+    };
+    assert_eq!(work(ring.solution), work(pinned.solution));
+    // A reference exercise that does not exist is a problem of the file, at load time.
+    let toml = r#"format_version = 1
+id = "x"
+lesson = "pipeline"
+title = "X"
+task = "Do it."
+hints = ["one"]
+
+[[criteria]]
+kind = "metric-at-most-reference"
+metric = "t_ms"
+factor = 1.1
+exercise = "no-such"
+"#;
+    let program = "#include \"academy.cuh\"\nint main() { return 0; }\n";
+    let problems = catalog::load("x", toml, program, program).unwrap_err();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("reference exercise \"no-such\"")),
+        "{problems:?}"
+    );
 }
 
 #[test]

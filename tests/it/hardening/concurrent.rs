@@ -1,6 +1,6 @@
 //! Review 2026-12-01 K12 (P1): `exercise check` runs at the same time on one state folder kept
 //! only some of their passes in `exercises/passed.json` (load, insert, rename: the last writer
-//! won). Twelve processes (the nine solutions, three of them twice) start together; every
+//! won). Twelve or more processes (every solution, three of them twice) start together; every
 //! exercise must be recorded.
 
 use std::process::Stdio;
@@ -16,7 +16,10 @@ fn twelve_concurrent_checks_keep_every_pass() {
         .chain(ids.iter().take(3))
         .map(|s| s.to_string())
         .collect();
-    assert_eq!(runs.len(), 12, "the exercise set changed: {ids:?}");
+    assert!(
+        runs.len() >= 12,
+        "too few exercises to race twelve checks: {ids:?}"
+    );
     let children: Vec<_> = runs
         .iter()
         .map(|id| {
