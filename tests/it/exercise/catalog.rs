@@ -87,12 +87,16 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
             .iter()
             .any(|h| h.kind.name() == "read-before-sync")
     );
+    // The staging buffer refilled while the upload that reads it waits in the stream: the
+    // checker names it, and the data is wrong too (the copy reads the next batch).
+    let (_, detail, hazards) = first_failure("keep-it-alive");
     assert!(
-        first_failure("keep-it-alive")
-            .2
+        hazards
             .iter()
-            .any(|h| h.kind.name() == "free-while-in-flight")
+            .any(|h| h.kind.name() == "write-while-in-flight"),
+        "{hazards:?}"
     );
+    assert!(detail.contains("returned false"), "{detail}");
     assert!(
         first_failure("register-existing")
             .2
@@ -117,6 +121,16 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
             .contains("overlap device work")
     );
     assert!(first_failure("double-buffer").0.contains("pipeline_ms"));
+    let ex = catalog::find("double-buffer").unwrap();
+    let v = exercise::check(ex, ex.starter, &mut sim(), Limits::default(), &cancel);
+    let mem = v
+        .checks
+        .iter()
+        .find(|c| c.name == "device memory at most 64 MiB");
+    assert!(
+        mem.is_some_and(|c| !c.passed && c.detail.starts_with("512 MiB")),
+        "{mem:?}"
+    );
     assert!(
         first_failure("time-a-copy")
             .1
@@ -281,4 +295,41 @@ fn pin_once_counts_what_the_program_pinned_not_what_its_text_says() {
     let (passed, c) = pins(&registered);
     assert!(!passed && !c.passed, "{c:?}");
     assert!(c.detail.starts_with("9 pinned allocations"), "{}", c.detail);
+}
+
+/// Review 2026-12-01 M4: the task says breadth-first is slower here (each stream's first
+/// download waits behind all its uploads); the solution's own figures on the simulator agree,
+/// and both are timed after a warm-up round of their order.
+#[test]
+fn the_issue_order_solution_measures_breadth_first_slower_each_after_a_warm_up() {
+    let ex = catalog::find("issue-order").unwrap();
+    let v = exercise::check(
+        ex,
+        ex.solution,
+        &mut sim(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    assert!(v.passed, "{:#?}", v.checks);
+    let (pc, bf) = (
+        v.metrics["per_chunk_ms"].value,
+        v.metrics["breadth_first_ms"].value,
+    );
+    assert!(bf > 1.1 * pc, "per-chunk {pc} ms, breadth-first {bf} ms");
+    // The criterion wants the warm-up rounds: the solution without the breadth-first one fails.
+    let cold = ex.solution.replacen(
+        "    // Breadth-first: every upload, then every kernel, then every download; warm-up, then timed.\n    for (int round = 0;",
+        "    for (int round = 1;",
+        1,
+    );
+    assert_ne!(cold, ex.solution);
+    let v = exercise::check(
+        ex,
+        &cold,
+        &mut sim(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    );
+    let order = v.checks.iter().find(|c| c.name == "issue order").unwrap();
+    assert!(!order.passed, "{order:?}");
 }
