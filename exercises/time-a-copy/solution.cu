@@ -6,7 +6,7 @@
 #define REPS 5
 
 // The median of v[0 .. n): sorts v in place (insertion sort), then takes the middle.
-static float median(float *v, int n)
+static inline float median(float *v, int n)
 {
     for (int i = 1; i < n; i++) {
         float x = v[i];
