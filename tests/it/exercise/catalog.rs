@@ -333,3 +333,100 @@ fn the_issue_order_solution_measures_breadth_first_slower_each_after_a_warm_up()
     let order = v.checks.iter().find(|c| c.name == "issue order").unwrap();
     assert!(!order.passed, "{order:?}");
 }
+
+/// Lesson 4's other way to make reuse safe: one stream per stage, with events. The double
+/// buffer of `double-buffer` may be built that way too; without the wait before an upload
+/// overwrites a slot its kernel may still read, the checker reports the device race.
+#[test]
+fn double_buffer_passes_by_stage_with_events_and_names_a_missing_reuse_wait() {
+    let ex = catalog::find("double-buffer").unwrap();
+    let check = |src: &str| {
+        exercise::check(
+            ex,
+            src,
+            &mut sim(),
+            Limits::default(),
+            &AtomicBool::new(false),
+        )
+    };
+    let v = check(BY_STAGE);
+    assert!(v.passed, "{:#?} {:?}", v.checks, v.hazards);
+    let racy = BY_STAGE.replace(
+        "            cudaStreamWaitEvent(up, computed[k], 0); // d_in[k] read by chunk c - S's kernel\n",
+        "",
+    );
+    assert_ne!(racy, BY_STAGE);
+    let v = check(&racy);
+    assert!(!v.passed);
+    let race = v.hazards.iter().find(|h| h.kind.name() == "device-race");
+    assert!(race.is_some_and(|h| h.line == 40), "{:?}", v.hazards);
+}
+
+const BY_STAGE: &str = r#"// Lesson 4: double buffering by stage: one stream per stage, events order the reuse.
+#include "academy.cuh"
+
+int main()
+{
+    const size_t n = 1 << 26;
+    const size_t bytes = n * sizeof(float);
+    float *h_in;
+    float *h_out;
+    cudaMallocHost(&h_in, bytes);
+    cudaMallocHost(&h_out, bytes);
+    fill_input(h_in, n);
+    const int nchunks = 32;
+    const int S = 3;
+    const size_t chunk = n / nchunks;
+    const size_t cb = chunk * sizeof(float);
+    cudaStream_t up, comp, down;
+    cudaStreamCreateWithFlags(&up, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&comp, cudaStreamNonBlocking);
+    cudaStreamCreateWithFlags(&down, cudaStreamNonBlocking);
+    float *d_in[3];
+    float *d_out[3];
+    cudaEvent_t uploaded[3];
+    cudaEvent_t computed[3];
+    cudaEvent_t downloaded[3];
+    for (int k = 0; k < S; k++) {
+        cudaMalloc(&d_in[k], cb);
+        cudaMalloc(&d_out[k], cb);
+        cudaEventCreateWithFlags(&uploaded[k], cudaEventDisableTiming);
+        cudaEventCreateWithFlags(&computed[k], cudaEventDisableTiming);
+        cudaEventCreateWithFlags(&downloaded[k], cudaEventDisableTiming);
+    }
+    double t0 = now_ms();
+    for (int c = 0; c < nchunks; c++) {
+        int k = c % S;
+        size_t off = c * chunk;
+        if (c >= S) {
+            cudaStreamWaitEvent(up, computed[k], 0); // d_in[k] read by chunk c - S's kernel
+            cudaStreamWaitEvent(comp, downloaded[k], 0); // d_out[k] read by chunk c - S's download
+        }
+        cudaMemcpyAsync(d_in[k], h_in + off, cb, cudaMemcpyHostToDevice, up);
+        cudaEventRecord(uploaded[k], up);
+        cudaStreamWaitEvent(comp, uploaded[k], 0);
+        transform<<<(chunk + 255) / 256, 256, 0, comp>>>(d_in[k], d_out[k], chunk);
+        cudaEventRecord(computed[k], comp);
+        cudaStreamWaitEvent(down, computed[k], 0);
+        cudaMemcpyAsync(h_out + off, d_out[k], cb, cudaMemcpyDeviceToHost, down);
+        cudaEventRecord(downloaded[k], down);
+    }
+    cudaStreamSynchronize(down);
+    report("pipeline_ms", now_ms() - t0);
+    bool ok = check_output(h_out, n);
+    printf("check_output: %s\n", ok ? "pass" : "FAIL");
+    for (int k = 0; k < S; k++) {
+        cudaFree(d_in[k]);
+        cudaFree(d_out[k]);
+        cudaEventDestroy(uploaded[k]);
+        cudaEventDestroy(computed[k]);
+        cudaEventDestroy(downloaded[k]);
+    }
+    cudaStreamDestroy(up);
+    cudaStreamDestroy(comp);
+    cudaStreamDestroy(down);
+    cudaFreeHost(h_in);
+    cudaFreeHost(h_out);
+    return 0;
+}
+"#;
