@@ -1,9 +1,10 @@
 // academy.cuh: the helpers every cuda-academy exercise includes.
 //
-// An exercise is an ordinary CUDA program: `nvcc -std=c++17 -I exercises file.cu` builds it and it
-// runs on any NVIDIA GPU. cuda-academy also interprets the same file (a documented subset of the
-// host API, see README "Hands-on exercises") on your GPU or on its simulator. Everything here
-// behaves the same in both places:
+// An exercise is an ordinary CUDA program: `nvcc -std=c++17 -I exercises file.cu` builds it with
+// a CUDA 12.x or 13.x toolkit. CUDA 13 no longer compiles for Maxwell, Pascal or Volta
+// (compute capability below 7.5), so on those GPUs use a 12.x toolkit. cuda-academy also
+// interprets the same file (a documented subset of the host API, see README "Hands-on
+// exercises") on your GPU or on its simulator. The helpers below behave the same in both places:
 //   transform<<<g, b, 0, s>>>(in, out, n)  out[i] = in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B
 //   spin<<<1, 1, 0, s>>>(cycles)           keeps the GPU busy for about `cycles` clock ticks
 //   fill_input(h, n)                      the deterministic input pattern (seed ACADEMY_FILL_SEED)
@@ -11,6 +12,22 @@
 //   host_work(ms)                         the CPU busy for `ms` milliseconds
 //   now_ms()                              a monotonic clock in milliseconds
 //   report(name, value)                   a named metric the exercise checks read
+//
+// What the interpreter does differently from a compiled program (the calls themselves follow
+// the Runtime API's ordering rules, on both backends):
+//   - it runs a subset: the header's two kernels only (each reads and writes whole ranges, no
+//     kernels of your own), `float *` host pointers, `cudaHostRegister` of whole allocations;
+//     anything else is a diagnostic at its line, not a compile error;
+//   - `cudaLaunchHostFunc` waits for its stream at the call and then runs the function, so the
+//     host timeline shows a wait the compiled program does not have;
+//   - a CUDA call that fails returns its error and the run goes on, but a host access out of
+//     bounds or after `free` stops the run instead of corrupting memory;
+//   - on the simulator, times come from a model of the H200 test machine (or another profile),
+//     not from your hardware, and the same program gives the same times every run;
+//   - it runs each program once: the hazard checker judges the order of the calls that run made
+//     (a race is reported even where that run's timing hid it), not branches it did not take;
+//   - a step budget, a cap on GPU operations and a host memory budget (8 GiB) stop runaway
+//     programs.
 #pragma once
 
 #include <chrono>

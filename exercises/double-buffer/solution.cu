@@ -1,4 +1,4 @@
-// Lesson 4: overlap copies and kernels with chunks on several streams.
+// Lesson 4: double buffering. Each stream reuses its own pair of chunk-sized device buffers.
 #include "academy.cuh"
 
 int main()
@@ -9,40 +9,44 @@ int main()
     float *h_out;
     cudaMallocHost(&h_in, bytes);
     cudaMallocHost(&h_out, bytes);
-    float *d_in;
-    float *d_out;
-    cudaMalloc(&d_in, bytes);
-    cudaMalloc(&d_out, bytes);
     fill_input(h_in, n);
 
     const int nstreams = 3;
     const int nchunks = 32;
+    const size_t chunk = n / nchunks; // 2 Mi floats: 8 MiB
+    const size_t chunk_bytes = chunk * sizeof(float);
     cudaStream_t s[3];
-    for (int i = 0; i < nstreams; i++) {
-        cudaStreamCreateWithFlags(&s[i], cudaStreamNonBlocking);
+    float *d_in[3];
+    float *d_out[3];
+    for (int k = 0; k < nstreams; k++) {
+        cudaStreamCreateWithFlags(&s[k], cudaStreamNonBlocking);
+        cudaMalloc(&d_in[k], chunk_bytes);
+        cudaMalloc(&d_out[k], chunk_bytes);
     }
-    const size_t chunk = n / nchunks;
 
     double t0 = now_ms();
     for (int c = 0; c < nchunks; c++) {
-        cudaStream_t st = s[c % nstreams];
+        // Chunk c uses stream and buffer slot k. Stream k runs in order, so chunk c + 3 cannot
+        // overwrite d_in[k] before chunk c's kernel has read it, nor d_out[k] before chunk c's
+        // download has read it.
+        int k = c % nstreams;
         size_t off = c * chunk;
-        cudaMemcpyAsync(d_in + off, h_in + off, chunk * sizeof(float), cudaMemcpyHostToDevice, st);
-        transform<<<(chunk + 255) / 256, 256, 0, st>>>(d_in + off, d_out + off, chunk);
-        cudaMemcpyAsync(h_out + off, d_out + off, chunk * sizeof(float), cudaMemcpyDeviceToHost, st);
+        cudaMemcpyAsync(d_in[k], h_in + off, chunk_bytes, cudaMemcpyHostToDevice, s[k]);
+        transform<<<(chunk + 255) / 256, 256, 0, s[k]>>>(d_in[k], d_out[k], chunk);
+        cudaMemcpyAsync(h_out + off, d_out[k], chunk_bytes, cudaMemcpyDeviceToHost, s[k]);
     }
-    for (int i = 0; i < nstreams; i++) {
-        cudaStreamSynchronize(s[i]);
+    for (int k = 0; k < nstreams; k++) {
+        cudaStreamSynchronize(s[k]);
     }
     report("pipeline_ms", now_ms() - t0);
 
     bool ok = check_output(h_out, n);
     printf("check_output: %s\n", ok ? "pass" : "FAIL");
-    for (int i = 0; i < nstreams; i++) {
-        cudaStreamDestroy(s[i]);
+    for (int k = 0; k < nstreams; k++) {
+        cudaStreamDestroy(s[k]);
+        cudaFree(d_in[k]);
+        cudaFree(d_out[k]);
     }
-    cudaFree(d_in);
-    cudaFree(d_out);
     cudaFreeHost(h_in);
     cudaFreeHost(h_out);
     return 0;

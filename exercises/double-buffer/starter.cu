@@ -1,4 +1,4 @@
-// Lesson 4: overlap copies and kernels with chunks on several streams.
+// Lesson 4: double buffering. Each stream reuses its own pair of chunk-sized device buffers.
 #include "academy.cuh"
 
 int main()
@@ -16,7 +16,9 @@ int main()
     fill_input(h_in, n);
 
     double t0 = now_ms();
-    // TODO: split this into chunks issued round-robin on three non-blocking streams.
+    // TODO: split this into 32 chunks of 8 MiB, issued per chunk (copy in, kernel, copy out)
+    // round-robin on three non-blocking streams. Give each stream its own pair of chunk-sized
+    // device buffers and reuse them for every chunk it gets, instead of the 256 MiB ones.
     cudaMemcpy(d_in, h_in, bytes, cudaMemcpyHostToDevice);
     transform<<<4096, 256>>>(d_in, d_out, n);
     cudaMemcpy(h_out, d_out, bytes, cudaMemcpyDeviceToHost);

@@ -1,5 +1,27 @@
-// Lesson 1: time a pageable and a pinned copy with CUDA events.
+// Lesson 1: time a pageable and a pinned copy with CUDA events, honestly: warm up first,
+// repeat, and report the median.
 #include "academy.cuh"
+
+// Copies to measure per kind of memory, after one untimed warm-up copy.
+#define REPS 5
+
+// The median of v[0 .. n): sorts v in place (insertion sort), then takes the middle.
+static inline float median(float *v, int n)
+{
+    for (int i = 1; i < n; i++) {
+        float x = v[i];
+        int j = i - 1;
+        while (j >= 0 && v[j] > x) {
+            v[j + 1] = v[j];
+            j = j - 1;
+        }
+        v[j + 1] = x;
+    }
+    if (n % 2 == 1) {
+        return v[n / 2];
+    }
+    return (v[n / 2 - 1] + v[n / 2]) / 2;
+}
 
 int main()
 {
@@ -17,8 +39,9 @@ int main()
 
     // TODO: create two events, `start` and `stop`.
 
-    // TODO: record `start`, copy, record `stop`, wait for `stop`, and report
-    // the bandwidth as "pageable_gbps".
+    // TODO: copy once untimed (the warm-up), then time REPS copies, each between `start` and
+    // `stop` (record, copy, record, wait for `stop`, read the elapsed time), and report the
+    // median bandwidth as "pageable_gbps".
     cudaMemcpy(d_in, h_page, bytes, cudaMemcpyHostToDevice);
 
     // TODO: the same for the pinned copy, reported as "pinned_gbps".

@@ -6,9 +6,11 @@
 
 mod behaviour;
 mod criteria;
+mod devmem;
 mod facts;
 mod passes;
 mod pins;
+mod repeats;
 mod staging;
 mod timed;
 

@@ -104,10 +104,7 @@ pub fn issue_order(out: &Outcome, ops: &[DevOp<'_>], want: &[Order]) -> Result<S
             let seen: Vec<String> = found
                 .iter()
                 .map(|p| {
-                    let o = p.order.map_or("neither order", |o| match o {
-                        Order::DepthFirst => "depth first",
-                        Order::BreadthFirst => "breadth first",
-                    });
+                    let o = p.order.map_or("neither order", Order::short);
                     let line = p.ops.first().map_or(0, |o| o.line);
                     format!("{o} from line {line} ({} chunks)", p.chunks)
                 })
@@ -122,8 +119,15 @@ pub fn issue_order(out: &Outcome, ops: &[DevOp<'_>], want: &[Order]) -> Result<S
             } else {
                 seen.join("; ")
             };
+            // With an order asked for twice (a warm-up round, then the timed one), say so.
+            let asked = if want.len() > 1 {
+                let all: Vec<&str> = want.iter().map(|o| o.short()).collect();
+                format!(" (asked for, in this order: {})", all.join(", "))
+            } else {
+                String::new()
+            };
             return Err(format!(
-                "no pass issued {}{after}: the run issued {seen}",
+                "no pass issued {}{after}{asked}: the run issued {seen}",
                 order.name()
             ));
         }

@@ -1,9 +1,10 @@
 //! Pass criteria: what each kind reads from a run and how it is graded.
 //!
 //! The kinds on behaviour (`call-on-copied-buffer`, `copies-from`, `issue-order`, `rounds`,
-//! `events-time-copies`, `ops-overlap`, `metric-matches-timeline`, `reuse-after-event`,
-//! `input-stays-pageable`, `pinned-at-most`) read the call log and the timeline, not what the
-//! program prints (`verdict/behaviour.rs`, `verdict/timed.rs`, `verdict/staging.rs`). Every
+//! `events-time-copies`, `median-of-timed-copies`, `ops-overlap`, `metric-matches-timeline`,
+//! `reuse-after-event`, `device-memory-at-most`, `input-stays-pageable`, `pinned-at-most`) read
+//! the call log and the timeline, not what the program prints (`verdict/behaviour.rs`,
+//! `verdict/timed.rs`, `verdict/repeats.rs`, `verdict/devmem.rs`, `verdict/staging.rs`). Every
 //! criterion that reads a `_gbps` figure also fails one faster than the fastest copy the run's
 //! timeline measured.
 
@@ -62,7 +63,7 @@ pub enum Criterion {
         memory: Memory,
         min_bytes: u64,
     },
-    /// Chunked passes were issued in each order of `orders` (`depth-first`, `breadth-first`),
+    /// Chunked passes were issued in each order of `orders` (`per-chunk`, `breadth-first`),
     /// one after another in that order; passes are read from the call log's issue order
     /// (see `verdict/passes.rs`).
     IssueOrder { orders: Vec<Order> },
@@ -85,7 +86,7 @@ pub enum Criterion {
     /// and the host clock for `host_work`).
     OpsOverlap { a: Lane, b: Lane, min_fraction: f64 },
     /// `metric` agrees within `tolerance_pct` percent (and 10 µs) with what the timeline
-    /// measured for `ops` (`device`, `device-and-host-work`, `host-work`, `depth-first`,
+    /// measured for `ops` (`device`, `device-and-host-work`, `host-work`, `per-chunk`,
     /// `breadth-first`): a time is the ops' span, a `_gbps` figure their copied bytes over it.
     MetricMatchesTimeline {
         metric: String,
@@ -100,6 +101,19 @@ pub enum Criterion {
     /// Host writes to a buffer an async copy read came only after an event recorded behind the
     /// copy said it had finished, and at least `min_reuses` such reuses happened.
     ReuseAfterEvent { min_reuses: u32 },
+    /// The most device memory allocated at once was at most `bytes` (see `verdict/devmem.rs`).
+    DeviceMemoryAtMost { bytes: u64 },
+    /// `metric` is the median (within `tolerance_pct`) of what the timeline measured for at
+    /// least `count` copies going `direction` from `memory`, of `min_bytes` or more each, each
+    /// timed by its own pair of events, after a warm-up copy (see `verdict/repeats.rs`).
+    MedianOfTimedCopies {
+        metric: String,
+        direction: Direction,
+        memory: Memory,
+        min_bytes: u64,
+        count: u32,
+        tolerance_pct: f64,
+    },
 }
 
 impl Criterion {
@@ -142,6 +156,13 @@ impl Criterion {
             Criterion::OpsOverlap {
                 min_fraction: x, ..
             } => *x > 0.0 && *x <= 1.0,
+            Criterion::DeviceMemoryAtMost { bytes } => *bytes >= 1,
+            Criterion::MedianOfTimedCopies {
+                tolerance_pct: x,
+                min_bytes,
+                count,
+                ..
+            } => *x > 0.0 && *x <= 100.0 && *min_bytes >= 1 && *count >= 1,
             _ => true,
         };
         if ok {
@@ -310,6 +331,29 @@ pub(super) fn grade(
         } => (
             format!("{m} matches the timeline"),
             timed::metric_matches_timeline(out, ops, m, *which, *tolerance_pct),
+        ),
+        Criterion::DeviceMemoryAtMost { bytes } => super::devmem::grade(out, *bytes),
+        Criterion::MedianOfTimedCopies {
+            metric: m,
+            direction,
+            memory,
+            min_bytes,
+            count,
+            tolerance_pct,
+        } => (
+            format!("{m}: the median of {count} event-timed copies after a warm-up"),
+            super::repeats::median_of_timed_copies(
+                out,
+                ops,
+                m,
+                super::repeats::Timed {
+                    direction: *direction,
+                    memory: *memory,
+                    min_bytes: *min_bytes,
+                    count: *count,
+                },
+                *tolerance_pct,
+            ),
         ),
         Criterion::ReuseAfterEvent { min_reuses } => (
             "buffers reused after an event".into(),

@@ -2,8 +2,8 @@
 //!
 //! A pass is the copies in, kernels and copies out issued between two host waits
 //! (`cudaDeviceSynchronize`, `cudaStreamSynchronize`, `cudaEventSynchronize` or a synchronous
-//! `cudaMemcpy`). A pass of k >= 2 chunks is depth first when it was issued as (in, kernel, out)
-//! k times, breadth first when as k copies in, then k kernels, then k copies out.
+//! `cudaMemcpy`). A pass of k >= 2 chunks is per-chunk when it was issued as (in, kernel, out)
+//! k times, breadth-first when as k copies in, then k kernels, then k copies out.
 
 use serde::Deserialize;
 
@@ -15,15 +15,25 @@ use crate::exercise::log::{Call, DeviceOpKind};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Order {
-    DepthFirst,
+    /// Each chunk's copy in, kernel and copy out together (lesson 4's per-chunk loop).
+    PerChunk,
+    /// All copies in, then all kernels, then all copies out.
     BreadthFirst,
 }
 
 impl Order {
     pub fn name(self) -> &'static str {
         match self {
-            Order::DepthFirst => "depth first (per chunk: in, kernel, out)",
-            Order::BreadthFirst => "breadth first (all in, then all kernels, then all out)",
+            Order::PerChunk => "per-chunk (each chunk's in, kernel, out together)",
+            Order::BreadthFirst => "breadth-first (all in, then all kernels, then all out)",
+        }
+    }
+
+    /// The order's name alone.
+    pub fn short(self) -> &'static str {
+        match self {
+            Order::PerChunk => "per-chunk",
+            Order::BreadthFirst => "breadth-first",
         }
     }
 }
@@ -87,12 +97,12 @@ fn classify(g: &[DevOp<'_>], k: usize) -> Option<Order> {
     if kinds.len() != 3 * k {
         return None;
     }
-    let depth = kinds.chunks(3).all(|c| c == [H, K, D]);
+    let per_chunk = kinds.chunks(3).all(|c| c == [H, K, D]);
     let breadth = kinds[..k].iter().all(|&x| x == H)
         && kinds[k..2 * k].iter().all(|&x| x == K)
         && kinds[2 * k..].iter().all(|&x| x == D);
-    if depth {
-        Some(Order::DepthFirst)
+    if per_chunk {
+        Some(Order::PerChunk)
     } else if breadth {
         Some(Order::BreadthFirst)
     } else {

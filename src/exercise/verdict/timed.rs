@@ -32,9 +32,9 @@ pub enum Measured {
     DeviceAndHostWork,
     /// The `host_work` calls: the sum of their lengths.
     HostWork,
-    /// The depth-first pass (see `passes.rs`).
-    DepthFirst,
-    /// The breadth-first pass.
+    /// The last per-chunk pass (see `passes.rs`).
+    PerChunk,
+    /// The last breadth-first pass.
     BreadthFirst,
 }
 
@@ -44,7 +44,7 @@ impl Measured {
             Measured::Device => "the device work",
             Measured::DeviceAndHostWork => "the device work and the host work",
             Measured::HostWork => "the host work",
-            Measured::DepthFirst => "the depth-first pass",
+            Measured::PerChunk => "the per-chunk pass",
             Measured::BreadthFirst => "the breadth-first pass",
         }
     }
@@ -108,7 +108,13 @@ pub fn within_link(out: &Outcome, name: &str, x: f64) -> Result<(), String> {
 }
 
 /// `x` agrees with `measured` within `tol_pct` percent (or the timer's resolution for a time).
-fn agrees(name: &str, x: f64, measured: f64, tol_pct: f64, what: &str) -> Result<String, String> {
+pub(super) fn agrees(
+    name: &str,
+    x: f64,
+    measured: f64,
+    tol_pct: f64,
+    what: &str,
+) -> Result<String, String> {
     let slack = if name.ends_with("_ms") {
         f64::max(measured.abs() * tol_pct / 100.0, RESOLUTION_MS)
     } else {
@@ -125,7 +131,7 @@ fn agrees(name: &str, x: f64, measured: f64, tol_pct: f64, what: &str) -> Result
 }
 
 /// The figure `name` in its unit from a span of `us` microseconds moving `bytes`.
-fn in_unit(name: &str, us: f64, bytes: u64) -> Result<f64, String> {
+pub(super) fn in_unit(name: &str, us: f64, bytes: u64) -> Result<f64, String> {
     if name.ends_with("_ms") {
         Ok(us / 1000.0)
     } else if name.ends_with("_us") {
@@ -170,9 +176,9 @@ pub fn metric_matches_timeline(
             let (s, e) = span.ok_or("no device op ran")?;
             (e - s, bytes)
         }
-        Measured::DepthFirst | Measured::BreadthFirst => {
-            let order = if which == Measured::DepthFirst {
-                Order::DepthFirst
+        Measured::PerChunk | Measured::BreadthFirst => {
+            let order = if which == Measured::PerChunk {
+                Order::PerChunk
             } else {
                 Order::BreadthFirst
             };

@@ -191,6 +191,37 @@ fn pinned_at_most_counts_what_is_locked_at_once_registrations_included() {
 }
 
 #[test]
+fn device_memory_at_most_counts_what_is_allocated_at_once() {
+    let c = "kind = \"device-memory-at-most\"\nbytes = 8388608";
+    let body = |frees_between: bool| {
+        let free_a = if frees_between {
+            "    cudaFree(a);\n"
+        } else {
+            ""
+        };
+        let free_a_end = if frees_between {
+            ""
+        } else {
+            "    cudaFree(a);\n"
+        };
+        format!(
+            "    float *a;\n    cudaMalloc(&a, 6 << 20);\n{free_a}    float *b;\n    cudaMalloc(&b, 6 << 20);\n{free_a_end}    cudaFree(b);\n"
+        )
+    };
+    // 6 MiB, freed, then 6 MiB: never more than 6 MiB at once.
+    let r = grade(c, &body(true));
+    assert!(r.passed && r.detail.contains("6 MiB"), "{r:?}");
+    // Both held at once: 12 MiB, reached on the second allocation's line.
+    let r = grade(c, &body(false));
+    assert!(
+        !r.passed
+            && r.detail
+                .starts_with("12 MiB of device memory allocated at once (reached on line 8)"),
+        "{r:?}"
+    );
+}
+
+#[test]
 fn input_stays_pageable_reads_the_buffer_fill_input_wrote() {
     let c = "kind = \"input-stays-pageable\"";
     // SETUP fills a cudaMallocHost buffer: the input was pinned.
@@ -208,6 +239,53 @@ fn input_stays_pageable_reads_the_buffer_fill_input_wrote() {
     let r = grade(c, &registered);
     assert!(
         !r.passed && r.detail.contains("`cudaHostRegister`"),
+        "{r:?}"
+    );
+}
+
+#[test]
+fn median_of_timed_copies_wants_a_warm_up_and_each_copy_timed_alone() {
+    let c = "kind = \"median-of-timed-copies\"\nmetric = \"up_ms\"\ndirection = \"h2d\"\nmemory = \"pinned\"\nmin_bytes = 4194304\ncount = 3\ntolerance_pct = 10";
+    let copies = |warm_up: &str, reps: u32, report: &str| {
+        format!(
+            r#"    const size_t bytes = 1 << 22;
+    float *h;
+    cudaMallocHost(&h, bytes);
+    float *d;
+    cudaMalloc(&d, bytes);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+{warm_up}    float ms = 0;
+    for (int r = 0; r < {reps}; r++) {{
+        cudaEventRecord(a, 0);
+        cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+        cudaEventRecord(b, 0);
+        cudaEventSynchronize(b);
+        cudaEventElapsedTime(&ms, a, b);
+    }}
+    report("up_ms", {report});
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    cudaFree(d);
+    cudaFreeHost(h);
+"#
+        )
+    };
+    let warm = "    cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);\n";
+    // Every copy of the simulator takes the same time, so the last one is the median.
+    let r = grade(c, &copies(warm, 3, "ms"));
+    assert!(r.passed, "{r:?}");
+    // No warm-up: the first timed copy is the cold one and does not count.
+    let r = grade(c, &copies("", 3, "ms"));
+    assert!(
+        !r.passed && r.detail.starts_with("2 of the host-to-device copies"),
+        "{r:?}"
+    );
+    // Timed right, reported wrong.
+    let r = grade(c, &copies(warm, 3, "ms * 2"));
+    assert!(
+        !r.passed && r.detail.contains("does not match the run"),
         "{r:?}"
     );
 }

@@ -246,10 +246,14 @@ fn the_solution_shows_after_a_pass_or_forced_after_three_checks_of_a_changed_fil
     assert!(stderr(&closed).contains("0 so far"), "{}", stderr(&closed));
     // Three checks of a changed (still failing) file: only with --force.
     let changed = dir.path().join("mine.cu");
-    std::fs::write(
-        &changed,
-        starter.replace("cudaFreeHost(h_in);\n", "cudaFreeHost(h_in); // moved?\n"),
-    )
+    std::fs::write(&changed, {
+        let changed = starter.replace(
+            "cudaFreeHost(h_stage);\n",
+            "cudaFreeHost(h_stage); // moved?\n",
+        );
+        assert_ne!(changed, starter, "the edit must change the file");
+        changed
+    })
     .unwrap();
     for _ in 0..3 {
         let c = run_in(
