@@ -8,8 +8,8 @@
 //!
 //! Very wide (200+ columns): lesson list | card | then three columns or panel above quiz, as
 //! below. Wide (182+ body columns): card | panel | quiz. Code-wide (140+): card | panel above
-//! quiz. Medium (100+): a 42% card | panel above quiz. Narrow: card on top, then panel and quiz
-//! side by side; the focused row is taller. The status bar (which backend runs experiments)
+//! quiz. Medium (100+): a 42% card | panel above quiz. Narrow: card on top (at least half the
+//! rows, more with the focus), then panel and quiz side by side. The status bar (which backend runs experiments)
 //! sits above the footer on every layout.
 
 use ratatui::layout::{Constraint, Layout, Rect, Size};
@@ -48,6 +48,11 @@ pub const THREE_COLUMNS_FROM: u16 = CODE_CARD_WIDTH + MIN_PANEL_COLUMN + QUIZ_CO
 /// From this body width on the card is a column beside panel and quiz.
 pub const SIDE_BY_SIDE_FROM: u16 = 100;
 const SIDEBAR_WIDTH: u16 = 36;
+/// Where the card is stacked above panel and quiz (narrow), the least share of the rows it
+/// keeps, in percent, when another pane has the focus.
+pub const CARD_SHARE_MIN: u16 = 50;
+/// The card's share of the rows, in percent, when it has the focus (narrow).
+const CARD_SHARE_FOCUSED: u16 = 60;
 
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -137,10 +142,17 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         .areas(right);
         return [card, panel, quiz];
     }
-    // Away from the card, the panel's timeline gets the rows (a compared run needs ~14).
-    let card_share = if focus == Focus::Cards { 50 } else { 24 };
+    // The card is what the learner reads: it keeps at least half the rows whatever has the
+    // focus (at 80x24 a quarter was 3 lines of text); the card pane with the focus gets more.
+    let card_share = if focus == Focus::Cards {
+        CARD_SHARE_FOCUSED
+    } else {
+        CARD_SHARE_MIN
+    };
+    let card_rows = (u32::from(main.height) * u32::from(card_share)).div_ceil(100);
+    let card_rows = u16::try_from(card_rows).unwrap_or(main.height);
     let [card, bottom] =
-        Layout::vertical([Constraint::Percentage(card_share), Constraint::Fill(1)]).areas(main);
+        Layout::vertical([Constraint::Length(card_rows), Constraint::Fill(1)]).areas(main);
     // The focused one of the two gets the wider half.
     let quiz_width = if focus == Focus::Quiz {
         bottom.width * 11 / 20
@@ -227,6 +239,26 @@ mod tests {
     }
 
     #[test]
+    fn the_card_keeps_half_the_rows_whatever_has_the_focus() {
+        // Review 2026-12-01: at 80x24 the card shrank to 3 lines of text when the quiz or the
+        // panel had the focus.
+        for (w, h) in [(60, 16), (80, 24), (99, 30), (80, 50)] {
+            for banners in [0, 2] {
+                for focus in [Focus::Cards, Focus::Panel, Focus::Quiz, Focus::Lessons] {
+                    let p = panes(Rect::new(0, 0, w, h), banners, focus);
+                    let body = p.status.y - p.banners.bottom();
+                    assert!(
+                        p.card.height * 2 >= body,
+                        "{w}x{h} {focus:?}: card {} of {body} rows",
+                        p.card.height
+                    );
+                    assert!(p.panel.height > 0 && p.quiz.height > 0, "{w}x{h}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn layout_adapts_to_width() {
         let huge = panes(Rect::new(0, 0, 220, 60), 0, Focus::Cards);
         assert!(huge.sidebar.is_some() && huge.card.x < huge.panel.x && huge.panel.x < huge.quiz.x);
@@ -238,7 +270,8 @@ mod tests {
         assert!(medium.panel.x > medium.card.x && medium.quiz.y > medium.panel.y);
         let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz);
         assert!(narrow.panel.y > narrow.card.y && narrow.quiz.y == narrow.panel.y);
-        assert!(narrow.panel.height > narrow.card.height);
+        let reading = panes(Rect::new(0, 0, 80, 24), 0, Focus::Cards);
+        assert!(reading.card.height > narrow.card.height, "the focused card is taller");
         // The quiz sits beside the panel's timeline, on the same rows, at every size.
         for p in [wide, narrow] {
             assert!(p.quiz.y < p.panel.bottom() && p.panel.y < p.quiz.bottom());
