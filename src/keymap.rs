@@ -183,9 +183,10 @@ pub fn footer(ctx: Ctx) -> Vec<FooterKey> {
         .collect()
 }
 
-/// What the footer keeps longest, after help and quit: moving between cards and panes, the
-/// keys a learner cannot guess (review 2026-12-01: at 80 columns they were the first dropped).
-pub const FOOTER_FIRST: &[Action] = &[Action::NextCard, Action::FocusNext];
+/// What the footer keeps longest, after help and quit: moving between cards and panes and
+/// the lesson's exercises, keys a learner cannot guess (review 2026-12-01: at 80 columns they
+/// were the first dropped, and `w` was never shown).
+pub const FOOTER_FIRST: &[Action] = &[Action::NextCard, Action::FocusNext, Action::OpenEditor];
 
 /// How the digit keys are written when there are `lessons` lessons: only the digits that
 /// jump somewhere ("1-4"), not every digit bound.

@@ -191,7 +191,11 @@ fn alt_arrows_scroll_the_verdict_and_plain_ones_edit() {
         assert_eq!(lookup(Ctx::Editor, &key(code)), None, "{code:?}");
     }
     let ctrl_alt = KeyEvent::new(KeyCode::Up, KeyModifiers::ALT | KeyModifiers::CONTROL);
-    assert_eq!(lookup(Ctx::Editor, &ctrl_alt), None, "Ctrl-Alt-Up is the code's top");
+    assert_eq!(
+        lookup(Ctx::Editor, &ctrl_alt),
+        None,
+        "Ctrl-Alt-Up is the code's top"
+    );
     let footer_keys: Vec<&str> = footer(Ctx::Editor).iter().map(|f| f.keys).collect();
     assert!(footer_keys.contains(&"Alt-↑↓"), "{footer_keys:?}");
 }

@@ -80,7 +80,11 @@ fn choose(
     let w = |t: &str| Span::raw(t).width();
     // Left: [badge] " " crumb " │ " title; right: text " "; a gap of 2 between them.
     let fixed = |badge: bool, right: &str| {
-        let right = if right.is_empty() { 0 } else { w(right) + 1 + 2 };
+        let right = if right.is_empty() {
+            0
+        } else {
+            w(right) + 1 + 2
+        };
         usize::from(badge) * w(BADGE) + 1 + w(crumb) + w(SEPARATOR) + right
     };
     let whole = [(true, full), (true, score), (false, full), (false, score)];

@@ -173,7 +173,7 @@ fn verdict_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {
         None => {
             out.push(prose(Line::styled("Task", theme.strong())));
             if let Some(ex) = catalog::find(&ed.id) {
-                out.extend(paragraphs(&ex.task));
+                out.extend(paragraphs(&ex.task, theme));
             }
             out.push(prose(Line::styled(
                 "Ctrl-R saves and checks the file.",
@@ -241,7 +241,7 @@ fn hint_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {
         ));
         heading.last_hint = i + 1 == shown;
         out.push(heading);
-        out.extend(paragraphs(hint));
+        out.extend(paragraphs(hint, theme));
     }
     let left = ex.hints.len() - ed.hints_shown.min(ex.hints.len());
     let mut more = Vec::new();
@@ -257,12 +257,16 @@ fn hint_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {
     out
 }
 
-/// Markdown text as one line per paragraph (wrapped to the pane's width).
-fn paragraphs(text: &str) -> Vec<Piece> {
+/// Markdown text as one line per paragraph (wrapped to the pane's width), `code` styled as
+/// in the cards.
+fn paragraphs(text: &str, theme: &Theme) -> Vec<Piece> {
     text.split("\n\n")
         .map(|p| {
-            prose(Line::raw(clean(
-                &p.split_whitespace().collect::<Vec<_>>().join(" "),
+            let words = clean(&p.split_whitespace().collect::<Vec<_>>().join(" "));
+            prose(Line::from(text::inline(
+                &words,
+                theme.text(),
+                theme.inline_code(),
             )))
         })
         .collect()
