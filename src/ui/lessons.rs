@@ -117,12 +117,7 @@ fn stats_line(app: &App, idx: usize, style: Style, width: u16) -> Vec<Line<'stat
             .iter()
             .filter(|id| app.exercises.passed.contains(*id))
             .count();
-        let noun = if ids.len() == 1 {
-            "exercise"
-        } else {
-            "exercises"
-        };
-        text.push_str(&format!(" · {noun} {passed}/{} passed", ids.len()));
+        text.push_str(&format!(" · exercise {passed}/{} passed", ids.len()));
         let viewed = ids
             .iter()
             .filter(|id| {
