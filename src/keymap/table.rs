@@ -359,7 +359,7 @@ pub const BINDINGS: &[Binding] = &[
     b(
         C::Editor,
         &[Key::Alt(K::PageUp), Key::Alt(K::PageDown)],
-        "Alt-PgUp/Dn",
+        "Alt-Pg↑↓",
         A::VerdictPage(1),
         None,
     ),
