@@ -2,9 +2,9 @@
 //! lines, so what Ctrl-T and Ctrl-G add would be out of sight without it (review 2026-12-01).
 //!
 //! The update asks; the view, which alone knows how the text wraps, answers: keys and the wheel
-//! move [`VerdictScroll::offset`] within the bound the last drawing left ([`VerdictScroll::max`]),
-//! and a [`Reveal`] asked by Ctrl-T, Ctrl-G or a new verdict is resolved by the next drawing
-//! into an offset. Cells, as the code's own `scroll`: what the view fills in is a pure function
+//! move the offset within the bound the last drawing left ([`VerdictScroll::drawn`]), and a
+//! [`Reveal`] asked by Ctrl-T, Ctrl-G or a new verdict is resolved by the next drawing into an
+//! offset. Cells, as the code's own `scroll`: what the view fills in is a pure function
 //! of the text, the width and the request, so drawing twice changes nothing.
 
 use std::cell::Cell;
