@@ -80,6 +80,8 @@ pub enum Key {
     Ctrl(char),
     /// A named key without Ctrl or Alt.
     Code(KeyCode),
+    /// Alt plus a named key (without Ctrl): free in the editor, where plain keys type.
+    Alt(KeyCode),
 }
 
 impl Key {
@@ -91,6 +93,7 @@ impl Key {
                 ev.code == KeyCode::Char(c) && ev.modifiers.contains(KeyModifiers::CONTROL)
             }
             Key::Code(code) => ev.code == code && ctrl_alt.is_empty(),
+            Key::Alt(code) => ev.code == code && ctrl_alt == KeyModifiers::ALT,
         }
     }
 }
@@ -138,6 +141,8 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
             Action::PickOption(c as u8 - b'a')
         }
         (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
+        (Action::VerdictScroll(_), KeyCode::Up) => Action::VerdictScroll(-1),
+        (Action::VerdictPage(_), KeyCode::PageUp) => Action::VerdictPage(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
@@ -146,8 +151,20 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
     }
 }
 
-/// `(keys, text)` pairs for the footer in `ctx`: the context's own first, then the main ones.
-pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
+/// One entry of the footer: the keys, what they do, and the action (the view leaves out what
+/// does not apply, such as `w` in a lesson without exercises).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FooterKey {
+    /// The action of the binding.
+    pub action: Action,
+    /// How the keys are written.
+    pub keys: &'static str,
+    /// What they do, in a word or two.
+    pub text: &'static str,
+}
+
+/// The footer's entries in `ctx`: the context's own first, then the main ones, in table order.
+pub fn footer(ctx: Ctx) -> Vec<FooterKey> {
     let layers: &[Ctx] = if ctx.is_modal() {
         &[ctx]
     } else {
@@ -156,8 +173,26 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
     layers
         .iter()
         .flat_map(|layer| BINDINGS.iter().filter(move |b| b.ctx == *layer))
-        .filter_map(|b| b.footer)
+        .filter_map(|b| {
+            b.footer.map(|(keys, text)| FooterKey {
+                action: b.action,
+                keys,
+                text,
+            })
+        })
         .collect()
+}
+
+/// What the footer keeps longest, after help and quit: moving between cards and panes and
+/// the lesson's exercises, keys a learner cannot guess (review 2026-12-01: at 80 columns they
+/// were the first dropped, and `w` was never shown).
+pub const FOOTER_FIRST: &[Action] = &[Action::NextCard, Action::FocusNext, Action::OpenEditor];
+
+/// How the digit keys are written when there are `lessons` lessons: only the digits that
+/// jump somewhere ("1-4"), not every digit bound.
+pub fn lesson_digits(lessons: usize) -> &'static str {
+    const LABELS: [&str; 9] = ["1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9"];
+    LABELS[lessons.clamp(1, LABELS.len()) - 1]
 }
 
 /// One row of the help overlay: keys, action name, description.
@@ -167,7 +202,8 @@ pub type HelpRow = (&'static str, &'static str, &'static str);
 /// out: its frame says them, and every one of its actions is listed under another section. So
 /// are the links overlay's: its footer says them all, and `u` is listed with what it opens (at
 /// 160x48 the two columns are full).
-pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
+/// The digit keys' row says the digits of the `lessons` there are ([`lesson_digits`]).
+pub fn help_sections(lessons: usize) -> Vec<(&'static str, Vec<HelpRow>)> {
     let order = [
         Ctx::Main,
         Ctx::Cards,
@@ -190,7 +226,13 @@ pub fn help_sections() -> Vec<(&'static str, Vec<HelpRow>)> {
                 .iter()
                 .filter(|b| b.ctx == ctx)
                 .chain(always)
-                .map(|b| (b.label, b.action.name(), b.action.description()))
+                .map(|b| {
+                    let label = match b.action {
+                        Action::JumpLesson(_) => lesson_digits(lessons),
+                        _ => b.label,
+                    };
+                    (label, b.action.name(), b.action.description())
+                })
                 .collect();
             (ctx.title(), rows)
         })

@@ -8,8 +8,9 @@
 //!
 //! Very wide (200+ columns): lesson list | card | then three columns or panel above quiz, as
 //! below. Wide (182+ body columns): card | panel | quiz. Code-wide (140+): card | panel above
-//! quiz. Medium (100+): a 42% card | panel above quiz. Narrow: card on top, then panel and quiz
-//! side by side; the focused row is taller. The status bar (which backend runs experiments)
+//! quiz. Below 140: the card across the width on top (at least half the rows, more with the
+//! focus), then panel and quiz side by side. (A card column beside the panel below 140 columns
+//! was narrower than a code block, which then wrapped: review 2026-12-01 at 100-120 columns.) The status bar (which backend runs experiments)
 //! sits above the footer on every layout.
 
 use ratatui::layout::{Constraint, Layout, Rect, Size};
@@ -45,9 +46,12 @@ const MIN_PANEL_COLUMN: u16 = 60;
 const QUIZ_COLUMN: (u16, u16) = (36, 48);
 /// From this body width on card, panel and quiz are three columns.
 pub const THREE_COLUMNS_FROM: u16 = CODE_CARD_WIDTH + MIN_PANEL_COLUMN + QUIZ_COLUMN.0;
-/// From this body width on the card is a column beside panel and quiz.
-pub const SIDE_BY_SIDE_FROM: u16 = 100;
 const SIDEBAR_WIDTH: u16 = 36;
+/// Where the card is stacked above panel and quiz (narrow), the least share of the rows it
+/// keeps, in percent, when another pane has the focus.
+pub const CARD_SHARE_MIN: u16 = 50;
+/// The card's share of the rows, in percent, when it has the focus (narrow).
+const CARD_SHARE_FOCUSED: u16 = 60;
 
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -122,12 +126,8 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         ])
         .areas(main);
     }
-    if main.width >= SIDE_BY_SIDE_FROM {
-        let card = if main.width >= CODE_WIDTH_FROM {
-            Constraint::Length(CODE_CARD_WIDTH)
-        } else {
-            Constraint::Percentage(42)
-        };
+    if main.width >= CODE_WIDTH_FROM {
+        let card = Constraint::Length(CODE_CARD_WIDTH);
         let [card, right] = Layout::horizontal([card, Constraint::Fill(1)]).areas(main);
         let quiz_share = if focus == Focus::Quiz { 55 } else { 38 };
         let [panel, quiz] = Layout::vertical([
@@ -137,10 +137,17 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         .areas(right);
         return [card, panel, quiz];
     }
-    // Away from the card, the panel's timeline gets the rows (a compared run needs ~14).
-    let card_share = if focus == Focus::Cards { 50 } else { 24 };
+    // The card is what the learner reads: it keeps at least half the rows whatever has the
+    // focus (at 80x24 a quarter was 3 lines of text); the card pane with the focus gets more.
+    let card_share = if focus == Focus::Cards {
+        CARD_SHARE_FOCUSED
+    } else {
+        CARD_SHARE_MIN
+    };
+    let card_rows = (u32::from(main.height) * u32::from(card_share)).div_ceil(100);
+    let card_rows = u16::try_from(card_rows).unwrap_or(main.height);
     let [card, bottom] =
-        Layout::vertical([Constraint::Percentage(card_share), Constraint::Fill(1)]).areas(main);
+        Layout::vertical([Constraint::Length(card_rows), Constraint::Fill(1)]).areas(main);
     // The focused one of the two gets the wider half.
     let quiz_width = if focus == Focus::Quiz {
         bottom.width * 11 / 20
@@ -183,7 +190,6 @@ mod tests {
         // Each layout's edges, and a stride through the rest.
         let edges = [
             MIN_WIDTH,
-            SIDE_BY_SIDE_FROM,
             CODE_WIDTH_FROM,
             THREE_COLUMNS_FROM,
             SIDEBAR_FROM,
@@ -219,11 +225,33 @@ mod tests {
                 assert!(p.panel.width >= 50 && p.quiz.width >= 36, "{w}: {p:?}");
             }
         }
-        let medium = panes(Rect::new(0, 0, 139, 40), 0, Focus::Cards);
-        assert!(
-            medium.card.width < CODE_CARD_WIDTH,
-            "below 140 the card shares the width"
-        );
+        // Below 140 the card spans the screen: code fits from 86 columns on.
+        for w in [86, 100, 120, 139] {
+            for focus in [Focus::Cards, Focus::Panel, Focus::Quiz] {
+                let p = panes(Rect::new(0, 0, w, 40), 0, focus);
+                assert!(text_area(p.card).width >= CODE_CARD_WIDTH - 4, "{w}: {p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_card_keeps_half_the_rows_whatever_has_the_focus() {
+        // Review 2026-12-01: at 80x24 the card shrank to 3 lines of text when the quiz or the
+        // panel had the focus.
+        for (w, h) in [(60, 16), (80, 24), (100, 30), (120, 40), (139, 50)] {
+            for banners in [0, 2] {
+                for focus in [Focus::Cards, Focus::Panel, Focus::Quiz, Focus::Lessons] {
+                    let p = panes(Rect::new(0, 0, w, h), banners, focus);
+                    let body = p.status.y - p.banners.bottom();
+                    assert!(
+                        p.card.height * 2 >= body,
+                        "{w}x{h} {focus:?}: card {} of {body} rows",
+                        p.card.height
+                    );
+                    assert!(p.panel.height > 0 && p.quiz.height > 0, "{w}x{h}");
+                }
+            }
+        }
     }
 
     #[test]
@@ -235,10 +263,14 @@ mod tests {
         let code_wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards);
         assert!(code_wide.panel.x > code_wide.card.x && code_wide.quiz.y > code_wide.panel.y);
         let medium = panes(Rect::new(0, 0, 120, 40), 0, Focus::Cards);
-        assert!(medium.panel.x > medium.card.x && medium.quiz.y > medium.panel.y);
+        assert!(medium.panel.y > medium.card.y && medium.quiz.y == medium.panel.y);
         let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz);
         assert!(narrow.panel.y > narrow.card.y && narrow.quiz.y == narrow.panel.y);
-        assert!(narrow.panel.height > narrow.card.height);
+        let reading = panes(Rect::new(0, 0, 80, 24), 0, Focus::Cards);
+        assert!(
+            reading.card.height > narrow.card.height,
+            "the focused card is taller"
+        );
         // The quiz sits beside the panel's timeline, on the same rows, at every size.
         for p in [wide, narrow] {
             assert!(p.quiz.y < p.panel.bottom() && p.panel.y < p.quiz.bottom());

@@ -82,6 +82,14 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::EditorHint => E(EditorAction::Hint),
         Action::EditorSolution => E(EditorAction::Solution),
         Action::EditorReset => E(EditorAction::Reset),
+        Action::VerdictScroll(n) => E(EditorAction::ScrollVerdict {
+            steps: n.into(),
+            page: false,
+        }),
+        Action::VerdictPage(n) => E(EditorAction::ScrollVerdict {
+            steps: n.into(),
+            page: true,
+        }),
         other => match other.timeline() {
             Some(timeline) => Panel(PanelAction::Timeline(timeline)),
             None => Route::App(other),

@@ -24,6 +24,7 @@ mod picker;
 mod replies;
 pub mod timeline;
 mod update;
+mod verdict_scroll;
 
 use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
 use crate::exercise::attempts::{self, Attempt, CHECKS_BEFORE_SOLUTION, Gate};
@@ -34,6 +35,7 @@ pub use msg::{ExerciseCmd, ExerciseMsg, SharedVerdict, Stamp};
 pub use picker::Picker;
 use timeline::VerdictTimeline;
 pub use update::EditorAction;
+pub use verdict_scroll::{Reveal, VerdictScroll};
 
 /// The open exercise.
 #[derive(Debug)]
@@ -75,6 +77,8 @@ pub struct EditorState {
     /// First visible line; the view keeps the cursor inside (a pure function of cursor and
     /// height, so the view may fill it in).
     pub scroll: Cell<usize>,
+    /// How far the verdict pane is scrolled (Alt-↑↓, the wheel; Ctrl-T and Ctrl-G reveal).
+    pub verdict_scroll: VerdictScroll,
 }
 
 /// Exercise state of the whole session.
@@ -117,6 +121,7 @@ impl EditorState {
             leaving: false,
             quit_prompt: None,
             scroll: Cell::new(0),
+            verdict_scroll: VerdictScroll::default(),
         }
     }
 
@@ -284,6 +289,7 @@ impl App {
         let total = catalog::find(&ed.id).map_or(0, |e| e.hints.len());
         ed.show_solution = false;
         ed.hints_shown = (ed.hints_shown + 1).min(total);
+        ed.verdict_scroll.reveal(Reveal::LastHint);
     }
 
     /// The open exercise's attempts (none yet: the default).
@@ -315,11 +321,12 @@ impl App {
         };
         if ed.show_solution {
             ed.show_solution = false;
+            ed.verdict_scroll.reveal(Reveal::Top);
             return;
         }
         match attempts::gate(passed, attempt, true) {
-            Gate::Open => ed.show_solution = true,
-            Gate::Forced if attempt.solution_viewed => ed.show_solution = true,
+            Gate::Open => verdict_scroll::show_solution(ed),
+            Gate::Forced if attempt.solution_viewed => verdict_scroll::show_solution(ed),
             Gate::Forced => {
                 self.overlay_update(OverlayAction::AskReset(Reset::Solution));
             }
@@ -340,7 +347,7 @@ impl App {
         let Some(ed) = self.exercises.editor.as_mut() else {
             return Vec::new();
         };
-        ed.show_solution = true;
+        verdict_scroll::show_solution(ed);
         let id = ed.id.clone();
         self.exercises
             .attempts

@@ -103,6 +103,10 @@ actions! {
     EditorHint => "hint", "show the next hint";
     EditorSolution => "solution", "show the solution (after a pass or 3 fails)";
     EditorReset => "reset exercise", "put the starter back (asks first)";
+    /// Scroll the verdict pane by N lines (-1: the key was Alt-↑).
+    VerdictScroll(i8) => "scroll verdict", "verdict, hints, solution a line (or mouse wheel)";
+    /// Scroll the verdict pane by N pages (-1: the key was Alt-PgUp).
+    VerdictPage(i8) => "page verdict", "verdict, hints, solution a page";
     ToggleLinks => "links", "list the card's links [n]: open, copy, read whole";
     LinkOpen => "open link", "in your browser (xdg-open / open)";
     LinkCopy => "copy link", "to the clipboard (OSC 52, if the terminal allows)";

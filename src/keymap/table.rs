@@ -183,8 +183,44 @@ pub const BINDINGS: &[Binding] = &[
         A::PageDown,
         None,
     ),
-    // Before the experiment keys: the footer drops what does not fit, and links are the
-    // only way to a URL wider than the card.
+    // First the keys a learner needs on every card (the footer drops from the end what does
+    // not fit, keeping `keymap::FOOTER_FIRST` longest): cards, panes, the lesson's exercises.
+    b(
+        C::Main,
+        &[Key::Code(K::Left), Key::Char('h')],
+        "← h",
+        A::PrevCard,
+        None,
+    ),
+    b(
+        C::Main,
+        &[Key::Code(K::Right), Key::Char('l')],
+        "→ l",
+        A::NextCard,
+        Some(("←→", "card")),
+    ),
+    b(
+        C::Main,
+        &[Key::Code(K::Tab)],
+        "Tab",
+        A::FocusNext,
+        Some(("Tab", "pane")),
+    ),
+    b(
+        C::Main,
+        &[Key::Code(K::BackTab)],
+        "Shift-Tab",
+        A::FocusPrev,
+        None,
+    ),
+    b(
+        C::Main,
+        &[Key::Char('w')],
+        "w",
+        A::OpenEditor,
+        Some(("w", "exercises")),
+    ),
+    // Before the experiment keys: links are the only way to a URL wider than the card.
     b(
         C::Main,
         &[Key::Char('u')],
@@ -247,42 +283,6 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(C::Main, &[Key::Char('[')], "[", A::SelectPrevOp, None),
     b(C::Main, &[Key::Char(']')], "]", A::SelectNextOp, None),
-    b(
-        C::Main,
-        &[Key::Code(K::Left), Key::Char('h')],
-        "← h",
-        A::PrevCard,
-        None,
-    ),
-    b(
-        C::Main,
-        &[Key::Code(K::Right), Key::Char('l')],
-        "→ l",
-        A::NextCard,
-        Some(("←→", "card")),
-    ),
-    b(
-        C::Main,
-        &[Key::Code(K::Tab)],
-        "Tab",
-        A::FocusNext,
-        Some(("Tab", "pane")),
-    ),
-    b(
-        C::Main,
-        &[Key::Code(K::BackTab)],
-        "Shift-Tab",
-        A::FocusPrev,
-        None,
-    ),
-    b(
-        C::Main,
-        &[Key::Char('L')],
-        "L",
-        A::ToggleLessons,
-        Some(("L", "lessons")),
-    ),
-    b(C::Main, &[Key::Char('w')], "w", A::OpenEditor, None),
     // One row for both directions (the help overlay must fit at 160x48); `resolve` reads the key.
     b(
         C::Picker,
@@ -318,25 +318,19 @@ pub const BINDINGS: &[Binding] = &[
         Some(("Esc", "close")),
     ),
     b(
+        C::Main,
+        &[Key::Char('L')],
+        "L",
+        A::ToggleLessons,
+        Some(("L", "lessons")),
+    ),
+    // The editor's footer at 80 columns: check, hint, solution, scrolling them, leaving.
+    b(
         C::Editor,
         &[Key::Ctrl('r')],
         "Ctrl-R",
         A::EditorCheck,
         Some(("^R", "check")),
-    ),
-    b(
-        C::Editor,
-        &[Key::Code(K::Esc)],
-        "Esc",
-        A::EditorLeave,
-        Some(("Esc", "cancel/leave")),
-    ),
-    b(
-        C::Editor,
-        &[Key::Ctrl('l')],
-        "Ctrl-L",
-        A::EditorTimeline,
-        Some(("^L", "timeline")),
     ),
     b(
         C::Editor,
@@ -351,6 +345,37 @@ pub const BINDINGS: &[Binding] = &[
         "Ctrl-G",
         A::EditorSolution,
         Some(("^G", "solution")),
+    ),
+    // Alt: plain arrows and PgUp/PgDn move in the code (Shift-PgUp selects there), and Alt
+    // with an arrow types nothing (tmux and xterm send ESC [1;3A, which crossterm reports as
+    // Alt-Up). One row per pair, as the exercise list's: `resolve` reads the key.
+    b(
+        C::Editor,
+        &[Key::Alt(K::Up), Key::Alt(K::Down)],
+        "Alt-↑↓",
+        A::VerdictScroll(1),
+        Some(("Alt-↑↓", "verdict")),
+    ),
+    b(
+        C::Editor,
+        &[Key::Alt(K::PageUp), Key::Alt(K::PageDown)],
+        "Alt-Pg↑↓",
+        A::VerdictPage(1),
+        None,
+    ),
+    b(
+        C::Editor,
+        &[Key::Code(K::Esc)],
+        "Esc",
+        A::EditorLeave,
+        Some(("Esc", "leave")),
+    ),
+    b(
+        C::Editor,
+        &[Key::Ctrl('l')],
+        "Ctrl-L",
+        A::EditorTimeline,
+        Some(("^L", "timeline")),
     ),
     b(
         C::Editor,

@@ -115,7 +115,7 @@ fn no_key_is_bound_twice_in_one_context() {
 
 #[test]
 fn help_lists_every_action_of_the_table() {
-    let listed: Vec<&str> = help_sections()
+    let listed: Vec<&str> = help_sections(4)
         .iter()
         .flat_map(|(_, rows)| rows.iter().map(|(_, name, _)| *name))
         .collect();
@@ -133,15 +133,15 @@ fn help_lists_every_action_of_the_table() {
 #[test]
 fn footer_shows_the_pane_keys_then_the_main_keys() {
     let quiz = footer(Ctx::Quiz);
-    let pos = |k: &str| quiz.iter().position(|(key, _)| *key == k);
+    let pos = |k: &str| quiz.iter().position(|f| f.keys == k);
     assert!(pos("Enter").is_some());
     assert!(pos("Enter") < pos("q"));
-    assert!(footer(Ctx::Confirm).iter().all(|(k, _)| *k != "q"));
+    assert!(footer(Ctx::Confirm).iter().all(|f| f.keys != "q"));
 }
 
 #[test]
 fn the_links_overlay_footer_names_every_key_it_takes() {
-    let keys: Vec<&str> = footer(Ctx::Links).iter().map(|(k, _)| *k).collect();
+    let keys: Vec<&str> = footer(Ctx::Links).iter().map(|f| f.keys).collect();
     assert_eq!(keys, ["↑↓", "←→", "Enter", "y", "Esc", "q"]);
     for binding in BINDINGS.iter().filter(|b| b.ctx == Ctx::Links) {
         let first = binding.label.split(' ').next().unwrap_or_default();
@@ -155,9 +155,61 @@ fn the_links_overlay_footer_names_every_key_it_takes() {
         );
     }
     assert!(
-        help_sections()[0]
+        help_sections(4)[0]
             .1
             .iter()
             .any(|(k, name, _)| *k == "u" && *name == "links")
     );
+}
+
+#[test]
+fn every_pane_footer_has_cards_panes_and_exercises() {
+    // Review 2026-12-01: nothing on screen said `w` opens the exercises.
+    for ctx in [Ctx::Cards, Ctx::Quiz, Ctx::Panel, Ctx::Lessons] {
+        let actions: Vec<Action> = footer(ctx).iter().map(|f| f.action).collect();
+        for a in [Action::NextCard, Action::FocusNext, Action::OpenEditor] {
+            assert!(actions.contains(&a), "{a:?} not in the {ctx:?} footer");
+        }
+    }
+    for a in FOOTER_FIRST {
+        assert!(footer(Ctx::Cards).iter().any(|f| f.action == *a), "{a:?}");
+    }
+}
+
+#[test]
+fn alt_arrows_scroll_the_verdict_and_plain_ones_edit() {
+    let alt = |code| KeyEvent::new(code, KeyModifiers::ALT);
+    let cases = [
+        (KeyCode::Up, Action::VerdictScroll(-1)),
+        (KeyCode::Down, Action::VerdictScroll(1)),
+        (KeyCode::PageUp, Action::VerdictPage(-1)),
+        (KeyCode::PageDown, Action::VerdictPage(1)),
+    ];
+    for (code, action) in cases {
+        assert_eq!(lookup(Ctx::Editor, &alt(code)), Some(action), "{code:?}");
+        // Without Alt the key moves in the code (the editor takes unbound keys).
+        assert_eq!(lookup(Ctx::Editor, &key(code)), None, "{code:?}");
+    }
+    let ctrl_alt = KeyEvent::new(KeyCode::Up, KeyModifiers::ALT | KeyModifiers::CONTROL);
+    assert_eq!(
+        lookup(Ctx::Editor, &ctrl_alt),
+        None,
+        "Ctrl-Alt-Up is the code's top"
+    );
+    let footer_keys: Vec<&str> = footer(Ctx::Editor).iter().map(|f| f.keys).collect();
+    assert!(footer_keys.contains(&"Alt-↑↓"), "{footer_keys:?}");
+}
+
+#[test]
+fn help_names_only_the_digits_of_lessons_there_are() {
+    let row = |lessons| {
+        help_sections(lessons)[0]
+            .1
+            .iter()
+            .find(|(_, name, _)| *name == Action::JumpLesson(0).name())
+            .map(|(keys, _, _)| *keys)
+    };
+    assert_eq!(row(4), Some("1-4"));
+    assert_eq!(row(1), Some("1"));
+    assert_eq!(row(12), Some("1-9"));
 }

@@ -9,6 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, Focus};
 use crate::lesson::{Diagnostic, LessonEntry};
+use crate::text_fit;
 use crate::ui::{hyperlink, layout, pane_block, text};
 
 /// Draw the card pane into `area`.
@@ -26,13 +27,18 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let mut block = pane_block(theme, app.nav.focus == Focus::Cards).title(" Card ");
     let height = usize::from(text_area.height);
+    // The bottom border between its corners; where-am-I on the right, where → leads on the
+    // left, cut with an ellipsis so the two never run into each other.
+    let mut room = usize::from(area.width.saturating_sub(2));
     if lines.len() > height {
         let last = (scroll + height).min(lines.len());
         let more = if last < lines.len() { " ↓" } else { "" };
         let hint = format!(" lines {}-{last} of {}{more} ", scroll + 1, lines.len());
+        room = room.saturating_sub(Span::raw(hint.as_str()).width() + 1);
         block = block.title_bottom(Line::from(hint).right_aligned());
     }
     if let Some(next) = next_lesson_hint(app) {
+        let next = text_fit::truncate(next.trim_end(), room.saturating_sub(1)) + " ";
         block = block.title_bottom(Line::styled(next, theme.muted()).left_aligned());
     }
     block.render(area, buf);
@@ -84,9 +90,12 @@ fn broken_lines(app: &App, problems: &[Diagnostic], width: u16) -> Vec<Line<'sta
         lines.extend(text::wrap(&spans, width, Span::raw("• "), Span::raw("  ")));
     }
     lines.push(Line::default());
-    let advice = "Fix the file, then check it with `cuda-academy check DIR`. \
-                  The other lessons work as usual: ← → or 1-9 move on.";
-    let spans = text::inline(advice, theme.muted(), theme.inline_code());
+    let advice = format!(
+        "Fix the file, then check it with `cuda-academy check DIR`. \
+         The other lessons work as usual: ← → or {} move on.",
+        crate::keymap::lesson_digits(app.catalog.len())
+    );
+    let spans = text::inline(&advice, theme.muted(), theme.inline_code());
     lines.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
     lines
 }

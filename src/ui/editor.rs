@@ -29,6 +29,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(ed) = &app.exercises.editor else {
         return;
     };
+    // Drawn below where it is on screen; the wheel finds it there.
+    ed.verdict_scroll.hidden();
     if area.width >= SIDE_BY_SIDE_FROM {
         let [code, side] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Fill(1)]).areas(area);

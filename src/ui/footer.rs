@@ -1,6 +1,9 @@
 //! The bottom line: the main keys of the focused pane, from the key table (or the input field's
 //! keys while a prediction is typed). Help and quit sit at the right end so they are always
-//! there; other entries that do not fit are dropped, never cut in half.
+//! there; when the rest does not fit, the least needed entries are dropped first (moving between
+//! cards and panes, [`keymap::FOOTER_FIRST`], goes last), never cut in half, and a `…` says
+//! that some are missing (`?` lists them all). `w exercises` shows only in a lesson that has
+//! exercises.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,7 +11,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use crate::app::App;
-use crate::keymap;
+use crate::keymap::{self, Action, FooterKey};
 use crate::theme::Theme;
 
 const INPUT_KEYS: &[(&str, &str)] = &[
@@ -18,26 +21,41 @@ const INPUT_KEYS: &[(&str, &str)] = &[
     ("Esc", "leave"),
 ];
 
-/// Keys shown at the right end.
-const PINNED: &[&str] = &["?", "q"];
+/// Actions shown at the right end.
+const PINNED: &[Action] = &[Action::ToggleHelp, Action::Quit];
+
+/// The footer's entries now: the focused pane's keys, less those that do nothing here.
+pub fn entries(app: &App) -> Vec<FooterKey> {
+    if app.quiz.input.is_some() {
+        return INPUT_KEYS
+            .iter()
+            .map(|&(keys, text)| FooterKey {
+                action: Action::Close,
+                keys,
+                text,
+            })
+            .collect();
+    }
+    let exercises = !app.lesson_exercises().is_empty();
+    keymap::footer(app.key_context())
+        .into_iter()
+        .filter(|k| k.action != Action::OpenEditor || exercises)
+        .collect()
+}
 
 /// Draw the footer line.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let keys = if app.quiz.input.is_some() {
-        INPUT_KEYS.to_vec()
-    } else {
-        keymap::footer(app.key_context())
-    };
-    let (right, left): (Vec<_>, Vec<_>) = keys.into_iter().partition(|(k, _)| PINNED.contains(k));
-    let right = spans(&app.theme, &right, usize::from(area.width));
+    let (right, left): (Vec<_>, Vec<_>) = entries(app)
+        .into_iter()
+        .partition(|k| PINNED.contains(&k.action) && app.quiz.input.is_none());
+    let right = spans(&app.theme, &right);
     let right_width: usize = right.iter().map(Span::width).sum();
-    let left = spans(
-        &app.theme,
-        &left,
-        usize::from(area.width).saturating_sub(right_width + 1),
-    );
+    let room = usize::from(area.width).saturating_sub(right_width + 1);
     let mut line = vec![Span::raw(" ")];
-    line.extend(left);
+    line.extend(spans(&app.theme, &fit(&left, room)));
+    if fit(&left, room).len() < left.len() {
+        line.push(Span::styled("…", app.theme.muted()));
+    }
     Line::from(line).render(area, buf);
     let w = u16::try_from(right_width)
         .unwrap_or(area.width)
@@ -45,18 +63,45 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     Line::from(right).render(Rect::new(area.right() - w, area.y, w, 1), buf);
 }
 
-/// As many `key text` pairs as fit in `room` columns.
-fn spans(theme: &Theme, keys: &[(&'static str, &'static str)], room: usize) -> Vec<Span<'static>> {
-    let mut out = Vec::new();
-    let mut used = 1;
-    for (key, text) in keys {
-        let w = key.chars().count() + text.chars().count() + 3;
-        if used + w > room {
+/// Columns an entry takes: `keys text` and two spaces.
+fn width(k: &FooterKey) -> usize {
+    Span::raw(k.keys).width() + Span::raw(k.text).width() + 3
+}
+
+/// The entries that fit in `room` columns (after the line's leading space), in their order:
+/// all of them if they fit; else, leaving room for the `…`, [`keymap::FOOTER_FIRST`] first and
+/// then the others in table order, up to the first that does not fit.
+pub fn fit(keys: &[FooterKey], room: usize) -> Vec<FooterKey> {
+    let total: usize = 1 + keys.iter().map(width).sum::<usize>();
+    if total <= room {
+        return keys.to_vec();
+    }
+    let first = |i: &usize| keymap::FOOTER_FIRST.contains(&keys[*i].action);
+    let by_need = (0..keys.len())
+        .filter(first)
+        .chain((0..keys.len()).filter(|i| !first(i)));
+    // The leading space, and the `…` with a space after it.
+    let mut used = 1 + 2;
+    let mut kept = Vec::new();
+    for i in by_need {
+        if used + width(&keys[i]) > room {
             break;
         }
-        used += w;
-        out.push(Span::styled(*key, theme.strong()));
-        out.push(Span::styled(format!(" {text}  "), theme.muted()));
+        used += width(&keys[i]);
+        kept.push(i);
     }
-    out
+    kept.sort_unstable();
+    kept.into_iter().map(|i| keys[i]).collect()
+}
+
+/// `key text` spans for `keys`.
+fn spans(theme: &Theme, keys: &[FooterKey]) -> Vec<Span<'static>> {
+    keys.iter()
+        .flat_map(|k| {
+            [
+                Span::styled(k.keys, theme.strong()),
+                Span::styled(format!(" {}  ", k.text), theme.muted()),
+            ]
+        })
+        .collect()
 }

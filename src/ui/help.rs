@@ -28,23 +28,24 @@ const LEFT_SECTIONS: usize = 4;
 
 /// The box on a screen of `area`, and its columns of lines: as wide as useful, as tall as its
 /// text (or the screen).
-fn layout_box(theme: &Theme, area: Rect) -> (Rect, Vec<Vec<Line<'static>>>) {
+fn layout_box(theme: &Theme, area: Rect, lessons: usize) -> (Rect, Vec<Vec<Line<'static>>>) {
     let widest = if area.width >= TWO_COLUMNS_FROM + 8 {
         150
     } else {
         90
     };
     let width = area.width.saturating_sub(4).min(widest);
-    let columns = columns(theme, width.saturating_sub(4));
+    let columns = columns(theme, width.saturating_sub(4), lessons);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0) + 2;
     let height = u16::try_from(rows).unwrap_or(u16::MAX);
     let outer = layout::centered(area, width, height.min(area.height.saturating_sub(2)));
     (outer, columns)
 }
 
-/// The overlay's columns of lines for a text area `width` wide.
-pub fn columns(theme: &Theme, width: u16) -> Vec<Vec<Line<'static>>> {
-    let sections = keymap::help_sections();
+/// The overlay's columns of lines for a text area `width` wide, with `lessons` lessons (the
+/// digits that jump to one).
+pub fn columns(theme: &Theme, width: u16, lessons: usize) -> Vec<Vec<Line<'static>>> {
+    let sections = keymap::help_sections(lessons);
     if width < TWO_COLUMNS_FROM {
         let mut lines = section_lines(theme, &sections, width);
         lines.extend(note_lines(theme, width));
@@ -102,7 +103,8 @@ fn note_lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
 
 /// How far the overlay can scroll on a screen of `area`.
 pub fn max_scroll(area: Rect) -> u16 {
-    let (outer, columns) = layout_box(&Theme::new(false), area);
+    // The number of lessons changes a label, not the number of lines.
+    let (outer, columns) = layout_box(&Theme::new(false), area, 1);
     let inner = layout::text_area(outer);
     let longest = columns.iter().map(Vec::len).max();
     let over = longest
@@ -114,7 +116,7 @@ pub fn max_scroll(area: Rect) -> u16 {
 /// Draw the help overlay, centred on `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
-    let (outer, columns) = layout_box(theme, area);
+    let (outer, columns) = layout_box(theme, area, app.catalog.len());
     let inner = layout::text_area(outer);
     let scroll = usize::from(app.overlays.help_scroll);
     let height = usize::from(inner.height);

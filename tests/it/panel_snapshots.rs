@@ -98,14 +98,17 @@ fn pipeline_timeline_beside_the_quiz() {
         let screen = text(&t);
         // The best layout and the best of the others, each named on its timeline.
         let win = experiment::pipeline::order_result(&report).unwrap();
-        for needle in [
-            "stream 1",
-            "Simulated",
-            "Quick check",
-            win.winner,
-            win.loser,
-        ] {
+        for needle in ["stream 1", "Simulated", "Quick check"] {
             assert!(screen.contains(needle), "{needle} missing at {w}x{h}");
+        }
+        let named = [win.winner, win.loser].map(|n| screen.contains(n));
+        if h < 30 {
+            // At 80x24 the card keeps half the rows (issue 19), so the compared run's lanes
+            // do not all fit: the first run is named, and the panel says rows are missing.
+            assert!(named.contains(&true), "no run named at {w}x{h}:\n{screen}");
+            assert!(screen.contains("more rows"), "{screen}");
+        } else {
+            assert_eq!(named, [true, true], "{w}x{h}:\n{screen}");
         }
         insta::assert_snapshot!(format!("pipeline_{w}x{h}"), t.backend());
     }
@@ -124,7 +127,13 @@ fn pipeline_sweep_shows_the_closest_layouts_and_marks_the_choice() {
         let t = draw(&app, w, h);
         let screen = text(&t);
         // The chosen layout's table first, then the closest other layout's.
-        for needle in [win.winner, win.loser, "◆", "sweep · v view", "2 streams"] {
+        // At 80x24 the card keeps half the rows (issue 19): the closest other layout's table
+        // is below the panel's last row there.
+        let more: &[&str] = if h < 30 { &[] } else { &["2 streams"] };
+        for needle in [win.winner, win.loser, "◆", "sweep · v view"]
+            .iter()
+            .chain(more)
+        {
             assert!(
                 screen.contains(needle),
                 "{needle} missing at {w}x{h}:\n{screen}"

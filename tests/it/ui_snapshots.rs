@@ -230,7 +230,15 @@ fn the_breadcrumb_follows_the_contract() {
     press(&mut app, "Right Right Right");
     let screen = text(draw(&app, 80, 24).backend().buffer());
     assert!(screen.contains("Lesson 2/4 · card 1/2"), "{screen}");
-    assert!(screen.contains("Pinned Memory with cudaMallocHost"));
+    // At 80 columns the title gives way to the score, cut with an ellipsis; wider, it is whole.
+    assert!(screen.contains("Pinned Memory with cuda"), "{screen}");
+    assert!(screen.contains("…  quiz 0/1 · prediction 0/1"), "{screen}");
+    app.update(Msg::Resize(120, 24));
+    let screen = text(draw(&app, 120, 24).backend().buffer());
+    assert!(
+        screen.contains("Pinned Memory with cudaMallocHost"),
+        "{screen}"
+    );
 }
 
 #[test]
@@ -258,4 +266,148 @@ fn any_size_renders_without_panicking() {
             }
         }
     }
+}
+
+/// The footer (last) line of `app` drawn at `w`x`h`.
+fn footer_line(app: &App, w: u16, h: u16) -> String {
+    let terminal = draw(app, w, h);
+    let buf = terminal.backend().buffer();
+    (0..w).map(|x| buf[(x, h - 1)].symbol()).collect()
+}
+
+#[test]
+fn at_80_columns_every_pane_keeps_the_card_keys_and_the_score() {
+    // Review 2026-12-01: at 80x24 the header lost the score and the footer `←→ card` and
+    // `Tab pane`; nothing said `w` opens the exercises.
+    for keys in ["", "Tab", "Tab Tab"] {
+        let mut app = app(80, 24, true);
+        press(&mut app, keys);
+        let footer = footer_line(&app, 80, 24);
+        for wanted in ["←→ card", "Tab pane", "? help", "q quit"] {
+            assert!(
+                footer.contains(wanted),
+                "{keys:?}: {wanted} missing: {footer}"
+            );
+        }
+        let screen = text(draw(&app, 80, 24).backend().buffer());
+        let header: String = screen.chars().take(80).collect();
+        assert!(header.contains("quiz 0/2"), "{keys:?}: {header}");
+    }
+    // The footer at 80 columns names the exercises where the lesson has some (the shipped
+    // lessons all do), and not where it has none (the test catalog's).
+    let app = app(80, 24, true);
+    assert!(app.lesson_exercises().is_empty());
+    assert!(!footer_line(&app, 80, 24).contains("w exercises"));
+    for lesson in ["1", "2", "3", "4"] {
+        for keys in ["", "Tab", "Tab Tab"] {
+            let mut shipped = App::new(
+                cuda_academy::lesson::Catalog::embedded(),
+                Theme::new(true),
+                Progress::default(),
+                Size::new(80, 24),
+            );
+            press(&mut shipped, lesson);
+            press(&mut shipped, keys);
+            assert!(!shipped.lesson_exercises().is_empty(), "lesson {lesson}");
+            let footer = footer_line(&shipped, 80, 24);
+            assert!(
+                footer.contains("w exercises"),
+                "lesson {lesson} {keys:?}: {footer}"
+            );
+        }
+    }
+    // A footer that drops keys says so with an ellipsis, never silently.
+    let footer = footer_line(&app, 80, 24);
+    assert!(footer.contains('…'), "{footer}");
+    assert!(!footer_line(&app, 200, 24).contains('…'));
+}
+
+#[test]
+fn the_card_keeps_half_the_body_when_another_pane_has_the_focus() {
+    // Review 2026-12-01: the card shrank to 3 lines when the quiz or the panel had the focus.
+    for (w, h) in [(80, 24), (100, 30), (120, 40)] {
+        for keys in ["", "Tab", "Tab Tab"] {
+            let mut app = app(w, h, true);
+            press(&mut app, keys);
+            let p = app.panes();
+            let body = p.status.y - p.banners.bottom();
+            assert!(
+                p.card.height * 2 >= body,
+                "{w}x{h} after {keys:?}: card {} of {body} rows",
+                p.card.height
+            );
+            // And it is what is drawn: the card's bottom border is at least half way down.
+            let screen = text(draw(&app, w, h).backend().buffer());
+            let rows: Vec<String> = screen
+                .chars()
+                .collect::<Vec<_>>()
+                .chunks(usize::from(w))
+                .map(|r| r.iter().collect())
+                .collect();
+            let card_bottom = rows
+                .iter()
+                .position(|r| r.starts_with('╰') || r.starts_with('┗'))
+                .unwrap();
+            assert!(card_bottom * 2 >= usize::from(body), "{w}x{h} {keys:?}");
+        }
+    }
+}
+
+#[test]
+fn the_verdict_pane_scrolls_and_shows_a_new_hint_at_80x24() {
+    use ratatui::crossterm::event::{MouseEvent, MouseEventKind};
+    let mut h = crate::editor::harness();
+    h.open_first();
+    h.check();
+    let screen = h.screen(80, 24);
+    assert!(
+        screen.contains("· ↓ Alt-↓"),
+        "the pane says there is more:\n{screen}"
+    );
+    assert_eq!(
+        h.editor().verdict_scroll.offset(),
+        0,
+        "a new verdict shows its start"
+    );
+    // Ctrl-T: the hint is drawn although the verdict above it is longer than the pane.
+    h.ctrl('t');
+    let screen = h.screen(80, 24);
+    assert!(screen.contains("Hint 1 of"), "{screen}");
+    assert!(h.editor().verdict_scroll.offset() > 0);
+    // Alt-↑ back to the top, a line at a time (plain ↑ would move in the code).
+    let line_before = h.editor().area.as_ref().unwrap().cursor();
+    for _ in 0..40 {
+        h.key(KeyCode::Up, KeyModifiers::ALT);
+    }
+    assert_eq!(h.editor().verdict_scroll.offset(), 0);
+    assert_eq!(h.editor().area.as_ref().unwrap().cursor(), line_before);
+    let screen = h.screen(80, 24);
+    assert!(!screen.contains("Hint 1 of"), "{screen}");
+    // The wheel over the pane scrolls it; over the code it does not.
+    let area = h.editor().verdict_scroll.area();
+    let wheel = |column, row| {
+        Msg::Mouse(MouseEvent {
+            kind: MouseEventKind::ScrollDown,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })
+    };
+    h.send(wheel(area.x + 2, area.y + 2));
+    let after_wheel = h.editor().verdict_scroll.offset();
+    assert!(after_wheel > 0);
+    h.send(wheel(2, 3));
+    assert_eq!(h.editor().verdict_scroll.offset(), after_wheel);
+    // Alt-PgDn goes a page, and never past the end.
+    for _ in 0..20 {
+        h.key(KeyCode::PageDown, KeyModifiers::ALT);
+    }
+    let end = h.screen(80, 24);
+    assert!(
+        end.contains("↑ Alt-↑") && end.contains("Ctrl-T: a hint"),
+        "{end}"
+    );
+    // The footer lists the scroll keys.
+    let footer = end.lines().last().unwrap();
+    assert!(footer.contains("Alt-↑↓ verdict"), "{footer}");
 }

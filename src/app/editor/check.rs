@@ -51,6 +51,7 @@ impl App {
         ed.checking = Some(Checking { check_id, stage });
         ed.cancelled = false;
         ed.show_solution = false;
+        ed.verdict_scroll.reveal(super::Reveal::Top);
         self.exercises.in_flight = Some(check_id);
         let id = ed.id.clone();
         // A check of a changed file counts towards the solution gate.
@@ -156,6 +157,7 @@ impl App {
             return;
         }
         ed.checking = None;
+        ed.verdict_scroll.reveal(super::Reveal::Top);
         if cancelled {
             // What ran before Esc is half a program: no verdict (the last one is of an older
             // text, its lines no longer match), no failed check counted.

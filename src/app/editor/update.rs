@@ -36,6 +36,8 @@ pub enum EditorAction {
     Solution,
     /// Ctrl-X: ask before putting the starter back.
     Reset,
+    /// Alt-↑↓ (lines), Alt-PgUp/PgDn (pages, `page: true`): scroll the verdict pane.
+    ScrollVerdict { steps: i32, page: bool },
     /// Any other key: the open prompt's answer, or text editing.
     Type(KeyEvent),
 }
@@ -56,6 +58,7 @@ impl App {
             EditorAction::Hint => self.editor_hint(),
             EditorAction::Solution => self.editor_solution(),
             EditorAction::Reset => self.editor_ask_reset(),
+            EditorAction::ScrollVerdict { steps, page } => self.scroll_verdict(steps, page),
             EditorAction::Type(key) => return self.editor_type(key),
         }
         Vec::new()

@@ -76,18 +76,58 @@ impl<'a> BandwidthChart<'a> {
         parse_series_name(&series.name).unwrap_or_else(|| series.name.clone())
     }
 
-    /// The legend line: `o pinned H2D  x pageable H2D ...`.
-    fn legend(&self) -> Line<'static> {
-        let mut spans = Vec::new();
+    /// The legend's entries: `o pinned H2D`, `x pageable H2D`, ..., and the overlap marker's
+    /// when `overlap` (points of two series on one cell).
+    fn legend_entries(&self, overlap: bool) -> Vec<Vec<Span<'static>>> {
+        let mut entries: Vec<Vec<Span<'static>>> = Vec::new();
         for (i, series) in self.series.iter().enumerate() {
             let style = series_style(self.theme, i);
-            spans.push(Span::styled(series_marker(i).to_string(), style));
-            spans.push(Span::styled(
-                format!(" {}  ", Self::legend_name(series)),
-                style,
-            ));
+            entries.push(vec![
+                Span::styled(series_marker(i).to_string(), style),
+                Span::styled(format!(" {}", Self::legend_name(series)), style),
+            ]);
         }
-        Line::from(spans)
+        if overlap {
+            entries.push(vec![Span::styled(
+                format!("{OVERLAP_MARKER} overlapping"),
+                self.theme.strong(),
+            )]);
+        }
+        entries
+    }
+
+    /// The legend in lines of `width` columns, whole entries two spaces apart (at 100 columns
+    /// one line cut off the `◎` entry: review 2026-12-01); an entry wider than a line is cut
+    /// with an ellipsis.
+    fn legend(&self, overlap: bool, width: u16) -> Vec<Line<'static>> {
+        let width = usize::from(width);
+        let mut lines: Vec<Vec<Span<'static>>> = vec![Vec::new()];
+        let mut used = 0;
+        for entry in self.legend_entries(overlap) {
+            let w: usize = entry.iter().map(Span::width).sum();
+            let gap = if used == 0 { 0 } else { 2 };
+            if used > 0 && used + gap + w > width {
+                lines.push(Vec::new());
+                used = 0;
+            }
+            let Some(line) = lines.last_mut() else {
+                break;
+            };
+            if used > 0 {
+                line.push(Span::raw("  "));
+                used += 2;
+            }
+            if w > width {
+                let text: String = entry.iter().map(|s| s.content.as_ref()).collect();
+                let style = entry.first().map(|s| s.style).unwrap_or_default();
+                line.push(Span::styled(crate::text_fit::truncate(&text, width), style));
+                used = width;
+            } else {
+                line.extend(entry);
+                used += w;
+            }
+        }
+        lines.into_iter().map(Line::from).collect()
     }
 
     /// Too small for a chart: one line per series with its peak.
@@ -296,23 +336,29 @@ impl Widget for BandwidthChart<'_> {
             return;
         }
         buf.set_stringn(area.x, area.y, &self.title, width, self.theme.heading(3));
+        // Whether points overlap depends on the plot's rows, which depend on the legend's: ask
+        // with the legend on one line, then with the lines it takes (overlaps only grow as the
+        // plot shrinks, so the second answer is the one drawn).
+        let rows_with = |legend_rows: u16| area.height.saturating_sub(1 + legend_rows + 2);
+        let one_line = split_overlaps(&plot, rows_with(1));
+        let mut legend = self.legend(!one_line.shared.is_empty(), area.width);
+        let mut points = one_line;
+        if legend.len() > 1 {
+            points = split_overlaps(&plot, rows_with(legend.len() as u16));
+            legend = self.legend(!points.shared.is_empty(), area.width);
+        }
+        // At most half the chart's rows for the legend; the rest of it is cut (rare: 3+ lines).
+        let legend_rows = (legend.len() as u16).min((area.height - 1) / 2).max(1);
         let chart_area = Rect {
             y: area.y + 1,
-            height: area.height - 2,
+            height: area.height - 1 - legend_rows,
             ..area
         };
-        // The plot's rows: the chart area less the x axis and its labels.
-        let rows = chart_area.height.saturating_sub(2);
-        let points = split_overlaps(&plot, rows);
         self.chart(&plot, &points).render(chart_area, buf);
-        let mut legend = self.legend();
-        if !points.shared.is_empty() {
-            legend.spans.push(Span::styled(
-                format!("{OVERLAP_MARKER} overlapping"),
-                self.theme.strong(),
-            ));
+        let top = area.bottom() - legend_rows;
+        for (i, line) in legend.iter().take(usize::from(legend_rows)).enumerate() {
+            buf.set_line(area.x, top + i as u16, line, area.width);
         }
-        buf.set_line(area.x, area.bottom() - 1, &legend, area.width);
     }
 }
 

@@ -13,6 +13,8 @@ use crate::report::Report;
 use crate::theme::Theme;
 use crate::timeline::format::{format_duration_us, three_digits};
 
+/// The fewest columns a bar keeps before its label is cut.
+const MIN_BAR: usize = 10;
 /// Above this ratio of largest to smallest value, [`BarScale::Auto`] picks a log scale.
 pub const AUTO_LOG_RATIO: f64 = 100.0;
 
@@ -163,19 +165,25 @@ impl Widget for &ValueBars {
             .map(|b| b.label.chars().count())
             .max()
             .unwrap_or(0);
-        let label_width = label_width.min(width / 3);
         let value_width = self
             .bars
             .iter()
             .map(|b| b.value_text().chars().count())
             .max()
             .unwrap_or(0);
+        // Labels whole when the bars keep MIN_BAR columns (at 80 columns `write-combined H2D`
+        // was cut to `write-combi`), else cut with an ellipsis; never more than half the width.
+        let label_room = width
+            .saturating_sub(value_width + 2 + MIN_BAR)
+            .clamp(width / 3, width / 2);
+        let label_width = label_width.min(label_room);
         let bar_room = width.saturating_sub(label_width + value_width + 2) as u16;
         for (i, bar) in self.bars.iter().enumerate() {
             if y >= area.bottom() {
                 break;
             }
-            let label = format!("{:>label_width$} ", bar.label);
+            let label = crate::text_fit::truncate(&bar.label, label_width);
+            let label = format!("{label:>label_width$} ");
             buf.set_stringn(area.x, y, label, width, self.theme.text());
             let length = self.bar_length(bar.value, bar_room);
             let x = area.x + (label_width + 1).min(width) as u16;
