@@ -38,6 +38,8 @@ int main()
         cudaStreamWaitEvent(down, computed, 0);
         cudaMemcpyAsync(h_out + off, d_out + off, chunk * sizeof(float), cudaMemcpyDeviceToHost, down);
     }
+    // The last download waits, through the events, for every upload and kernel before it: one
+    // sync on `down` covers all three streams.
     cudaStreamSynchronize(down);
     report("pipeline_ms", now_ms() - t0);
 
