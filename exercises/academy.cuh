@@ -6,7 +6,9 @@
 // interprets the same file (a documented subset of the host API, see README "Hands-on
 // exercises") on your GPU or on its simulator. The helpers below behave the same in both places:
 //   transform<<<g, b, 0, s>>>(in, out, n)  out[i] = in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B
-//   spin<<<1, 1, 0, s>>>(cycles)           keeps the GPU busy for about `cycles` clock ticks
+//   spin<<<1, 1, 0, s>>>(cycles)           keeps its stream busy for about `cycles` clock ticks
+//                                          (one thread: on a GPU other streams' kernels can run
+//                                          beside it; the simulator runs one kernel at a time)
 //   fill_input(h, n)                      the deterministic input pattern (seed ACADEMY_FILL_SEED)
 //   check_output(h, n)                    true when h holds transform of fill_input, exactly
 //   host_work(ms)                         the CPU busy for `ms` milliseconds

@@ -84,7 +84,7 @@ pub(super) fn pageable_async(c: &Checker, op: &DeviceOp) -> String {
         }
     };
     format!(
-        "`{}` with pageable memory `{name}`: this call blocked here {until}, so it could not overlap the host's work (on systems where the GPU reads pageable memory directly, ATS, it may not block); pin `{name}` (cudaMallocHost or cudaHostRegister)",
+        "`{}` with pageable memory `{name}`: this call blocked here {until}, so it could not overlap the host's work (on systems where the GPU reads pageable memory directly, ATS, it may not block); pin `{name}` (cudaMallocHost or cudaHostRegister), or copy it through a pinned staging buffer",
         op.call
     )
 }

@@ -24,6 +24,7 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
     let name = format!("pins host memory at most {times}");
     // Line -> how many times the run pinned there.
     let mut by_line: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut registrations = 0u32;
     for e in &out.log {
         let pins = matches!(
             &e.call,
@@ -32,6 +33,9 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
                 ..
             } | Call::Register { .. }
         );
+        if matches!(&e.call, Call::Register { .. }) {
+            registrations += 1;
+        }
         if pins {
             *by_line.entry(e.line).or_default() += 1;
         }
@@ -44,9 +48,22 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
         .iter()
         .map(|(line, n)| format!("line {line} x{n}"))
         .collect();
+    // Name what the run did: allocations are released with cudaFreeHost, registrations with
+    // cudaHostUnregister, so the advice names the release that fits.
+    let (what, release) = match (total - registrations, registrations) {
+        (_, 0) => (format!("{total} pinned allocations"), "free them"),
+        (0, _) => (
+            format!("{total} registrations (`cudaHostRegister`)"),
+            "unregister them",
+        ),
+        (a, r) => (
+            format!("{total} pinnings ({a} pinned allocations, {r} registrations)"),
+            "release them",
+        ),
+    };
     let detail = format!(
-        "{total} pinned allocations ({}): each one locks every page of its buffer; pin the \
-         buffers once, before the loop, and free them once after it",
+        "{what} ({}): each one locks every page of its buffer; pin the buffers once, before \
+         the loop, and {release} once after it",
         lines.join(", ")
     );
     (name, Err(detail))

@@ -252,11 +252,23 @@ pub fn events_time_copies(
         }
     }
     let Some((copies, line)) = bracketed else {
-        return Err(format!(
-            "no `cudaEventElapsedTime` of two events recorded on the copy's stream, one before and one after the {} copy from {} memory ({} or more): time it with events, not the host clock",
+        let want = format!(
+            "{} copy from {} memory ({} or more)",
             dir.name(),
             mem.name(),
             crate::units::format_bytes(min_bytes)
+        );
+        // Events that do time this direction's copies, from another kind of memory, are a
+        // different mistake from no events at all: say which one this run made.
+        if events_time_other_memory(out, ops, dir) {
+            return Err(format!(
+                "your events time {} copies, but none from {} memory: the check wants the {want}",
+                dir.name(),
+                mem.name()
+            ));
+        }
+        return Err(format!(
+            "no `cudaEventElapsedTime` of two events recorded on the copy's stream, one before and one after the {want}: time it with events, not the host clock"
         ));
     };
     let bytes = copies.iter().map(|o| o.bytes()).sum();
@@ -270,6 +282,39 @@ pub fn events_time_copies(
         tol_pct,
         &format!("the copies the events of line {line} bracket"),
     )
+}
+
+/// Whether some `cudaEventElapsedTime` of two events recorded on one stream brackets a copy
+/// going `dir` from any kind of host memory (the wrong kind, when [`events_time_copies`] found
+/// none of the kind it wants).
+fn events_time_other_memory(out: &Outcome, ops: &[DevOp<'_>], dir: Direction) -> bool {
+    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
+    for (i, e) in out.log.iter().enumerate() {
+        match &e.call {
+            Call::EventRecord { event, stream } => {
+                recorded.insert(*event, (i, *stream));
+            }
+            Call::EventElapsed { start, end } => {
+                let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
+                else {
+                    continue;
+                };
+                let brackets = sa == sb
+                    && a < b
+                    && ops.iter().any(|o| {
+                        o.idx > a
+                            && o.idx < b
+                            && o.is_copy(dir, None)
+                            && (o.op.stream == sa || sa == StreamId::LEGACY_DEFAULT)
+                    });
+                if brackets {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The lanes `a` and `b` overlapped for at least `min_fraction` of the shorter one's busy time.
