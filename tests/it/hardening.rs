@@ -18,6 +18,9 @@ mod depth;
 mod driver;
 #[path = "hardening/editor_files.rs"]
 mod editor_files;
+#[cfg(unix)]
+#[path = "hardening/editor_signal.rs"]
+mod editor_signal;
 #[path = "hardening/file_size.rs"]
 mod file_size;
 #[path = "hardening/hostile.rs"]
