@@ -8,6 +8,7 @@
 //!
 //! [`Cmd`]: crate::app::Cmd
 
+mod child;
 mod event_loop;
 mod events;
 pub mod exercise_shell;
@@ -62,6 +63,8 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
         startup::remove_stale_temps(dir);
     }
     panic::install(state_dir.as_ref().ok().cloned());
+    // Before the terminal: a refusal here leaves it as it was.
+    startup::enough_descriptors()?;
     let (progress, mut banners) = startup::load_progress(state_dir.as_ref());
     let mut term = terminal::Terminal::enter(!args.no_mouse)?;
     let size = term.size().unwrap_or(Size::new(80, 24));

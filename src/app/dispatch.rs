@@ -8,7 +8,7 @@
 //! if one sub-state carries it out, give that sub-state an action and a line in [`route`]; else
 //! handle it in [`App::perform_app`].
 
-use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::links::LinkAction;
 use super::nav::NavAction;
@@ -102,6 +102,17 @@ impl App {
     pub(super) fn on_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
         if key.kind != KeyEventKind::Press {
             return Vec::new();
+        }
+        if crate::panes::too_small(self.size) {
+            // Only "terminal too small" is on screen: a key would act unseen (review 2026-12-01
+            // S6: letters typed then went into the exercise file). Only quitting still works:
+            // `q`, as the message says, or Ctrl-C (the editor's unsaved text is saved first).
+            let q = key.code == KeyCode::Char('q') && key.modifiers == KeyModifiers::NONE;
+            return if q || keymap::lookup(Ctx::Always, &key) == Some(Action::Quit) {
+                self.perform(Action::Quit)
+            } else {
+                Vec::new()
+            };
         }
         if self.quiz.input.is_some() && keymap::lookup(Ctx::Always, &key) != Some(Action::Quit) {
             return self.quiz_update(QuizAction::Input(key));
@@ -199,6 +210,27 @@ impl App {
 mod tests {
     use super::*;
     use crate::keymap::BINDINGS;
+
+    #[test]
+    fn keys_do_nothing_while_the_terminal_is_too_small_but_quitting() {
+        use ratatui::layout::Size;
+        let mut app = crate::app::tests::app();
+        let before = app.nav.clone();
+        app.size = Size::new(20, 5);
+        for c in ['j', 'l', '2', 'w', '?'] {
+            let cmds = app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
+            assert!(cmds.is_empty(), "{c}: {cmds:?}");
+        }
+        assert_eq!(app.nav, before, "no key moved anything");
+        assert!(app.overlays.dialog.is_none(), "no dialog opened");
+        for (code, mods) in [
+            (KeyCode::Char('c'), KeyModifiers::CONTROL),
+            (KeyCode::Char('q'), KeyModifiers::NONE),
+        ] {
+            let quit = app.on_key(KeyEvent::new(code, mods));
+            assert!(quit.contains(&Cmd::Quit), "{code:?}: {quit:?}");
+        }
+    }
 
     #[test]
     fn every_bound_action_reaches_a_sub_state_or_the_app_on_purpose() {

@@ -12,6 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
+use super::interp::{Halt, Halted};
 use super::log::{Call, DeviceOp, DeviceOpKind, Entry, HostWait, Range, RegionId};
 use crate::ordering::{Issued, LEGACY, Model};
 
@@ -107,9 +108,10 @@ pub fn check(log: &[Entry], names: &HashMap<RegionId, String>, overlap: bool) ->
     check_cancellable(log, names, overlap, &never).unwrap_or_default()
 }
 
-/// Log entries between two looks at the cancel flag (each entry rescans the operations in
-/// flight, so a long log of unsynchronised calls can take seconds).
-const CANCEL_POLL: usize = 64;
+/// Log entries between two looks at the clock (the cancel flag is looked at every entry). An
+/// entry rescans the operations in flight, so with 60,000 of them 16 entries take a few
+/// milliseconds in a debug build: well inside the 100 ms a cancel may take.
+const CLOCK_POLL: usize = 16;
 
 /// [`check`], stopping with `None` soon after `cancel` is set (Esc in the editor).
 pub fn check_cancellable(
@@ -118,7 +120,17 @@ pub fn check_cancellable(
     overlap: bool,
     cancel: &std::sync::atomic::AtomicBool,
 ) -> Option<Vec<Hazard>> {
-    let cancelled = || cancel.load(std::sync::atomic::Ordering::Relaxed);
+    check_within(log, names, overlap, Halt::cancel_only(cancel)).ok()
+}
+
+/// [`check`] as a phase of a check: stops soon after `halt` says so (Esc, or the check's
+/// wall-clock limit), with why.
+pub fn check_within(
+    log: &[Entry],
+    names: &HashMap<RegionId, String>,
+    overlap: bool,
+    halt: Halt,
+) -> Result<Vec<Hazard>, Halted> {
     let mut c = Checker {
         names,
         overlap,
@@ -128,21 +140,27 @@ pub fn check_cancellable(
         per_thread: None,
         record_lines: HashMap::new(),
         in_flight: Vec::new(),
+        touching: HashMap::new(),
         out: Vec::new(),
         seen: HashSet::new(),
     };
     for (i, entry) in log.iter().enumerate() {
-        if i % CANCEL_POLL == 0 && cancelled() {
-            return None;
+        if halt.cancelled() {
+            return Err(Halted::Cancelled);
+        }
+        if i % CLOCK_POLL == 0
+            && let Some(why) = halt.halted()
+        {
+            return Err(why);
         }
         c.entry(entry);
     }
-    if cancelled() {
-        return None;
+    if let Some(why) = halt.halted() {
+        return Err(why);
     }
     leaks::leaks(log, names, &mut c);
     c.out.sort_by_key(|h| (h.line, h.other_line));
-    Some(c.out)
+    Ok(c.out)
 }
 
 pub(super) struct Checker<'a> {
@@ -158,6 +176,10 @@ pub(super) struct Checker<'a> {
     /// Per event: the line of its last record.
     record_lines: HashMap<u32, u32>,
     in_flight: Vec<InFlight<'a>>,
+    /// Per allocation, how many ops in flight read or write it: a host access of one no op
+    /// touches is answered without a scan (60,000 unsynchronised memsets of one buffer and
+    /// then millions of reads of another were a scan per read: review 2026-12-01 R1).
+    touching: HashMap<RegionId, usize>,
     out: Vec<Hazard>,
     seen: HashSet<(HazardKind, u32, Option<u32>)>,
 }
@@ -255,9 +277,23 @@ impl<'a> Checker<'a> {
             Call::Unregister { region } => self.release(e.line, *region, "cudaHostUnregister"),
             _ => {}
         }
-        let model = &self.model;
-        self.in_flight
-            .retain(|o| !model.host_knows_done(o.issued.op));
+        // Only a call that tells the host something can end an op's flight: skip the rescan
+        // otherwise (60,000 async calls never synchronised were a rescan per call).
+        if !teaches_host(&e.call) {
+            return;
+        }
+        let (model, touching) = (&self.model, &mut self.touching);
+        self.in_flight.retain(|o| {
+            let keep = !model.host_knows_done(o.issued.op);
+            if !keep {
+                for r in regions(o.op) {
+                    if let Some(n) = touching.get_mut(&r) {
+                        *n = n.saturating_sub(1);
+                    }
+                }
+            }
+            keep
+        });
     }
 
     fn device(&mut self, line: u32, op: &'a DeviceOp) {
@@ -285,6 +321,9 @@ impl<'a> Checker<'a> {
                 None,
                 format!("`{}` on the legacy default stream waits for, and holds up, every blocking stream; use a stream made with cudaStreamNonBlocking", op.call),
             );
+        }
+        for r in regions(op) {
+            *self.touching.entry(r).or_insert(0) += 1;
         }
         self.in_flight.push(InFlight {
             issued,
@@ -351,6 +390,9 @@ impl<'a> Checker<'a> {
     }
 
     fn host_access(&mut self, line: u32, range: &Range, what: &str, write: bool) {
+        if !self.touched(range.region) {
+            return;
+        }
         let all: Vec<usize> = (0..self.in_flight.len()).collect();
         self.host_access_against(line, range, what, write, &all);
     }
@@ -364,6 +406,9 @@ impl<'a> Checker<'a> {
         write: bool,
         ops: &[usize],
     ) {
+        if !self.touched(range.region) {
+            return;
+        }
         let mut found = Vec::new();
         for o in ops.iter().filter_map(|&i| self.in_flight.get(i)) {
             let op_writes = o.op.writes.iter().any(|r| r.overlaps(range));
@@ -395,6 +440,11 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// Whether an op in flight reads or writes `region`.
+    fn touched(&self, region: RegionId) -> bool {
+        self.touching.get(&region).is_some_and(|&n| n > 0)
+    }
+
     /// Freeing memory queued work may still use. The free is not counted as a
     /// synchronisation: the API promises none (today's driver waits; `ordering::rules`).
     fn release(&mut self, line: u32, region: RegionId, call: &str) {
@@ -413,5 +463,28 @@ impl<'a> Checker<'a> {
             let message = messages::free_in_flight(self, call, region, &op, other);
             self.report(HazardKind::FreeWhileInFlight, line, Some(other), message);
         }
+    }
+}
+
+/// The allocations `op` reads or writes, each once.
+fn regions(op: &DeviceOp) -> HashSet<RegionId> {
+    op.reads
+        .iter()
+        .chain(&op.writes)
+        .map(|r| r.region)
+        .collect()
+}
+
+/// Whether the host may learn from `call` that device work has finished (a wait, a query that
+/// answered done, a call that returns only after its op).
+fn teaches_host(call: &Call) -> bool {
+    match call {
+        Call::Device(op) => matches!(op.host_wait, HostWait::Staged | HostWait::Completion),
+        Call::StreamSync { .. }
+        | Call::EventSync { .. }
+        | Call::DeviceSync
+        | Call::StreamQuery { done: true, .. }
+        | Call::EventQuery { done: true, .. } => true,
+        _ => false,
     }
 }

@@ -32,7 +32,7 @@ use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::Op;
 
 pub use errors::CudaError;
-pub use limits::Limits;
+pub use limits::{Halt, Halted, Limits, parse_would_not_fit};
 pub use value::Value;
 use value::Var;
 
@@ -124,10 +124,16 @@ enum Flow {
 /// Run `program` on `gpu`. Whatever it allocates or creates is released before this returns,
 /// also when it stops early, so the backend can go on running experiments and exercises.
 pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &AtomicBool) -> Outcome {
+    run_within(program, gpu, limits, Halt::new(cancel, limits.max_wall))
+}
+
+/// [`run`] as one phase of a check: `halt` holds the check's cancel flag and deadline (the
+/// wall-clock limit counts from the start of the check, not of this run).
+pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Halt) -> Outcome {
     let mut it = Interp {
         gpu,
         limits,
-        cancel,
+        halt,
         scopes: vec![HashMap::new()],
         regions: Vec::new(),
         streams: Vec::new(),
@@ -139,7 +145,6 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
         gpu_ops: 0,
         host_bytes: 0,
         device_bytes: 0,
-        started: std::time::Instant::now(),
         program,
         frame: 0,
         call_depth: 0,
@@ -174,7 +179,8 @@ pub fn run(program: &Program, gpu: &mut dyn Gpu, limits: Limits, cancel: &Atomic
 struct Interp<'a> {
     gpu: &'a mut dyn Gpu,
     limits: Limits,
-    cancel: &'a AtomicBool,
+    /// The check's cancel flag and deadline.
+    halt: Halt<'a>,
     scopes: Vec<HashMap<String, Var>>,
     regions: Vec<Region>,
     /// Streams and events created and not yet destroyed.
@@ -190,8 +196,6 @@ struct Interp<'a> {
     gpu_ops: u64,
     host_bytes: u64,
     device_bytes: u64,
-    /// When the run began, for [`Limits::max_wall`].
-    started: std::time::Instant,
     /// The program, for calls of its functions.
     program: &'a Program,
     /// The first scope of the function running now (0 in `main`): a function sees only its

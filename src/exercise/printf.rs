@@ -62,6 +62,20 @@ fn shown_number(digits: &str) -> String {
     }
 }
 
+/// `v` as C's `printf` prints it for conversion `conv` (`d`, `i` or `u`) with the length
+/// modifier in `spec`: without one the argument is an `int` (32 bits), `%u` reads it as unsigned,
+/// and `l`, `ll`, `z` take 64 bits (review 2026-12-01 X25: `%u` of -1 printed -1, nvcc's
+/// program prints 4294967295).
+fn c_integer(v: i64, conv: char, spec: &str) -> String {
+    let wide = spec.contains('l') || spec.contains('z');
+    match (conv, wide) {
+        ('u', true) => (v as u64).to_string(),
+        ('u', false) => (v as u32).to_string(),
+        (_, true) => v.to_string(),
+        (_, false) => (v as i32).to_string(),
+    }
+}
+
 /// Format `fmt` with `args` as C's `printf` would, or say what does not fit the subset.
 pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
     let mut out = String::new();
@@ -96,11 +110,11 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
         let bad = || format!("`%{spec}` does not match {}", arg.describe());
         match conv {
             'd' | 'i' | 'u' => {
-                out += &arg
+                let v = arg
                     .as_i64()
                     .filter(|_| !matches!(arg, Value::Float(_)))
-                    .ok_or_else(bad)?
-                    .to_string()
+                    .ok_or_else(bad)?;
+                out += &c_integer(v, conv, &spec);
             }
             'f' | 'F' => {
                 out += &format!(
@@ -156,5 +170,19 @@ mod tests {
             format("%5d|%-3.1f", &[Value::Int(7), Value::Float(2.25)]).unwrap(),
             "7|2.2"
         );
+    }
+
+    /// Review 2026-12-01 X25: C's conversions, not the interpreter's 64-bit integers.
+    #[test]
+    fn integers_print_as_cs_int_unsigned_and_long() {
+        let f = |spec: &str, v: i64| format(spec, &[Value::Int(v)]).unwrap();
+        assert_eq!(f("%u", -1), "4294967295");
+        assert_eq!(f("%d", 65536 * 65536), "0");
+        assert_eq!(f("%d", -5), "-5");
+        assert_eq!(f("%i", 2_147_483_648), "-2147483648");
+        assert_eq!(f("%zu", -1), "18446744073709551615");
+        assert_eq!(f("%lu", 4_294_967_296), "4294967296");
+        assert_eq!(f("%lld", 9_007_199_254_740_993), "9007199254740993");
+        assert_eq!(f("%ld", -3), "-3");
     }
 }

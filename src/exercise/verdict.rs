@@ -15,13 +15,13 @@ mod staging;
 mod timed;
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 
 use serde::Serialize;
 
 use super::Exercise;
 use super::hazards::{self, Hazard, HazardKind};
-use super::interp::{self, Limits};
+use super::interp::{self, Halt, Halted, Limits};
 use super::metrics::{self, ReportedMetric};
 use super::{Diagnostic, parse};
 use crate::gpu::Gpu;
@@ -78,7 +78,14 @@ pub fn check(
     limits: Limits,
     cancel: &AtomicBool,
 ) -> Verdict {
+    // One deadline for every phase: the run, the hazard search, the reference run, grading.
+    let halt = Halt::new(cancel, limits.max_wall);
     let mut v = Verdict::default();
+    if let Some(why) = interp::parse_would_not_fit(source.len()) {
+        v.checks.push(failed("parses", why.clone()));
+        v.diagnostics.push(Diagnostic::at(1, 1, why));
+        return v;
+    }
     let program = match parse::parse(source) {
         Ok(p) => p,
         Err(diags) => {
@@ -94,7 +101,7 @@ pub fn check(
             return v;
         }
     };
-    let outcome = interp::run(&program, gpu, limits, cancel);
+    let outcome = interp::run_within(&program, gpu, limits, halt);
     v.metrics = metrics::describe(&outcome.metrics, gpu.info().backend.timing);
     v.timeline = numbered_streams(&outcome.log, &outcome.timeline);
     v.output = outcome.output.clone();
@@ -114,10 +121,12 @@ pub fn check(
         v.diagnostics.push(err.clone());
         // What the program did up to the stop may explain it (an elapsed time asked of an
         // event still pending); leaks are beside the point in a run that stopped early.
-        let Some(found) = hazards(&outcome, ex, cancel) else {
-            return cancelled(v, HAZARDS_CANCELLED.into());
-        };
-        v.hazards = found;
+        match hazards(&outcome, ex, halt) {
+            Ok(found) => v.hazards = found,
+            Err(Halted::Cancelled) => return cancelled(v, HAZARDS_CANCELLED.into()),
+            // The run's own stop is the message; the search for its hazards was cut short.
+            Err(Halted::OutOfTime(_)) => {}
+        }
         v.hazards.retain(|h| h.kind != HazardKind::Leak);
         return v;
     }
@@ -126,16 +135,19 @@ pub fn check(
         passed: true,
         detail: format!("{} steps", outcome.steps),
     });
-    let Some(found) = hazards(&outcome, ex, cancel) else {
-        return cancelled(v, HAZARDS_CANCELLED.into());
-    };
-    v.hazards = found;
+    match hazards(&outcome, ex, halt) {
+        Ok(found) => v.hazards = found,
+        Err(Halted::Cancelled) => return cancelled(v, HAZARDS_CANCELLED.into()),
+        Err(why @ Halted::OutOfTime(_)) => {
+            return out_of_time(v, why, "while the run was checked for hazards");
+        }
+    }
     // Each reference program the criteria name runs once: this exercise's solution, or
     // another exercise's (`None` and `Some(id)`).
     let mut references: Vec<(Option<&str>, ReferenceRun)> = Vec::new();
     for want in ex.criteria.iter().filter_map(Criterion::reference) {
         if !references.iter().any(|(id, _)| *id == want) {
-            references.push((want, reference_run(ex, want, gpu, limits, cancel)));
+            references.push((want, reference_run(ex, want, gpu, limits, halt)));
         }
     }
     let ops = facts::device_ops(&outcome);
@@ -147,9 +159,19 @@ pub fn check(
         v.checks
             .push(grade(c, &outcome, &ops, &v.hazards, reference));
     }
-    if cancel.load(Ordering::Relaxed) {
+    match halt.halted() {
         // Cancelled during the reference run: its figures are missing, so grade nothing.
-        return cancelled(v, "cancelled while the reference solution ran".into());
+        Some(Halted::Cancelled) => {
+            return cancelled(v, "cancelled while the reference solution ran".into());
+        }
+        Some(why @ Halted::OutOfTime(_)) => {
+            return out_of_time(
+                v,
+                why,
+                "while the reference solution ran or the run was graded",
+            );
+        }
+        None => {}
     }
     v.passed = v.checks.iter().all(|c| c.passed);
     v
@@ -160,9 +182,20 @@ type ReferenceRun = Result<BTreeMap<String, f64>, String>;
 
 const HAZARDS_CANCELLED: &str = "cancelled while the run was checked for hazards";
 
-/// The run's hazards, or `None` when `cancel` stopped the search.
-fn hazards(outcome: &interp::Outcome, ex: &Exercise, cancel: &AtomicBool) -> Option<Vec<Hazard>> {
-    hazards::check_cancellable(&outcome.log, &outcome.region_names, ex.overlap, cancel)
+/// The run's hazards, or why `halt` stopped the search.
+fn hazards(outcome: &interp::Outcome, ex: &Exercise, halt: Halt) -> Result<Vec<Hazard>, Halted> {
+    hazards::check_within(&outcome.log, &outcome.region_names, ex.overlap, halt)
+}
+
+/// `v` stopped by the wall-clock limit `why` in a phase after the run (`when`): one failed
+/// check and a diagnostic saying so, nothing graded.
+fn out_of_time(mut v: Verdict, why: Halted, when: &str) -> Verdict {
+    let message = format!("{} ({when})", why.message());
+    v.passed = false;
+    v.hazards.clear();
+    v.checks = vec![failed("runs to the end", message.clone())];
+    v.diagnostics.push(Diagnostic::at(1, 1, message));
+    v
 }
 
 /// `v` as a cancelled check: one failed check saying so, nothing graded.
@@ -184,7 +217,7 @@ fn reference_run(
     other: Option<&str>,
     gpu: &mut dyn Gpu,
     limits: Limits,
-    cancel: &AtomicBool,
+    halt: Halt,
 ) -> ReferenceRun {
     let solution = match other {
         None => ex.solution,
@@ -198,7 +231,7 @@ fn reference_run(
     };
     let program = parse::parse(solution)
         .map_err(|d| format!("the reference solution does not parse: {}", d[0]))?;
-    let out = interp::run(&program, gpu, limits, cancel);
+    let out = interp::run_within(&program, gpu, limits, halt);
     match out.error {
         Some(e) => Err(format!(
             "the reference run (the exercise's solution) failed: {e}"

@@ -26,6 +26,16 @@ pub static INPUT_PAUSED: AtomicBool = AtomicBool::new(false);
 /// The input thread's answer: it has seen the pause and is not inside a read.
 pub static INPUT_IDLE: AtomicBool = AtomicBool::new(false);
 
+/// The last signal that ends the tutorial (0: none yet), for code that cannot read the loop's
+/// channel while it waits: `external_editor`, waiting for `$EDITOR` (review 2026-12-01 E10:
+/// SIGTERM waited for the editor to exit).
+static ENDING: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// The signal that is ending the tutorial, if one arrived.
+pub fn ending_signal() -> Option<i32> {
+    Some(ENDING.load(Ordering::SeqCst)).filter(|&s| s != 0)
+}
+
 /// What arrives on the loop's channel.
 #[derive(Debug)]
 pub enum Event {
@@ -90,7 +100,10 @@ pub fn spawn_signals(tx: Sender<Event>) -> anyhow::Result<()> {
             let event = match sig {
                 SIGTSTP => Event::Suspend,
                 SIGCONT => Event::Continued,
-                sig => Event::Signal(sig),
+                sig => {
+                    ENDING.store(sig, Ordering::SeqCst);
+                    Event::Signal(sig)
+                }
             };
             if tx.send(event).is_err() {
                 return;

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use super::exercise_store::{self as store, Stamp};
 use crate::app::editor::SharedVerdict;
-use crate::app::{App, Cmd, ExerciseCmd, ExerciseMsg, Msg};
+use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd, ExerciseMsg, Msg};
 use crate::exercise::{attempts, catalog, state};
 use crate::worker::{Worker, failed_verdict};
 
@@ -51,11 +51,71 @@ impl ExerciseShell {
                 }
                 cmds
             }
+            // A file deleted under the open editor (by `$EDITOR`, or anyone) is a change: the
+            // editor's text is written back, so leaving (which saves only unsaved text) cannot
+            // lose it (review 2026-12-01 E12).
+            ExerciseCmd::Poll { id, seen, external } if self.deleted(app, &id, seen, external) => {
+                self.write_back(app, id, external)
+            }
+            ExerciseCmd::Open { id } => {
+                let cmds = self.file_reply(ExerciseCmd::Open { id: id.clone() });
+                let cmds = cmds.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)));
+                close_unopened(app, &id);
+                cmds
+            }
             cmd => {
                 let reply = self.file_reply(cmd);
                 reply.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)))
             }
         }
+    }
+
+    /// The open editor's file `id` is gone from disk, though the editor had read or written it
+    /// (`seen`) or the learner's own editor just had it (`external`). Not after a failed save:
+    /// that one's banner already says what to do, and this would repeat it on every poll.
+    fn deleted(&self, app: &App, id: &str, seen: Option<Stamp>, external: bool) -> bool {
+        let Some(dir) = self.state_dir.as_deref() else {
+            return false;
+        };
+        let open = app
+            .exercises
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.id == id && e.area.is_some());
+        open && (seen.is_some() || external)
+            && !app.editor_save_failed()
+            && store::stamp(&store::file_for(dir, id)).is_none()
+    }
+
+    /// Write the editor's text back to its deleted file and say so (a failed write is the
+    /// usual save failure: the text stays in the editor and quitting recovers it).
+    fn write_back(&self, app: &mut App, id: String, external: bool) -> Vec<Cmd> {
+        let (Some(dir), Some(text)) = (
+            self.state_dir.as_deref(),
+            app.exercises.editor.as_ref().and_then(|e| e.text()),
+        ) else {
+            return Vec::new();
+        };
+        let path = store::file_for(dir, &id);
+        let reply = saved(dir, id, text, None);
+        let written = matches!(reply, ExerciseMsg::Saved { .. });
+        let mut cmds = app.update(Msg::Exercise(reply));
+        if written {
+            let who = if external {
+                "your editor deleted the exercise file"
+            } else {
+                "the exercise file was deleted outside the tutorial"
+            };
+            let text = format!(
+                "{who}; the text shown here was written back to {}",
+                crate::sanitize::clean_line(&path.display().to_string())
+            );
+            cmds.extend(app.update(Msg::Banner(Banner {
+                kind: BannerKind::Warning,
+                text,
+            })));
+        }
+        cmds
     }
 
     /// The file side of `cmd`: its reply, if it has one.
@@ -85,7 +145,12 @@ impl ExerciseShell {
             };
         };
         Some(match cmd {
-            ExerciseCmd::Open { id } => loaded(dir, &id, store::load_or_create(dir, &id)),
+            ExerciseCmd::Open { id } => match store::load_or_create(dir, &id) {
+                Err(e) => ExerciseMsg::Failed(format!(
+                    "cannot open exercise {id}: {e:#}; the file is left as it is: make it smaller or fix it in your own editor, or move it away to start again from the starter"
+                )),
+                text => loaded(dir, &id, text),
+            },
             ExerciseCmd::Reset { id } => loaded(dir, &id, store::reset(dir, &id)),
             ExerciseCmd::Save { id, text, base } => saved(dir, id, text, base),
             // The shell saves through `Save` itself before it runs the editor.
@@ -120,6 +185,20 @@ impl ExerciseShell {
             }
             ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
         })
+    }
+}
+
+/// Close the editor of `id` if its file could not be opened (it has no text): left open, it
+/// said "opening…" for ever (review 2026-12-01 NP6); the banner says why. The editor's own
+/// messages have no "open failed" reply, so the shell closes it here.
+fn close_unopened(app: &mut App, id: &str) {
+    let unopened = app
+        .exercises
+        .editor
+        .as_ref()
+        .is_some_and(|e| e.id == id && e.area.is_none());
+    if unopened {
+        app.exercises.editor = None;
     }
 }
 

@@ -86,43 +86,91 @@ pub fn edit<T: Handover>(term: &mut T, file: &Path) -> anyhow::Result<Result<(),
     })
 }
 
-/// Run `cmd` as a foreground job of its own, as a shell does (see the module's notes).
+/// How long the editor has to end after the tutorial passed it a terminating signal, before
+/// it is killed.
+const EDITOR_GRACE: Duration = Duration::from_secs(2);
+
+/// How often the editor is looked at while it runs (a signal to the tutorial is noticed within
+/// this).
+const EDITOR_POLL: Duration = Duration::from_millis(20);
+
+/// Run `cmd` as a foreground job of its own, as a shell does (see the module's notes). A signal
+/// that ends the tutorial (SIGTERM, SIGHUP, ...) while it runs is passed on to the editor, which
+/// is killed if it has not ended [`EDITOR_GRACE`] later; the caller then takes the terminal
+/// back, and the loop saves, restores and exits on that signal (review 2026-12-01 E10).
 fn run_as_job(cmd: &mut Command) -> std::io::Result<ExitStatus> {
     let tty = std::io::stdin();
     let own = unistd::getpgrp();
-    if unistd::tcgetpgrp(&tty).ok() != Some(own) {
-        // No terminal of ours to hand over (or we are not its foreground): no job control.
-        return cmd.status();
+    // Without a terminal of ours to hand over (or when we are not its foreground): no job
+    // control, the editor stays in our group.
+    let job = unistd::tcgetpgrp(&tty).ok() == Some(own);
+    if job {
+        cmd.process_group(0);
     }
-    let child = cmd.process_group(0).spawn()?;
+    let child = cmd.spawn()?;
     let pid = Pid::from_raw(i32::try_from(child.id()).map_err(std::io::Error::other)?);
-    give_terminal(pid);
+    let signal_editor = |sig: Signal| {
+        let _ = if job {
+            signal::killpg(pid, sig)
+        } else {
+            signal::kill(pid, sig)
+        };
+    };
+    if job {
+        give_terminal(pid);
+    }
+    // Stops are the job's business only where we run the job.
+    let flags = if job {
+        WaitPidFlag::WUNTRACED | WaitPidFlag::WNOHANG
+    } else {
+        WaitPidFlag::WNOHANG
+    };
+    let mut ending: Option<Instant> = None;
     let status = loop {
-        match wait::waitpid(pid, Some(WaitPidFlag::WUNTRACED)) {
+        match wait::waitpid(pid, Some(flags)) {
             Err(Errno::EINTR) => {}
             Err(e) => {
-                give_terminal(own);
+                if job {
+                    give_terminal(own);
+                }
                 return Err(e.into());
             }
+            Ok(WaitStatus::StillAlive) => {
+                match ending {
+                    None if super::events::ending_signal().is_some() => {
+                        // SIGTERM rather than the signal itself: SIGINT or SIGQUIT would be
+                        // the learner's keys to the editor, which some editors ignore.
+                        signal_editor(Signal::SIGTERM);
+                        signal_editor(Signal::SIGCONT);
+                        ending = Some(Instant::now());
+                    }
+                    Some(at) if at.elapsed() > EDITOR_GRACE => signal_editor(Signal::SIGKILL),
+                    _ => {}
+                }
+                std::thread::sleep(EDITOR_POLL);
+            }
             // Stopped for touching the terminal before it was handed over: go on.
-            Ok(WaitStatus::Stopped(_, Signal::SIGTTIN | Signal::SIGTTOU)) => {
+            Ok(WaitStatus::Stopped(_, Signal::SIGTTIN | Signal::SIGTTOU)) if job => {
                 give_terminal(pid);
                 let _ = signal::killpg(pid, Signal::SIGCONT);
             }
             // Ctrl-Z in the editor: stop the whole job, as the shell expects; on `fg` the shell
             // continues us and gives us the terminal, which we pass on to the editor.
-            Ok(WaitStatus::Stopped(..)) => {
+            Ok(WaitStatus::Stopped(..)) if job && ending.is_none() => {
                 give_terminal(own);
                 super::events::stop_self();
                 give_terminal(pid);
                 let _ = signal::killpg(pid, Signal::SIGCONT);
             }
+            Ok(WaitStatus::Stopped(..)) => signal_editor(Signal::SIGCONT),
             Ok(WaitStatus::Exited(_, code)) => break ExitStatus::from_raw((code & 0xff) << 8),
             Ok(WaitStatus::Signaled(_, sig, _)) => break ExitStatus::from_raw(sig as i32),
             Ok(_) => {}
         }
     };
-    give_terminal(own);
+    if job {
+        give_terminal(own);
+    }
     Ok(status)
 }
 

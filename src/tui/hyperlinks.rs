@@ -8,7 +8,7 @@
 //! when its `terminal-features` include `hyperlinks` for the client: there, tmux is asked.
 //! `NO_COLOR` has nothing to do with links and is not looked at.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// The environment variable that chooses when `--hyperlinks` is not given.
 pub const ENV: &str = "CUDA_ACADEMY_HYPERLINKS";
@@ -97,17 +97,20 @@ fn terminal_supports(
 
 /// The features tmux knows for the client it shows us on, or `None` when it cannot say (tmux
 /// before 3.2 has no `client_termfeatures`; then no hyperlinks).
+/// tmux is asked with a time limit ([`TMUX_LIMIT`]): one that does not answer means no
+/// hyperlinks, never a tutorial that does not start.
 fn tmux_features() -> Option<String> {
-    let out = Command::new("tmux")
-        .args(["display-message", "-p", "#{client_termfeatures}"])
-        .stdin(Stdio::null())
-        .stderr(Stdio::null())
-        .output()
-        .ok()?;
-    out.status
+    let mut command = Command::new("tmux");
+    command.args(["display-message", "-p", "#{client_termfeatures}"]);
+    let (status, out) = super::child::output_within(command, TMUX_LIMIT)?;
+    status
         .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+        .then(|| String::from_utf8_lossy(&out).trim().to_string())
 }
+
+/// How long tmux may take to answer (it answers in milliseconds; at a tiny `ulimit -n` it
+/// hung forever: review 2026-12-01 U5).
+const TMUX_LIMIT: std::time::Duration = std::time::Duration::from_millis(500);
 
 #[cfg(test)]
 mod tests {

@@ -122,3 +122,90 @@ mod tests {
         assert_eq!(left, [".tmpyoung1", "time-a-copy.cu"]);
     }
 }
+
+/// Open files the tutorial needs at once: the three standard streams, the terminal, the input
+/// reader's poller and waker, the signal pipe, a file being saved or read, and the pipes of a
+/// child (the CUDA probe, `$EDITOR`). It ran at 10 (2026-12-01); this leaves room.
+pub const DESCRIPTORS_NEEDED: u64 = 16;
+
+/// What the soft open-file limit is raised to when it is lower and the hard limit allows.
+const DESCRIPTORS_WANTED: u64 = 64;
+
+/// Make sure the open-file limit (`ulimit -n`) leaves room for the tutorial: raise the soft
+/// limit when the hard one allows, else refuse with what to do (review 2026-12-01 U5: at
+/// `ulimit -n 6` the tutorial said only "cannot read the terminal: Failed to initialize input
+/// reader").
+#[cfg(unix)]
+pub fn enough_descriptors() -> anyhow::Result<()> {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let Ok((soft, hard)) = getrlimit(Resource::RLIMIT_NOFILE) else {
+        return Ok(()); // cannot tell: try, and let the failure speak
+    };
+    match descriptor_plan(soft, hard) {
+        DescriptorPlan::Enough => Ok(()),
+        DescriptorPlan::Raise(to) => {
+            let _ = setrlimit(Resource::RLIMIT_NOFILE, to, hard);
+            Ok(())
+        }
+        DescriptorPlan::Refuse => anyhow::bail!("{}", too_few_descriptors(hard)),
+    }
+}
+
+#[cfg(not(unix))]
+pub fn enough_descriptors() -> anyhow::Result<()> {
+    Ok(())
+}
+
+/// What to do about the open-file limits `soft` and `hard`.
+#[derive(Debug, PartialEq, Eq)]
+enum DescriptorPlan {
+    Enough,
+    /// Raise the soft limit to this.
+    Raise(u64),
+    Refuse,
+}
+
+fn descriptor_plan(soft: u64, hard: u64) -> DescriptorPlan {
+    if soft >= DESCRIPTORS_WANTED {
+        DescriptorPlan::Enough
+    } else if hard > soft && hard >= DESCRIPTORS_NEEDED {
+        DescriptorPlan::Raise(hard.min(DESCRIPTORS_WANTED))
+    } else if soft >= DESCRIPTORS_NEEDED {
+        DescriptorPlan::Enough
+    } else {
+        DescriptorPlan::Refuse
+    }
+}
+
+/// The refusal: what happened and what to do.
+fn too_few_descriptors(limit: u64) -> String {
+    format!(
+        "cannot start: Too many open files: the open-file limit (ulimit -n) is {limit}, and the \
+         tutorial needs at least {DESCRIPTORS_NEEDED}; raise it (e.g. `ulimit -n 1024` in this \
+         shell) and start again"
+    )
+}
+
+#[cfg(test)]
+mod descriptor_tests {
+    use super::*;
+
+    #[test]
+    fn the_soft_limit_is_raised_where_the_hard_one_allows_and_too_few_is_refused() {
+        assert_eq!(descriptor_plan(1024, 4096), DescriptorPlan::Enough);
+        assert_eq!(
+            descriptor_plan(6, 4096),
+            DescriptorPlan::Raise(DESCRIPTORS_WANTED)
+        );
+        assert_eq!(descriptor_plan(6, 20), DescriptorPlan::Raise(20));
+        assert_eq!(descriptor_plan(20, 20), DescriptorPlan::Enough);
+        // `ulimit -n 6` sets both limits: nothing to raise.
+        assert_eq!(descriptor_plan(6, 6), DescriptorPlan::Refuse);
+        assert_eq!(descriptor_plan(12, 12), DescriptorPlan::Refuse);
+        assert_eq!(descriptor_plan(6, 10), DescriptorPlan::Refuse);
+        let said = too_few_descriptors(6);
+        assert!(said.contains("Too many open files"), "{said}");
+        assert!(said.contains("ulimit -n) is 6"), "{said}");
+        assert!(said.contains("ulimit -n 1024"), "{said}");
+    }
+}

@@ -6,6 +6,8 @@
 // Test helpers: a failed unwrap is a failed test, with its message.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+#[path = "hardening/c_semantics.rs"]
+mod c_semantics;
 #[path = "hardening/check_output.rs"]
 mod check_output;
 #[path = "hardening/concurrent.rs"]
@@ -14,6 +16,11 @@ mod concurrent;
 mod depth;
 #[path = "hardening/driver.rs"]
 mod driver;
+#[path = "hardening/editor_files.rs"]
+mod editor_files;
+#[cfg(unix)]
+#[path = "hardening/editor_signal.rs"]
+mod editor_signal;
 #[path = "hardening/file_size.rs"]
 mod file_size;
 #[path = "hardening/hostile.rs"]
@@ -27,6 +34,8 @@ mod profiles;
 #[cfg(unix)]
 #[path = "hardening/reads.rs"]
 mod reads;
+#[path = "hardening/wall_clock.rs"]
+mod wall_clock;
 #[path = "hardening/writes.rs"]
 mod writes;
 

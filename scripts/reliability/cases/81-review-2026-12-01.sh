@@ -332,7 +332,7 @@ x36_endless() {
         [ $? = 1 ] && grep -q 'stopped after' "$CASE_DIR/out" || bad="$bad [$f: $(first 'stopped\|FAIL')]"
     done
     [ -z "$bad" ]
-    verdict $? "both 'stopped after ... steps: does a loop never end?', exit 1$bad"
+    verdict $? "both 'stopped after ... steps: the check's step budget was reached', exit 1$bad"
 }
 
 x37_includes() {

@@ -38,6 +38,19 @@ pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
     let ints =
         matches!(a, Value::Int(_) | Value::Bool(_)) && matches!(b, Value::Int(_) | Value::Bool(_));
     let cmp = |c: bool| Ok(Value::Bool(c));
+    if ints && matches!(op, Lt | Le | Gt | Ge | Eq | Ne) {
+        // Whole numbers compare exactly: through f64, 2^53 + 1 equalled 2^53 (review
+        // 2026-12-01 X25).
+        let (i, j) = (a.as_i64().unwrap_or(0), b.as_i64().unwrap_or(0));
+        return cmp(match op {
+            Lt => i < j,
+            Le => i <= j,
+            Gt => i > j,
+            Ge => i >= j,
+            Eq => i == j,
+            _ => i != j,
+        });
+    }
     match op {
         Lt => return cmp(x < y),
         Le => return cmp(x <= y),
@@ -72,4 +85,31 @@ pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
         Div => x / y,
         _ => return Err("this operator needs whole numbers".into()),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// Review 2026-12-01 X25: 2^53 + 1 and 2^53 are different whole numbers.
+    #[test]
+    fn whole_numbers_compare_exactly() {
+        let (a, b) = (
+            Value::Int(9_007_199_254_740_993),
+            Value::Int(9_007_199_254_740_992),
+        );
+        assert_eq!(arith(BinOp::Eq, &a, &b).unwrap(), Value::Bool(false));
+        assert_eq!(arith(BinOp::Ne, &a, &b).unwrap(), Value::Bool(true));
+        assert_eq!(arith(BinOp::Gt, &a, &b).unwrap(), Value::Bool(true));
+        assert_eq!(arith(BinOp::Le, &a, &b).unwrap(), Value::Bool(false));
+        assert_eq!(arith(BinOp::Lt, &b, &a).unwrap(), Value::Bool(true));
+        assert_eq!(arith(BinOp::Ge, &b, &b).unwrap(), Value::Bool(true));
+        // A float on either side still compares as a number.
+        let half = Value::Float(0.5);
+        assert_eq!(
+            arith(BinOp::Lt, &Value::Int(0), &half).unwrap(),
+            Value::Bool(true)
+        );
+    }
 }

@@ -8,9 +8,14 @@
 //! host `memcpy` cost one step per [`ELEMENTS_PER_STEP`] floats. So the budget bounds time,
 //! not just statements (one call used to count once and cost 65 ms). The wall-clock limit is
 //! the backstop for work no count foresees; its verdict says that it fired.
+//!
+//! [`Halt`] is what stops a check from outside its program, in every phase (the run, the
+//! reference run, the hazard search, grading): Esc and the wall-clock limit, counted from the
+//! start of the check, not of each phase (review 2026-12-01 R1: a check whose run ended in time
+//! spent minutes more in the hazard search).
 
-use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use super::eval::stop;
 use super::{Interp, Res, Stop};
@@ -23,8 +28,8 @@ pub struct Limits {
     pub max_gpu_ops: u64,
     /// Host memory a program may allocate in all.
     pub max_host_bytes: u64,
-    /// Wall-clock time a run may take (the interpreter's walk; the hazard check after it is
-    /// not counted).
+    /// Wall-clock time a whole check may take: the run, the reference run, the hazard search
+    /// and grading together (see [`Halt`]).
     pub max_wall: Duration,
 }
 
@@ -62,14 +67,108 @@ pub(super) fn text_steps(bytes: usize) -> u64 {
     bytes as u64 / TEXT_BYTES_PER_STEP
 }
 
+/// The most memory parsing may take per byte of source: tree-sitter's tree for a 0.9 MB file
+/// of unbalanced `(` (its worst case, review 2026-12-01 U4) took about 250 times the input.
+pub const PARSE_BYTES_PER_SOURCE_BYTE: u64 = 300;
+
+/// Why parsing `source_len` bytes might not fit in the memory this process has left (the
+/// address-space limit, `ulimit -v`, or free memory), or `None`. tree-sitter aborts the whole
+/// process when an allocation fails (U4: exit 134; in the TUI the tutorial would end), so a
+/// parse that might not fit is refused before it starts.
+pub fn parse_would_not_fit(source_len: usize) -> Option<String> {
+    parse_misfit(source_len, crate::experiment::fit::host_available())
+}
+
+fn parse_misfit(source_len: usize, free: Option<u64>) -> Option<String> {
+    let need = (source_len as u64).saturating_mul(PARSE_BYTES_PER_SOURCE_BYTE);
+    let free = free?;
+    (need > free).then(|| {
+        format!(
+            "the file ({source_len} bytes) may need up to {} MiB of memory to parse, and this process has {} MiB left (its address-space limit, `ulimit -v`, or free memory): make the file smaller, or raise the limit",
+            need.div_ceil(1 << 20),
+            free >> 20
+        )
+    })
+}
+
 /// What a cancelled run says, at the statement it stopped before.
 pub const CANCELLED: &str = "cancelled";
+
+/// Why a check was stopped from outside its program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Halted {
+    /// The cancel flag (Esc in the editor).
+    Cancelled,
+    /// The wall-clock limit, whose length it holds.
+    OutOfTime(Duration),
+}
+
+impl Halted {
+    /// What the verdict says: "cancelled", or which limit fired and what to do.
+    pub fn message(self) -> String {
+        match self {
+            Halted::Cancelled => CANCELLED.into(),
+            Halted::OutOfTime(limit) => format!(
+                "stopped after {}: the wall-clock limit for a check; the program's work (or the check of it) takes too long: make it do less (fewer calls, fewer loop iterations)",
+                wall_words(limit)
+            ),
+        }
+    }
+}
+
+/// The cancel flag and the check's deadline, shared by every phase of one check. Looking is
+/// cheap (a relaxed load, and a clock read), so phases look often enough to stop within
+/// 100 ms: the run at every step (the clock every [`CLOCK_EVERY`] steps), the hazard search
+/// at every log entry.
+#[derive(Debug, Clone, Copy)]
+pub struct Halt<'a> {
+    cancel: &'a AtomicBool,
+    started: Instant,
+    max_wall: Duration,
+}
+
+impl<'a> Halt<'a> {
+    /// A check starting now, stopped by `cancel` or after `max_wall`.
+    pub fn new(cancel: &'a AtomicBool, max_wall: Duration) -> Halt<'a> {
+        Halt {
+            cancel,
+            started: Instant::now(),
+            max_wall,
+        }
+    }
+
+    /// Only the cancel flag (no deadline: a search callers bound themselves).
+    pub fn cancel_only(cancel: &'a AtomicBool) -> Halt<'a> {
+        Halt::new(cancel, Duration::MAX)
+    }
+
+    /// The cancel flag is set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::Relaxed)
+    }
+
+    /// The deadline has passed.
+    pub fn out_of_time(&self) -> bool {
+        self.started.elapsed() >= self.max_wall
+    }
+
+    /// Why to stop now, if at all (a cancel first: the learner asked for it).
+    pub fn halted(&self) -> Option<Halted> {
+        if self.cancelled() {
+            Some(Halted::Cancelled)
+        } else if self.out_of_time() {
+            Some(Halted::OutOfTime(self.max_wall))
+        } else {
+            None
+        }
+    }
+}
 
 impl Interp<'_> {
     /// Count one step; stop on a cancellation or the budget.
     pub(super) fn step(&mut self, pos: Pos) -> Res<()> {
         // One relaxed load per step: cheap next to evaluating the statement.
-        if self.cancel.load(Ordering::Relaxed) {
+        if self.halt.cancelled() {
             return Err(Stop {
                 pos,
                 message: CANCELLED.into(),
@@ -100,24 +199,23 @@ impl Interp<'_> {
         stop(
             pos,
             format!(
-                "stopped after {} steps: does a loop never end?",
+                "stopped after {} steps: the check's step budget was reached (a step is a statement, an expression, or {ELEMENTS_PER_STEP} floats of a helper's work); does a loop never end, or run far more often than it needs to? Make the program do less",
                 self.limits.max_steps
             ),
         )
     }
 
-    /// Stop once the run has taken longer than [`Limits::max_wall`].
+    /// Stop once the check has taken longer than its wall-clock limit.
     fn check_clock(&self, pos: Pos) -> Res<()> {
-        if self.started.elapsed() <= self.limits.max_wall {
-            return Ok(());
+        if self.halt.out_of_time() {
+            return Err(self.out_of_time(pos));
         }
-        Err(stop(
-            pos,
-            format!(
-                "stopped after {}: the wall-clock limit for a check",
-                wall_words(self.limits.max_wall)
-            ),
-        ))
+        Ok(())
+    }
+
+    /// The stop the wall-clock limit makes at `pos`.
+    pub(super) fn out_of_time(&self, pos: Pos) -> Stop {
+        stop(pos, Halted::OutOfTime(self.halt.max_wall).message())
     }
 
     /// Count a GPU operation against the cap.
@@ -144,5 +242,43 @@ fn wall_words(d: Duration) -> String {
         format!("{:.1} s", d.as_secs_f64())
     } else {
         format!("{} ms", d.as_millis())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Review 2026-12-01 U4: a parse that might not fit is refused with what to do.
+    #[test]
+    fn a_parse_that_might_not_fit_is_refused_before_it_starts() {
+        let mib = 1u64 << 20;
+        assert_eq!(parse_misfit(900_000, None), None, "unknown: try");
+        assert_eq!(parse_misfit(4_000, Some(100 * mib)), None);
+        let why = parse_misfit(900_000, Some(100 * mib)).unwrap_or_default();
+        assert!(
+            why.contains("900000 bytes") && why.contains("ulimit -v"),
+            "{why}"
+        );
+        assert!(why.contains("100 MiB left"), "{why}");
+    }
+
+    #[test]
+    fn the_limit_messages_say_what_fired_and_what_to_do() {
+        let wall = Halted::OutOfTime(Duration::from_secs(60)).message();
+        assert!(
+            wall.starts_with("stopped after 60 s: the wall-clock limit"),
+            "{wall}"
+        );
+        assert!(wall.contains("make it do less"), "{wall}");
+        assert_eq!(Halted::Cancelled.message(), CANCELLED);
+        let cancel = AtomicBool::new(false);
+        let halt = Halt::new(&cancel, Duration::from_secs(3600));
+        assert_eq!(halt.halted(), None);
+        cancel.store(true, Ordering::Relaxed);
+        assert_eq!(halt.halted(), Some(Halted::Cancelled));
+        let never = AtomicBool::new(false);
+        let late = Halt::new(&never, Duration::ZERO);
+        assert_eq!(late.halted(), Some(Halted::OutOfTime(Duration::ZERO)));
     }
 }

@@ -57,7 +57,9 @@ impl Interp<'_> {
                 match self.eval(base)? {
                     Value::Ptr { region, off } => Ok(Target::Mem(
                         region.0 as usize,
-                        u64::try_from(off.saturating_add(i.saturating_mul(4))).unwrap_or(u64::MAX),
+                        // Two's complement: a byte before the allocation stays negative
+                        // as i64, and `host_float` says how far before (review X24).
+                        off.saturating_add(i.saturating_mul(4)) as u64,
                     )),
                     v => Err(stop(base.pos, format!("cannot index {}", v.describe()))),
                 }
@@ -127,6 +129,19 @@ impl Interp<'_> {
                 pos,
                 format!(
                     "`{name}` is device memory: the host cannot read or write it (copy it to the host first)"
+                ),
+            ));
+        }
+        // A pointer moved before its allocation (`h - 1`) carries a negative offset, which
+        // arrives here wrapped (review 2026-12-01 X24: "byte 18446744073709551615").
+        let signed = off as i64;
+        if signed < 0 {
+            return Err(stop(
+                pos,
+                format!(
+                    "index out of bounds: {} bytes before the start of `{name}`, which has {} bytes",
+                    signed.unsigned_abs(),
+                    r.bytes
                 ),
             ));
         }

@@ -27,10 +27,12 @@ fn small_budget() -> Limits {
 fn assert_stopped_by_budget(body: &str) {
     let out = run_with(&program(body), small_budget());
     let err = out.error.unwrap_or_else(|| panic!("not stopped: {body}"));
-    assert_eq!(
-        err.message,
-        format!("stopped after {BUDGET} steps: does a loop never end?"),
-        "{body}"
+    assert!(
+        err.message.starts_with(&format!(
+            "stopped after {BUDGET} steps: the check's step budget was reached"
+        )),
+        "{body}: {}",
+        err.message
     );
 }
 
@@ -102,7 +104,7 @@ fn the_wall_clock_limit_stops_a_check_and_the_verdict_says_so() {
         .collect::<Vec<_>>();
     assert!(
         said.iter()
-            .any(|m| m == "stopped after 1 ms: the wall-clock limit for a check"),
+            .any(|m| m.starts_with("stopped after 1 ms: the wall-clock limit for a check")),
         "{said:?}"
     );
 }

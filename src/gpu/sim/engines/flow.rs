@@ -13,8 +13,8 @@ impl Device {
             if self.engines[e].running.is_some() {
                 continue;
             }
-            let Some(pos) = self.pick(e) else { continue };
-            let id = self.engines[e].queue.remove(pos);
+            let Some(id) = self.pick(e) else { continue };
+            self.engines[e].dequeue(id);
             let now = self.now;
             let last = self.engines[e].last_stream;
             let toll = self.upload_toll(e, id);
@@ -103,14 +103,14 @@ impl Device {
             return None;
         }
         self.engines[e]
-            .queue
-            .iter()
-            .filter_map(|&id| self.ready_at(id))
+            .heads()
+            .into_iter()
+            .filter_map(|id| self.ready_at(id))
             .reduce(f64::min)
     }
 
-    /// Queue position of the op engine `e` starts next, if any is ready.
-    fn pick(&self, e: usize) -> Option<usize> {
+    /// The op engine `e` starts next, if any is ready.
+    fn pick(&self, e: usize) -> Option<OpId> {
         let engine = &self.engines[e];
         let ready = |id: &OpId| {
             self.ready_at(*id)
@@ -119,12 +119,12 @@ impl Device {
                 .map(|s| s.queue)
         };
         let mut first = None;
-        for (pos, id) in engine.queue.iter().enumerate() {
-            let Some(queue) = ready(id) else { continue };
+        for id in engine.heads() {
+            let Some(queue) = ready(&id) else { continue };
             if Some(queue) == engine.last_queue {
-                return Some(pos);
+                return Some(id);
             }
-            first = first.or(Some(pos));
+            first = first.or(Some(id));
         }
         first
     }
@@ -229,6 +229,7 @@ impl Device {
             self.kept_ends.insert(running.id, now);
         }
         self.finished.push(running.id);
+        self.pending = self.pending.saturating_sub(1);
         Ok(())
     }
 }

@@ -107,7 +107,12 @@ fn a_ready_copy_passes_one_still_waiting_on_its_stream() {
     let mut d = Device::new(2, 100.0);
     let k = d.issue(kernel(50.0, vec![]));
     let blocked = d.issue(copy(Dir::H2d, 100, 0.0, 10.0, vec![k]));
-    let free = d.issue(copy(Dir::H2d, 100, 0.0, 10.0, vec![]));
+    // Another stream's: ops of one stream always wait for each other (the ordering model makes
+    // each depend on its predecessor), which `Engine::heads` relies on.
+    let free = d.issue(DevOp {
+        stream: 3,
+        ..copy(Dir::H2d, 100, 0.0, 10.0, vec![])
+    });
     d.wait_idle().unwrap();
     let ops = d.take_recorded();
     let start = |id: OpId| ops.iter().find(|(i, _)| *i == id).unwrap().1.start_us;
