@@ -17,7 +17,7 @@ use crate::timeline::{TimelineView, ViewMode};
 mod outcome;
 mod update;
 
-pub use outcome::{Compare, Outcome};
+pub use outcome::{Compare, Outcome, Saved};
 pub use update::PanelAction;
 
 /// What the status bar says about the backend.
@@ -129,6 +129,18 @@ impl Default for PanelState {
 }
 
 impl PanelState {
+    /// The panel after a relaunch: each experiment's last saved run is its outcome, labelled as
+    /// saved (see [`Outcome::restored`]), until the learner runs it again.
+    pub fn restored(results: &BTreeMap<String, crate::progress::SavedRun>) -> PanelState {
+        PanelState {
+            outcomes: results
+                .iter()
+                .map(|(id, run)| (id.clone(), Outcome::restored(run)))
+                .collect(),
+            ..PanelState::default()
+        }
+    }
+
     /// The outcome of `experiment`, created empty on first use.
     pub fn outcome_mut(&mut self, experiment: &str) -> &mut Outcome {
         self.outcomes

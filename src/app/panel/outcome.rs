@@ -5,6 +5,7 @@
 //! with any of them.
 
 use crate::experiment::{pipeline, registry};
+use crate::progress::SavedRun;
 use crate::report::Report;
 use crate::timeline::{TimelineAction, TimelineCursor, TimelineView, ViewMode};
 
@@ -32,6 +33,20 @@ pub struct Outcome {
     pub compare: Compare,
     /// The timeline's window and selected op (a new report or comparison starts afresh).
     pub cursor: TimelineCursor,
+    /// Set when the report is a run saved in progress (a relaunch), not one of this session:
+    /// the panel labels it with when it ran and what the file did not keep. A new run clears it.
+    pub saved: Option<Saved>,
+}
+
+/// Where a restored report came from (see [`Outcome::saved`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Saved {
+    /// When the run completed (ms since the epoch).
+    pub at: u64,
+    /// What the run had that the file did not keep (timelines too large for it), by name.
+    pub left_out: Vec<String>,
+    /// False for a run saved before checks and timelines were kept: its metrics alone.
+    pub detail: bool,
 }
 
 impl Outcome {
@@ -42,7 +57,27 @@ impl Outcome {
             error: None,
             compare: Compare::Nothing,
             cursor: TimelineCursor::default(),
+            saved: None,
         }
+    }
+
+    /// The outcome a saved run shows after a relaunch: its report as far as the file kept it
+    /// (metrics alone for a file from before checks and timelines were kept), labelled.
+    pub fn restored(run: &SavedRun) -> Outcome {
+        let saved = Saved {
+            at: run.at,
+            left_out: run
+                .detail
+                .as_ref()
+                .map(|d| d.left_out.clone())
+                .unwrap_or_default(),
+            detail: run.detail.is_some(),
+        };
+        let report = run.report();
+        let mut outcome = Outcome::empty();
+        outcome.accept(Box::new(report));
+        outcome.saved = Some(saved);
+        outcome
     }
 
     /// Take a new report: the old one becomes the previous run; the comparison defaults to the
@@ -51,6 +86,7 @@ impl Outcome {
         self.previous = self.report.take();
         self.report = Some(report);
         self.error = None;
+        self.saved = None;
         self.compare = if self.previous.is_some() {
             Compare::Previous
         } else if self
