@@ -11,13 +11,14 @@ use std::collections::BTreeMap;
 
 use crate::experiment::{ExperimentOptions, registry};
 use crate::gpu::DeviceInfo;
+use crate::lesson::PanelCue;
 use crate::report::Report;
 use crate::timeline::{TimelineView, ViewMode};
 
 mod outcome;
 mod update;
 
-pub use outcome::{Compare, Outcome, Saved};
+pub use outcome::{Chosen, Compare, Outcome, Saved};
 pub use update::PanelAction;
 
 /// What the status bar says about the backend.
@@ -159,10 +160,11 @@ impl PanelState {
         self.outcomes.get(id)?.report.as_deref()
     }
 
-    /// The timeline of experiment `id` in the lane mode chosen, when its last run has one
-    /// (derived, see [`Outcome::timeline`]).
-    pub fn timeline(&self, id: &str) -> Option<TimelineView> {
-        self.outcomes.get(id)?.timeline(self.mode)
+    /// The timeline of experiment `id` in the lane mode chosen, under the open card's `cue`,
+    /// when its last run has one (derived, see [`Outcome::timeline`]).
+    pub fn timeline(&self, id: &str, cue: Option<PanelCue>) -> Option<TimelineView> {
+        let cue = cue.filter(|c| c.experiment() == id);
+        self.outcomes.get(id)?.timeline(self.mode, cue)
     }
 
     /// The views the experiment `shown` can draw now, in the order `v` cycles through them.

@@ -124,6 +124,15 @@ pub fn run(
         }
         None => None,
     };
+    // The best of each layout not recorded yet (with the learner's layout fixed, there is one).
+    let layouts = match runner {
+        Some(runner) => {
+            ctx.step("the best of each other layout")?;
+            let recorded = [best.order, runner.order];
+            orders::record_layouts(&mut s, &b, &times, &recorded, &streams)?
+        }
+        None => Vec::new(),
+    };
     let equal = shapes::compare_with_equal(&mut s, &b, best, &streams, FINAL_REPS, &mut report)?;
     ctx.step(&format!("best: {}, verified", best.describe()))?;
     // Recorded and unrecorded runs of the best configuration in turn; the output is refilled
@@ -186,6 +195,7 @@ pub fn run(
     ));
     report.timeline = best_ops;
     report.other_timelines.extend(other_order);
+    report.other_timelines.extend(layouts);
     report.other_timelines.extend(equal);
     report.other_timelines.push(NamedTimeline {
         name: "sequential".into(),

@@ -79,6 +79,59 @@ pub fn measure_other(
     })
 }
 
+/// The best configuration of each layout in `times` that has no timeline yet (`recorded`: the
+/// layouts of the best and the runner-up), recorded once, so that the panel can draw any two
+/// layouts on one scale (lesson 4's cards on breadth-first and on by-stage). Each is named like
+/// the runner-up ([`timeline_name`]), with the time the search measured for it.
+pub fn record_layouts(
+    s: &mut Session,
+    b: &Buffers,
+    times: &HashMap<Config, f64>,
+    recorded: &[IssueOrder],
+    streams: &[StreamId],
+) -> Result<Vec<NamedTimeline>, ExperimentError> {
+    let mut out = Vec::new();
+    for order in IssueOrder::ALL
+        .into_iter()
+        .filter(|o| !recorded.contains(o))
+    {
+        let best = times
+            .iter()
+            .filter(|(c, _)| c.order == order)
+            .min_by(|a, b| a.1.total_cmp(b.1));
+        if let Some((&cfg, &ms)) = best {
+            out.push(NamedTimeline {
+                name: timeline_name(cfg, ms),
+                ops: run_once(s, b, cfg, streams)?,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The timeline of `order`'s best configuration in a pipeline report, with its name
+/// (`breadth-first, 7.21 ms · 3 streams x 32 chunks`): the headline timeline when `order` is the
+/// best layout, else the other timeline named after it; `None` when the run did not record it.
+pub fn layout_timeline(report: &Report, order: IssueOrder) -> Option<(String, &[Op])> {
+    if report.params.extra.get("best_order").map(String::as_str) == Some(order.name()) {
+        let ms = report.metrics.get("best_ms")?.value;
+        let (streams, chunks) = (report.params.streams?, report.params.chunks?);
+        let name = format!(
+            "{}, {} · {}",
+            order.name(),
+            crate::timeline::format::format_duration_us(ms * 1e3),
+            shape(streams, chunks)
+        );
+        return (!report.timeline.is_empty()).then_some((name, report.timeline.as_slice()));
+    }
+    let prefix = format!("{}, ", order.name());
+    report
+        .other_timelines
+        .iter()
+        .find(|t| t.name.starts_with(&prefix))
+        .map(|t| (t.name.clone(), t.ops.as_slice()))
+}
+
 /// How the best layout compared with the best of the others.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderResult {
