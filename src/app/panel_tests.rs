@@ -441,6 +441,9 @@ fn lesson_four_s_panel_follows_the_card_cue() {
     let (below, above) = at(&mut app, breadth);
     assert!(below.starts_with("breadth-first, "), "{below}");
     assert!(above.starts_with("per-chunk, "), "{above}");
+    // The same chunks: only the issue order differs.
+    let shape = |name: &str| name.rsplit(" · ").next().unwrap_or_default().to_string();
+    assert_eq!(shape(&below), shape(&above));
     let (below, above) = at(&mut app, by_stage);
     assert!(below.starts_with("by-stage, "), "{below}");
     assert!(above.starts_with("per-chunk, "), "{above}");

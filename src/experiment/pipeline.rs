@@ -124,12 +124,13 @@ pub fn run(
         }
         None => None,
     };
-    // The best of each layout not recorded yet (with the learner's layout fixed, there is one).
+    // What the panel needs to draw each layout against per-chunk (with the learner's layout
+    // fixed, there is one).
     let layouts = match runner {
         Some(runner) => {
-            ctx.step("the best of each other layout")?;
-            let recorded = [best.order, runner.order];
-            orders::record_layouts(&mut s, &b, &times, &recorded, &streams)?
+            ctx.step("each layout against per-chunk")?;
+            let recorded = [best, runner];
+            orders::record_layouts(&mut s, &b, &times, &recorded, (&streams, FINAL_REPS))?
         }
         None => Vec::new(),
     };

@@ -2,7 +2,9 @@
 //! the timeline's zoom, pan and selection) and the run's life as the panel sees it: started,
 //! phases, finished.
 
-use super::{BackendState, ExperimentOptions, PanelState, PanelView, Running, default_view};
+use super::{
+    BackendState, Compare, ExperimentOptions, PanelState, PanelView, Running, default_view,
+};
 use crate::lesson::PanelCue;
 use crate::report::Report;
 use crate::timeline::{Lanes, TimelineAction, ViewMode};
@@ -99,9 +101,13 @@ impl PanelState {
             Some(outcome) if outcome.has_timeline() => {
                 outcome.cycle_compare(cue);
                 self.view = PanelView::Timeline;
-                match outcome.compare_name(cue) {
-                    Some(name) => format!("comparing with {name} (c for the next)"),
-                    None => "comparison off: this run alone (c compares again)".to_string(),
+                match (outcome.compare(cue), outcome.compare_name(cue)) {
+                    (Compare::Layouts(order), _) => format!(
+                        "comparing the best {} run with the best per-chunk run (c for the next)",
+                        order.name()
+                    ),
+                    (_, Some(name)) => format!("comparing with {name} (c for the next)"),
+                    (_, None) => "comparison off: this run alone (c compares again)".to_string(),
                 }
             }
             _ => "no timeline yet: press r to run the experiment".to_string(),
