@@ -127,8 +127,13 @@ pub struct SavedRun {
     pub source: RunSource,
     pub metrics: BTreeMap<String, Metric>,
     /// Checks, notes, series and the timelines that fit ([`RunDetail`]); absent in files
-    /// written before it was kept, which still load.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// written before it was kept, which still load. One this build cannot read (a newer
+    /// version's) is dropped, never the file: the run keeps its metrics.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "detail::lenient"
+    )]
     pub detail: Option<RunDetail>,
 }
 

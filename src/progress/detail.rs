@@ -47,6 +47,16 @@ pub struct RunDetail {
     pub left_out: Vec<String>,
 }
 
+/// A saved detail, or `None` when it does not parse (a newer version wrote a kind of run this
+/// build does not know): only the detail is lost, never the progress file.
+pub(super) fn lenient<'de, D>(deserializer: D) -> Result<Option<RunDetail>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    let value = serde_json::Value::deserialize(deserializer)?;
+    Ok(serde_json::from_value(value).ok())
+}
+
 fn json_len<T: Serialize>(value: &T) -> usize {
     serde_json::to_vec(value).map_or(usize::MAX, |v| v.len())
 }
@@ -89,7 +99,7 @@ impl SavedRun {
             left_out: Vec::new(),
         };
         let detail = self.detail.clone().unwrap_or(empty);
-        Report {
+        let report = Report {
             schema_version: detail.schema_version,
             experiment: self.source.experiment.clone(),
             backend: BackendInfo {
@@ -106,8 +116,46 @@ impl SavedRun {
             series: detail.series,
             checks: detail.checks,
             notes: detail.notes,
-        }
+        };
+        cleaned(report)
     }
+}
+
+/// `report` with every text it holds through the sanitiser: it was read from a file that
+/// anyone can edit, and the panel puts these texts on the terminal.
+fn cleaned(mut r: Report) -> Report {
+    let clean = |t: &mut String| *t = crate::sanitize::clean(t).into_owned();
+    clean(&mut r.experiment);
+    clean(&mut r.backend.device);
+    r.backend.profile.iter_mut().for_each(clean);
+    r.params.extra.values_mut().for_each(clean);
+    r.metrics = std::mem::take(&mut r.metrics)
+        .into_iter()
+        .map(|(mut name, mut m)| {
+            clean(&mut name);
+            clean(&mut m.unit);
+            (name, m)
+        })
+        .collect();
+    let ops = r
+        .timeline
+        .iter_mut()
+        .chain(r.other_timelines.iter_mut().flat_map(|t| t.ops.iter_mut()));
+    ops.for_each(|op| clean(&mut op.label));
+    r.other_timelines
+        .iter_mut()
+        .for_each(|t| clean(&mut t.name));
+    for series in &mut r.series {
+        clean(&mut series.name);
+        clean(&mut series.x_unit);
+        clean(&mut series.y_unit);
+    }
+    for check in &mut r.checks {
+        clean(&mut check.name);
+        clean(&mut check.detail);
+    }
+    r.notes.iter_mut().for_each(clean);
+    r
 }
 
 impl RunDetail {

@@ -132,3 +132,46 @@ impl Report {
         r
     }
 }
+
+/// The file is outside text: what it says reaches the terminal only through the sanitiser.
+#[test]
+fn a_saved_run_s_texts_are_sanitised_on_the_way_back() {
+    let mut run = report(3);
+    run.notes = vec!["evil \u{1b}]0;title\u{7} note".into()];
+    run.checks[0].detail = "bidi \u{202e}kcatta".into();
+    run.other_timelines[0].name = "seq\u{1b}[2J".into();
+    let back = SavedRun::from_report(&run, 1).report();
+    let texts = [
+        back.notes[0].as_str(),
+        back.checks[0].detail.as_str(),
+        back.other_timelines[0].name.as_str(),
+    ];
+    for text in texts {
+        assert!(
+            !text
+                .chars()
+                .any(|c| crate::sanitize::is_unsafe(c) || crate::sanitize::is_bidi_control(c)),
+            "{text:?} still holds a control"
+        );
+    }
+}
+
+/// A detail this build cannot read (here, a timing source from a newer version) drops the
+/// detail alone: the file loads, the run keeps its metrics.
+#[test]
+fn a_detail_from_a_newer_version_is_dropped_not_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut progress = Progress::fresh();
+    let run = SavedRun::from_report(&report(3), 7);
+    progress.results.insert("pipeline".into(), run);
+    let json = serde_json::to_string(&progress)
+        .unwrap()
+        .replace("\"timing\":\"model\"", "\"timing\":\"quantum\"");
+    assert!(json.contains("quantum"));
+    std::fs::write(dir.path().join(crate::progress::FILE_NAME), json).unwrap();
+    let loaded = load(dir.path());
+    assert_eq!(loaded.banner, None);
+    let saved = &loaded.progress.results["pipeline"];
+    assert_eq!(saved.detail, None);
+    assert_eq!(saved.metrics["best_ms"].value, 5.62);
+}
