@@ -53,7 +53,7 @@ pub use measure::Measure;
 pub use msg::{Cmd, Msg};
 pub use nav::{Focus, NavAction, NavState};
 pub use overlay::{Banner, BannerKind, Overlay, OverlayAction, Overlays, Reset};
-pub use panel::{BackendState, Compare, Outcome, PanelAction, PanelState, PanelView};
+pub use panel::{BackendState, Compare, Outcome, PanelAction, PanelState, PanelView, Saved};
 pub use params::{FormAction, ParamsForm};
 pub use predict::{RunLedger, off_factor, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
@@ -110,6 +110,8 @@ impl App {
         size: Size,
         measure: &'static dyn Measure,
     ) -> App {
+        // The last saved run of each experiment shows until the learner runs it again.
+        let panel = PanelState::restored(&progress.results);
         let mut app = App {
             catalog,
             theme,
@@ -119,7 +121,7 @@ impl App {
             overlays: Overlays::default(),
             size,
             highlight_ready: false,
-            panel: PanelState::default(),
+            panel,
             runs: RunLedger::default(),
             exercises: Exercises::default(),
             hyperlinks: false,

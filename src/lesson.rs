@@ -6,11 +6,13 @@
 //! [`FrontMatter`] and [`Question`] and in the README ("Writing lessons").
 
 pub mod catalog;
+pub mod cue;
 pub mod validate;
 
 use serde::Deserialize;
 
 pub use catalog::{Catalog, LessonEntry};
+pub use cue::PanelCue;
 pub use validate::Diagnostic;
 
 /// The newest front matter format this build reads.

@@ -12,6 +12,7 @@
 mod answer;
 mod aside;
 mod clock;
+mod detail;
 mod merge;
 #[cfg(test)]
 mod merge_tests;
@@ -31,6 +32,7 @@ use crate::report::{BackendKind, Metric, Params};
 
 pub use answer::{AnswerRecord, Attempt, Grade, MAX_ATTEMPTS};
 pub use clock::now_ms;
+pub use detail::{DETAIL_CAP, HEADLINE as SAVED_HEADLINE, RunDetail};
 pub use merge::merge;
 pub use store::{load, peek, peek_or_why, save};
 
@@ -64,8 +66,8 @@ pub struct Progress {
     /// Lesson id -> that lesson's progress.
     #[serde(default)]
     pub lessons: BTreeMap<String, LessonProgress>,
-    /// Experiment id -> its last run with default parameters (metrics only, no timeline), so
-    /// cards keep quoting "in your run" values after a relaunch.
+    /// Experiment id -> its last run with default parameters: its metrics, so cards keep quoting
+    /// "in your run" values after a relaunch, and what the panel shows of it ([`RunDetail`]).
     #[serde(default)]
     pub results: BTreeMap<String, SavedRun>,
 }
@@ -124,6 +126,15 @@ pub struct SavedRun {
     pub at: u64,
     pub source: RunSource,
     pub metrics: BTreeMap<String, Metric>,
+    /// Checks, notes, series and the timelines that fit ([`RunDetail`]); absent in files
+    /// written before it was kept, which still load. One this build cannot read (a newer
+    /// version's) is dropped, never the file: the run keeps its metrics.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "detail::lenient"
+    )]
+    pub detail: Option<RunDetail>,
 }
 
 /// What loading found.

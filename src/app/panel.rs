@@ -11,13 +11,14 @@ use std::collections::BTreeMap;
 
 use crate::experiment::{ExperimentOptions, registry};
 use crate::gpu::DeviceInfo;
+use crate::lesson::PanelCue;
 use crate::report::Report;
 use crate::timeline::{TimelineView, ViewMode};
 
 mod outcome;
 mod update;
 
-pub use outcome::{Compare, Outcome};
+pub use outcome::{Chosen, Compare, Outcome, Saved};
 pub use update::PanelAction;
 
 /// What the status bar says about the backend.
@@ -129,6 +130,18 @@ impl Default for PanelState {
 }
 
 impl PanelState {
+    /// The panel after a relaunch: each experiment's last saved run is its outcome, labelled as
+    /// saved (see [`Outcome::restored`]), until the learner runs it again.
+    pub fn restored(results: &BTreeMap<String, crate::progress::SavedRun>) -> PanelState {
+        PanelState {
+            outcomes: results
+                .iter()
+                .map(|(id, run)| (id.clone(), Outcome::restored(run)))
+                .collect(),
+            ..PanelState::default()
+        }
+    }
+
     /// The outcome of `experiment`, created empty on first use.
     pub fn outcome_mut(&mut self, experiment: &str) -> &mut Outcome {
         self.outcomes
@@ -147,10 +160,11 @@ impl PanelState {
         self.outcomes.get(id)?.report.as_deref()
     }
 
-    /// The timeline of experiment `id` in the lane mode chosen, when its last run has one
-    /// (derived, see [`Outcome::timeline`]).
-    pub fn timeline(&self, id: &str) -> Option<TimelineView> {
-        self.outcomes.get(id)?.timeline(self.mode)
+    /// The timeline of experiment `id` in the lane mode chosen, under the open card's `cue`,
+    /// when its last run has one (derived, see [`Outcome::timeline`]).
+    pub fn timeline(&self, id: &str, cue: Option<PanelCue>) -> Option<TimelineView> {
+        let cue = cue.filter(|c| c.experiment() == id);
+        self.outcomes.get(id)?.timeline(self.mode, cue)
     }
 
     /// The views the experiment `shown` can draw now, in the order `v` cycles through them.

@@ -267,10 +267,10 @@ fn a_second_run_is_compared_with_the_first_on_one_scale() {
     let id = run_id(&press(&mut app, "r"));
     done(&mut app, id, sim_report("default-stream"));
     let outcome = &app.panel.outcomes["default-stream"];
-    assert_eq!(outcome.compare, Compare::Previous);
+    assert_eq!(outcome.compare(None), Compare::Previous);
     press(&mut app, "c");
     assert_eq!(
-        app.panel.outcomes["default-stream"].compare,
+        app.panel.outcomes["default-stream"].compare(None),
         Compare::Nothing
     );
     assert!(app.timeline().unwrap().previous.is_none());
@@ -396,4 +396,65 @@ fn a_second_run_keeps_the_view_the_learner_chose() {
     let id = run_id(&press(&mut app, "r"));
     done(&mut app, id, sim_report("pageable-vs-pinned"));
     assert_eq!(app.panel_view(), chosen);
+}
+
+/// Lesson 4's panel follows the card (issue 19): a card cued `breadth-first` shows the best
+/// breadth-first run against the best per-chunk run, one cued `by-stage` the best by-stage run
+/// against it, any other card the default comparison; `c` on a cued card holds for cards with
+/// the same cue only.
+#[test]
+fn lesson_four_s_panel_follows_the_card_cue() {
+    use crate::experiment::options::IssueOrder;
+    use crate::lesson::PanelCue;
+    let catalog = Catalog::embedded();
+    let lesson = catalog.entries[3].lesson().unwrap();
+    let card_with = |cue: Option<PanelCue>| {
+        lesson
+            .cards
+            .iter()
+            .position(|c| c.panel_cue() == cue)
+            .unwrap_or_else(|| panic!("lesson 4 has no card with {cue:?}"))
+    };
+    let breadth = card_with(Some(PanelCue::Layout(IssueOrder::BreadthFirst)));
+    let by_stage = card_with(Some(PanelCue::Layout(IssueOrder::ByStage)));
+    let plain = card_with(None);
+    let mut app = App::new(
+        catalog.clone(),
+        Theme::new(false),
+        Progress::default(),
+        Size::new(120, 40),
+    );
+    press(&mut app, "4");
+    let id = run_id(&press(&mut app, "r"));
+    done(&mut app, id, sim_report("pipeline"));
+    let names = |app: &App| {
+        let view = app.timeline().unwrap();
+        (
+            view.run.name.clone(),
+            view.previous.map(|p| p.name).unwrap_or_default(),
+        )
+    };
+    let at = |app: &mut App, card: usize| {
+        app.nav.card = card;
+        names(app)
+    };
+    let (below, above) = at(&mut app, breadth);
+    assert!(below.starts_with("breadth-first, "), "{below}");
+    assert!(above.starts_with("per-chunk, "), "{above}");
+    // The same chunks: only the issue order differs.
+    let shape = |name: &str| name.rsplit(" · ").next().unwrap_or_default().to_string();
+    assert_eq!(shape(&below), shape(&above));
+    let (below, above) = at(&mut app, by_stage);
+    assert!(below.starts_with("by-stage, "), "{below}");
+    assert!(above.starts_with("per-chunk, "), "{above}");
+    // A card without a cue: the best run (headline) against the best of the other layouts.
+    let (below, _) = at(&mut app, plain);
+    assert!(below.starts_with("best: "), "{below}");
+    // `c` on the breadth-first card chooses another comparison, which holds there only.
+    at(&mut app, breadth);
+    press(&mut app, "c");
+    let chosen = names(&app);
+    assert_ne!(chosen.0.split(',').next(), Some("breadth-first"));
+    assert!(at(&mut app, plain).0.starts_with("best: "));
+    assert_eq!(at(&mut app, breadth), chosen);
 }

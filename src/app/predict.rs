@@ -16,7 +16,7 @@ use super::panel::Running;
 use crate::experiment::ExperimentOptions;
 use crate::lesson::QuestionKind;
 use crate::metric_text::format_metric;
-use crate::progress::{Grade, RunSource, SavedRun, now_ms};
+use crate::progress::{Grade, SavedRun, now_ms};
 use crate::report::{Metric, Report};
 use wording::quoted;
 
@@ -61,16 +61,7 @@ impl App {
     /// A run completed: keep its results (persisted when it used the default parameters), and
     /// grade the predictions it settles. Returns whether progress changed (save it).
     pub(super) fn record_run(&mut self, running: &Running, report: &Report) -> bool {
-        let run = SavedRun {
-            at: now_ms(),
-            source: RunSource {
-                experiment: report.experiment.clone(),
-                backend: report.backend.kind,
-                device: report.backend.device.clone(),
-                params: report.params.clone(),
-            },
-            metrics: report.metrics.clone(),
-        };
+        let run = SavedRun::from_report(report, now_ms());
         if running.options == ExperimentOptions::default() {
             self.runs.odd.remove(&report.experiment);
             self.grade_predictions(&run);

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use super::panel::{PanelAction, PanelView};
 use super::{App, Cmd, Focus};
 use crate::experiment::registry;
-use crate::lesson::{Catalog, LessonEntry};
+use crate::lesson::{Catalog, LessonEntry, PanelCue};
 use crate::report::Report;
 use crate::timeline::TimelineView;
 use crate::worker::WorkerEvent;
@@ -19,6 +19,16 @@ fn lesson_experiments(catalog: &Catalog, idx: usize) -> &[String] {
         .get(idx)
         .and_then(LessonEntry::lesson)
         .map_or(&[], |l| l.meta.experiments.as_slice())
+}
+
+/// The cue of card `card` of lesson `idx`, if it gives one.
+fn lesson_card_cue(catalog: &Catalog, idx: usize, card: usize) -> Option<PanelCue> {
+    catalog
+        .entries
+        .get(idx)
+        .and_then(LessonEntry::lesson)
+        .and_then(|l| l.cards.get(card))
+        .and_then(|c| c.panel_cue())
 }
 
 impl App {
@@ -37,10 +47,16 @@ impl App {
         self.panel.report(self.experiment()?)
     }
 
+    /// The open card's panel cue (`<!-- panel: NAME -->`): what the panel compares while the
+    /// card is open (see [`crate::app::Outcome::compare`]).
+    pub fn card_cue(&self) -> Option<PanelCue> {
+        lesson_card_cue(&self.catalog, self.nav.lesson, self.nav.card)
+    }
+
     /// The timeline of the experiment shown, when its last run has one (built from the report
     /// on each call; see [`crate::app::Outcome::timeline`]).
     pub fn timeline(&self) -> Option<TimelineView> {
-        self.panel.timeline(self.experiment()?)
+        self.panel.timeline(self.experiment()?, self.card_cue())
     }
 
     /// The view actually drawn: the one chosen when it can be drawn, else the results.
@@ -51,7 +67,8 @@ impl App {
     /// One of the panel's own actions, on the open lesson's experiments.
     pub(super) fn panel_update(&mut self, action: PanelAction) {
         let experiments = lesson_experiments(&self.catalog, self.nav.lesson);
-        self.panel.update(experiments, action);
+        let cue = lesson_card_cue(&self.catalog, self.nav.lesson, self.nav.card);
+        self.panel.update(experiments, cue, action);
     }
 
     /// `r`: start the experiment shown on the worker. Never waits; refused while a run is on.

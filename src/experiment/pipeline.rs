@@ -124,6 +124,16 @@ pub fn run(
         }
         None => None,
     };
+    // What the panel needs to draw each layout against per-chunk (with the learner's layout
+    // fixed, there is one).
+    let layouts = match runner {
+        Some(runner) => {
+            ctx.step("each layout against per-chunk")?;
+            let recorded = [best, runner];
+            orders::record_layouts(&mut s, &b, &times, &recorded, (&streams, FINAL_REPS))?
+        }
+        None => Vec::new(),
+    };
     let equal = shapes::compare_with_equal(&mut s, &b, best, &streams, FINAL_REPS, &mut report)?;
     ctx.step(&format!("best: {}, verified", best.describe()))?;
     // Recorded and unrecorded runs of the best configuration in turn; the output is refilled
@@ -186,6 +196,7 @@ pub fn run(
     ));
     report.timeline = best_ops;
     report.other_timelines.extend(other_order);
+    report.other_timelines.extend(layouts);
     report.other_timelines.extend(equal);
     report.other_timelines.push(NamedTimeline {
         name: "sequential".into(),

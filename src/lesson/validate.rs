@@ -10,6 +10,7 @@ use super::{FORMAT_VERSION, FrontMatter, Lesson};
 
 mod body;
 mod chunked;
+mod cues;
 mod references;
 
 mod lines;
@@ -92,6 +93,9 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
         &cards,
         &mut problems,
     );
+    if let Some(meta) = &meta {
+        cues::check(source, &meta.experiments, &cards, &mut problems);
+    }
     match meta {
         Some(meta) if problems.is_empty() => Ok(Lesson {
             meta,

@@ -3,6 +3,7 @@
 //! per-stream timeline, the results (metrics table, checks, notes) or the chart.
 
 mod results;
+mod saved;
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -249,6 +250,9 @@ fn head_lines(app: &App, width: u16, compact: bool) -> Vec<Line<'static>> {
         wrap(&spans, &mut out);
         let hint = "The app is fine: change the parameters (o) or press r to try again.";
         wrap(&[Span::styled(hint, theme.muted())], &mut out);
+    }
+    if let (Some(saved), Some(report)) = (outcome.and_then(|o| o.saved.as_ref()), app.report()) {
+        out.extend(saved::lines(app, saved, report, width, !compact));
     }
     match app.report() {
         Some(_) if compact => {}

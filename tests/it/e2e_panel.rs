@@ -145,3 +145,28 @@ fn esc_cancels_a_run_and_the_app_goes_on() {
     tui.wait_for("card 2/");
     assert_eq!(tui.quit(), 0);
 }
+
+/// After a relaunch the pipeline's panel shows the last run, labelled "Last run <date> UTC",
+/// without running it again (issue 19): run, quit, start again on the same state folder.
+#[test]
+fn a_relaunch_shows_the_last_run_without_running_it_again() {
+    let state = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut tui = launch(state.path(), cwd.path(), "sim");
+    tui.wait_for("Lesson 1/4");
+    tui.send("4");
+    tui.wait_for("Lesson 4/4");
+    tui.send("r");
+    tui.wait_for("best: ");
+    assert!(!tui.text().contains("Last run"));
+    assert_eq!(tui.quit(), 0);
+    let mut tui = launch(state.path(), cwd.path(), "sim");
+    tui.wait_for("Lesson 4/4");
+    tui.wait_for("Last run ");
+    let screen = tui.text();
+    assert!(screen.contains(" UTC"), "{screen}");
+    assert!(screen.contains("stream 1"), "the timeline came back:\n{screen}");
+    assert!(!screen.contains("Press r"), "{screen}");
+    assert!(!screen.contains("running pipeline"), "{screen}");
+    assert_eq!(tui.quit(), 0);
+}

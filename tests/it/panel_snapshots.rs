@@ -9,7 +9,7 @@ use cuda_academy::app::{App, Cmd, Msg, fixture};
 use cuda_academy::experiment::{self, ExperimentOptions, RunContext};
 use cuda_academy::gpu::detect;
 use cuda_academy::lesson::Catalog;
-use cuda_academy::progress::Progress;
+use cuda_academy::progress::{self, Progress, SavedRun};
 use cuda_academy::report::Report;
 use cuda_academy::theme::Theme;
 use cuda_academy::worker::WorkerEvent;
@@ -257,4 +257,43 @@ fn every_small_size_and_resizing_during_a_run_never_panic() {
         }
     }
     assert!(app.panel.is_running());
+}
+
+/// After a relaunch the panel shows each experiment's last saved run, labelled with when and
+/// where it ran, with its checks, until the learner runs it again (issue 19).
+#[test]
+fn a_relaunch_shows_the_saved_run_labelled_until_the_next_run() {
+    let report = small("pipeline");
+    let state = tempfile::tempdir().unwrap();
+    let mut saved = Progress::fresh();
+    // 2026-12-01 17:02 UTC.
+    let run_at = 1_796_144_520_000;
+    let last = SavedRun::from_report(&report, run_at);
+    saved.results.insert("pipeline".into(), last);
+    progress::save(state.path(), &saved).unwrap();
+    let loaded = progress::load(state.path()).progress;
+    for (w, h) in SIZES {
+        let size = Size::new(w, h);
+        let mut app = App::new(Catalog::embedded(), Theme::new(false), loaded.clone(), size);
+        press(&mut app, "4");
+        let screen = text(&draw(&app, w, h));
+        assert!(
+            screen.contains("Last run 2026-12-01 17:02 UTC"),
+            "no label at {w}x{h}:\n{screen}"
+        );
+        assert!(!screen.contains("Press r"), "{screen}");
+        assert!(
+            screen.contains("stream 1"),
+            "the timeline was kept:\n{screen}"
+        );
+        // The run's checks and figures came back with it (the results view shows them).
+        let shown = app.report().unwrap();
+        assert!(!shown.checks.is_empty());
+        assert_eq!(shown.checks, report.checks);
+        assert_eq!(shown.metrics, report.metrics);
+        // A new run replaces it, unlabelled.
+        run(&mut app, "r", report.clone());
+        let screen = text(&draw(&app, w, h));
+        assert!(!screen.contains("Last run"), "{screen}");
+    }
 }

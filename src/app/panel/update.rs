@@ -2,7 +2,10 @@
 //! the timeline's zoom, pan and selection) and the run's life as the panel sees it: started,
 //! phases, finished.
 
-use super::{BackendState, ExperimentOptions, PanelState, PanelView, Running, default_view};
+use super::{
+    BackendState, Compare, ExperimentOptions, PanelState, PanelView, Running, default_view,
+};
+use crate::lesson::PanelCue;
 use crate::report::Report;
 use crate::timeline::{Lanes, TimelineAction, ViewMode};
 use crate::worker::WorkerEvent;
@@ -23,15 +26,17 @@ pub enum PanelAction {
 }
 
 impl PanelState {
-    /// Carry out `action`; `experiments` are the open lesson's.
-    pub fn update(&mut self, experiments: &[String], action: PanelAction) {
+    /// Carry out `action`; `experiments` are the open lesson's, `cue` the open card's
+    /// (it applies only to the experiment it names).
+    pub fn update(&mut self, experiments: &[String], cue: Option<PanelCue>, action: PanelAction) {
         let shown = self.shown(experiments).map(str::to_string);
+        let cue = cue.filter(|c| shown.as_deref() == Some(c.experiment()));
         match action {
             PanelAction::SwitchExperiment => self.switch_experiment(experiments.len()),
             PanelAction::ToggleView => self.toggle_view(shown.as_deref()),
             PanelAction::LaneMode => self.cycle_lane_mode(shown.as_deref()),
-            PanelAction::Compare => self.cycle_compare(shown.as_deref()),
-            PanelAction::Timeline(t) => self.timeline_action(shown.as_deref(), t),
+            PanelAction::Compare => self.cycle_compare(shown.as_deref(), cue),
+            PanelAction::Timeline(t) => self.timeline_action(shown.as_deref(), cue, t),
         }
     }
 
@@ -83,7 +88,7 @@ impl PanelState {
         }
     }
 
-    fn cycle_compare(&mut self, shown: Option<&str>) {
+    fn cycle_compare(&mut self, shown: Option<&str>, cue: Option<PanelCue>) {
         let Some(id) = shown else {
             return;
         };
@@ -94,11 +99,15 @@ impl PanelState {
                     .to_string()
             }
             Some(outcome) if outcome.has_timeline() => {
-                outcome.cycle_compare();
+                outcome.cycle_compare(cue);
                 self.view = PanelView::Timeline;
-                match outcome.compare_name() {
-                    Some(name) => format!("comparing with {name} (c for the next)"),
-                    None => "comparison off: this run alone (c compares again)".to_string(),
+                match (outcome.compare(cue), outcome.compare_name(cue)) {
+                    (Compare::Layouts(order), _) => format!(
+                        "comparing the best {} run with the best per-chunk run (c for the next)",
+                        order.name()
+                    ),
+                    (_, Some(name)) => format!("comparing with {name} (c for the next)"),
+                    (_, None) => "comparison off: this run alone (c compares again)".to_string(),
                 }
             }
             _ => "no timeline yet: press r to run the experiment".to_string(),
@@ -107,11 +116,16 @@ impl PanelState {
     }
 
     /// Only when the panel has a timeline (the view switches to it).
-    fn timeline_action(&mut self, shown: Option<&str>, action: TimelineAction) {
+    fn timeline_action(
+        &mut self,
+        shown: Option<&str>,
+        cue: Option<PanelCue>,
+        action: TimelineAction,
+    ) {
         let mode = self.mode;
         let applied = shown
             .and_then(|id| self.outcomes.get_mut(id))
-            .is_some_and(|outcome| outcome.apply(action, mode));
+            .is_some_and(|outcome| outcome.apply(action, mode, cue));
         if !applied {
             let what = match action {
                 TimelineAction::SelectPrev | TimelineAction::SelectNext => "select from",

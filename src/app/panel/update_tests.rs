@@ -22,18 +22,22 @@ fn lane_mode_is_one_setting_for_every_timeline() {
     let mut panel = PanelState::default();
     accepted(&mut panel, "async-copy", "async-copy");
     accepted(&mut panel, "default-stream", "async-copy");
-    panel.update(&experiments, PanelAction::LaneMode);
+    panel.update(&experiments, None, PanelAction::LaneMode);
     assert_eq!(panel.mode, ViewMode::Engines);
     // The other experiment's timeline follows too: switching to it shows the same lanes.
-    panel.update(&experiments, PanelAction::SwitchExperiment);
+    panel.update(&experiments, None, PanelAction::SwitchExperiment);
     assert_eq!(panel.shown(&experiments), Some("default-stream"));
     for id in &experiments {
-        assert_eq!(panel.timeline(id).unwrap().mode, ViewMode::Engines, "{id}");
+        assert_eq!(
+            panel.timeline(id, None).unwrap().mode,
+            ViewMode::Engines,
+            "{id}"
+        );
     }
     // A new report is drawn in the mode chosen.
     accepted(&mut panel, "async-copy", "default-stream");
     assert_eq!(
-        panel.timeline("async-copy").unwrap().mode,
+        panel.timeline("async-copy", None).unwrap().mode,
         ViewMode::Engines
     );
 }
@@ -58,7 +62,11 @@ fn views_come_from_the_outcomes_and_an_impossible_choice_draws_the_results() {
 fn timeline_actions_without_a_timeline_say_what_they_would_do() {
     let experiments = ids(&["async-copy"]);
     let mut panel = PanelState::default();
-    panel.update(&experiments, PanelAction::Timeline(TimelineAction::PanLeft));
+    panel.update(
+        &experiments,
+        None,
+        PanelAction::Timeline(TimelineAction::PanLeft),
+    );
     let message = panel.message.as_ref().unwrap();
     assert!(
         message.text.contains("no timeline to pan"),
@@ -69,10 +77,11 @@ fn timeline_actions_without_a_timeline_say_what_they_would_do() {
     panel.view = PanelView::Results;
     panel.update(
         &experiments,
+        None,
         PanelAction::Timeline(TimelineAction::SelectNext),
     );
     assert_eq!(panel.view, PanelView::Timeline, "the view switches to it");
-    let selected = panel.timeline("async-copy").unwrap().selected_index();
+    let selected = panel.timeline("async-copy", None).unwrap().selected_index();
     assert!(selected.is_some());
 }
 
@@ -83,13 +92,13 @@ fn the_timeline_keeps_the_learners_window_and_selection_across_lane_modes_not_re
     accepted(&mut panel, "async-copy", "async-copy");
     let zoom = PanelAction::Timeline(TimelineAction::ZoomIn);
     let select = PanelAction::Timeline(TimelineAction::SelectNext);
-    panel.update(&experiments, zoom);
-    panel.update(&experiments, select);
-    let before = panel.timeline("async-copy").unwrap();
+    panel.update(&experiments, None, zoom);
+    panel.update(&experiments, None, select);
+    let before = panel.timeline("async-copy", None).unwrap();
     assert!(before.selected_index().is_some());
     // The lane mode is read from the panel when the view is built: window and op stay.
-    panel.update(&experiments, PanelAction::LaneMode);
-    let after = panel.timeline("async-copy").unwrap();
+    panel.update(&experiments, None, PanelAction::LaneMode);
+    let after = panel.timeline("async-copy", None).unwrap();
     assert_eq!(after.mode, ViewMode::Engines);
     assert_eq!(
         (after.scale, after.selected_ref()),
@@ -97,7 +106,7 @@ fn the_timeline_keeps_the_learners_window_and_selection_across_lane_modes_not_re
     );
     // A new report starts afresh: everything shown, nothing selected.
     accepted(&mut panel, "async-copy", "async-copy");
-    let fresh = panel.timeline("async-copy").unwrap();
+    let fresh = panel.timeline("async-copy", None).unwrap();
     assert_eq!(fresh.cursor(), crate::timeline::TimelineCursor::default());
     assert_eq!(fresh.mode, ViewMode::Engines, "the mode is the panel's");
 }

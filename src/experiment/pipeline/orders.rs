@@ -79,6 +79,101 @@ pub fn measure_other(
     })
 }
 
+/// The timelines the panel needs to draw any layout against per-chunk (lesson 4's cards on
+/// breadth-first and on by-stage) that the best run and the runner-up (`recorded`) do not give:
+/// per-chunk's and by-stage's best configurations, and breadth-first at per-chunk's best shape
+/// (the same chunks, issued stage by stage: only the order differs). Each is recorded once and
+/// named like the runner-up ([`timeline_name`]), with the time the search measured for it, or
+/// the median of `reps` timed runs when the search did not try it.
+pub fn record_layouts(
+    s: &mut Session,
+    b: &Buffers,
+    times: &HashMap<Config, f64>,
+    recorded: &[Config],
+    (streams, reps): (&[StreamId], usize),
+) -> Result<Vec<NamedTimeline>, ExperimentError> {
+    let best_of = |order: IssueOrder| {
+        times
+            .iter()
+            .filter(|(c, _)| c.order == order)
+            .min_by(|a, b| a.1.total_cmp(b.1))
+            .map(|(c, _)| *c)
+    };
+    let per_chunk = best_of(IssueOrder::PerChunk);
+    let wanted = [
+        per_chunk,
+        per_chunk
+            .map(|c| Config {
+                order: IssueOrder::BreadthFirst,
+                ..c
+            })
+            .or_else(|| best_of(IssueOrder::BreadthFirst)),
+        best_of(IssueOrder::ByStage),
+    ];
+    let mut out = Vec::new();
+    for cfg in wanted.into_iter().flatten() {
+        if recorded.contains(&cfg) {
+            continue;
+        }
+        let ms = match times.get(&cfg) {
+            Some(&ms) => ms,
+            None => {
+                let samples = (0..reps.max(1))
+                    .map(|_| time_once(s, b, cfg, streams))
+                    .collect::<Result<Vec<f64>, _>>()?;
+                Summary::of(&samples).map_or(f64::NAN, |m| m.median)
+            }
+        };
+        out.push(NamedTimeline {
+            name: timeline_name(cfg, ms),
+            ops: run_once(s, b, cfg, streams)?,
+        });
+    }
+    Ok(out)
+}
+
+/// The shape at the end of a layout timeline's name (`3 streams x 32 chunks`).
+fn shape_in(name: &str) -> &str {
+    name.rsplit(" · ").next().unwrap_or("")
+}
+
+/// The timeline of `order`'s run in a pipeline report, with its name (`breadth-first, 7.21 ms ·
+/// 3 streams x 32 chunks`): the headline timeline when `order` is the best layout, else the
+/// other timeline named after it; for breadth-first, the one at per-chunk's shape when there
+/// is one (see [`record_layouts`]). `None` when the run did not record the layout.
+pub fn layout_timeline(report: &Report, order: IssueOrder) -> Option<(String, &[Op])> {
+    let prefix = format!("{}, ", order.name());
+    let mut found: Vec<(String, &[Op])> = report
+        .other_timelines
+        .iter()
+        .filter(|t| t.name.starts_with(&prefix))
+        .map(|t| (t.name.clone(), t.ops.as_slice()))
+        .collect();
+    if report.params.extra.get("best_order").map(String::as_str) == Some(order.name())
+        && !report.timeline.is_empty()
+        && let (Some(best), Some(streams), Some(chunks)) = (
+            report.metrics.get("best_ms"),
+            report.params.streams,
+            report.params.chunks,
+        )
+    {
+        let name = format!(
+            "{}, {} · {}",
+            order.name(),
+            crate::timeline::format::format_duration_us(best.value * 1e3),
+            shape(streams, chunks)
+        );
+        found.insert(0, (name, report.timeline.as_slice()));
+    }
+    if order == IssueOrder::BreadthFirst
+        && let Some((pc, _)) = layout_timeline(report, IssueOrder::PerChunk)
+        && let Some(at) = found.iter().position(|(n, _)| shape_in(n) == shape_in(&pc))
+    {
+        return Some(found.swap_remove(at));
+    }
+    found.into_iter().next()
+}
+
 /// How the best layout compared with the best of the others.
 #[derive(Debug, Clone, PartialEq)]
 pub struct OrderResult {

@@ -117,7 +117,18 @@ pub fn source_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>
         TimingSource::Events => "event timing",
         TimingSource::Model => "modelled timing",
     };
-    let mut what = format!(" · {timing} · {}", format_bytes(report.params.size));
+    // A run saved by an older version did not keep its timing source.
+    let timing_known = app
+        .panel
+        .outcomes
+        .get(&report.experiment)
+        .and_then(|o| o.saved.as_ref())
+        .is_none_or(|s| s.detail);
+    let mut what = if timing_known {
+        format!(" · {timing} · {}", format_bytes(report.params.size))
+    } else {
+        format!(" · {}", format_bytes(report.params.size))
+    };
     if let (Some(s), Some(c)) = (report.params.streams, report.params.chunks) {
         what.push_str(&format!(", {}", crate::experiment::pipeline::shape(s, c)));
         // The chunk sizes the search chose (tapered ends show here).
