@@ -78,8 +78,14 @@ pub enum Key {
     Char(char),
     /// Ctrl plus a character.
     Ctrl(char),
+    /// Alt plus a character (terminals send Esc then the character).
+    Alt(char),
     /// A named key without Ctrl or Alt.
     Code(KeyCode),
+    /// Ctrl plus a named key (an arrow).
+    CtrlCode(KeyCode),
+    /// Alt plus a named key (an arrow, Backspace).
+    AltCode(KeyCode),
 }
 
 impl Key {
@@ -90,7 +96,10 @@ impl Key {
             Key::Ctrl(c) => {
                 ev.code == KeyCode::Char(c) && ev.modifiers.contains(KeyModifiers::CONTROL)
             }
+            Key::Alt(c) => ev.code == KeyCode::Char(c) && ctrl_alt == KeyModifiers::ALT,
             Key::Code(code) => ev.code == code && ctrl_alt.is_empty(),
+            Key::CtrlCode(code) => ev.code == code && ctrl_alt == KeyModifiers::CONTROL,
+            Key::AltCode(code) => ev.code == code && ctrl_alt == KeyModifiers::ALT,
         }
     }
 }
@@ -138,6 +147,9 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
             Action::PickOption(c as u8 - b'a')
         }
         (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
+        (Action::EditorOp(_), KeyCode::Left) => Action::EditorOp(-1),
+        (Action::EditorZoom(_), KeyCode::Char('-')) => Action::EditorZoom(-1),
+        (Action::EditorPan(_), KeyCode::Char(',')) => Action::EditorPan(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
@@ -158,6 +170,25 @@ pub fn footer(ctx: Ctx) -> Vec<(&'static str, &'static str)> {
         .flat_map(|layer| BINDINGS.iter().filter(move |b| b.ctx == *layer))
         .filter_map(|b| b.footer)
         .collect()
+}
+
+/// The editor timeline's keys in one short line, from the table: `Alt-←/→ op  Alt-=/- zoom
+/// Alt-,/. pan` (the timeline's hint when no op is selected; plain keys type into the code).
+pub fn editor_timeline_hint() -> String {
+    [
+        (Action::EditorOp(1), "op"),
+        (Action::EditorZoom(1), "zoom"),
+        (Action::EditorPan(1), "pan"),
+    ]
+    .iter()
+    .filter_map(|(action, word)| {
+        let b = BINDINGS
+            .iter()
+            .find(|b| b.ctx == Ctx::Editor && b.action == *action)?;
+        Some(format!("{} {word}", b.label))
+    })
+    .collect::<Vec<_>>()
+    .join("  ")
 }
 
 /// One row of the help overlay: keys, action name, description.

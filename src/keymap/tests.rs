@@ -161,3 +161,69 @@ fn the_links_overlay_footer_names_every_key_it_takes() {
             .any(|(k, name, _)| *k == "u" && *name == "links")
     );
 }
+
+#[test]
+fn the_editor_timeline_keys_do_not_type_and_the_hint_names_them() {
+    let alt = |code| KeyEvent::new(code, KeyModifiers::ALT);
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Left)),
+        Some(Action::EditorOp(-1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Right)),
+        Some(Action::EditorOp(1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Char('-'))),
+        Some(Action::EditorZoom(-1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Char('='))),
+        Some(Action::EditorZoom(1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Char(','))),
+        Some(Action::EditorPan(-1))
+    );
+    // The panel's plain keys are text in the editor.
+    for c in ['[', ']', '+', '-', '<', '>'] {
+        assert_eq!(lookup(Ctx::Editor, &key(KeyCode::Char(c))), None, "{c}");
+    }
+    assert_eq!(
+        editor_timeline_hint(),
+        "Alt-←/→ op  Alt-=/- zoom  Alt-,/. pan"
+    );
+}
+
+#[test]
+fn every_editing_key_is_in_the_help_under_the_editor() {
+    let sections = help_sections();
+    let editor = &sections
+        .iter()
+        .find(|(title, _)| *title == Ctx::Editor.title())
+        .expect("an editor section")
+        .1;
+    let names: Vec<&str> = editor.iter().map(|(_, name, _)| *name).collect();
+    for wanted in [
+        "undo",
+        "redo",
+        "kill",
+        "yank",
+        "copy",
+        "new line",
+        "timeline: zoom",
+    ] {
+        assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
+    }
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    for (c, action) in [
+        ('u', Action::EditUndo),
+        ('k', Action::EditKill),
+        ('y', Action::EditYank),
+        ('w', Action::EditDeleteWord),
+    ] {
+        let found = lookup(Ctx::Editor, &ctrl(c));
+        assert_eq!(found, Some(action), "Ctrl-{c}");
+        assert!(found.is_some_and(Action::edits_text));
+    }
+}

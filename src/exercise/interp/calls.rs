@@ -156,6 +156,38 @@ impl Interp<'_> {
             exprs,
             pos,
         };
+        let start_us = self.gpu.host_now_us();
+        let result = self.builtin(&a);
+        self.book_host_time(name, start_us);
+        result
+    }
+
+    /// A call the host spent time in (a wait, a blocking copy, `host_work`) goes on the
+    /// timeline's host lane, with its line; calls that return at once are left off (on a real
+    /// GPU every call takes a few microseconds). A host function's body runs in stream order,
+    /// not on the host's time line.
+    fn book_host_time(&mut self, name: &str, start_us: f64) {
+        let end_us = self.gpu.host_now_us();
+        if self.collect.is_some() || end_us - start_us < super::HOST_SPAN_MIN_US {
+            return;
+        }
+        self.out.host_calls.push(crate::report::Op {
+            stream: 0,
+            kind: crate::report::OpKind::Host,
+            start_us,
+            end_us,
+            bytes: 0,
+            host_mem: None,
+            engine: None,
+            start_inferred: false,
+            line: Some(self.line),
+            label: name.to_string(),
+        });
+    }
+
+    /// The built-in functions and CUDA calls.
+    fn builtin(&mut self, a: &Args) -> Res<Value> {
+        let (name, pos) = (a.name, a.pos);
         match name {
             "malloc" => {
                 a.arity(1, 1)?;

@@ -21,6 +21,8 @@ pub struct RowContext<'a> {
     pub scale: TimeScale,
     pub x: u16,
     pub label_width: u16,
+    /// The details line's text while no op is selected.
+    pub keys: &'a str,
 }
 
 impl RowContext<'_> {
@@ -86,7 +88,12 @@ impl RowContext<'_> {
     }
 
     fn draw_lane(&self, buf: &mut Buffer, run: &TimelineRun, lane: &Lane, y: u16, current: bool) {
-        self.draw_label(buf, y, &lane.label);
+        let room = usize::from(self.label_width.saturating_sub(1));
+        if lane.label.chars().count() > room {
+            self.draw_label(buf, y, &lane.key.short_label());
+        } else {
+            self.draw_label(buf, y, &lane.label);
+        }
         let cells = layout_lane(&run.ops, &lane.ops, &self.scale);
         for (column, cell) in cells.iter().enumerate() {
             let Some(kind) = cell.kind else { continue };
