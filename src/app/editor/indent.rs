@@ -17,7 +17,7 @@ pub fn input(area: &mut TextArea<'static>, key: KeyEvent) -> bool {
         return area.input(key);
     }
     match key.code {
-        KeyCode::Enter => {
+        KeyCode::Enter | KeyCode::Char('\n' | '\r') => {
             newline(area);
             true
         }
