@@ -120,7 +120,7 @@ actions! {
     EditDelete => "delete", "the character before / under; Ctrl-H/D";
     EditDeleteWord => "delete word", "the word before; Alt-D: after";
     EditKill => "kill", "cut to the end / start of the line";
-    EditYank => "yank", "paste what was cut, killed or copied";
+    EditYank => "yank", "paste the last kill, deleted word or copy";
     EditCopy => "copy", "the selection (Shift+arrows select)";
     EditUndo => "undo", "the last edit";
     EditRedo => "redo", "the edit undone";

@@ -52,7 +52,10 @@ fn newline(area: &mut TextArea<'static>) {
     // What followed the cursor starts at the new indentation, not at its old spaces.
     let moved_space = leading_space(&after).chars().count();
     if moved_space > 0 {
+        // `delete_str` yanks what it deletes: keep what Ctrl-Y would paste.
+        let yank = area.yank_text();
         area.delete_str(moved_space);
+        area.set_yank_text(yank);
     }
     let level = " ".repeat(usize::from(WIDTH));
     if opens {
@@ -137,6 +140,18 @@ mod tests {
         let mut a = area("  a();   b();", 0, 6);
         typed(&mut a, "\n");
         assert_eq!(a.lines(), ["  a();", "  b();"]);
+    }
+
+    #[test]
+    fn indenting_keeps_what_ctrl_y_pastes() {
+        let mut a = area("  a();   b();", 0, 6);
+        a.set_yank_text("killed");
+        typed(&mut a, "\n");
+        input(
+            &mut a,
+            KeyEvent::new(KeyCode::Char('y'), KeyModifiers::CONTROL),
+        );
+        assert_eq!(a.lines(), ["  a();", "  killedb();"]);
     }
 
     #[test]
