@@ -191,7 +191,7 @@ impl Interp<'_> {
         match name {
             "malloc" => {
                 a.arity(1, 1)?;
-                let r = self.alloc(&a, MemKind::Pageable, a.count(0)?, HostMemKind::Pageable)?;
+                let r = self.alloc(a, MemKind::Pageable, a.count(0)?, HostMemKind::Pageable)?;
                 Ok(Value::Ptr {
                     region: RegionId(r as u32),
                     off: 0,
@@ -211,7 +211,7 @@ impl Interp<'_> {
                     }
                     _ => (MemKind::Pinned, HostMemKind::Pinned),
                 };
-                let r = self.alloc(&a, kind, bytes, host_kind)?;
+                let r = self.alloc(a, kind, bytes, host_kind)?;
                 self.out
                     .region_names
                     .entry(RegionId(r as u32))
@@ -226,15 +226,15 @@ impl Interp<'_> {
                 )?;
                 Ok(Value::Int(0))
             }
-            "free" | "cudaFree" | "cudaFreeHost" => self.free(&a),
-            "cudaHostRegister" | "cudaHostUnregister" => self.register(&a),
-            "cudaMemcpy" | "cudaMemcpyAsync" => self.memcpy_cuda(&a),
+            "free" | "cudaFree" | "cudaFreeHost" => self.free(a),
+            "cudaHostRegister" | "cudaHostUnregister" => self.register(a),
+            "cudaMemcpy" | "cudaMemcpyAsync" => self.memcpy_cuda(a),
             "memcpy" => {
                 a.arity(3, 3)?;
-                self.memcpy_host(&a)
+                self.memcpy_host(a)
             }
             "cudaStreamQuery" | "cudaEventQuery" | "cudaLaunchHostFunc" | "cudaMallocAsync"
-            | "cudaFreeAsync" => self.ordered(&a),
+            | "cudaFreeAsync" => self.ordered(a),
             "dim3" => {
                 a.arity(1, 3)?;
                 let mut d = [1i64; 3];
@@ -249,8 +249,8 @@ impl Interp<'_> {
                 }
                 Ok(Value::Dim3(d))
             }
-            "cudaMemset" | "cudaMemsetAsync" => self.memset(&a),
-            _ => self.helper(&a),
+            "cudaMemset" | "cudaMemsetAsync" => self.memset(a),
+            _ => self.helper(a),
         }
     }
 }
