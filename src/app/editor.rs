@@ -162,6 +162,10 @@ impl EditorState {
             (Some(old), Some(new)) => LineMap::between(old, &new),
             _ => LineMap::default(),
         };
+        let lines = &self.lines;
+        if let Some(t) = self.timeline.as_mut() {
+            t.follow_lines(|line| lines.now(line));
+        }
     }
 
     /// The checked text's line `line` is on now, if it is still there (the verdict's lines, as

@@ -50,6 +50,8 @@ impl HazardMark {
 pub struct VerdictTimeline {
     pub view: TimelineView,
     pub marks: Vec<HazardMark>,
+    /// Each op's line in the text checked (the view's ops carry the line it is on now).
+    checked_lines: Vec<Option<u32>>,
 }
 
 impl VerdictTimeline {
@@ -78,7 +80,20 @@ impl VerdictTimeline {
         if let Some(op) = marks.iter().find_map(|m| m.op) {
             view.select_index(op);
         }
-        Some(VerdictTimeline { view, marks })
+        let checked_lines = view.run.ops.iter().map(|o| o.line).collect();
+        Some(VerdictTimeline {
+            view,
+            marks,
+            checked_lines,
+        })
+    }
+
+    /// Give each op the line its checked line is on now (`now`), so the details line names
+    /// the line in the edited text; a line deleted since keeps its checked number.
+    pub fn follow_lines(&mut self, now: impl Fn(u32) -> Option<u32>) {
+        for (op, checked) in self.view.run.ops.iter_mut().zip(&self.checked_lines) {
+            op.line = checked.map(|l| now(l).unwrap_or(l));
+        }
     }
 }
 
@@ -182,6 +197,14 @@ mod tests {
             "the axis starts at the first copy"
         );
         assert_eq!(t.view.run.lanes.lanes[0].label, "host");
+    }
+
+    #[test]
+    fn the_ops_follow_their_lines_through_edits() {
+        let mut t = VerdictTimeline::new(&verdict(Vec::new())).unwrap();
+        t.follow_lines(|l| (l != 3).then_some(l + 1));
+        let lines: Vec<Option<u32>> = t.view.run.ops.iter().map(|o| o.line).collect();
+        assert_eq!(lines, [Some(5), Some(3), Some(3), Some(6)]);
     }
 
     #[test]
