@@ -78,10 +78,14 @@ pub enum Key {
     Char(char),
     /// Ctrl plus a character.
     Ctrl(char),
+    /// Alt plus a character (terminals send Esc then the character).
+    Alt(char),
     /// A named key without Ctrl or Alt.
     Code(KeyCode),
-    /// Alt plus a named key (without Ctrl): free in the editor, where plain keys type.
-    Alt(KeyCode),
+    /// Ctrl plus a named key (an arrow).
+    CtrlCode(KeyCode),
+    /// Alt plus a named key (an arrow, Backspace).
+    AltCode(KeyCode),
 }
 
 impl Key {
@@ -92,8 +96,10 @@ impl Key {
             Key::Ctrl(c) => {
                 ev.code == KeyCode::Char(c) && ev.modifiers.contains(KeyModifiers::CONTROL)
             }
+            Key::Alt(c) => ev.code == KeyCode::Char(c) && ctrl_alt == KeyModifiers::ALT,
             Key::Code(code) => ev.code == code && ctrl_alt.is_empty(),
-            Key::Alt(code) => ev.code == code && ctrl_alt == KeyModifiers::ALT,
+            Key::CtrlCode(code) => ev.code == code && ctrl_alt == KeyModifiers::CONTROL,
+            Key::AltCode(code) => ev.code == code && ctrl_alt == KeyModifiers::ALT,
         }
     }
 }
@@ -143,6 +149,9 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
         (Action::VerdictScroll(_), KeyCode::Up) => Action::VerdictScroll(-1),
         (Action::VerdictPage(_), KeyCode::PageUp) => Action::VerdictPage(-1),
+        (Action::EditorOp(_), KeyCode::Left) => Action::EditorOp(-1),
+        (Action::EditorZoom(_), KeyCode::Char('-')) => Action::EditorZoom(-1),
+        (Action::EditorPan(_), KeyCode::Char(',')) => Action::EditorPan(-1),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
@@ -193,6 +202,25 @@ pub const FOOTER_FIRST: &[Action] = &[Action::NextCard, Action::FocusNext, Actio
 pub fn lesson_digits(lessons: usize) -> &'static str {
     const LABELS: [&str; 9] = ["1", "1-2", "1-3", "1-4", "1-5", "1-6", "1-7", "1-8", "1-9"];
     LABELS[lessons.clamp(1, LABELS.len()) - 1]
+}
+
+/// The editor timeline's keys in one short line, from the table: `Alt-←/→ op  Alt-=/- zoom
+/// Alt-,/. pan` (the timeline's hint when no op is selected; plain keys type into the code).
+pub fn editor_timeline_hint() -> String {
+    [
+        (Action::EditorOp(1), "op"),
+        (Action::EditorZoom(1), "zoom"),
+        (Action::EditorPan(1), "pan"),
+    ]
+    .iter()
+    .filter_map(|(action, word)| {
+        let b = BINDINGS
+            .iter()
+            .find(|b| b.ctx == Ctx::Editor && b.action == *action)?;
+        Some(format!("{} {word}", b.label))
+    })
+    .collect::<Vec<_>>()
+    .join("  ")
 }
 
 /// One row of the help overlay: keys, action name, description.

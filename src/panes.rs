@@ -80,8 +80,9 @@ pub fn too_small(size: Size) -> bool {
 }
 
 /// The panes for a screen of `area`, with `banners` lines of banners (at most a quarter of the
-/// screen), `focus` taking the larger share where panes are stacked.
-pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
+/// screen), `focus` taking the larger share where panes are stacked, or all of the body when
+/// `zoomed` (the other panes are empty rectangles, drawn as nothing).
+pub fn panes(area: Rect, banners: usize, focus: Focus, zoomed: bool) -> Panes {
     let banner_rows = u16::try_from(banners).unwrap_or(0).min(area.height / 4);
     let [header, banners, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
@@ -99,7 +100,12 @@ pub fn panes(area: Rect, banners: usize, focus: Focus) -> Panes {
     } else {
         (None, body)
     };
-    let [card, panel, quiz] = body_panes(main, focus);
+    let [card, panel, quiz] = match (zoomed, focus) {
+        (true, Focus::Cards) => [main, Rect::default(), Rect::default()],
+        (true, Focus::Panel) => [Rect::default(), main, Rect::default()],
+        (true, Focus::Quiz) => [Rect::default(), Rect::default(), main],
+        _ => body_panes(main, focus),
+    };
     Panes {
         header,
         banners,
@@ -202,7 +208,7 @@ mod tests {
         for w in widths {
             for h in [0u16, 1, 5, 16, 24, 60] {
                 let area = Rect::new(0, 0, w, h);
-                let p = panes(area, 3, Focus::Quiz);
+                let p = panes(area, 3, Focus::Quiz, false);
                 for r in [
                     p.header, p.banners, p.card, p.panel, p.quiz, p.status, p.footer,
                 ] {
@@ -220,7 +226,7 @@ mod tests {
         assert_eq!(code_area, 80 + "▎ ".chars().count());
         for w in [140, 160, 181, 182, 199, 200, 240, 300] {
             for focus in [Focus::Cards, Focus::Panel, Focus::Quiz] {
-                let p = panes(Rect::new(0, 0, w, 48), 0, focus);
+                let p = panes(Rect::new(0, 0, w, 48), 0, focus, false);
                 assert!(text_area(p.card).width >= CODE_CARD_WIDTH - 4, "{w}: {p:?}");
                 assert!(p.panel.width >= 50 && p.quiz.width >= 36, "{w}: {p:?}");
             }
@@ -228,7 +234,7 @@ mod tests {
         // Below 140 the card spans the screen: code fits from 86 columns on.
         for w in [86, 100, 120, 139] {
             for focus in [Focus::Cards, Focus::Panel, Focus::Quiz] {
-                let p = panes(Rect::new(0, 0, w, 40), 0, focus);
+                let p = panes(Rect::new(0, 0, w, 40), 0, focus, false);
                 assert!(text_area(p.card).width >= CODE_CARD_WIDTH - 4, "{w}: {p:?}");
             }
         }
@@ -241,7 +247,7 @@ mod tests {
         for (w, h) in [(60, 16), (80, 24), (100, 30), (120, 40), (139, 50)] {
             for banners in [0, 2] {
                 for focus in [Focus::Cards, Focus::Panel, Focus::Quiz, Focus::Lessons] {
-                    let p = panes(Rect::new(0, 0, w, h), banners, focus);
+                    let p = panes(Rect::new(0, 0, w, h), banners, focus, false);
                     let body = p.status.y - p.banners.bottom();
                     assert!(
                         p.card.height * 2 >= body,
@@ -256,17 +262,17 @@ mod tests {
 
     #[test]
     fn layout_adapts_to_width() {
-        let huge = panes(Rect::new(0, 0, 220, 60), 0, Focus::Cards);
+        let huge = panes(Rect::new(0, 0, 220, 60), 0, Focus::Cards, false);
         assert!(huge.sidebar.is_some() && huge.card.x < huge.panel.x && huge.panel.x < huge.quiz.x);
-        let wide = panes(Rect::new(0, 0, 190, 48), 0, Focus::Cards);
+        let wide = panes(Rect::new(0, 0, 190, 48), 0, Focus::Cards, false);
         assert!(wide.sidebar.is_none() && wide.card.x < wide.panel.x && wide.panel.x < wide.quiz.x);
-        let code_wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards);
+        let code_wide = panes(Rect::new(0, 0, 160, 48), 0, Focus::Cards, false);
         assert!(code_wide.panel.x > code_wide.card.x && code_wide.quiz.y > code_wide.panel.y);
-        let medium = panes(Rect::new(0, 0, 120, 40), 0, Focus::Cards);
+        let medium = panes(Rect::new(0, 0, 120, 40), 0, Focus::Cards, false);
         assert!(medium.panel.y > medium.card.y && medium.quiz.y == medium.panel.y);
-        let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz);
+        let narrow = panes(Rect::new(0, 0, 80, 24), 0, Focus::Quiz, false);
         assert!(narrow.panel.y > narrow.card.y && narrow.quiz.y == narrow.panel.y);
-        let reading = panes(Rect::new(0, 0, 80, 24), 0, Focus::Cards);
+        let reading = panes(Rect::new(0, 0, 80, 24), 0, Focus::Cards, false);
         assert!(
             reading.card.height > narrow.card.height,
             "the focused card is taller"
@@ -274,6 +280,28 @@ mod tests {
         // The quiz sits beside the panel's timeline, on the same rows, at every size.
         for p in [wide, narrow] {
             assert!(p.quiz.y < p.panel.bottom() && p.panel.y < p.quiz.bottom());
+        }
+    }
+
+    #[test]
+    fn a_zoomed_pane_fills_the_body_and_the_others_are_empty() {
+        for (w, h) in [(80, 24), (120, 40), (220, 60)] {
+            let area = Rect::new(0, 0, w, h);
+            let normal = panes(area, 0, Focus::Panel, false);
+            let zoomed = panes(area, 0, Focus::Panel, true);
+            assert!(zoomed.panel.area() > normal.panel.area(), "{w}x{h}");
+            assert!(zoomed.card.is_empty() && zoomed.quiz.is_empty(), "{w}x{h}");
+            // Header, status and footer stay; the sidebar too, where there is one.
+            assert_eq!(zoomed.header, normal.header);
+            assert_eq!(zoomed.footer, normal.footer);
+            assert_eq!(zoomed.sidebar, normal.sidebar);
+            let quiz = panes(area, 0, Focus::Quiz, true);
+            assert!(quiz.panel.is_empty() && quiz.quiz == zoomed.panel);
+            // The lesson list has no pane to fill: the layout stays as it is.
+            assert_eq!(
+                panes(area, 0, Focus::Lessons, true),
+                panes(area, 0, Focus::Lessons, false)
+            );
         }
     }
 }

@@ -15,6 +15,7 @@ use super::nav::NavAction;
 use super::overlay::{Overlay, OverlayAction, OverlayEffect};
 use super::{App, Cmd, EditorAction, Focus, FormAction, PanelAction, QuizAction, Reset};
 use crate::keymap::{self, Action, Ctx};
+use crate::timeline::TimelineAction;
 
 /// Which sub-state an action goes to, as that sub-state's own action.
 #[derive(Debug, Clone, PartialEq)]
@@ -38,6 +39,7 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::PrevCard => Nav(NavAction::PrevCard),
         Action::FocusNext => Nav(NavAction::CycleFocus { forward: true }),
         Action::FocusPrev => Nav(NavAction::CycleFocus { forward: false }),
+        Action::ZoomPane => Nav(NavAction::ToggleZoom),
         Action::ToggleLessons => Nav(NavAction::ToggleLessons),
         Action::JumpLesson(n) => Nav(NavAction::JumpLesson(usize::from(n).saturating_sub(1))),
         Action::ListUp if links_open => O(OverlayAction::Link(LinkAction::Select(-1))),
@@ -90,11 +92,35 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
             steps: n.into(),
             page: true,
         }),
+        Action::EditorOp(step) => E(EditorAction::Timeline(if step < 0 {
+            TimelineAction::SelectPrev
+        } else {
+            TimelineAction::SelectNext
+        })),
+        Action::EditorZoom(step) => E(EditorAction::Timeline(if step < 0 {
+            TimelineAction::ZoomOut
+        } else {
+            TimelineAction::ZoomIn
+        })),
+        Action::EditorPan(step) => E(EditorAction::Timeline(if step < 0 {
+            TimelineAction::PanLeft
+        } else {
+            TimelineAction::PanRight
+        })),
+        Action::EditCopy => E(EditorAction::Copy),
+        Action::EditRedo => E(EditorAction::Redo),
         other => match other.timeline() {
             Some(timeline) => Panel(PanelAction::Timeline(timeline)),
             None => Route::App(other),
         },
     }
+}
+
+/// Whether `key` was pressed with Ctrl or Alt.
+fn has_ctrl_or_alt(key: &KeyEvent) -> bool {
+    use ratatui::crossterm::event::KeyModifiers;
+    key.modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
 }
 
 impl App {
@@ -118,8 +144,11 @@ impl App {
             return self.quiz_update(QuizAction::Input(key));
         }
         match keymap::lookup(self.key_context(), &key) {
+            // The text area carries out its keys itself; the table lists them.
+            Some(action) if action.edits_text() => self.editor_update(EditorAction::Type(key)),
             Some(action) => self.perform(action),
-            None if self.key_context() == Ctx::Editor => {
+            // Typing; a Ctrl or Alt key the table does not bind does nothing (`?` lists all).
+            None if self.key_context() == Ctx::Editor && !has_ctrl_or_alt(&key) => {
                 self.editor_update(EditorAction::Type(key))
             }
             None if self.overlays.params().is_some() => {
@@ -215,7 +244,7 @@ mod tests {
     fn keys_do_nothing_while_the_terminal_is_too_small_but_quitting() {
         use ratatui::layout::Size;
         let mut app = crate::app::tests::app();
-        let before = app.nav.clone();
+        let before = app.nav;
         app.size = Size::new(20, 5);
         for c in ['j', 'l', '2', 'w', '?'] {
             let cmds = app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE));
@@ -238,6 +267,10 @@ mod tests {
         // through would do nothing when its key is pressed.
         let mut app = crate::app::tests::app();
         for binding in BINDINGS {
+            // The text area's own keys go to the editor with the key itself (`on_key`).
+            if binding.action.edits_text() {
+                continue;
+            }
             if let Route::App(action) = route(binding.action, false) {
                 let handled = app.perform_app(action).is_some();
                 assert!(handled, "{action:?} is bound but reaches nothing");

@@ -19,6 +19,8 @@ use ratatui_textarea::TextArea;
 
 mod check;
 mod conflict;
+mod indent;
+pub mod lines;
 mod msg;
 mod picker;
 mod replies;
@@ -31,11 +33,16 @@ use crate::exercise::attempts::{self, Attempt, CHECKS_BEFORE_SOLUTION, Gate};
 use crate::exercise::{Verdict, catalog};
 pub use check::{Checking, Stage};
 pub use conflict::{Conflict, DiffLine};
+use lines::LineMap;
 pub use msg::{ExerciseCmd, ExerciseMsg, SharedVerdict, Stamp};
 pub use picker::Picker;
 use timeline::VerdictTimeline;
 pub use update::EditorAction;
 pub use verdict_scroll::{Reveal, VerdictScroll};
+
+/// How the banner saying why Ctrl-G shows no solution yet begins (it goes once the solution
+/// is shown).
+const SOLUTION_LOCKED: &str = "the solution unlocks";
 
 /// The open exercise.
 #[derive(Debug)]
@@ -48,6 +55,11 @@ pub struct EditorState {
     pub verdict: Option<Arc<Verdict>>,
     /// The last verdict's timeline, with its hazards placed on it.
     pub timeline: Option<VerdictTimeline>,
+    /// The text the last verdict is about (its lines are the verdict's line numbers).
+    pub checked_text: Option<String>,
+    /// Where the checked text's lines are in the editor now (rebuilt after each edit), so the
+    /// verdict's marks follow the text until the next check.
+    pub lines: LineMap,
     /// The check in flight, if any.
     pub checking: Option<Checking>,
     /// The last check was cancelled (Esc) before it finished.
@@ -98,6 +110,9 @@ pub struct Exercises {
     pub in_flight: Option<u64>,
     /// The learner confirmed quitting although the editor's text could not be kept.
     pub quit_anyway: bool,
+    /// Where the cursor was in each exercise when its editor closed (this session), so that
+    /// reopening it puts the cursor back.
+    pub cursors: BTreeMap<String, (usize, usize)>,
     pub(super) next_check: u64,
 }
 
@@ -108,6 +123,8 @@ impl EditorState {
             area: None,
             verdict: None,
             timeline: None,
+            checked_text: None,
+            lines: LineMap::default(),
             checking: None,
             cancelled: false,
             show_timeline: false,
@@ -142,6 +159,38 @@ impl EditorState {
     pub fn unsaved(&self) -> Option<String> {
         self.dirty().then(|| self.text()).flatten()
     }
+
+    /// Pair the checked text's lines with the editor's again (after an edit, a reload, a new
+    /// verdict).
+    pub(super) fn remap(&mut self) {
+        self.lines = match (&self.checked_text, self.text()) {
+            (Some(old), Some(new)) => LineMap::between(old, &new),
+            _ => LineMap::default(),
+        };
+        let lines = &self.lines;
+        if let Some(t) = self.timeline.as_mut() {
+            t.follow_lines(|line| lines.now(line));
+        }
+    }
+
+    /// The checked text's line `line` is on now, if it is still there (the verdict's lines, as
+    /// the gutter and the timeline show them).
+    pub fn line_now(&self, line: u32) -> Option<u32> {
+        self.lines.now(line)
+    }
+
+    /// The line of the checked text that the editor's line `line` is, if it was checked.
+    pub fn checked_line(&self, line: u32) -> Option<u32> {
+        self.lines.checked(line)
+    }
+
+    /// Line and column of the cursor (0-based), once the file is loaded.
+    pub fn cursor(&self) -> Option<(usize, usize)> {
+        self.area.as_ref().map(|a| {
+            let c = a.cursor();
+            (c.0, c.1)
+        })
+    }
 }
 
 /// `text` as the editor gives it back: its lines, each ended by a newline (so a file without a
@@ -162,8 +211,16 @@ pub fn normal(text: &str) -> String {
 pub(super) fn text_area(text: &str) -> TextArea<'static> {
     let lines: Vec<String> = text.lines().map(str::to_string).collect();
     let mut area = TextArea::new(lines);
-    area.set_tab_length(4);
+    area.set_tab_length(indent::WIDTH);
     area
+}
+
+/// Put `area`'s cursor at `(row, col)`, or as near as its text allows.
+pub(super) fn put_cursor(area: &mut TextArea<'static>, (row, col): (usize, usize)) {
+    area.move_cursor(ratatui_textarea::CursorMove::Jump(
+        u16::try_from(row).unwrap_or(u16::MAX),
+        u16::try_from(col).unwrap_or(u16::MAX),
+    ));
 }
 
 impl App {
@@ -179,14 +236,60 @@ impl App {
         if let Some(cmds) = self.editor_prompt_key(key) {
             return cmds;
         }
-        if let Some(area) = self.editor_area_mut() {
-            area.input(key);
+        if let Some(ed) = self.exercises.editor.as_mut()
+            && let Some(area) = ed.area.as_mut()
+            && indent::input(area, key)
+        {
+            ed.remap();
         }
         Vec::new()
     }
 
-    fn editor_area_mut(&mut self) -> Option<&mut TextArea<'static>> {
-        self.exercises.editor.as_mut()?.area.as_mut()
+    /// The text area while no prompt is up (a prompt takes the keys).
+    fn editor_free_area(&mut self) -> Option<&mut TextArea<'static>> {
+        let ed = self.exercises.editor.as_mut()?;
+        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
+            return None;
+        }
+        ed.area.as_mut()
+    }
+
+    /// Alt-W: copy the selection into the buffer Ctrl-Y pastes from.
+    pub(super) fn editor_copy(&mut self) {
+        if let Some(area) = self.editor_free_area() {
+            area.copy();
+        }
+    }
+
+    /// Alt-U: redo what Ctrl-U undid.
+    pub(super) fn editor_redo(&mut self) {
+        if let Some(area) = self.editor_free_area()
+            && area.redo()
+            && let Some(ed) = self.exercises.editor.as_mut()
+        {
+            ed.remap();
+        }
+    }
+
+    /// The timeline's op selection, zoom and pan (Alt keys: plain ones type).
+    pub(super) fn editor_timeline(&mut self, action: crate::timeline::TimelineAction) {
+        if let Some(t) = self
+            .exercises
+            .editor
+            .as_mut()
+            .and_then(|ed| ed.timeline.as_mut())
+        {
+            t.view.apply(action);
+        }
+    }
+
+    /// Close the editor, keeping where its cursor was for the next time it opens.
+    pub(super) fn close_editor(&mut self) {
+        if let Some(ed) = self.exercises.editor.take()
+            && let Some(cursor) = ed.cursor()
+        {
+            self.exercises.cursors.insert(ed.id, cursor);
+        }
     }
 
     /// Esc: close the editor, saving first when its text is not saved. The editor stays open
@@ -205,7 +308,7 @@ impl App {
                 })]
             }
             None => {
-                self.exercises.editor = None;
+                self.close_editor();
                 Vec::new()
             }
         }
@@ -279,6 +382,7 @@ impl App {
         // Terminals send a pasted newline as CR.
         let text = text.replace("\r\n", "\n").replace('\r', "\n");
         area.insert_str(text);
+        ed.remap();
     }
 
     /// Ctrl-T: one more hint.
@@ -325,8 +429,8 @@ impl App {
             return;
         }
         match attempts::gate(passed, attempt, true) {
-            Gate::Open => verdict_scroll::show_solution(ed),
-            Gate::Forced if attempt.solution_viewed => verdict_scroll::show_solution(ed),
+            Gate::Open => self.show_solution(),
+            Gate::Forced if attempt.solution_viewed => self.show_solution(),
             Gate::Forced => {
                 self.overlay_update(OverlayAction::AskReset(Reset::Solution));
             }
@@ -335,20 +439,29 @@ impl App {
                 self.overlays.banners.push(Banner {
                     kind: BannerKind::Info,
                     text: format!(
-                        "the solution unlocks when the exercise passes, or after {left} more check(s) of your changed file"
+                        "{SOLUTION_LOCKED} when the exercise passes, or after {left} more check(s) of your changed file"
                     ),
                 });
             }
         }
     }
 
+    /// Put the solution on screen; the banner saying it is locked goes.
+    fn show_solution(&mut self) {
+        if let Some(ed) = self.exercises.editor.as_mut() {
+            verdict_scroll::show_solution(ed);
+            self.overlays
+                .banners
+                .retain(|b| !b.text.starts_with(SOLUTION_LOCKED));
+        }
+    }
+
     /// The confirmed y of Ctrl-G before a pass: show the solution and record the view.
     pub(super) fn editor_view_solution(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+        let Some(id) = self.exercises.editor.as_ref().map(|ed| ed.id.clone()) else {
             return Vec::new();
         };
-        verdict_scroll::show_solution(ed);
-        let id = ed.id.clone();
+        self.show_solution();
         self.exercises
             .attempts
             .entry(id.clone())

@@ -22,6 +22,9 @@ pub struct NavState {
     pub focus: Focus,
     /// Selected row of the lesson list.
     pub list_selected: usize,
+    /// `z`: the focused pane fills the body (the others come back with `z` again). At 80x24
+    /// lesson 4's compared timelines need more rows than the panel's share.
+    pub zoomed: bool,
 }
 
 impl Default for NavState {
@@ -32,6 +35,7 @@ impl Default for NavState {
             card_scroll: 0,
             focus: Focus::Cards,
             list_selected: 0,
+            zoomed: false,
         }
     }
 }
@@ -61,6 +65,8 @@ pub enum NavAction {
     ScrollCard { lines: i32, max: u16 },
     /// Esc on the main screen: leave the lesson list (else the rest of the app has it).
     Close,
+    /// `z`: the focused pane fills the body, or the layout comes back.
+    ToggleZoom,
 }
 
 /// What navigation needs to know of the rest of the app.
@@ -115,6 +121,7 @@ impl NavState {
             NavAction::JumpLesson(idx) => return self.jump(idx, ctx),
             NavAction::CycleFocus { forward } => self.cycle_focus(forward),
             NavAction::Focus(focus) => self.focus = focus,
+            NavAction::ToggleZoom => self.zoomed = !self.zoomed,
             NavAction::ToggleLessons if self.focus == Focus::Lessons => self.focus = Focus::Cards,
             NavAction::ToggleLessons => {
                 self.focus = Focus::Lessons;

@@ -26,7 +26,7 @@ impl App {
     pub fn panes(&self) -> Panes {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
         let banners = self.measure.banner_lines(self, area.width);
-        layout::panes(area, banners, self.nav.focus)
+        layout::panes(area, banners, self.nav.focus, self.nav.zoomed)
     }
 
     fn help_open(&self) -> bool {

@@ -64,7 +64,14 @@ pub struct Outcome {
     /// Each `host_work` call: its line and when it ran on the host clock, which has the
     /// timeline's origin (the host lane the overlap criteria read).
     pub host_work: Vec<HostSpan>,
+    /// Each call the host spent at least [`HOST_SPAN_MIN_US`] in (waits, blocking copies,
+    /// `host_work`, pinning), as host-lane ops on the timeline's origin, with their lines.
+    pub host_calls: Vec<Op>,
 }
+
+/// The shortest call drawn on the host lane, in microseconds: shorter ones (a launch, an
+/// async copy's issue) would be a dot on every call.
+pub const HOST_SPAN_MIN_US: f64 = 20.0;
 
 /// A stretch of host work on the backend's host clock, in microseconds from the timeline's
 /// origin.

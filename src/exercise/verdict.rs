@@ -46,6 +46,7 @@ pub struct Verdict {
     pub hazards: Vec<Hazard>,
     /// What the program reported, with units (see [`super::metrics`]).
     pub metrics: BTreeMap<String, ReportedMetric>,
+    /// The device ops, then the host lane's calls (`interp::Outcome::host_calls`).
     pub timeline: Vec<Op>,
     pub output: String,
     /// The check was cancelled before it finished: nothing was graded.
@@ -103,7 +104,13 @@ pub fn check(
     };
     let outcome = interp::run_within(&program, gpu, limits, halt);
     v.metrics = metrics::describe(&outcome.metrics, gpu.info().backend.timing);
-    v.timeline = numbered_streams(&outcome.log, &outcome.timeline);
+    let ops: Vec<Op> = outcome
+        .timeline
+        .iter()
+        .chain(&outcome.host_calls)
+        .cloned()
+        .collect();
+    v.timeline = numbered_streams(&outcome.log, &ops);
     v.output = outcome.output.clone();
     if outcome.cancelled {
         let line = outcome.error.as_ref().map_or(1, |e| e.line);

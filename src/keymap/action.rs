@@ -107,6 +107,28 @@ actions! {
     VerdictScroll(i8) => "scroll verdict", "verdict, hints, solution a line (or mouse wheel)";
     /// Scroll the verdict pane by N pages (-1: the key was Alt-PgUp).
     VerdictPage(i8) => "page verdict", "verdict, hints, solution a page";
+    /// Select the timeline's previous (-1) or next (1) op.
+    EditorOp(i8) => "timeline: op", "select the previous / next op, show its details";
+    /// Zoom the timeline in (1) or out (-1).
+    EditorZoom(i8) => "timeline: zoom", "zoom the timeline in / out";
+    /// Pan the timeline left (-1) or right (1).
+    EditorPan(i8) => "timeline: pan", "move the timeline window left / right";
+    EditMove => "move", "the cursor; Ctrl-B/F/P/N; Shift selects";
+    EditWord => "word", "a word left / right; Alt-B/F";
+    EditLine => "line start / end", "Ctrl-A (Ctrl-E is the own editor)";
+    EditParagraph => "paragraph", "to a blank line up / down; Alt-P/N";
+    EditFile => "top / bottom", "of the file";
+    EditPage => "page", "a page up / down";
+    EditNewline => "new line", "keeps the indent, one more after {";
+    EditIndent => "indent", "4 spaces; } on a blank line: one less";
+    EditDelete => "delete", "the character before / under; Ctrl-H/D";
+    EditDeleteWord => "delete word", "the word before; Alt-D: after";
+    EditKill => "kill", "cut to the end / start of the line";
+    EditYank => "yank", "paste the last kill, deleted word or copy";
+    EditCopy => "copy", "the selection (Shift+arrows select)";
+    EditUndo => "undo", "the last edit";
+    EditRedo => "redo", "the edit undone";
+    ZoomPane => "zoom", "the focused pane fills the screen; z again: all panes";
     ToggleLinks => "links", "list the card's links [n]: open, copy, read whole";
     LinkOpen => "open link", "in your browser (xdg-open / open)";
     LinkCopy => "copy link", "to the clipboard (OSC 52, if the terminal allows)";
@@ -115,6 +137,27 @@ actions! {
 }
 
 impl Action {
+    /// Whether the editor's text area carries this action out itself, from the key pressed
+    /// (the table binds and documents the key; `app::editor` hands it on).
+    pub fn edits_text(self) -> bool {
+        matches!(
+            self,
+            Action::EditMove
+                | Action::EditWord
+                | Action::EditLine
+                | Action::EditParagraph
+                | Action::EditFile
+                | Action::EditPage
+                | Action::EditNewline
+                | Action::EditIndent
+                | Action::EditDelete
+                | Action::EditDeleteWord
+                | Action::EditKill
+                | Action::EditYank
+                | Action::EditUndo
+        )
+    }
+
     /// The timeline's own action this one stands for, if it is one (zoom, pan, op selection).
     pub fn timeline(self) -> Option<TimelineAction> {
         Some(match self {

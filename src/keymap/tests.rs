@@ -187,8 +187,12 @@ fn alt_arrows_scroll_the_verdict_and_plain_ones_edit() {
     ];
     for (code, action) in cases {
         assert_eq!(lookup(Ctx::Editor, &alt(code)), Some(action), "{code:?}");
-        // Without Alt the key moves in the code (the editor takes unbound keys).
-        assert_eq!(lookup(Ctx::Editor, &key(code)), None, "{code:?}");
+        // Without Alt the key moves in the code (bound to a move, or left to the editor).
+        let plain = lookup(Ctx::Editor, &key(code));
+        assert!(
+            matches!(plain, None | Some(Action::EditMove | Action::EditPage)),
+            "{code:?}: {plain:?}"
+        );
     }
     let ctrl_alt = KeyEvent::new(KeyCode::Up, KeyModifiers::ALT | KeyModifiers::CONTROL);
     assert_eq!(
@@ -212,4 +216,70 @@ fn help_names_only_the_digits_of_lessons_there_are() {
     assert_eq!(row(4), Some("1-4"));
     assert_eq!(row(1), Some("1"));
     assert_eq!(row(12), Some("1-9"));
+}
+
+#[test]
+fn the_editor_timeline_keys_do_not_type_and_the_hint_names_them() {
+    let alt = |code| KeyEvent::new(code, KeyModifiers::ALT);
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Left)),
+        Some(Action::EditorOp(-1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Right)),
+        Some(Action::EditorOp(1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Char('-'))),
+        Some(Action::EditorZoom(-1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Char('='))),
+        Some(Action::EditorZoom(1))
+    );
+    assert_eq!(
+        lookup(Ctx::Editor, &alt(KeyCode::Char(','))),
+        Some(Action::EditorPan(-1))
+    );
+    // The panel's plain keys are text in the editor.
+    for c in ['[', ']', '+', '-', '<', '>'] {
+        assert_eq!(lookup(Ctx::Editor, &key(KeyCode::Char(c))), None, "{c}");
+    }
+    assert_eq!(
+        editor_timeline_hint(),
+        "Alt-←/→ op  Alt-=/- zoom  Alt-,/. pan"
+    );
+}
+
+#[test]
+fn every_editing_key_is_in_the_help_under_the_editor() {
+    let sections = help_sections(4);
+    let editor = &sections
+        .iter()
+        .find(|(title, _)| *title == Ctx::Editor.title())
+        .expect("an editor section")
+        .1;
+    let names: Vec<&str> = editor.iter().map(|(_, name, _)| *name).collect();
+    for wanted in [
+        "undo",
+        "redo",
+        "kill",
+        "yank",
+        "copy",
+        "new line",
+        "timeline: zoom",
+    ] {
+        assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
+    }
+    let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
+    for (c, action) in [
+        ('u', Action::EditUndo),
+        ('k', Action::EditKill),
+        ('y', Action::EditYank),
+        ('w', Action::EditDeleteWord),
+    ] {
+        let found = lookup(Ctx::Editor, &ctrl(c));
+        assert_eq!(found, Some(action), "Ctrl-{c}");
+        assert!(found.is_some_and(Action::edits_text));
+    }
 }

@@ -62,6 +62,15 @@ impl LaneKey {
             LaneKey::Compute => "compute".to_string(),
         }
     }
+
+    /// The label where [`Self::label`] does not fit its column: `stream 0` for the legacy
+    /// default stream (a word cut off, `stream 0 (defaul`, reads as a mistake), else the label.
+    pub fn short_label(self) -> String {
+        match self {
+            LaneKey::Stream(n) => format!("stream {n}"),
+            other => other.label(),
+        }
+    }
 }
 
 /// One row: its key, its label and the indices (into the op slice) of its ops, by start time.
@@ -176,6 +185,9 @@ mod tests {
     fn default_stream_label_still_says_stream_0() {
         let lanes = Lanes::build(&[op(OpKind::Kernel, 0, 0.0, 1.0)], ViewMode::Streams);
         assert!(lanes.lanes[0].label.starts_with("stream 0"));
+        assert!(lanes.lanes[0].label.len() > "stream 0".len());
+        assert_eq!(lanes.lanes[0].key.short_label(), "stream 0");
+        assert_eq!(LaneKey::Host.short_label(), "host");
     }
 
     #[test]

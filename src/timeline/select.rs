@@ -34,6 +34,8 @@ pub struct OpDetails {
     pub engine: Option<u32>,
     pub start_inferred: bool,
     pub label: String,
+    /// The line of the exercise program that issued it (exercise checks only).
+    pub line: Option<u32>,
 }
 
 impl OpDetails {
@@ -53,6 +55,7 @@ impl OpDetails {
             engine: op.engine,
             start_inferred: op.start_inferred,
             label: op.label.clone(),
+            line: op.line,
         }
     }
 
@@ -67,10 +70,15 @@ impl OpDetails {
     /// out until it fits; the kind, stream, engine and duration always stay.
     pub fn summary_within(&self, width: usize) -> String {
         // (text, drop rank: 0 never, higher goes first)
-        let mut parts: Vec<(String, u8)> = vec![
-            (kind_name(self.kind).to_string(), 0),
-            (format!("stream {}", self.stream), 0),
-        ];
+        // An exercise's host call is on no stream: its line says where it is instead.
+        let place = match (self.kind, self.line) {
+            (OpKind::Host, Some(line)) => format!("line {line}"),
+            _ => format!("stream {}", self.stream),
+        };
+        let mut parts: Vec<(String, u8)> = vec![(kind_name(self.kind).to_string(), 0), (place, 0)];
+        if let (false, Some(line)) = (self.kind == OpKind::Host, self.line) {
+            parts.push((format!("line {line}"), 1));
+        }
         if let Some(engine) = self.engine {
             parts.push((format!("engine {engine}"), 0));
         }

@@ -223,12 +223,13 @@ fn draw_cells(
     }
 }
 
-/// The gutter mark of a line: a diagnostic beats a hazard.
+/// The gutter mark of a line: a diagnostic beats a hazard. The verdict's lines are those of the
+/// text checked; `ed.checked_line` follows them through the edits since.
 fn line_mark(app: &App, ed: &EditorState, line: usize) -> (&'static str, Style) {
-    let Some(v) = &ed.verdict else {
-        return (" ", Style::new());
+    let blank = (" ", Style::new());
+    let (Some(v), Some(line)) = (&ed.verdict, checked_line(ed, line)) else {
+        return blank;
     };
-    let line = u32::try_from(line).unwrap_or(u32::MAX);
     if v.diagnostics.iter().any(|d| d.line == line) {
         ("●", app.theme.error())
     } else if v
@@ -238,14 +239,19 @@ fn line_mark(app: &App, ed: &EditorState, line: usize) -> (&'static str, Style) 
     {
         ("▲", app.theme.warning())
     } else {
-        (" ", Style::new())
+        blank
     }
+}
+
+/// The line of the checked text that the editor's line `line` (1-based) is, if it was checked.
+fn checked_line(ed: &EditorState, line: usize) -> Option<u32> {
+    ed.checked_line(u32::try_from(line).ok()?)
 }
 
 /// The message for the cursor's line, if the last check found something there.
 fn cursor_message(ed: &EditorState, line: usize) -> Option<String> {
     let v = ed.verdict.as_ref()?;
-    let line = u32::try_from(line).ok()?;
+    let line = checked_line(ed, line)?;
     if let Some(d) = v.diagnostics.iter().find(|d| d.line == line) {
         return Some(format!("● {}", d.message));
     }

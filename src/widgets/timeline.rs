@@ -24,17 +24,43 @@ use crate::timeline::{TimeScale, TimelineRun, TimelineView};
 /// Widest the lane-label column gets, in cells.
 const MAX_LABEL_WIDTH: u16 = 20;
 
+/// The details line when no op is selected: the experiment panel's timeline keys.
+pub const PANEL_KEYS: &str = "[ ] select an op   + - zoom   < > pan";
+
+/// What the panel says to do when lanes do not fit: `z` gives the focused pane the body.
+pub const PANEL_MORE_ROWS: &str = "z zooms the pane";
+
 /// Draws a [`TimelineView`]. Build one per frame: `TimelineWidget::new(&view, theme)`.
 #[derive(Debug, Clone, Copy)]
 pub struct TimelineWidget<'a> {
     view: &'a TimelineView,
     theme: Theme,
+    keys: &'a str,
+    more_rows: &'a str,
 }
 
 impl<'a> TimelineWidget<'a> {
     /// A widget drawing `view` with `theme`.
     pub fn new(view: &'a TimelineView, theme: Theme) -> Self {
-        TimelineWidget { view, theme }
+        TimelineWidget {
+            view,
+            theme,
+            keys: PANEL_KEYS,
+            more_rows: PANEL_MORE_ROWS,
+        }
+    }
+
+    /// What the "… N more rows" note says to do (the owner's way to more rows).
+    pub fn more_rows(mut self, advice: &'a str) -> Self {
+        self.more_rows = advice;
+        self
+    }
+
+    /// The keys the details line names while no op is selected (the owner's, where they are
+    /// not the panel's: in the editor plain keys type into the code).
+    pub fn keys(mut self, keys: &'a str) -> Self {
+        self.keys = keys;
+        self
     }
 }
 
@@ -104,6 +130,8 @@ impl Widget for TimelineWidget<'_> {
             scale: self.view.scale.with_columns(area.width - label_width),
             x: area.x,
             label_width,
+            keys: self.keys,
+            more_rows: self.more_rows,
         };
         let needed: u16 = runs
             .iter()
@@ -128,6 +156,19 @@ impl Widget for TimelineWidget<'_> {
             details: plan.details,
         };
         footer::draw(buf, &ctx, &footer, area, y);
+    }
+}
+
+/// How many of this run's lanes the widget shows, from the top, in an area `height` rows high
+/// (a view without a compared run): for marks drawn over its bars.
+pub fn lanes_shown(view: &TimelineView, height: u16) -> u16 {
+    let needed = u16::try_from(view.run.lanes.len().max(1)).unwrap_or(u16::MAX);
+    let runs = plan_rows(height, needed).runs;
+    // The last row gives way to the "more rows" note when some do not fit.
+    if runs < needed {
+        runs.saturating_sub(1)
+    } else {
+        runs
     }
 }
 

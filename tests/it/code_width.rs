@@ -62,7 +62,7 @@ fn no_card_wraps_its_code_from_140_columns_on() {
     assert!((60..=80).contains(&longest), "longest code line {longest}");
     for (w, h) in [(140, 40), (160, 48), (200, 60)] {
         let mut app = app(w, h);
-        let card_pane = layout::panes(Rect::new(0, 0, w, h), 0, app.nav.focus).card;
+        let card_pane = layout::panes(Rect::new(0, 0, w, h), 0, app.nav.focus, false).card;
         let width = layout::text_area(card_pane).width;
         let lessons = app.catalog.entries.len();
         assert_eq!(lessons, 4);

@@ -154,10 +154,13 @@ fn a_relaunch_shows_the_last_run_without_running_it_again() {
     let cwd = tempfile::tempdir().unwrap();
     let mut tui = launch(state.path(), cwd.path(), "sim");
     tui.wait_for("Lesson 1/4");
+    // A run asked for before the backend is open waits for it; wait here so `r` runs now.
+    tui.wait_for("Simulated: profile");
     tui.send("4");
     tui.wait_for("Lesson 4/4");
     tui.send("r");
-    tui.wait_for("best: ");
+    // "best: ..., verified" shows while the search runs; the lanes only once its report is in.
+    tui.wait_for("stream 1");
     assert!(!tui.text().contains("Last run"));
     assert_eq!(tui.quit(), 0);
     let mut tui = launch(state.path(), cwd.path(), "sim");
@@ -165,7 +168,10 @@ fn a_relaunch_shows_the_last_run_without_running_it_again() {
     tui.wait_for("Last run ");
     let screen = tui.text();
     assert!(screen.contains(" UTC"), "{screen}");
-    assert!(screen.contains("stream 1"), "the timeline came back:\n{screen}");
+    assert!(
+        screen.contains("stream 1"),
+        "the timeline came back:\n{screen}"
+    );
     assert!(!screen.contains("Press r"), "{screen}");
     assert!(!screen.contains("running pipeline"), "{screen}");
     assert_eq!(tui.quit(), 0);

@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod flow;
+mod follow;
 #[cfg(feature = "gpu-tests")]
 mod gpu;
 mod picker;

@@ -176,7 +176,8 @@ fn no_url_of_any_lesson_is_split_across_lines() {
             Size::new(w, h),
         );
         let width =
-            layout::text_area(layout::panes(Rect::new(0, 0, w, h), 0, app.nav.focus).card).width;
+            layout::text_area(layout::panes(Rect::new(0, 0, w, h), 0, app.nav.focus, false).card)
+                .width;
         let mut urls_seen = 0;
         for lesson in 0..app.catalog.entries.len() {
             press(&mut app, KeyCode::Char(char::from(b'1' + lesson as u8)));

@@ -302,3 +302,33 @@ fn bar_presets_read_the_contract_metrics() {
     let chart = text(&render(80, 24, BandwidthChart::from_report(&report, COLOR)));
     assert!(chart.contains("* pageable D2H"), "{chart}");
 }
+
+#[test]
+fn the_owner_names_its_keys_and_a_default_stream_label_that_does_not_fit_is_shortened() {
+    // The legacy default stream and a host call, in a narrow area: the label column is a third
+    // of the width, too narrow for `stream 0 (default)`.
+    let mut host = op(OpKind::Host, 0, 0.0, 50.0);
+    host.label = "host_work".into();
+    let view = TimelineView::new(vec![op(OpKind::H2d, 0, 0.0, 100.0), host]);
+    let screen = text(&render(
+        45,
+        8,
+        TimelineWidget::new(&view, NO_COLOR).keys("Alt-←/→ op"),
+    ));
+    assert!(screen.contains("|host "), "{screen}");
+    let lane = screen.lines().find(|l| l.starts_with("|stream 0"));
+    assert!(
+        lane.is_some_and(|l| l.contains("stream 0 ") && l.contains('│')),
+        "{screen}"
+    );
+    assert!(
+        !screen.contains("stream 0 (d"),
+        "no label cut mid-word: {screen}"
+    );
+    assert!(screen.contains("Alt-←/→ op"), "{screen}");
+    assert!(!screen.contains("[ ] select"), "{screen}");
+    // Wide enough: the whole label, and the panel's keys by default.
+    let screen = text(&render(120, 8, TimelineWidget::new(&view, NO_COLOR)));
+    assert!(screen.contains("stream 0 (default)"), "{screen}");
+    assert!(screen.contains("[ ] select an op"), "{screen}");
+}

@@ -26,6 +26,8 @@ pub enum Stage {
 pub struct Checking {
     pub check_id: u64,
     pub stage: Stage,
+    /// The text checked: the verdict's line numbers are its lines.
+    pub text: String,
 }
 
 impl App {
@@ -48,7 +50,11 @@ impl App {
         self.exercises.next_check += 1;
         let check_id = self.exercises.next_check;
         let stage = behind.map_or(Stage::Running, |behind| Stage::Queued { behind });
-        ed.checking = Some(Checking { check_id, stage });
+        ed.checking = Some(Checking {
+            check_id,
+            stage,
+            text: text.clone(),
+        });
         ed.cancelled = false;
         ed.show_solution = false;
         ed.verdict_scroll.reveal(super::Reveal::Top);
@@ -156,7 +162,7 @@ impl App {
         if ed.checking.as_ref().map(|c| c.check_id) != Some(check_id) {
             return;
         }
-        ed.checking = None;
+        let checked = ed.checking.take().map(|c| c.text);
         ed.verdict_scroll.reveal(super::Reveal::Top);
         if cancelled {
             // What ran before Esc is half a program: no verdict (the last one is of an older
@@ -164,6 +170,8 @@ impl App {
             ed.cancelled = true;
             ed.verdict = None;
             ed.timeline = None;
+            ed.checked_text = None;
+            ed.remap();
             return;
         }
         if !verdict.passed {
@@ -171,5 +179,7 @@ impl App {
         }
         ed.timeline = VerdictTimeline::new(&verdict);
         ed.verdict = Some(verdict);
+        ed.checked_text = checked;
+        ed.remap();
     }
 }

@@ -11,7 +11,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{EditorState, Stamp, normal, text_area};
+use super::{EditorState, Stamp, normal, put_cursor, text_area};
 use crate::app::{App, Banner, BannerKind, Cmd};
 
 /// The disk's version, while the learner decides.
@@ -272,17 +272,14 @@ impl App {
 
 /// Put `text` (the disk's) in the editor, the cursor where it was.
 fn reload(ed: &mut EditorState, text: &str, stamp: Option<Stamp>) {
-    let cursor = ed.area.as_ref().map(|a| a.cursor());
     let mut area = text_area(text);
-    if let Some(c) = cursor {
-        area.move_cursor(ratatui_textarea::CursorMove::Jump(
-            u16::try_from(c.0).unwrap_or(u16::MAX),
-            u16::try_from(c.1).unwrap_or(u16::MAX),
-        ));
+    if let Some(c) = ed.cursor() {
+        put_cursor(&mut area, c);
     }
     ed.area = Some(area);
     ed.saved = Some(normal(text));
     ed.stamp = stamp;
+    ed.remap();
 }
 
 #[cfg(test)]

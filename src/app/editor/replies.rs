@@ -1,7 +1,7 @@
 //! The editor's half of the shell's replies: a file loaded, saved or changed outside, a
 //! check's verdict (see `check`), the survey of edited files for the exercise list.
 
-use super::{EditorState, normal, text_area};
+use super::{EditorState, normal, put_cursor, text_area};
 use crate::app::{App, Banner, BannerKind, Cmd, ExerciseMsg};
 
 impl App {
@@ -11,12 +11,20 @@ impl App {
             ExerciseMsg::Passed(set) => self.exercises.passed.extend(set),
             ExerciseMsg::Attempts(map) => self.exercises.attempts.extend(map),
             ExerciseMsg::Loaded { id, text, stamp } => {
+                // Opened (no text yet): the cursor goes back where it was when the exercise was
+                // last left; reset to the starter: to the top.
+                let cursor = self.exercises.cursors.get(&id).copied();
                 if let Some(ed) = self.editor_for(&id) {
-                    ed.area = Some(text_area(&text));
+                    let mut area = text_area(&text);
+                    if let (None, Some(at)) = (&ed.area, cursor) {
+                        put_cursor(&mut area, at);
+                    }
+                    ed.area = Some(area);
                     ed.scroll.set(0);
                     ed.saved = Some(normal(&text));
                     ed.stamp = stamp;
                     ed.conflict = None;
+                    ed.remap();
                 }
             }
             ExerciseMsg::Saved { id, text, stamp } => {
@@ -27,7 +35,7 @@ impl App {
                 ed.stamp = stamp;
                 let recovered = ed.save_error.take().is_some();
                 if ed.leaving && !ed.dirty() {
-                    self.exercises.editor = None;
+                    self.close_editor();
                 }
                 if recovered {
                     self.overlays.banners.push(Banner {

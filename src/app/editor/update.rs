@@ -8,6 +8,7 @@
 use ratatui::crossterm::event::KeyEvent;
 
 use crate::app::{App, Cmd};
+use crate::timeline::TimelineAction;
 
 /// The exercise list's and the editor's own actions.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +41,12 @@ pub enum EditorAction {
     ScrollVerdict { steps: i32, page: bool },
     /// Any other key: the open prompt's answer, or text editing.
     Type(KeyEvent),
+    /// Alt-arrows, Alt-= Alt--, Alt-, Alt-.: the timeline's op selection, zoom and pan.
+    Timeline(TimelineAction),
+    /// Alt-W: copy the selection (Ctrl-Y pastes it).
+    Copy,
+    /// Alt-U: redo what Ctrl-U undid.
+    Redo,
 }
 
 impl App {
@@ -60,6 +67,9 @@ impl App {
             EditorAction::Reset => self.editor_ask_reset(),
             EditorAction::ScrollVerdict { steps, page } => self.scroll_verdict(steps, page),
             EditorAction::Type(key) => return self.editor_type(key),
+            EditorAction::Timeline(action) => self.editor_timeline(action),
+            EditorAction::Copy => self.editor_copy(),
+            EditorAction::Redo => self.editor_redo(),
         }
         Vec::new()
     }

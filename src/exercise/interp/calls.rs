@@ -158,10 +158,42 @@ impl Interp<'_> {
             exprs,
             pos,
         };
+        let start_us = self.gpu.host_now_us();
+        let result = self.builtin(&a);
+        self.book_host_time(name, start_us);
+        result
+    }
+
+    /// A call the host spent time in (a wait, a blocking copy, `host_work`) goes on the
+    /// timeline's host lane, with its line; calls that return at once are left off (on a real
+    /// GPU every call takes a few microseconds). A host function's body runs in stream order,
+    /// not on the host's time line.
+    fn book_host_time(&mut self, name: &str, start_us: f64) {
+        let end_us = self.gpu.host_now_us();
+        if self.collect.is_some() || end_us - start_us < super::HOST_SPAN_MIN_US {
+            return;
+        }
+        self.out.host_calls.push(crate::report::Op {
+            stream: 0,
+            kind: crate::report::OpKind::Host,
+            start_us,
+            end_us,
+            bytes: 0,
+            host_mem: None,
+            engine: None,
+            start_inferred: false,
+            line: Some(self.line),
+            label: name.to_string(),
+        });
+    }
+
+    /// The built-in functions and CUDA calls.
+    fn builtin(&mut self, a: &Args) -> Res<Value> {
+        let (name, pos) = (a.name, a.pos);
         match name {
             "malloc" => {
                 a.arity(1, 1)?;
-                let r = self.alloc(&a, MemKind::Pageable, a.count(0)?, HostMemKind::Pageable)?;
+                let r = self.alloc(a, MemKind::Pageable, a.count(0)?, HostMemKind::Pageable)?;
                 Ok(Value::Ptr {
                     region: RegionId(r as u32),
                     off: 0,
@@ -181,7 +213,7 @@ impl Interp<'_> {
                     }
                     _ => (MemKind::Pinned, HostMemKind::Pinned),
                 };
-                let r = self.alloc(&a, kind, bytes, host_kind)?;
+                let r = self.alloc(a, kind, bytes, host_kind)?;
                 self.out
                     .region_names
                     .entry(RegionId(r as u32))
@@ -196,15 +228,15 @@ impl Interp<'_> {
                 )?;
                 Ok(Value::Int(0))
             }
-            "free" | "cudaFree" | "cudaFreeHost" => self.free(&a),
-            "cudaHostRegister" | "cudaHostUnregister" => self.register(&a),
-            "cudaMemcpy" | "cudaMemcpyAsync" => self.memcpy_cuda(&a),
+            "free" | "cudaFree" | "cudaFreeHost" => self.free(a),
+            "cudaHostRegister" | "cudaHostUnregister" => self.register(a),
+            "cudaMemcpy" | "cudaMemcpyAsync" => self.memcpy_cuda(a),
             "memcpy" => {
                 a.arity(3, 3)?;
-                self.memcpy_host(&a)
+                self.memcpy_host(a)
             }
             "cudaStreamQuery" | "cudaEventQuery" | "cudaLaunchHostFunc" | "cudaMallocAsync"
-            | "cudaFreeAsync" => self.ordered(&a),
+            | "cudaFreeAsync" => self.ordered(a),
             "dim3" => {
                 a.arity(1, 3)?;
                 let mut d = [1i64; 3];
@@ -219,9 +251,9 @@ impl Interp<'_> {
                 }
                 Ok(Value::Dim3(d))
             }
-            "cudaMemset" | "cudaMemsetAsync" => self.memset(&a),
-            _ if nvtx::is_nvtx(name) => self.nvtx(&a),
-            _ => self.helper(&a),
+            "cudaMemset" | "cudaMemsetAsync" => self.memset(a),
+            _ if nvtx::is_nvtx(name) => self.nvtx(a),
+            _ => self.helper(a),
         }
     }
 }

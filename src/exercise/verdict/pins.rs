@@ -50,14 +50,23 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
         .collect();
     // Name what the run did: allocations are released with cudaFreeHost, registrations with
     // cudaHostUnregister, so the advice names the release that fits.
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let allocations = |n| plural(n, "pinned allocation", "pinned allocations");
     let (what, release) = match (total - registrations, registrations) {
-        (_, 0) => (format!("{total} pinned allocations"), "free them"),
-        (0, _) => (
-            format!("{total} registrations (`cudaHostRegister`)"),
+        (_, 0) => (allocations(total), "free them"),
+        (0, r) => (
+            format!(
+                "{} (`cudaHostRegister`)",
+                plural(r, "registration", "registrations")
+            ),
             "unregister them",
         ),
         (a, r) => (
-            format!("{total} pinnings ({a} pinned allocations, {r} registrations)"),
+            format!(
+                "{total} pinnings ({}, {})",
+                allocations(a),
+                plural(r, "registration", "registrations")
+            ),
             "release them",
         ),
     };

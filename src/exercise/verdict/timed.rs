@@ -260,7 +260,7 @@ pub fn events_time_copies(
         );
         // Events that do time this direction's copies, from another kind of memory, are a
         // different mistake from no events at all: say which one this run made.
-        if events_time_other_memory(out, ops, dir) {
+        if events_time_other_memory(out, ops, dir, mem) {
             return Err(format!(
                 "your events time {} copies, but none from {} memory: the check wants the {want}",
                 dir.name(),
@@ -284,10 +284,11 @@ pub fn events_time_copies(
     )
 }
 
-/// Whether some `cudaEventElapsedTime` of two events recorded on one stream brackets a copy
-/// going `dir` from any kind of host memory (the wrong kind, when [`events_time_copies`] found
-/// none of the kind it wants).
-fn events_time_other_memory(out: &Outcome, ops: &[DevOp<'_>], dir: Direction) -> bool {
+/// Whether the run's `cudaEventElapsedTime` pairs (two events recorded on one stream) bracket
+/// copies going `dir` from other host memory than `mem`, and none from `mem` (a pair around
+/// too few bytes of `mem` is another mistake, which the caller's general message names).
+fn events_time_other_memory(out: &Outcome, ops: &[DevOp<'_>], dir: Direction, mem: Memory) -> bool {
+    let mut other = false;
     let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
     for (i, e) in out.log.iter().enumerate() {
         match &e.call {
@@ -299,22 +300,25 @@ fn events_time_other_memory(out: &Outcome, ops: &[DevOp<'_>], dir: Direction) ->
                 else {
                     continue;
                 };
-                let brackets = sa == sb
-                    && a < b
-                    && ops.iter().any(|o| {
-                        o.idx > a
-                            && o.idx < b
-                            && o.is_copy(dir, None)
-                            && (o.op.stream == sa || sa == StreamId::LEGACY_DEFAULT)
-                    });
-                if brackets {
-                    return true;
+                if sa != sb || a >= b {
+                    continue;
+                }
+                for o in ops.iter().filter(|o| {
+                    o.idx > a
+                        && o.idx < b
+                        && o.is_copy(dir, None)
+                        && (o.op.stream == sa || sa == StreamId::LEGACY_DEFAULT)
+                }) {
+                    if o.is_copy(dir, Some(mem)) {
+                        return false;
+                    }
+                    other = true;
                 }
             }
             _ => {}
         }
     }
-    false
+    other
 }
 
 /// The lanes `a` and `b` overlapped for at least `min_fraction` of the shorter one's busy time.

@@ -14,7 +14,7 @@ use crate::app::EditorState;
 use crate::app::editor::timeline::{HazardMark, VerdictTimeline};
 use crate::theme::Theme;
 use crate::ui::pane_block;
-use crate::widgets::timeline::{TimelineWidget, plot_scale};
+use crate::widgets::timeline::{TimelineWidget, lanes_shown, plot_scale};
 
 /// The widget's rows under the lanes: tick marks, tick labels, legend, details.
 const FOOTER_ROWS: u16 = 4;
@@ -39,10 +39,19 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
     if area.height == 0 {
         return;
     }
-    let title = if stacked {
+    let base = if stacked {
         " Timeline · ^L verdict "
     } else {
         " Timeline "
+    };
+    // The keys also go in the title where it has room: the details line, which names them
+    // while no op is selected, describes the selected op.
+    let keys = crate::keymap::editor_timeline_hint();
+    let with_keys = format!("{base}· {keys} ");
+    let title = if with_keys.chars().count() + 2 <= usize::from(area.width) {
+        with_keys
+    } else {
+        base.to_string()
     };
     let block = pane_block(&app.theme, false).title(title);
     let inner = block.inner(area);
@@ -67,11 +76,16 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
         .min(inner.height / 2);
     let [plot, labels] =
         Layout::vertical([Constraint::Fill(1), Constraint::Length(mark_rows)]).areas(inner);
-    TimelineWidget::new(&t.view, app.theme).render(plot, buf);
+    TimelineWidget::new(&t.view, app.theme)
+        .keys(&keys)
+        // Plain keys type in the editor: only a larger terminal gives the lanes more rows.
+        .more_rows("enlarge the terminal")
+        .render(plot, buf);
     draw_marks_on_bars(t, plot, &app.theme, buf);
     for (row, mark) in t.marks.iter().take(usize::from(mark_rows)).enumerate() {
         let y = labels.y + u16::try_from(row).unwrap_or(0);
-        let text = format!("{HAZARD_MARK} {}", clean(&mark.label()));
+        let label = mark.label_now(|line| ed.line_now(line));
+        let text = format!("{HAZARD_MARK} {}", clean(&label));
         let width = usize::from(labels.width);
         buf.set_stringn(labels.x, y, text, width, mark_style(mark, &app.theme));
     }
@@ -90,8 +104,7 @@ fn mark_style(mark: &HazardMark, theme: &Theme) -> Style {
 fn draw_marks_on_bars(t: &VerdictTimeline, plot: Rect, theme: &Theme, buf: &mut Buffer) {
     let scale = plot_scale(&t.view, plot.width);
     let plot_x = plot.x + plot.width.saturating_sub(scale.columns);
-    // The lanes end where the widget's footer starts (it keeps its footer when short).
-    let lane_rows = plot.height.saturating_sub(FOOTER_ROWS).max(1);
+    let lane_rows = lanes_shown(&t.view, plot.height);
     for mark in &t.marks {
         let Some(index) = mark.op else { continue };
         let Some(op) = t.view.run.ops.get(index) else {

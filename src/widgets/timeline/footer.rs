@@ -102,9 +102,6 @@ fn details(ctx: &RowContext<'_>, width: usize) -> Line<'static> {
             let text = format!("{prefix}{}", details.summary_within(room));
             Line::from(Span::styled(text, ctx.theme.selected()))
         }
-        None => Line::from(Span::styled(
-            "[ ] select an op   + - zoom   < > pan",
-            ctx.theme.muted(),
-        )),
+        None => Line::from(Span::styled(ctx.keys.to_string(), ctx.theme.muted())),
     }
 }

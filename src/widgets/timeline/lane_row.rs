@@ -21,6 +21,10 @@ pub struct RowContext<'a> {
     pub scale: TimeScale,
     pub x: u16,
     pub label_width: u16,
+    /// The details line's text while no op is selected.
+    pub keys: &'a str,
+    /// What the "… N more rows" note advises.
+    pub more_rows: &'a str,
 }
 
 impl RowContext<'_> {
@@ -66,7 +70,8 @@ impl RowContext<'_> {
     pub fn draw_more_rows(&self, buf: &mut Buffer, y: u16, hidden: u16, width: u16) {
         let blank = " ".repeat(usize::from(width));
         buf.set_stringn(self.x, y, &blank, usize::from(width), Style::new());
-        let text = format!("… {hidden} more rows: enlarge the terminal");
+        let text = format!("… {hidden} more rows: {}", self.more_rows);
+        let text = crate::text_fit::truncate(&text, usize::from(width));
         buf.set_stringn(self.x, y, text, usize::from(width), self.theme.muted());
     }
 
@@ -86,7 +91,12 @@ impl RowContext<'_> {
     }
 
     fn draw_lane(&self, buf: &mut Buffer, run: &TimelineRun, lane: &Lane, y: u16, current: bool) {
-        self.draw_label(buf, y, &lane.label);
+        let room = usize::from(self.label_width.saturating_sub(1));
+        if lane.label.chars().count() > room {
+            self.draw_label(buf, y, &lane.key.short_label());
+        } else {
+            self.draw_label(buf, y, &lane.label);
+        }
         let cells = layout_lane(&run.ops, &lane.ops, &self.scale);
         for (column, cell) in cells.iter().enumerate() {
             let Some(kind) = cell.kind else { continue };
