@@ -136,6 +136,7 @@ pub fn check_within(
         overlap,
         model: Model::new(),
         stream_numbers: HashMap::new(),
+        stream_vars: HashMap::new(),
         blocking: HashSet::new(),
         per_thread: None,
         record_lines: HashMap::new(),
@@ -169,6 +170,9 @@ pub(super) struct Checker<'a> {
     model: Model,
     /// Streams numbered from 1 in creation order, for messages.
     stream_numbers: HashMap<u32, usize>,
+    /// The variable each stream was created into (`up`): messages name it beside its number,
+    /// so "stream 2 (`compute`)" matches both the timeline and the code.
+    stream_vars: HashMap<u32, &'a str>,
     /// Live blocking streams (for the default-stream warning).
     blocking: HashSet<u32>,
     /// The per-thread default stream, once the program used it.
@@ -199,9 +203,10 @@ impl<'a> Checker<'a> {
         if self.per_thread == Some(s) {
             return "the per-thread default stream".into();
         }
-        match self.stream_numbers.get(&s) {
-            Some(n) => format!("stream {n}"),
-            None => "a stream".into(),
+        match (self.stream_numbers.get(&s), self.stream_vars.get(&s)) {
+            (Some(n), Some(var)) if !var.is_empty() => format!("stream {n} (`{var}`)"),
+            (Some(n), _) => format!("stream {n}"),
+            _ => "a stream".into(),
         }
     }
 
@@ -228,10 +233,15 @@ impl<'a> Checker<'a> {
         // refusal would mean a handle it never saw, which orders nothing.
         match &e.call {
             Call::Device(op) => self.device(e.line, op),
-            Call::StreamCreate { stream, blocking } => {
+            Call::StreamCreate {
+                stream,
+                blocking,
+                name,
+            } => {
                 self.model.create_stream(stream.0, *blocking);
                 let n = self.stream_numbers.len() + 1;
                 self.stream_numbers.entry(stream.0).or_insert(n);
+                self.stream_vars.insert(stream.0, name.as_str());
                 if *blocking {
                     self.blocking.insert(stream.0);
                 }

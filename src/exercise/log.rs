@@ -111,6 +111,8 @@ pub enum Call {
     StreamCreate {
         stream: StreamId,
         blocking: bool,
+        /// The variable the program stored it in (`up`, `s[1]`), for messages.
+        name: String,
     },
     StreamDestroy {
         stream: StreamId,

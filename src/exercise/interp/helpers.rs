@@ -33,9 +33,11 @@ impl Interp<'_> {
                 let r = self.gpu.stream_create(kind);
                 let s = self.m(pos, a.name, r)?;
                 self.streams.push(s);
+                let name = self.place_label(&place);
                 self.log(Call::StreamCreate {
                     stream: s,
                     blocking: kind == StreamKind::Blocking,
+                    name,
                 });
                 self.write_place(&place, Value::Stream(s), pos)?;
             }

@@ -86,6 +86,20 @@ impl Interp<'_> {
         }
     }
 
+    /// How messages name `p`: the variable, with its index when it is an array (`s[1]`).
+    pub(super) fn place_label(&self, p: &Place) -> String {
+        let array = self
+            .scopes
+            .get(p.scope)
+            .and_then(|s| s.get(&p.name))
+            .is_some_and(|v| v.array);
+        if array {
+            format!("{}[{}]", p.name, p.index)
+        } else {
+            p.name.clone()
+        }
+    }
+
     pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
         self.name_region(&v, &p.name);
         let var = self

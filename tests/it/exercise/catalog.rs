@@ -147,6 +147,12 @@ fn starters_fail_for_the_reason_the_exercise_teaches() {
         .collect();
     // The kernel against its upload, the download against its kernel: both lines named.
     assert_eq!(races, [(30, Some(29)), (32, Some(30))], "{hazards:?}");
+    // Each stream is named by its number on the timeline and by its variable in the code.
+    let first = &hazards.iter().find(|h| h.line == 30).unwrap().message;
+    assert!(
+        first.contains("stream 2 (`compute`)") && first.contains("stream 1 (`up`)"),
+        "{first}"
+    );
     let (name, _, hazards) = first_failure("two-streams");
     assert_eq!(name, "no hazards");
     assert!(hazards.iter().any(|h| h.kind.name() == "default-stream"));
