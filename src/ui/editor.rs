@@ -23,6 +23,9 @@ use crate::ui::pane_block;
 
 /// Width from which the code and the verdict sit side by side (else one above the other).
 const SIDE_BY_SIDE_FROM: u16 = 100;
+/// The code pane's least height (border, a few lines, its status line) when the timeline below
+/// it takes the rows it wants.
+const MIN_CODE_ROWS: u16 = 7;
 
 /// Draw the editor and its verdict over `area` (the card, panel and quiz panes together).
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -41,8 +44,20 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         verdict::render(app, ed, verdict, false, buf);
         timeline::render(app, ed, timeline, false, buf);
     } else {
+        // The verdict takes 40% of the rows; the timeline, when shown, as many as its lanes
+        // want (at 80x24 a three-stream race needs all its lanes on screen), leaving the code
+        // at least MIN_CODE_ROWS.
+        let share = area.height * 2 / 5;
+        let lower_rows = if ed.show_timeline {
+            timeline::rows_wanted(ed)
+                .max(share)
+                .min(area.height.saturating_sub(MIN_CODE_ROWS))
+                .max(share.min(area.height))
+        } else {
+            share
+        };
         let [code, lower] =
-            Layout::vertical([Constraint::Percentage(60), Constraint::Fill(1)]).areas(area);
+            Layout::vertical([Constraint::Fill(1), Constraint::Length(lower_rows)]).areas(area);
         render_code(app, ed, code, buf);
         if ed.show_timeline {
             timeline::render(app, ed, lower, true, buf);
