@@ -128,10 +128,8 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         (Some(_), None) => format!("NOT SAVED · {status}"),
         (None, None) => status,
     };
-    let status: String = clean(&status)
-        .chars()
-        .take(usize::from(inner.width))
-        .collect();
+    // Cut with a `…` (the whole message is in the verdict pane).
+    let status = crate::text_fit::truncate(&clean(&status), usize::from(inner.width));
     let status_style = if ed.save_error.is_some() {
         app.theme.error()
     } else {
