@@ -134,9 +134,13 @@ x21_printf_precision() {
 }
 
 np1_concurrent_passes() {
-    case_start NP1 critical "the 9 solutions checked at once on one state dir, 5 rounds (the review's P1)"
-    local round kept=""
+    # The review had 9 exercises; every one there is now is checked at once.
+    local n
+    n=$(ls -d exercises/*/ | wc -l)
+    case_start NP1 critical "all $n solutions checked at once on one state dir, 5 rounds (the review's P1, then 9)"
+    local round kept="" want=""
     for round in 1 2 3 4 5; do
+        want="$want $n"
         rm -rf "$CASE_DIR/s"
         for d in exercises/*/; do
             ca "$CASE_DIR/s" exercise check "$(basename "$d")" "$d/solution.cu" --backend sim >/dev/null 2>&1 &
@@ -144,8 +148,8 @@ np1_concurrent_passes() {
         wait
         kept="$kept $(json "$CASE_DIR/s/exercises/passed.json" "len(d)")"
     done
-    [ "$kept" = " 9 9 9 9 9" ]
-    verdict $? "ids kept per round:$kept of 9"
+    [ "$kept" = "$want" ]
+    verdict $? "ids kept per round:$kept of $n"
 }
 
 r2_partial_fill() {
