@@ -118,7 +118,7 @@ impl Halted {
 
 /// The cancel flag and the check's deadline, shared by every phase of one check. Looking is
 /// cheap (a relaxed load, and a clock read), so phases look often enough to stop within
-/// 100 ms: the run at every step (the clock every [`CLOCK_EVERY`] steps), the hazard search
+/// 100 ms: the run at every step (the clock every `CLOCK_EVERY` steps, 256), the hazard search
 /// at every log entry.
 #[derive(Debug, Clone, Copy)]
 pub struct Halt<'a> {
