@@ -539,10 +539,18 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Main, &[Key::Code(K::Esc)], "Esc", A::Close, None),
     b(
         C::Main,
-        &[Key::Char('?')],
-        "?",
+        &[Key::Char('?'), Key::Code(K::F(1))],
+        "? F1",
         A::ToggleHelp,
         Some(("?", "help")),
+    ),
+    // In the editor `?` types: F1 lists the keys, the editor's first.
+    b(
+        C::Editor,
+        &[Key::Code(K::F(1))],
+        "F1",
+        A::ToggleHelp,
+        Some(("F1", "keys")),
     ),
     b(
         C::Main,

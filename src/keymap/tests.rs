@@ -283,3 +283,19 @@ fn every_editing_key_is_in_the_help_under_the_editor() {
         assert!(found.is_some_and(Action::edits_text));
     }
 }
+
+#[test]
+fn f1_lists_the_keys_in_the_editor_where_question_mark_types() {
+    // `?` is text in the editor (the editor takes unbound keys); F1 opens the help there and
+    // everywhere else.
+    assert_eq!(lookup(Ctx::Editor, &key(KeyCode::Char('?'))), None);
+    for ctx in [Ctx::Editor, Ctx::Cards, Ctx::Quiz, Ctx::Panel] {
+        assert_eq!(
+            lookup(ctx, &key(KeyCode::F(1))),
+            Some(Action::ToggleHelp),
+            "{ctx:?}"
+        );
+    }
+    let footer_keys: Vec<&str> = footer(Ctx::Editor).iter().map(|f| f.keys).collect();
+    assert!(footer_keys.contains(&"F1"), "{footer_keys:?}");
+}

@@ -28,14 +28,19 @@ const LEFT_SECTIONS: usize = 4;
 
 /// The box on a screen of `area`, and its columns of lines: as wide as useful, as tall as its
 /// text (or the screen).
-fn layout_box(theme: &Theme, area: Rect, lessons: usize) -> (Rect, Vec<Vec<Line<'static>>>) {
+fn layout_box(
+    theme: &Theme,
+    area: Rect,
+    lessons: usize,
+    first: Option<&str>,
+) -> (Rect, Vec<Vec<Line<'static>>>) {
     let widest = if area.width >= TWO_COLUMNS_FROM + 8 {
         150
     } else {
         90
     };
     let width = area.width.saturating_sub(4).min(widest);
-    let columns = columns(theme, width.saturating_sub(4), lessons);
+    let columns = columns(theme, width.saturating_sub(4), lessons, first);
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0) + 2;
     let height = u16::try_from(rows).unwrap_or(u16::MAX);
     let outer = layout::centered(area, width, height.min(area.height.saturating_sub(2)));
@@ -43,10 +48,21 @@ fn layout_box(theme: &Theme, area: Rect, lessons: usize) -> (Rect, Vec<Vec<Line<
 }
 
 /// The overlay's columns of lines for a text area `width` wide, with `lessons` lessons (the
-/// digits that jump to one).
-pub fn columns(theme: &Theme, width: u16, lessons: usize) -> Vec<Vec<Line<'static>>> {
-    let sections = keymap::help_sections(lessons);
+/// digits that jump to one). In one column the section titled `first` comes first (the
+/// editor's keys, when it is open: at 80x24 they were the last screenful); the length, and so
+/// [`max_scroll`], stays the same.
+pub fn columns(
+    theme: &Theme,
+    width: u16,
+    lessons: usize,
+    first: Option<&str>,
+) -> Vec<Vec<Line<'static>>> {
+    let mut sections = keymap::help_sections(lessons);
     if width < TWO_COLUMNS_FROM {
+        if let Some(i) = sections.iter().position(|(title, _)| Some(*title) == first) {
+            let section = sections.remove(i);
+            sections.insert(0, section);
+        }
         let mut lines = section_lines(theme, &sections, width);
         lines.extend(note_lines(theme, width));
         return vec![lines];
@@ -104,7 +120,7 @@ fn note_lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
 /// How far the overlay can scroll on a screen of `area`.
 pub fn max_scroll(area: Rect) -> u16 {
     // The number of lessons changes a label, not the number of lines.
-    let (outer, columns) = layout_box(&Theme::new(false), area, 1);
+    let (outer, columns) = layout_box(&Theme::new(false), area, 1, None);
     let inner = layout::text_area(outer);
     let longest = columns.iter().map(Vec::len).max();
     let over = longest
@@ -116,7 +132,13 @@ pub fn max_scroll(area: Rect) -> u16 {
 /// Draw the help overlay, centred on `area`.
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let theme = &app.theme;
-    let (outer, columns) = layout_box(theme, area, app.catalog.len());
+    // From the editor, its keys first.
+    let first = app
+        .exercises
+        .editor
+        .as_ref()
+        .map(|_| keymap::Ctx::Editor.title());
+    let (outer, columns) = layout_box(theme, area, app.catalog.len(), first);
     let inner = layout::text_area(outer);
     let scroll = usize::from(app.overlays.help_scroll);
     let height = usize::from(inner.height);
@@ -145,5 +167,36 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     for (lines, column) in columns.into_iter().zip(areas) {
         let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
         Paragraph::new(visible).render(column, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn first_line(columns: &[Vec<Line<'static>>]) -> String {
+        columns[0][0]
+            .spans
+            .iter()
+            .map(|s| s.content.as_ref())
+            .collect()
+    }
+
+    #[test]
+    fn in_one_column_the_asked_section_comes_first_and_the_length_stays() {
+        let theme = Theme::new(false);
+        let editor = keymap::Ctx::Editor.title();
+        let plain = columns(&theme, 72, 4, None);
+        let from_editor = columns(&theme, 72, 4, Some(editor));
+        assert!(
+            first_line(&from_editor).contains(editor),
+            "{}",
+            first_line(&from_editor)
+        );
+        assert!(!first_line(&plain).contains(editor));
+        assert_eq!(plain[0].len(), from_editor[0].len());
+        // Two columns keep their order (each column's length, and so the scroll, depends on it).
+        let wide = columns(&theme, 140, 4, Some(editor));
+        assert_eq!(wide, columns(&theme, 140, 4, None));
     }
 }
