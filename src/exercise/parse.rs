@@ -13,6 +13,10 @@ use tree_sitter::{Node, Parser};
 use super::Diagnostic;
 use super::ast::{Expr, Pos, Program};
 
+/// Where a diagnostic about a construct, call or helper the checker does not run sends the
+/// learner: the list of what it runs.
+pub const OUTSIDE_THE_SUBSET: &str = "the checker runs a subset of C and CUDA (README, \"Hands-on exercises\", \"The supported subset\")";
+
 /// Deepest nesting of statements and expressions accepted: far beyond real exercise code, and
 /// it keeps the recursive walk (here and in the interpreter) well inside the stack.
 pub const MAX_DEPTH: usize = 200;
@@ -160,7 +164,7 @@ impl Cx<'_> {
         self.diags.push(Diagnostic::at(
             p.line,
             p.column,
-            format!("{what} is not supported here; see the list with `?`"),
+            format!("{what} is not supported here; {OUTSIDE_THE_SUBSET}"),
         ));
         None
     }

@@ -4,6 +4,7 @@ use super::memory::Target;
 use super::value::{Value, Var, convert};
 use super::{Interp, Res};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos, Ty, UnOp, VarDecl};
+use crate::exercise::log::RegionId;
 
 /// Longest array a program may declare: arrays hold streams and events, not data.
 const MAX_ARRAY: i64 = 4096;
@@ -123,12 +124,12 @@ impl Interp<'_> {
             },
             ExprKind::AddrOf(inner) => match self.target(inner)? {
                 Target::Var(p) => Value::Ref(p),
-                Target::Mem(..) => {
-                    return Err(stop(
-                        e.pos,
-                        "`&` of host memory is not supported here; use `h + i`",
-                    ));
-                }
+                // `&p[i]` is `p + i`: the same pointer, nothing read (the offset in bytes, as
+                // `target` made it, back to signed: a byte before the allocation stays so).
+                Target::Mem(region, off) => Value::Ptr {
+                    region: RegionId(region as u32),
+                    off: off as i64,
+                },
             },
             ExprKind::Unary(op, a) => {
                 let v = self.eval(a)?;

@@ -253,7 +253,10 @@ impl Interp<'_> {
             "fill_input" | "check_output" => self.fill_or_check(a),
             other => Err(stop(
                 pos,
-                format!("`{other}` is not supported here; see the list with `?`"),
+                format!(
+                    "`{other}` is not supported here; {}",
+                    crate::exercise::parse::OUTSIDE_THE_SUBSET
+                ),
             )),
         }
     }

@@ -72,7 +72,10 @@ impl Interp<'_> {
             "cudaFreeAsync" => self.free_async(a),
             other => Err(stop(
                 pos,
-                format!("`{other}` is not supported here; see the list with `?`"),
+                format!(
+                    "`{other}` is not supported here; {}",
+                    crate::exercise::parse::OUTSIDE_THE_SUBSET
+                ),
             )),
         }
     }

@@ -21,7 +21,7 @@ fn an_unsupported_call_is_named_at_its_line_and_column() {
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(
         diags[0].message,
-        "`cudaMemcpy3D` is not supported here; see the list with `?`"
+        "`cudaMemcpy3D` is not supported here; the checker runs a subset of C and CUDA (README, \"Hands-on exercises\", \"The supported subset\")"
     );
     assert_eq!((diags[0].line, diags[0].column), (5, 5));
 }

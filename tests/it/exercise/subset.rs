@@ -280,3 +280,16 @@ fn output_correct_wants_the_whole_result_buffer_checked() {
     );
     let _ = interp::Limits::default();
 }
+
+#[test]
+fn the_address_of_an_element_is_the_pointer_plus_its_index() {
+    // `&h[i]` and `&d[i]` are `h + i` and `d + i`: two half copies through them fill the
+    // whole device buffer, and the output is checked from `&h_out[0]`.
+    let src = format!(
+        "#include \"academy.cuh\"\nint main()\n{{\n{SETUP}    fill_input(h_in, n);\n    size_t half = n / 2;\n    cudaMemcpyAsync(&d_in[0], &h_in[0], half * sizeof(float), cudaMemcpyHostToDevice, s1);\n    cudaMemcpyAsync(&d_in[half], &h_in[half], half * sizeof(float), cudaMemcpyHostToDevice, s1);\n    transform<<<1024, 256, 0, s1>>>(d_in, d_out, n);\n    cudaMemcpyAsync(&h_out[0], d_out, bytes, cudaMemcpyDeviceToHost, s1);\n    cudaStreamSynchronize(s1);\n    float *second = &h_out[half];\n    printf(\"%d %d\\n\", check_output(&h_out[0], n), second == h_out + half);\n    return 0;\n}}\n"
+    );
+    let out = run(&src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "1 1\n", "{src}");
+    assert!(hazards_of(&src).is_empty());
+}
