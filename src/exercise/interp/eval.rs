@@ -100,6 +100,8 @@ impl Interp<'_> {
             ExprKind::Null => Value::Null,
             ExprKind::Func(name) => Value::Func(name.clone()),
             ExprKind::SizeOf(n) => Value::Int(*n as i64),
+            // The preprocessor's line number, as error-checking helpers pass it.
+            ExprKind::Var(name) if name == "__LINE__" => Value::Int(i64::from(e.pos.line)),
             ExprKind::Var(name) => {
                 let (_, var) = self.lookup(name, e.pos)?;
                 if var.array {

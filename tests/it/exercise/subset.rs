@@ -293,3 +293,12 @@ fn the_address_of_an_element_is_the_pointer_plus_its_index() {
     assert_eq!(out.output, "1 1\n", "{src}");
     assert!(hazards_of(&src).is_empty());
 }
+
+#[test]
+fn line_is_the_line_it_is_written_on() {
+    // Error-checking helpers take `__LINE__`: a call on line 5 passes 5.
+    let src = "#include \"academy.cuh\"\nstatic void where(int line) { printf(\"%d\\n\", line); }\nint main()\n{\n    where(__LINE__);\n    return 0;\n}\n";
+    let out = run(src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "5\n");
+}
