@@ -78,6 +78,7 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::PickerReset => E(EditorAction::ListReset),
         Action::PickerClose => E(EditorAction::ListClose),
         Action::EditorTimeline => E(EditorAction::ToggleTimeline),
+        Action::EditorZoomPane => E(EditorAction::ToggleZoom),
         Action::EditorCheck => E(EditorAction::Check),
         Action::EditorLeave => E(EditorAction::Leave),
         Action::EditorExternal => E(EditorAction::External),

@@ -67,6 +67,9 @@ pub struct EditorState {
     /// Where code and verdict are stacked (narrow terminals), the lower pane shows the timeline
     /// instead of the verdict (Ctrl-L).
     pub show_timeline: bool,
+    /// Alt-Z, where they are stacked: the verdict (or timeline) takes the rows and the code
+    /// keeps a few lines (at 80x24 the verdict had 6 lines).
+    pub zoom_lower: bool,
     /// Hints shown so far (from the first).
     pub hints_shown: usize,
     /// Checks that did not pass, this session.
@@ -128,6 +131,7 @@ impl EditorState {
             checking: None,
             cancelled: false,
             show_timeline: false,
+            zoom_lower: false,
             hints_shown: 0,
             failed_checks: 0,
             show_solution: false,
@@ -526,6 +530,13 @@ impl App {
     pub(super) fn editor_toggle_timeline(&mut self) {
         if let Some(ed) = self.exercises.editor.as_mut() {
             ed.show_timeline = !ed.show_timeline;
+        }
+    }
+
+    /// Alt-Z: the verdict or timeline below the code takes most of the rows, or gives them back.
+    pub(super) fn editor_toggle_zoom(&mut self) {
+        if let Some(ed) = self.exercises.editor.as_mut() {
+            ed.zoom_lower = !ed.zoom_lower;
         }
     }
 

@@ -97,6 +97,7 @@ actions! {
     PickerReset => "reset exercise", "put its starter back (asks first)";
     PickerClose => "close list", "back to the lesson";
     EditorTimeline => "timeline / verdict", "the timeline or the verdict (narrow)";
+    EditorZoomPane => "zoom verdict", "the verdict / timeline takes the rows (narrow); again: back";
     EditorCheck => "check", "save, run and check the file";
     EditorLeave => "leave editor", "cancel a check; else save and leave";
     EditorExternal => "own editor", "open the file in $VISUAL / $EDITOR";

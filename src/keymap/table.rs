@@ -387,6 +387,13 @@ pub const BINDINGS: &[Binding] = &[
     ),
     b(
         C::Editor,
+        &[Key::Alt('z')],
+        "Alt-Z",
+        A::EditorZoomPane,
+        None,
+    ),
+    b(
+        C::Editor,
         &[Key::Ctrl('e')],
         "Ctrl-E",
         A::EditorExternal,

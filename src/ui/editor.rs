@@ -48,7 +48,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         // want (at 80x24 a three-stream race needs all its lanes on screen), leaving the code
         // at least MIN_CODE_ROWS.
         let share = area.height * 2 / 5;
-        let lower_rows = if ed.show_timeline {
+        let lower_rows = if ed.zoom_lower {
+            area.height
+                .saturating_sub(MIN_CODE_ROWS)
+                .max(share.min(area.height))
+        } else if ed.show_timeline {
             timeline::rows_wanted(ed)
                 .max(share)
                 .min(area.height.saturating_sub(MIN_CODE_ROWS))

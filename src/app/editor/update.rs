@@ -25,6 +25,8 @@ pub enum EditorAction {
     ListClose,
     /// Ctrl-L: timeline or verdict, where they are stacked.
     ToggleTimeline,
+    /// Alt-Z: the pane below the code takes most of the rows, or gives them back.
+    ToggleZoom,
     /// Ctrl-R: save and check.
     Check,
     /// Esc: cancel a check, answer a prompt, else save and leave.
@@ -59,6 +61,7 @@ impl App {
             EditorAction::ListReset => self.picker_ask_reset(),
             EditorAction::ListClose => self.picker_close(),
             EditorAction::ToggleTimeline => self.editor_toggle_timeline(),
+            EditorAction::ToggleZoom => self.editor_toggle_zoom(),
             EditorAction::Check => return self.editor_check(),
             EditorAction::Leave => return self.editor_escape(),
             EditorAction::External => return self.editor_external(),

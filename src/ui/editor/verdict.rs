@@ -53,16 +53,26 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
     let Some(ex) = catalog::find(&ed.id) else {
         return;
     };
+    // Stacked (narrow), the title names the keys that trade rows with the code and the timeline.
     let (title, pieces) = if ed.show_solution {
         (
-            " Solution ",
+            if stacked {
+                " Solution · Alt-Z zoom "
+            } else {
+                " Solution "
+            },
             ex.solution
                 .lines()
                 .map(|l| verbatim(Line::raw(clean(l))))
                 .collect(),
         )
     } else if stacked && ed.timeline.is_some() {
-        (" Verdict · ^L timeline ", verdict_pieces(app, ed, theme))
+        (
+            " Verdict · ^L timeline · Alt-Z zoom ",
+            verdict_pieces(app, ed, theme),
+        )
+    } else if stacked {
+        (" Verdict · Alt-Z zoom ", verdict_pieces(app, ed, theme))
     } else {
         (" Verdict ", verdict_pieces(app, ed, theme))
     };
