@@ -36,10 +36,15 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
                     ),
                 )
             }
-            Call::StreamCreate { stream, .. } => (
+            Call::StreamCreate { stream, name, .. } => (
                 format!("s{}", stream.0),
                 format!(
-                    "the stream created on line {} is never destroyed; call `cudaStreamDestroy`",
+                    "the stream {}created on line {} is never destroyed; call `cudaStreamDestroy`",
+                    if name.is_empty() {
+                        String::new()
+                    } else {
+                        format!("`{name}` ")
+                    },
                     e.line
                 ),
             ),

@@ -150,6 +150,12 @@ fn leaks_of_memory_streams_events_and_registrations() {
     let leaky = "    float *d;\n    cudaMalloc(&d, 64);\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n    cudaEvent_t e;\n    cudaEventCreate(&e);\n    float *h = (float *)malloc(64);\n    cudaHostRegister(h, 64, 0);";
     let h = hazards_of(leaky, false);
     assert_eq!(kinds(&h), [HazardKind::Leak; 5], "{h:?}");
+    // The stream is named by the variable it was created into, as the race messages name it.
+    assert!(
+        h.iter()
+            .any(|h| h.message.starts_with("the stream `s` created on line 8")),
+        "{h:?}"
+    );
     let clean = format!(
         "{leaky}\n    cudaHostUnregister(h);\n    free(h);\n    cudaEventDestroy(e);\n    cudaStreamDestroy(s);\n    cudaFree(d);"
     );
