@@ -136,9 +136,12 @@ pub enum StmtKind {
         update: Option<Expr>,
         body: Box<Stmt>,
     },
+    /// `while (cond) body`, or `do body while (cond);` (`test_first: false`: the body runs
+    /// once before the first test).
     While {
         cond: Expr,
         body: Box<Stmt>,
+        test_first: bool,
     },
     Block(Vec<Stmt>),
     Return(Option<Expr>),

@@ -42,8 +42,18 @@ impl Interp<'_> {
                     return self.scoped(o);
                 }
             }
-            StmtKind::While { cond, body } => {
-                while self.truthy(cond)? {
+            StmtKind::While {
+                cond,
+                body,
+                test_first,
+            } => {
+                // A do-while skips the first test; `continue` goes to the test in both.
+                let mut first = true;
+                loop {
+                    if (*test_first || !first) && !self.truthy(cond)? {
+                        break;
+                    }
+                    first = false;
                     match self.scoped(body)? {
                         Flow::Break => break,
                         Flow::Return => return Ok(Flow::Return),

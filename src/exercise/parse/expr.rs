@@ -162,6 +162,13 @@ impl Cx<'_> {
     fn call(&mut self, node: Node, depth: usize) -> Option<ExprKind> {
         let function = node.child_by_field_name("function")?;
         let name = self.text(function);
+        // `std::min` and `std::max` are the subset's `min` and `max`.
+        let std_minmax = matches!(name.as_str(), "std::min" | "std::max");
+        let name = if std_minmax {
+            name["std::".len()..].to_string()
+        } else {
+            name
+        };
         let mut args = Vec::new();
         let list = node.child_by_field_name("arguments")?;
         let mut cursor = list.walk();
@@ -196,7 +203,7 @@ impl Cx<'_> {
             });
         }
         let known = api::is_call(&name) || self.functions.contains(&name);
-        if function.kind() != "identifier" || !known {
+        if (function.kind() != "identifier" && !std_minmax) || !known {
             let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
             return self.unsupported(function, &format!("`{shown}`"));
         }

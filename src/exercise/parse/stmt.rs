@@ -42,7 +42,20 @@ impl Cx<'_> {
             "while_statement" => {
                 let cond = self.condition(node, depth)?;
                 let body = self.field_stmt(node, "body", depth)?;
-                StmtKind::While { cond, body }
+                StmtKind::While {
+                    cond,
+                    body,
+                    test_first: true,
+                }
+            }
+            "do_statement" => {
+                let body = self.field_stmt(node, "body", depth)?;
+                let cond = self.expression(node.child_by_field_name("condition")?, depth)?;
+                StmtKind::While {
+                    cond,
+                    body,
+                    test_first: false,
+                }
             }
             "return_statement" => match node.named_child(0) {
                 Some(e) => StmtKind::Return(Some(self.expression(e, depth)?)),

@@ -302,3 +302,12 @@ fn line_is_the_line_it_is_written_on() {
     assert!(out.error.is_none(), "{:?}", out.error);
     assert_eq!(out.output, "5\n");
 }
+
+#[test]
+fn do_while_runs_its_body_before_the_first_test_and_std_min_max_are_min_max() {
+    // The body runs once although the test is false from the start; `continue` goes to the test.
+    let src = "#include \"academy.cuh\"\n#include <algorithm>\nint main()\n{\n    int j = 10;\n    do { j++; } while (j < 3);\n    int i = 0;\n    do { i++; if (i == 2) continue; } while (i < 5);\n    printf(\"%d %d %d %d\\n\", j, i, (int)std::min(3, 4), (int)std::max(3, 4));\n    return 0;\n}\n";
+    let out = run(src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "11 5 3 4\n");
+}
