@@ -4,6 +4,7 @@
 
 mod expr;
 mod functions;
+mod macros;
 mod stmt;
 
 use std::collections::{HashMap, HashSet};
@@ -36,6 +37,12 @@ pub fn parse(text: &str) -> Result<Program, Vec<Diagnostic>> {
     // `CUDART_CB` (the host-function calling convention, empty on Linux) becomes spaces of the
     // same length, so the grammar sees a plain function and every position stays where it was.
     let text = &functions::blank_cudart_cb(text);
+    // Function-like macros expanded as the preprocessor would, lines kept in place.
+    let expanded = match macros::expand(text) {
+        Ok(t) => t,
+        Err(d) => return Err(vec![d]),
+    };
+    let text: &str = &expanded;
     let Some(tree) = parser.parse(text, None) else {
         return Err(vec![Diagnostic::at(
             1,

@@ -85,11 +85,28 @@ fn defines_and_dim3_configure_a_launch() {
     let err = run(&too_big).error.unwrap();
     assert!(err.message.contains("dim3(256, 8, 1)"), "{err:?}");
     assert_eq!(err.line, 10);
-    let macro_fn =
-        "#include \"academy.cuh\"\n#define SQ(x) ((x) * (x))\nint main() { return 0; }\n";
-    let d = parse(macro_fn).unwrap_err();
+    // Function-like macros expand as the preprocessor's do; variadic ones are named.
+    let macro_fn = "#include \"academy.cuh\"\n#define SQ(x) ((x) * (x))\nint main()\n{\n    printf(\"%d\\n\", SQ(1 + 2));\n    return 0;\n}\n";
+    let out = run(macro_fn);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "9\n");
+    let variadic =
+        "#include \"academy.cuh\"\n#define P(...) printf(__VA_ARGS__)\nint main() { return 0; }\n";
+    let d = parse(variadic).unwrap_err();
     assert!(d[0].message.contains("function-like macro"), "{d:?}");
     assert_eq!(d[0].line, 2);
+}
+
+/// A learner's own error-checking macro: a statement macro over several lines with `#call`
+/// and `__LINE__`, whose failing call is reported at the line it was written on.
+#[test]
+fn a_check_macro_runs_and_reports_the_line_it_is_used_on() {
+    let src = "#include \"academy.cuh\"\n#define CHECK(call)                          \\\n    do {                                     \\\n        cudaError_t e_ = (call);             \\\n        if (e_ != cudaSuccess)               \\\n            printf(\"%s: line %d\\n\", #call, __LINE__); \\\n    } while (0)\nint main()\n{\n    float *h;\n    CHECK(cudaMallocHost(&h, 64));\n    CHECK(cudaFree(h));\n    CHECK(cudaFreeHost(h));\n    return 0;\n}\n";
+    let out = run(src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "cudaFree(h): line 12\n");
+    assert_eq!(out.cuda_errors.len(), 1, "{:?}", out.cuda_errors);
+    assert_eq!(out.cuda_errors[0].line, 12);
 }
 
 #[test]
