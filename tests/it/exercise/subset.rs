@@ -328,3 +328,22 @@ fn do_while_runs_its_body_before_the_first_test_and_std_min_max_are_min_max() {
     assert!(out.error.is_none(), "{:?}", out.error);
     assert_eq!(out.output, "11 5 3 4\n");
 }
+
+/// `probes/learner-idioms.cu` (a CHECK macro, `&p[i]`, do-while, `std::min`) prints on the
+/// simulator what nvcc's build of it printed on the H200 (`probes/learner-idioms-h200.txt`).
+#[test]
+fn the_learner_idioms_probe_prints_what_nvcc_printed_on_the_h200() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let src = std::fs::read_to_string(format!("{root}/probes/learner-idioms.cu")).unwrap();
+    let record = std::fs::read_to_string(format!("{root}/probes/learner-idioms-h200.txt")).unwrap();
+    let nvcc: String = record
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(nvcc.contains("check_output: pass"), "{record}");
+    let out = run(&src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, nvcc);
+}
