@@ -67,4 +67,5 @@ all_cases() {
     run_case V8 v_exercise_output
     exercise_surfaces
     review_rest
+    macro_cases
 }
