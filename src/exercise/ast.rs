@@ -112,6 +112,8 @@ pub struct VarDecl {
     pub ty: Ty,
     pub array_len: Option<Expr>,
     pub init: Option<Expr>,
+    /// An array's `= {a, b, …}`: its first elements (the rest are zero, as in C).
+    pub init_list: Option<Vec<Expr>>,
     pub pos: Pos,
 }
 

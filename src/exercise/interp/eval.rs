@@ -36,6 +36,30 @@ impl Interp<'_> {
             slots: vec![Value::Uninit; len],
             array,
         };
+        if let Some(items) = &d.init_list {
+            if items.len() > len {
+                return Err(stop(
+                    d.pos,
+                    format!(
+                        "`{}` has {len} elements and {} initialisers",
+                        d.name,
+                        items.len()
+                    ),
+                ));
+            }
+            // The rest are zero, as in C (NULL for a pointer, stream 0 for a stream).
+            let zero = convert(d.ty, Value::Int(0)).unwrap_or(Value::Uninit);
+            for (i, slot) in var.slots.iter_mut().enumerate() {
+                *slot = match items.get(i) {
+                    Some(e) => {
+                        let v = self.eval(e)?;
+                        self.name_region(&v, &d.name);
+                        convert(d.ty, v).map_err(|m| stop(e.pos, m))?
+                    }
+                    None => zero.clone(),
+                };
+            }
+        }
         if let Some(init) = &d.init {
             if array {
                 return Err(stop(

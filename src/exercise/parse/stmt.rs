@@ -172,6 +172,7 @@ impl Cx<'_> {
         node: Node,
         depth: usize,
     ) -> Option<VarDecl> {
+        let mut init_list = None;
         let (mut d, init) = match node.kind() {
             "init_declarator" => {
                 let value = node.child_by_field_name("value")?;
@@ -181,13 +182,26 @@ impl Cx<'_> {
                         node.child_by_field_name("declarator")?,
                         Some(self.dim3_ctor(value, depth)?),
                     )
-                } else if !matches!(value.kind(), "argument_list" | "initializer_list") {
+                } else if value.kind() == "initializer_list" {
+                    // `T a[n] = {x, y}`: checked to be an array below.
+                    let mut items = Vec::new();
+                    let mut cursor = value.walk();
+                    let nodes: Vec<Node> = value
+                        .named_children(&mut cursor)
+                        .filter(|n| n.kind() != "comment")
+                        .collect();
+                    for item in nodes {
+                        items.push(self.expression(item, depth)?);
+                    }
+                    init_list = Some((items, value));
+                    (node.child_by_field_name("declarator")?, None)
+                } else if value.kind() != "argument_list" {
                     (
                         node.child_by_field_name("declarator")?,
                         Some(self.expression(value, depth)?),
                     )
                 } else {
-                    return self.unsupported(value, "an initializer list");
+                    return self.unsupported(value, "a constructor call");
                 }
             }
             _ => (node, None),
@@ -198,9 +212,16 @@ impl Cx<'_> {
                 "pointer_declarator" => pointers += 1,
                 "array_declarator" if array_len.is_none() => {
                     let size = d.child_by_field_name("size");
-                    array_len = match size {
-                        Some(s) => Some(self.expression(s, depth)?),
-                        None => return self.error(d, "an array needs a size here, e.g. `s[4]`"),
+                    array_len = match (size, &init_list) {
+                        (Some(s), _) => Some(self.expression(s, depth)?),
+                        // `T a[] = {x, y}`: as many elements as the list has.
+                        (None, Some((items, _))) => Some(crate::exercise::ast::Expr {
+                            kind: crate::exercise::ast::ExprKind::Int(items.len() as i64),
+                            pos: pos(d),
+                        }),
+                        (None, None) => {
+                            return self.error(d, "an array needs a size here, e.g. `s[4]`");
+                        }
                     };
                 }
                 "identifier" => break,
@@ -212,11 +233,19 @@ impl Cx<'_> {
             d = d.child_by_field_name("declarator")?;
         }
         let ty = self.type_of(base, pointers, base_node)?;
+        let init_list = match init_list {
+            Some((_, list)) if array_len.is_none() => {
+                return self.unsupported(list, "a brace initializer for a single variable");
+            }
+            Some((items, _)) => Some(items),
+            None => None,
+        };
         Some(VarDecl {
             name: self.text(d),
             ty,
             array_len,
             init,
+            init_list,
             pos: pos(d),
         })
     }

@@ -347,3 +347,24 @@ fn the_learner_idioms_probe_prints_what_nvcc_printed_on_the_h200() {
     assert!(out.error.is_none(), "{:?}", out.error);
     assert_eq!(out.output, nvcc);
 }
+
+#[test]
+fn arrays_take_brace_initialisers_and_the_rest_is_zero() {
+    let src = "#include \"academy.cuh\"\nint main()\n{\n    int a[] = {1, 2, 3};\n    float b[4] = {1.5f};\n    float *h;\n    cudaMallocHost(&h, 64);\n    float *bufs[2] = {h, h + 4};\n    cudaStream_t s[2] = {};\n    cudaStreamCreate(&s[1]);\n    printf(\"%d %d %.1f %.1f %d\\n\", a[0], a[2], b[0], b[3], bufs[1] == h + 4);\n    cudaStreamDestroy(s[1]);\n    cudaFreeHost(h);\n    return 0;\n}\n";
+    let out = run(src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "1 3 1.5 0.0 1\n");
+    let too_many = src.replace("int a[] = {1, 2, 3};", "int a[2] = {1, 2, 3};");
+    let err = run(&too_many).error.unwrap();
+    assert!(
+        err.message.contains("has 2 elements and 3 initialisers"),
+        "{err:?}"
+    );
+    let scalar = src.replace("int a[] = {1, 2, 3};", "int a = {1};");
+    let d = parse(&scalar).unwrap_err();
+    assert!(
+        d[0].message
+            .contains("brace initializer for a single variable"),
+        "{d:?}"
+    );
+}
