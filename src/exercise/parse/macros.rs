@@ -214,25 +214,11 @@ fn substitute(
     let mut i = 0;
     let mut copied = 0;
     while i < b.len() {
-        if in_comment {
-            match find(b, i, b"*/") {
-                Some(end) => {
-                    i = end + 2;
-                    in_comment = false;
-                }
-                None => i = b.len(),
-            }
+        if let Some((next, comment)) = skip_non_code(b, i, in_comment) {
+            (i, in_comment) = (next, comment);
             continue;
         }
         match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                in_comment = true;
-                i += 2;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                i = find(b, i, b"\n").unwrap_or(b.len());
-            }
-            b'"' | b'\'' => i = skip_quoted(b, i),
             c if c.is_ascii_alphabetic() || c == b'_' => {
                 let len = ident_len(b, i);
                 let name = &text[i..i + len];
@@ -420,29 +406,32 @@ fn find(b: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
         .map(|p| p + from)
 }
 
+/// At `i` of `b` (inside a `/* */` comment when `in_comment`): where the comment, string or
+/// character literal that starts (or goes on) there ends, and whether a comment is still open
+/// then; `None` at code.
+fn skip_non_code(b: &[u8], i: usize, in_comment: bool) -> Option<(usize, bool)> {
+    if in_comment {
+        return Some(match find(b, i, b"*/") {
+            Some(end) => (end + 2, false),
+            None => (b.len(), true),
+        });
+    }
+    match b[i] {
+        b'/' if b.get(i + 1) == Some(&b'*') => Some((i + 2, true)),
+        b'/' if b.get(i + 1) == Some(&b'/') => Some((find(b, i, b"\n").unwrap_or(b.len()), false)),
+        b'"' | b'\'' => Some((skip_quoted(b, i), false)),
+        _ => None,
+    }
+}
+
 /// Whether `text`, starting inside a comment or not, ends inside a `/* */` comment.
 fn ends_in_comment(text: &str, mut in_comment: bool) -> bool {
     let b = text.as_bytes();
     let mut i = 0;
     while i < b.len() {
-        if in_comment {
-            match find(b, i, b"*/") {
-                Some(end) => {
-                    i = end + 2;
-                    in_comment = false;
-                }
-                None => return true,
-            }
-            continue;
-        }
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                in_comment = true;
-                i += 2;
-            }
-            b'/' if b.get(i + 1) == Some(&b'/') => i = find(b, i, b"\n").unwrap_or(b.len()),
-            b'"' | b'\'' => i = skip_quoted(b, i),
-            _ => i += 1,
+        match skip_non_code(b, i, in_comment) {
+            Some((next, comment)) => (i, in_comment) = (next, comment),
+            None => i += 1,
         }
     }
     in_comment

@@ -9,13 +9,11 @@
 //! figure to this run's own copies fails hard-coded and copied figures on every machine and
 //! passes an honest median on any link.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use super::facts::{self, DevOp, Direction, Memory};
 use super::timed;
 use crate::exercise::interp::Outcome;
-use crate::exercise::log::Call;
-use crate::gpu::{EventId, StreamId};
 use crate::units::format_bytes;
 
 /// Which copies are timed and how many samples the figure needs.
@@ -74,37 +72,20 @@ fn samples(
     t: Timed,
     warm_up: usize,
 ) -> Result<Vec<f64>, String> {
-    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     let mut found = Vec::new();
-    for (i, e) in out.log.iter().enumerate() {
-        match &e.call {
-            Call::EventRecord { event, stream } => {
-                recorded.insert(*event, (i, *stream));
-            }
-            Call::EventElapsed { start, end } => {
-                let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
-                else {
-                    continue;
-                };
-                if sa != sb || a >= b || !seen.insert((a, b)) || (a < warm_up && warm_up < b) {
-                    continue;
-                }
-                let inside: Vec<&DevOp<'_>> = ops
-                    .iter()
-                    .filter(|o| o.idx > a && o.idx < b && o.is_copy(t.direction, Some(t.memory)))
-                    .filter(|o| o.op.stream == sa || sa == StreamId::LEGACY_DEFAULT)
-                    .collect();
-                let bytes: u64 = inside.iter().map(|o| o.bytes()).sum();
-                if bytes < t.min_bytes {
-                    continue;
-                }
-                let (s, e) = facts::span_us(inside.iter().filter_map(|o| o.timed))
-                    .ok_or("the timed copies were not on the timeline")?;
-                found.push(timed::in_unit(metric, e - s, bytes)?);
-            }
-            _ => {}
+    for p in timed::timed_pairs(out) {
+        if !seen.insert((p.start, p.end)) || (p.start < warm_up && warm_up < p.end) {
+            continue;
         }
+        let inside = p.copies(ops, t.direction, Some(t.memory));
+        let bytes: u64 = inside.iter().map(|o| o.bytes()).sum();
+        if bytes < t.min_bytes {
+            continue;
+        }
+        let (s, e) = facts::span_us(inside.iter().filter_map(|o| o.timed))
+            .ok_or("the timed copies were not on the timeline")?;
+        found.push(timed::in_unit(metric, e - s, bytes)?);
     }
     Ok(found)
 }

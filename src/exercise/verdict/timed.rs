@@ -212,6 +212,60 @@ fn device<'a>(sel: &[DevOp<'a>]) -> (Vec<&'a Op>, u64) {
     (sel.iter().filter_map(|o| o.timed).collect(), bytes)
 }
 
+/// One `cudaEventElapsedTime` the program read of two events recorded on one stream, the first
+/// before the second: log indices of the two records, the stream, and the line of the read.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TimedPair {
+    pub start: usize,
+    pub end: usize,
+    pub stream: StreamId,
+    pub line: u32,
+}
+
+impl TimedPair {
+    /// The copies going `dir` (from `mem`, when given) issued between the two records on the
+    /// pair's stream (any stream for a pair on the legacy default stream, which waits for all).
+    pub fn copies<'o, 'a>(
+        &self,
+        ops: &'o [DevOp<'a>],
+        dir: Direction,
+        mem: Option<Memory>,
+    ) -> Vec<&'o DevOp<'a>> {
+        ops.iter()
+            .filter(|o| o.idx > self.start && o.idx < self.end && o.is_copy(dir, mem))
+            .filter(|o| o.op.stream == self.stream || self.stream == StreamId::LEGACY_DEFAULT)
+            .collect()
+    }
+}
+
+/// Every [`TimedPair`] of the run, in the order the program read them.
+pub(super) fn timed_pairs(out: &Outcome) -> Vec<TimedPair> {
+    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
+    let mut pairs = Vec::new();
+    for (i, e) in out.log.iter().enumerate() {
+        match &e.call {
+            Call::EventRecord { event, stream } => {
+                recorded.insert(*event, (i, *stream));
+            }
+            Call::EventElapsed { start, end } => {
+                if let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
+                    && sa == sb
+                    && a < b
+                {
+                    pairs.push(TimedPair {
+                        start: a,
+                        end: b,
+                        stream: sa,
+                        line: e.line,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    pairs
+}
+
 /// A `cudaEventElapsedTime` of two events recorded on one stream, the first before and the
 /// second after copies going `dir` from `mem` of `min_bytes` or more in all, and `metric` agrees
 /// with what the timeline measured for those copies.
@@ -223,34 +277,13 @@ pub fn events_time_copies(
     tol_pct: f64,
 ) -> Result<String, String> {
     let x = reported(out, metric)?;
-    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
-    let mut bracketed: Option<(Vec<&DevOp<'_>>, u32)> = None;
-    for (i, e) in out.log.iter().enumerate() {
-        match &e.call {
-            Call::EventRecord { event, stream } => {
-                recorded.insert(*event, (i, *stream));
-            }
-            Call::EventElapsed { start, end } => {
-                let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
-                else {
-                    continue;
-                };
-                if sa != sb || a >= b {
-                    continue;
-                }
-                let inside: Vec<&DevOp<'_>> = ops
-                    .iter()
-                    .filter(|o| o.idx > a && o.idx < b && o.is_copy(dir, Some(mem)))
-                    .filter(|o| o.op.stream == sa || sa == StreamId::LEGACY_DEFAULT)
-                    .collect();
-                if inside.iter().map(|o| o.bytes()).sum::<u64>() >= min_bytes {
-                    // The last such pair is the one whose value was reported after it.
-                    bracketed = Some((inside, e.line));
-                }
-            }
-            _ => {}
-        }
-    }
+    let pairs = timed_pairs(out);
+    // The last pair around enough bytes is the one whose value was reported after it.
+    let bracketed = pairs
+        .iter()
+        .rev()
+        .map(|p| (p.copies(ops, dir, Some(mem)), p.line))
+        .find(|(inside, _)| inside.iter().map(|o| o.bytes()).sum::<u64>() >= min_bytes);
     let Some((copies, line)) = bracketed else {
         let want = format!(
             "{} copy from {} memory ({} or more)",
@@ -260,7 +293,7 @@ pub fn events_time_copies(
         );
         // Events that do time this direction's copies, from another kind of memory, are a
         // different mistake from no events at all: say which one this run made.
-        if events_time_other_memory(out, ops, dir, mem) {
+        if events_time_other_memory(&pairs, ops, dir, mem) {
             return Err(format!(
                 "your events time {} copies, but none from {} memory: the check wants the {want}",
                 dir.name(),
@@ -284,41 +317,20 @@ pub fn events_time_copies(
     )
 }
 
-/// Whether the run's `cudaEventElapsedTime` pairs (two events recorded on one stream) bracket
-/// copies going `dir` from other host memory than `mem`, and none from `mem` (a pair around
-/// too few bytes of `mem` is another mistake, which the caller's general message names).
-fn events_time_other_memory(out: &Outcome, ops: &[DevOp<'_>], dir: Direction, mem: Memory) -> bool {
-    let mut other = false;
-    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
-    for (i, e) in out.log.iter().enumerate() {
-        match &e.call {
-            Call::EventRecord { event, stream } => {
-                recorded.insert(*event, (i, *stream));
-            }
-            Call::EventElapsed { start, end } => {
-                let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
-                else {
-                    continue;
-                };
-                if sa != sb || a >= b {
-                    continue;
-                }
-                for o in ops.iter().filter(|o| {
-                    o.idx > a
-                        && o.idx < b
-                        && o.is_copy(dir, None)
-                        && (o.op.stream == sa || sa == StreamId::LEGACY_DEFAULT)
-                }) {
-                    if o.is_copy(dir, Some(mem)) {
-                        return false;
-                    }
-                    other = true;
-                }
-            }
-            _ => {}
-        }
-    }
-    other
+/// Whether the run's timed `pairs` bracket copies going `dir` from other host memory than
+/// `mem`, and none from `mem` (a pair around too few bytes of `mem` is another mistake, which
+/// the caller's general message names).
+fn events_time_other_memory(
+    pairs: &[TimedPair],
+    ops: &[DevOp<'_>],
+    dir: Direction,
+    mem: Memory,
+) -> bool {
+    let inside: Vec<&DevOp<'_>> = pairs
+        .iter()
+        .flat_map(|p| p.copies(ops, dir, None))
+        .collect();
+    !inside.is_empty() && !inside.iter().any(|o| o.is_copy(dir, Some(mem)))
 }
 
 /// The lanes `a` and `b` overlapped for at least `min_fraction` of the shorter one's busy time.
