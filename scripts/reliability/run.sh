@@ -34,7 +34,7 @@ trap cleanup EXIT
 
 wanted() { [ -z "${ONLY:-}" ] || [[ " $ONLY " == *" $1 "* ]]; }
 # run_case ID FUNCTION: run one case function if it is wanted.
-run_case() { if wanted "$1"; then "$2"; fi; }
+run_case() { if wanted "$1"; then shift; "$@"; fi; }
 
 for f in "$HERE"/cases/*.sh; do . "$f"; done
 

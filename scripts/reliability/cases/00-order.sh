@@ -68,4 +68,6 @@ all_cases() {
     exercise_surfaces
     review_rest
     macro_cases
+    review_b_cases
+    variant_cases
 }
