@@ -13,6 +13,7 @@ pub mod api;
 pub mod ast;
 pub mod attempts;
 pub mod catalog;
+pub mod halt;
 pub mod hazards;
 pub mod interp;
 pub mod log;
