@@ -16,8 +16,10 @@ fn on_gpu() -> Harness {
     Harness::on(BackendChoice::Gpu, tempfile::tempdir().unwrap())
 }
 
-/// Put `text` in the open exercise's file as another editor would; the tick reloads and checks.
-fn save_outside(h: &mut Harness, id: &str, text: &str) {
+/// Put `text` in the open exercise's file as another editor would, wait for the tick to load
+/// it (a change made outside is loaded, not checked: only `$EDITOR`'s save is checked at once,
+/// `App::on_changed_outside`), then check it as the learner would, with Ctrl-R.
+fn save_outside_and_check(h: &mut Harness, id: &str, text: &str) {
     let dir = h.shell.state_dir.clone().unwrap();
     let path = editor_store::file_for(&dir, id);
     std::fs::write(&path, text).unwrap();
@@ -25,7 +27,12 @@ fn save_outside(h: &mut Harness, id: &str, text: &str) {
     file.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1))
         .unwrap();
     h.send(Msg::Tick);
-    h.wait_until(|app| app.exercises.editor.as_ref().unwrap().checking.is_none());
+    assert_eq!(
+        h.editor().text().as_deref(),
+        Some(text),
+        "the tick loaded the file saved outside"
+    );
+    h.check();
 }
 
 #[test]
@@ -50,7 +57,7 @@ fn after_an_experiment_the_race_is_drawn_and_the_solution_passes_on_the_same_wor
     let op = timeline.marks[0].op.expect("placed on the copy back");
     assert_eq!(timeline.view.run.ops[op].kind, OpKind::D2h);
     let solution = catalog::find("fix-the-race").unwrap().solution;
-    save_outside(&mut h, "fix-the-race", solution);
+    save_outside_and_check(&mut h, "fix-the-race", solution);
     let verdict = h.editor().verdict.clone().unwrap();
     assert!(verdict.passed, "{:?}", verdict.checks);
 }
