@@ -29,6 +29,9 @@ pub const OUTSIDE_THE_SUBSET: &str = "the checker runs a subset of C and CUDA (R
 pub const MAX_DEPTH: usize = 200;
 /// Diagnostics shown at most: past a few, the rest are usually echoes of the first.
 const MAX_DIAGNOSTICS: usize = 8;
+/// tree-sitter progress callbacks (each after 100 parse operations) between two looks at the
+/// halt.
+const POLL_EVERY_CALLBACKS: u32 = 16;
 /// Tree nodes walked between two looks at the halt.
 const POLL_EVERY_NODES: u64 = 1024;
 
@@ -81,8 +84,14 @@ pub fn parse_within(text: &str, halt: Halt) -> Result<Program, NotParsed> {
     }
     let bytes = text.as_bytes();
     let mut read = |at: usize, _| bytes.get(at..).unwrap_or_default();
-    // Looked at every 100 parse operations: Esc stops even a parse of 4 MiB of `(`.
-    let mut stop = |_: &tree_sitter::ParseState| halt.halted().is_some();
+    // tree-sitter calls back every 100 parse operations; the halt is looked at every
+    // `POLL_EVERY_CALLBACKS`-th call (a few thousand operations, well under a millisecond), so
+    // Esc stops even a parse of 4 MiB of `(` at once, and a small file's parse never looks.
+    let mut calls = 0u32;
+    let mut stop = |_: &tree_sitter::ParseState| {
+        calls = calls.wrapping_add(1);
+        calls.is_multiple_of(POLL_EVERY_CALLBACKS) && halt.halted().is_some()
+    };
     let options = ParseOptions::new().progress_callback(&mut stop);
     let Some(tree) = parser.parse_with_options(&mut read, None, Some(options)) else {
         if let Some(h) = halt.halted() {

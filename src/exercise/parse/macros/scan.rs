@@ -59,7 +59,9 @@ impl<'m, 'h> Expander<'m, 'h> {
             macros,
             halt,
             work,
-            next_poll: work,
+            // At each multiple of the interval, counted over the whole file: a small file's
+            // expansion never looks (the run after it does).
+            next_poll: (work / POLL_EVERY + 1) * POLL_EVERY,
         }
     }
 
@@ -75,7 +77,7 @@ impl<'m, 'h> Expander<'m, 'h> {
             return Err(Sub::TooMuchWork);
         }
         if self.work >= self.next_poll {
-            self.next_poll = self.work + POLL_EVERY;
+            self.next_poll = (self.work / POLL_EVERY + 1) * POLL_EVERY;
             if let Some(h) = self.halt.halted() {
                 return Err(Sub::Halted(h));
             }
