@@ -32,7 +32,7 @@ use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::report::Op;
 
 pub use errors::CudaError;
-pub use limits::{Halt, Halted, Limits, parse_would_not_fit};
+pub use limits::{Halt, Halted, Limits};
 pub use value::Value;
 use value::Var;
 

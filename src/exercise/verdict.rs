@@ -82,14 +82,16 @@ pub fn check(
     // One deadline for every phase: the run, the hazard search, the reference run, grading.
     let halt = Halt::new(cancel, limits.max_wall);
     let mut v = Verdict::default();
-    if let Some(why) = interp::parse_would_not_fit(source.len()) {
-        v.checks.push(failed("parses", why.clone()));
-        v.diagnostics.push(Diagnostic::at(1, 1, why));
-        return v;
-    }
-    let program = match parse::parse(source) {
+    // The parse polls the same halt, and refuses a text tree-sitter might not fit in memory.
+    let program = match parse::parse_within(source, halt) {
         Ok(p) => p,
-        Err(diags) => {
+        Err(parse::NotParsed::Halted(Halted::Cancelled)) => {
+            return cancelled(v, "cancelled while the file was parsed".into());
+        }
+        Err(parse::NotParsed::Halted(why)) => {
+            return out_of_time(v, why, "while the file was parsed");
+        }
+        Err(parse::NotParsed::Problems(diags)) => {
             v.checks.push(failed(
                 "parses",
                 format!(
@@ -236,8 +238,11 @@ fn reference_run(
                 .1
         }
     };
-    let program = parse::parse(solution)
-        .map_err(|d| format!("the reference solution does not parse: {}", d[0]))?;
+    let program = parse::parse_within(solution, halt).map_err(|e| match e {
+        parse::NotParsed::Problems(d) => format!("the reference solution does not parse: {}", d[0]),
+        // The check's own stop, which `check` reports once grading is cut short.
+        parse::NotParsed::Halted(h) => h.message(),
+    })?;
     let out = interp::run_within(&program, gpu, limits, halt);
     match out.error {
         Some(e) => Err(format!(

@@ -6,8 +6,11 @@ use super::{Cx, MAX_DEPTH, pos};
 use crate::exercise::api;
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Ty, UnOp};
 
-impl Cx<'_> {
+impl Cx<'_, '_> {
     pub(super) fn expression(&mut self, node: Node, depth: usize) -> Option<Expr> {
+        if self.halting() {
+            return None;
+        }
         if depth > MAX_DEPTH {
             return self.error(
                 node,
@@ -18,9 +21,6 @@ impl Cx<'_> {
         let kind = match node.kind() {
             "identifier" => {
                 let name = self.text(node);
-                if let Some(e) = self.macro_use(&name, pos(node)) {
-                    return Some(e);
-                }
                 match (api::constant(&name), name.as_str()) {
                     (Some(v), _) => ExprKind::Int(v),
                     (None, "NULL") => ExprKind::Null,
@@ -203,6 +203,13 @@ impl Cx<'_> {
             });
         }
         let known = api::is_call(&name) || self.functions.contains(&name);
+        if let Some(line) = self.prototypes.get(&name).filter(|_| !known) {
+            let line = *line;
+            return self.error(
+                function,
+                format!("`{name}` is declared on line {line} but never defined; write its body (`{name}(…) {{ … }}`)"),
+            );
+        }
         if (function.kind() != "identifier" && !std_minmax) || !known {
             let shown: String = name.chars().filter(|c| !c.is_control()).take(40).collect();
             return self.unsupported(function, &format!("`{shown}`"));

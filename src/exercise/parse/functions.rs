@@ -1,15 +1,12 @@
 //! What a file holds besides `main`: its other functions (helpers, and host functions for
-//! `cudaLaunchHostFunc` with `CUDART_CB`), their prototypes, and `#define NAME value`
-//! constants, whose value is an expression substituted where the name is used.
+//! `cudaLaunchHostFunc` with `CUDART_CB`) and their prototypes. (`#define`s are expanded
+//! before the parse, in `macros`.)
 
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
 
 use super::{Cx, pos};
 use crate::exercise::api;
-use crate::exercise::ast::{Expr, ExprKind, Function, Pos, Ty};
-
-/// Longest `#define` value read: a constant, not a program.
-const MAX_DEFINE_LEN: usize = 200;
+use crate::exercise::ast::{Function, Ty};
 
 /// `text` with each `CUDART_CB` token replaced by as many spaces.
 pub(super) fn blank_cudart_cb(text: &str) -> String {
@@ -32,7 +29,7 @@ pub(super) fn blank_cudart_cb(text: &str) -> String {
     out
 }
 
-impl Cx<'_> {
+impl Cx<'_, '_> {
     /// A function definition's (or prototype's) name, its declarator and the stars of its
     /// return type.
     pub(super) fn function_parts<'t>(&self, item: Node<'t>) -> Option<(String, Node<'t>, usize)> {
@@ -118,44 +115,17 @@ impl Cx<'_> {
         Some(out)
     }
 
-    /// `#define NAME value`: the value is read as an expression of the subset.
-    pub(super) fn define(&mut self, item: Node) {
-        let Some(name) = item.child_by_field_name("name").map(|n| self.text(n)) else {
-            return;
-        };
-        let value = item
-            .child_by_field_name("value")
-            .map(|v| self.text(v))
-            .unwrap_or_default();
-        let value = value.trim();
-        if value.is_empty() {
-            self.error::<()>(
-                item,
-                format!("`#define {name}` has no value; give it one, e.g. `#define {name} 1024`"),
-            );
-            return;
-        }
-        if value.len() > MAX_DEFINE_LEN || value.contains(['\n', ';', '{']) {
-            self.error::<()>(
-                item,
-                format!("the value of `#define {name}` must be one expression, e.g. `(1 << 20)`"),
-            );
-            return;
-        }
-        match self.define_value(value, pos(item)) {
-            Some(e) => {
-                self.defines.insert(name, e);
-            }
-            None => {
-                self.error::<()>(
-                    item,
-                    format!("the value of `#define {name}` is not an expression the subset reads: `{value}`"),
-                );
-            }
-        }
+    /// A `#define` the expander did not take (one inside a macro's arguments, or with no
+    /// name): said so.
+    pub(super) fn unread_define(&mut self, item: Node) {
+        self.error::<()>(
+            item,
+            "this `#define` is not read here; write `#define NAME value` on a line of its own, outside a macro's arguments",
+        );
     }
 
-    /// `#define F(x) …`: refused with what to write instead.
+    /// `#define F(...) …` (the expander takes every other function-like macro): refused with
+    /// what to write instead.
     pub(super) fn function_macro(&mut self, item: Node) {
         let name = item
             .child_by_field_name("name")
@@ -163,77 +133,7 @@ impl Cx<'_> {
             .unwrap_or_default();
         self.error::<()>(
             item,
-            format!("`{name}` is a function-like macro (`#define {name}(…)`), which is not supported here; write a function, or `#define` a value"),
+            format!("`{name}` is a variadic function-like macro (`#define {name}(…)` with `...`), which is not supported here; give it named parameters, or write a function"),
         );
     }
-
-    /// Parse `value` on its own, as the initializer of a declaration, into an expression placed
-    /// at `at` (the `#define` line).
-    fn define_value(&mut self, value: &str, at: Pos) -> Option<Expr> {
-        let src = format!("int __academy_define = ({value});");
-        let mut parser = Parser::new();
-        parser
-            .set_language(&tree_sitter_cuda::LANGUAGE.into())
-            .ok()?;
-        let tree = parser.parse(&src, None)?;
-        let root = tree.root_node();
-        if root.has_error() {
-            return None;
-        }
-        let decl = root.named_child(0)?;
-        let init = decl.child_by_field_name("declarator")?;
-        let v = init.child_by_field_name("value")?;
-        let mut sub = Cx::new(src.as_bytes());
-        sub.defines = self.defines.clone();
-        sub.functions = self.functions.clone();
-        let e = sub.expression(v, 0)?;
-        if !sub.diags.is_empty() {
-            return None;
-        }
-        Some(relocated(e, at))
-    }
-
-    /// The expression a `#define`d name stands for, placed where it is used.
-    pub(super) fn macro_use(&self, name: &str, at: Pos) -> Option<Expr> {
-        self.defines.get(name).map(|e| relocated(e.clone(), at))
-    }
-}
-
-/// `e` with every position moved to `at`: a macro's value is reported where it is used.
-fn relocated(mut e: Expr, at: Pos) -> Expr {
-    e.pos = at;
-    let boxed = |b: Box<Expr>| Box::new(relocated(*b, at));
-    e.kind = match e.kind {
-        ExprKind::Index(a, b) => ExprKind::Index(boxed(a), boxed(b)),
-        ExprKind::Unary(op, a) => ExprKind::Unary(op, boxed(a)),
-        ExprKind::Binary(op, a, b) => ExprKind::Binary(op, boxed(a), boxed(b)),
-        ExprKind::Assign(op, a, b) => ExprKind::Assign(op, boxed(a), boxed(b)),
-        ExprKind::Update {
-            inc,
-            prefix,
-            target,
-        } => ExprKind::Update {
-            inc,
-            prefix,
-            target: boxed(target),
-        },
-        ExprKind::AddrOf(a) => ExprKind::AddrOf(boxed(a)),
-        ExprKind::Cast(t, a) => ExprKind::Cast(t, boxed(a)),
-        ExprKind::Cond(a, b, c) => ExprKind::Cond(boxed(a), boxed(b), boxed(c)),
-        ExprKind::Call { name, args } => ExprKind::Call {
-            name,
-            args: args.into_iter().map(|a| relocated(a, at)).collect(),
-        },
-        ExprKind::Launch {
-            kernel,
-            config,
-            args,
-        } => ExprKind::Launch {
-            kernel,
-            config: config.into_iter().map(|a| relocated(a, at)).collect(),
-            args: args.into_iter().map(|a| relocated(a, at)).collect(),
-        },
-        other => other,
-    };
-    e
 }

@@ -5,7 +5,7 @@ use tree_sitter::Node;
 use super::{Cx, MAX_DEPTH, pos};
 use crate::exercise::ast::{Stmt, StmtKind, Ty, VarDecl};
 
-impl Cx<'_> {
+impl Cx<'_, '_> {
     /// The statements inside `{ … }`, comments skipped.
     pub(super) fn block_items(&mut self, node: Node, depth: usize) -> Option<Vec<Stmt>> {
         let mut out = Vec::new();
@@ -24,6 +24,9 @@ impl Cx<'_> {
     }
 
     pub(super) fn statement(&mut self, node: Node, depth: usize) -> Option<Stmt> {
+        if self.halting() {
+            return None;
+        }
         if depth > MAX_DEPTH {
             return self.error(
                 node,
@@ -61,11 +64,12 @@ impl Cx<'_> {
                 Some(e) => StmtKind::Return(Some(self.expression(e, depth)?)),
                 None => StmtKind::Return(None),
             },
-            // A `#define` between statements: known from here on, as for the preprocessor.
+            // `#define`s between statements are expanded before the parse; one left is odd.
             "preproc_def" => {
-                self.define(node);
-                StmtKind::Empty
+                self.unread_define(node);
+                return None;
             }
+            "ERROR" if super::empty_blocks(node, self.src) => StmtKind::Empty,
             "break_statement" => StmtKind::Break,
             "continue_statement" => StmtKind::Continue,
             _ => {
