@@ -129,10 +129,17 @@ impl Interp<'_> {
         )
     }
 
-    /// Stop once the check has taken longer than its wall-clock limit.
+    /// Stop once the check has taken longer than its wall-clock limit, or its memory grew
+    /// past its budget (the resident size is read at most every 50 ms).
     fn check_clock(&self, pos: Pos) -> Res<()> {
         if self.halt.out_of_time() {
             return Err(self.out_of_time(pos));
+        }
+        if self.halt.out_of_memory() {
+            return Err(stop(
+                pos,
+                Halted::OutOfMemory(self.halt.max_growth()).message(),
+            ));
         }
         Ok(())
     }
