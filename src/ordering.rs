@@ -105,6 +105,9 @@ pub struct Model {
     /// can be forgotten, so a wait looks at them, not at every stream (review 2026-12-01b
     /// CK7: a walk over all streams at every wait made 100,000 creations take 45 s).
     destroyed: BTreeSet<u32>,
+    /// Destroyed streams looked at by [`Model::forget_finished`] so far: the work count that
+    /// tests bound (one look per destroyed stream per wait, never one per stream).
+    forget_looks: u64,
     events: BTreeMap<u32, Event>,
     host: Clock,
 }
@@ -126,9 +129,15 @@ impl Model {
         Model {
             streams: BTreeMap::from([(LEGACY, legacy)]),
             destroyed: BTreeSet::new(),
+            forget_looks: 0,
             events: BTreeMap::new(),
             host: Clock::default(),
         }
+    }
+
+    /// How many destroyed streams waits have looked at (see `forget_looks`).
+    pub fn forget_looks(&self) -> u64 {
+        self.forget_looks
     }
 
     /// What the host knows has completed.
@@ -351,6 +360,7 @@ impl Model {
     /// Destroyed streams whose work the host knows is done no longer hold anything.
     fn forget_finished(&mut self) {
         let (host, streams) = (&self.host, &mut self.streams);
+        self.forget_looks += self.destroyed.len() as u64;
         self.destroyed.retain(|id| match streams.get(id) {
             // Created again under its old number: alive, no longer destroyed.
             Some(s) if s.alive => false,

@@ -14,6 +14,8 @@ mod pins;
 mod poll;
 mod repeats;
 mod staging;
+#[cfg(test)]
+mod tests;
 mod timed;
 
 use std::collections::BTreeMap;
