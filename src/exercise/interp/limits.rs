@@ -169,7 +169,13 @@ impl Interp<'_> {
         if self.halt.out_of_time() {
             return Err(self.out_of_time(pos));
         }
-        if self.halt.out_of_memory() {
+        // Host buffers that take real memory (a live GPU's) are the host budget's to bound.
+        let own = if self.gpu.info().holds_host_bytes {
+            self.host_bytes
+        } else {
+            0
+        };
+        if self.halt.out_of_memory_beyond(own) {
             return Err(stop(
                 pos,
                 Halted::OutOfMemory(self.halt.max_growth()).message(),
