@@ -246,7 +246,10 @@ mod tests {
         };
         assert!(!halt.grown_past(Some(164 << 20), 0), "exactly the budget");
         assert!(halt.grown_past(Some((164 << 20) + 1), 0));
-        assert!(!halt.grown_past(Some((164 << 20) + 1), 1), "the program's own");
+        assert!(
+            !halt.grown_past(Some((164 << 20) + 1), 1),
+            "the program's own"
+        );
         assert!(!halt.grown_past(Some(10 << 20), 0), "a shrink");
         assert!(!halt.grown_past(None, 0), "unreadable");
         let unknown = Halt {

@@ -39,7 +39,9 @@ impl Interp<'_> {
                     Value::Float(x) => {
                         return Err(stop(
                             idx.pos,
-                            format!("an index must be an integer, not a floating-point value ({x}): C refuses a non-integer subscript; cast it with `(int)` if that is what you mean"),
+                            format!(
+                                "an index must be an integer, not a floating-point value ({x}): C refuses a non-integer subscript; cast it with `(int)` if that is what you mean"
+                            ),
                         ));
                     }
                     v => v

@@ -65,7 +65,13 @@ fn ck5(copies: usize, reads: usize) -> Outcome {
             },
         ),
         entry(8, copy(s, 2 << 20)),
-        entry(12, Call::EventRecord { event: a, stream: s }),
+        entry(
+            12,
+            Call::EventRecord {
+                event: a,
+                stream: s,
+            },
+        ),
     ];
     let mut timeline = vec![Op {
         stream: 0,
@@ -89,7 +95,13 @@ fn ck5(copies: usize, reads: usize) -> Outcome {
             ..timeline[0].clone()
         });
     }
-    log.push(entry(14, Call::EventRecord { event: b, stream: s }));
+    log.push(entry(
+        14,
+        Call::EventRecord {
+            event: b,
+            stream: s,
+        },
+    ));
     for _ in 0..reads {
         log.push(entry(17, Call::EventElapsed { start: a, end: b }));
     }
@@ -128,7 +140,11 @@ fn grading_a_pair_read_many_times_costs_one_walk() {
     let entries = out.log.len() as u64;
     // The log walk, then at most one query per read (here the last pair is the one).
     assert!(poll.ticks() <= entries + 250_000, "{} ticks", poll.ticks());
-    assert!(poll.ticks() >= entries, "the log was walked: {}", poll.ticks());
+    assert!(
+        poll.ticks() >= entries,
+        "the log was walked: {}",
+        poll.ticks()
+    );
 }
 
 /// The median criterion and the other-memory message take as few: one query per pair.
@@ -160,7 +176,11 @@ fn the_median_and_the_other_memory_check_query_each_pair_once() {
     );
     let err = r.err().unwrap_or_default();
     assert!(err.contains("but none from pageable"), "{err}");
-    assert!(poll.ticks() <= entries + 2 * 50_000, "{} ticks", poll.ticks());
+    assert!(
+        poll.ticks() <= entries + 2 * 50_000,
+        "{} ticks",
+        poll.ticks()
+    );
 }
 
 /// ED6: a set cancel flag stops grading at its next look, with the stop's message, and
@@ -200,15 +220,13 @@ fn registrations_and_reuses_are_one_walk_over_the_log() {
     let ops = facts::device_ops(&out);
     let entries = out.log.len() as u64;
     let poll = Poll::new(Halt::new(&never, Duration::from_secs(3600)));
-    let r = behaviour::call_on_copied_buffer(
-        &out,
-        &ops,
-        "cudaHostRegister",
-        Direction::H2d,
-        &poll,
-    );
+    let r = behaviour::call_on_copied_buffer(&out, &ops, "cudaHostRegister", Direction::H2d, &poll);
     assert!(r.is_err(), "{r:?}");
-    assert!(poll.ticks() <= entries + ops.len() as u64, "{}", poll.ticks());
+    assert!(
+        poll.ticks() <= entries + ops.len() as u64,
+        "{}",
+        poll.ticks()
+    );
     let poll = Poll::new(Halt::new(&never, Duration::from_secs(3600)));
     let r = behaviour::reuse_after_event(&out, &ops, 1, &poll);
     assert!(r.is_err(), "{r:?}");

@@ -71,7 +71,11 @@ fn nan_float_subscripts_and_bad_host_alloc_flags_are_said_so() {
         let out = run(&main_with(body));
         let err = out.error.unwrap_or_else(|| panic!("not stopped: {body}"));
         assert!(err.message.contains(said), "{body}: {}", err.message);
-        assert!(!err.message.contains("in a `int` variable"), "{}", err.message);
+        assert!(
+            !err.message.contains("in a `int` variable"),
+            "{}",
+            err.message
+        );
     }
     for flags in ["0xFFFFFFFF", "-1", "8"] {
         let body = format!(
