@@ -146,7 +146,10 @@ fn join(a: Option<(f64, f64)>, b: Option<(f64, f64)>) -> Option<(f64, f64)> {
 mod tests {
     use super::*;
 
-    fn lane(items: &[(usize, u64, Option<(f64, f64)>)]) -> Lane {
+    /// A copy: its log index, bytes and span.
+    type Item = (usize, u64, Option<(f64, f64)>);
+
+    fn lane(items: &[Item]) -> Lane {
         let mut l = Lane::default();
         for &(i, b, s) in items {
             l.push(i, b, s);
@@ -158,7 +161,7 @@ mod tests {
     /// Every range of a lane agrees with a plain walk over it.
     #[test]
     fn a_range_query_agrees_with_a_walk() {
-        let items: Vec<(usize, u64, Option<(f64, f64)>)> = (0..37)
+        let items: Vec<Item> = (0..37)
             .map(|k| {
                 let span = (k % 5 != 0).then(|| (k as f64 * 3.0 % 17.0, 20.0 + k as f64 % 7.0));
                 (2 * k + 1, k as u64 * 10, span)
