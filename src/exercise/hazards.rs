@@ -75,6 +75,11 @@ pub struct CardRef {
 }
 
 impl CardRef {
+    /// Every card a hazard may point at (each must be a card of a shipped lesson).
+    pub fn every() -> Vec<CardRef> {
+        messages::every_card()
+    }
+
     /// The card of `kind`.
     pub fn of(kind: HazardKind) -> CardRef {
         let (lesson, card) = messages::card(kind);
@@ -217,13 +222,25 @@ impl<'a> Checker<'a> {
         other_line: Option<u32>,
         message: String,
     ) {
+        self.report_teaching(kind, line, other_line, message, CardRef::of(kind));
+    }
+
+    /// [`Checker::report`] with a card of its own (a leaked stream's is not a leaked buffer's).
+    pub(super) fn report_teaching(
+        &mut self,
+        kind: HazardKind,
+        line: u32,
+        other_line: Option<u32>,
+        message: String,
+        teaches: CardRef,
+    ) {
         if self.seen.insert((kind, line, other_line)) {
             self.out.push(Hazard {
                 kind,
                 line,
                 other_line,
                 message,
-                teaches: CardRef::of(kind),
+                teaches,
             });
         }
     }

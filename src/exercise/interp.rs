@@ -22,7 +22,7 @@ mod ordered;
 mod stmt;
 mod value;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::AtomicBool;
 
 use super::Diagnostic;
@@ -143,15 +143,16 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         halt,
         scopes: vec![HashMap::new()],
         regions: Vec::new(),
-        streams: Vec::new(),
+        streams: BTreeSet::new(),
         per_thread: None,
-        events: Vec::new(),
-        recorded: Vec::new(),
+        events: BTreeSet::new(),
+        recorded: BTreeSet::new(),
         out: Outcome::default(),
         line: 1,
         gpu_ops: 0,
         host_bytes: 0,
         device_bytes: 0,
+        array_elements: 0,
         program,
         frame: 0,
         call_depth: 0,
@@ -190,19 +191,22 @@ struct Interp<'a> {
     halt: Halt<'a>,
     scopes: Vec<HashMap<String, Var>>,
     regions: Vec<Region>,
-    /// Streams and events created and not yet destroyed.
-    streams: Vec<StreamId>,
+    /// Streams and events created and not yet destroyed: sets, so a create, a destroy and a
+    /// lookup cost O(log n) (review 2026-12-01b CK7), in creation order (ids only grow).
+    streams: BTreeSet<StreamId>,
     /// The per-thread default stream, once the program used it.
     per_thread: Option<StreamId>,
-    events: Vec<EventId>,
+    events: BTreeSet<EventId>,
     /// Events recorded at least once (`cudaEventElapsedTime` needs both recorded).
-    recorded: Vec<EventId>,
+    recorded: BTreeSet<EventId>,
     out: Outcome,
     /// The line of the statement being run, for log entries.
     line: u32,
     gpu_ops: u64,
     host_bytes: u64,
     device_bytes: u64,
+    /// Elements of the arrays in scope now (see [`limits::MAX_ARRAY_ELEMENTS`]).
+    array_elements: u64,
     /// The program, for calls of its functions.
     program: &'a Program,
     /// The first scope of the function running now (0 in `main`): a function sees only its

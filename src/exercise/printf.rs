@@ -103,6 +103,14 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
             out.push('%');
             continue;
         }
+        // `*` takes the width or precision from the next argument; widths are not padded here,
+        // so honouring it would still print other text than C, and ignoring it printed the width
+        // as the value (review 2026-12-01b CK8: `%*d` of 5, 42 printed `5`). Refused, as `%n`.
+        if spec.contains('*') {
+            return Err(format!(
+                "`%{spec}`: a width or precision taken from an argument (`*`) is not supported here; write the number into the format (`%5d`, `%.2f`)"
+            ));
+        }
         let precision = precision_of(&spec)?;
         let arg = args.next().ok_or_else(|| {
             format!("`printf` has more `%` conversions than arguments (at `%{spec}`)")
@@ -170,6 +178,16 @@ mod tests {
             format("%5d|%-3.1f", &[Value::Int(7), Value::Float(2.25)]).unwrap(),
             "7|2.2"
         );
+    }
+
+    /// Review 2026-12-01b CK8: `*` never prints the width as the value; it is refused.
+    #[test]
+    fn a_star_width_or_precision_is_refused_with_a_message() {
+        for spec in ["%*d|", "%.*f", "%-*.*e"] {
+            let err = format(spec, &[Value::Int(5), Value::Int(42)]).unwrap_err();
+            assert!(err.contains("(`*`) is not supported"), "{spec}: {err}");
+        }
+        assert_eq!(format("%d|", &[Value::Int(42)]).unwrap(), "42|");
     }
 
     /// Review 2026-12-01 X25: C's conversions, not the interpreter's 64-bit integers.

@@ -5,13 +5,17 @@
 //! run the exercise's solution on the same machine in the same process as the reference.
 
 mod behaviour;
+mod bracket;
 mod criteria;
 mod devmem;
 mod facts;
 mod passes;
 mod pins;
+mod poll;
 mod repeats;
 mod staging;
+#[cfg(test)]
+mod tests;
 mod timed;
 
 use std::collections::BTreeMap;
@@ -28,6 +32,7 @@ use crate::gpu::Gpu;
 use crate::report::Op;
 pub use criteria::Criterion;
 use criteria::grade;
+use poll::Poll;
 
 /// One graded criterion.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -134,7 +139,7 @@ pub fn check(
             Ok(found) => v.hazards = found,
             Err(Halted::Cancelled) => return cancelled(v, HAZARDS_CANCELLED.into()),
             // The run's own stop is the message; the search for its hazards was cut short.
-            Err(Halted::OutOfTime(_)) => {}
+            Err(Halted::OutOfTime(_) | Halted::OutOfMemory(_)) => {}
         }
         v.hazards.retain(|h| h.kind != HazardKind::Leak);
         return v;
@@ -147,8 +152,8 @@ pub fn check(
     match hazards(&outcome, ex, halt) {
         Ok(found) => v.hazards = found,
         Err(Halted::Cancelled) => return cancelled(v, HAZARDS_CANCELLED.into()),
-        Err(why @ Halted::OutOfTime(_)) => {
-            return out_of_time(v, why, "while the run was checked for hazards");
+        Err(why @ (Halted::OutOfTime(_) | Halted::OutOfMemory(_))) => {
+            return stopped(v, why, "while the run was checked for hazards");
         }
     }
     // Each reference program the criteria name runs once: this exercise's solution, or
@@ -160,21 +165,33 @@ pub fn check(
         }
     }
     let ops = facts::device_ops(&outcome);
+    // Grading looks at the stop between criteria and inside the long ones (review 2026-12-01b
+    // CK5, ED6): a stop there ends the check as one in the run would.
+    let poll = Poll::new(halt);
     for c in &ex.criteria {
+        if poll.look().is_err() {
+            break;
+        }
         let reference = c
             .reference()
             .and_then(|want| references.iter().find(|(id, _)| *id == want))
             .map(|(_, r)| r);
-        v.checks
-            .push(grade(c, &outcome, &ops, &v.hazards, reference));
+        let graded = grade(c, &outcome, &ops, &v.hazards, reference, &poll);
+        if poll.stopped().is_some() {
+            break;
+        }
+        v.checks.push(graded);
     }
-    match halt.halted() {
+    match poll.stopped().or_else(|| halt.halted()) {
         // Cancelled during the reference run: its figures are missing, so grade nothing.
         Some(Halted::Cancelled) => {
-            return cancelled(v, "cancelled while the reference solution ran".into());
+            return cancelled(
+                v,
+                "cancelled while the reference solution ran or the run was graded".into(),
+            );
         }
-        Some(why @ Halted::OutOfTime(_)) => {
-            return out_of_time(
+        Some(why @ (Halted::OutOfTime(_) | Halted::OutOfMemory(_))) => {
+            return stopped(
                 v,
                 why,
                 "while the reference solution ran or the run was graded",
@@ -196,9 +213,9 @@ fn hazards(outcome: &interp::Outcome, ex: &Exercise, halt: Halt) -> Result<Vec<H
     hazards::check_within(&outcome.log, &outcome.region_names, ex.overlap, halt)
 }
 
-/// `v` stopped by the wall-clock limit `why` in a phase after the run (`when`): one failed
-/// check and a diagnostic saying so, nothing graded.
-fn out_of_time(mut v: Verdict, why: Halted, when: &str) -> Verdict {
+/// `v` stopped by the wall-clock limit or the memory budget (`why`) in a phase after the run
+/// (`when`): one failed check and a diagnostic saying so, nothing graded.
+fn stopped(mut v: Verdict, why: Halted, when: &str) -> Verdict {
     let message = format!("{} ({when})", why.message());
     v.passed = false;
     v.hazards.clear();

@@ -170,3 +170,32 @@ fn direct_dependencies_imply_exactly_the_after_clock() {
         }
     }
 }
+
+/// Review 2026-12-01b CK7: a wait looks only at destroyed streams still held, so creating and
+/// destroying 100,000 streams costs O(n) looks, not one per live stream at every destroy.
+#[test]
+fn creating_and_destroying_many_streams_costs_linear_work() {
+    let mut m = Model::new();
+    let n = 100_000u32;
+    for id in 1..=n {
+        m.create_stream(id, true);
+    }
+    for id in 1..=n {
+        assert!(m.destroy_stream(id).is_ok());
+    }
+    assert!(m.forget_looks() <= 2 * u64::from(n), "{}", m.forget_looks());
+    // Each was forgotten (no work was queued): the next wait looks at none.
+    let before = m.forget_looks();
+    m.sync_device();
+    assert_eq!(m.forget_looks(), before);
+    // A destroyed stream with queued work is held until the host knows it finished, then
+    // forgotten: the sync after that looks at nothing.
+    m.create_stream(n + 1, true);
+    assert!(m.issue(n + 1).is_ok());
+    assert!(m.destroy_stream(n + 1).is_ok());
+    let held = m.forget_looks();
+    m.sync_device();
+    assert_eq!(m.forget_looks(), held + 1, "held until the sync");
+    m.sync_device();
+    assert_eq!(m.forget_looks(), held + 1, "forgotten after it");
+}

@@ -2,7 +2,8 @@
 
 use std::collections::HashMap;
 
-use super::{Checker, HazardKind};
+use super::messages::{EVENT_LEAK, STREAM_LEAK};
+use super::{CardRef, Checker, HazardKind};
 use crate::exercise::log::{Call, DeviceOpKind, Entry, RegionId};
 
 /// Everything allocated, registered or created and not released by the end.
@@ -13,11 +14,12 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
             .cloned()
             .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
     };
-    let mut held: Vec<(u32, String)> = Vec::new(); // (line, message), in creation order
+    // (line, message, the card that teaches releasing it), in creation order
+    let mut held: Vec<(u32, String, CardRef)> = Vec::new();
     let mut open: HashMap<String, usize> = HashMap::new();
     let mut registered: HashMap<RegionId, u32> = HashMap::new();
     for e in log {
-        let (key, msg) = match &e.call {
+        let (key, msg, card) = match &e.call {
             Call::Alloc {
                 region, name: call, ..
             } => {
@@ -34,6 +36,7 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
                         name(region),
                         e.line
                     ),
+                    CardRef::of(HazardKind::Leak),
                 )
             }
             Call::StreamCreate { stream, name, .. } => (
@@ -47,6 +50,7 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
                     },
                     e.line
                 ),
+                STREAM_LEAK,
             ),
             Call::EventCreate { event } => (
                 format!("e{}", event.0),
@@ -54,6 +58,7 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
                     "the event created on line {} is never destroyed; call `cudaEventDestroy`",
                     e.line
                 ),
+                EVENT_LEAK,
             ),
             Call::Register { region } => {
                 registered.insert(*region, e.line);
@@ -96,7 +101,7 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
             _ => continue,
         };
         open.insert(key, held.len());
-        held.push((e.line, msg));
+        held.push((e.line, msg, card));
     }
     for (region, line) in registered {
         c.report(
@@ -109,9 +114,9 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
             ),
         );
     }
-    for (line, msg) in held {
+    for (line, msg, card) in held {
         if !msg.is_empty() {
-            c.report(HazardKind::Leak, line, None, msg);
+            c.report_teaching(HazardKind::Leak, line, None, msg, card);
         }
     }
 }

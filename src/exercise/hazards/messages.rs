@@ -3,7 +3,7 @@
 //! does more (it waits in `cudaFree`, it stages pageable copies) they say so as a fact about
 //! the driver, not a promise (`ordering::rules`).
 
-use super::{Checker, HazardKind};
+use super::{CardRef, Checker, HazardKind};
 use crate::exercise::log::{DeviceOp, DeviceOpKind, HostWait, RegionId};
 
 /// The lesson (id) and card (title) that teach each kind of hazard.
@@ -19,6 +19,36 @@ pub(super) fn card(kind: HazardKind) -> (&'static str, &'static str) {
         HazardKind::DefaultStream => ("async-copy", "The legacy default stream serialises"),
         HazardKind::Leak => ("pinned-memory", "cudaMallocHost and cudaFreeHost"),
     }
+}
+
+/// The card of a leaked stream: the one that creates a stream and destroys it when done
+/// (review 2026-12-01b CK11: it pointed at the pinned-memory card).
+pub(super) const STREAM_LEAK: CardRef = CardRef {
+    lesson: "async-copy",
+    card: "It takes a stream",
+};
+
+/// The card of a leaked event: the one that teaches events.
+pub(super) const EVENT_LEAK: CardRef = CardRef {
+    lesson: "pipeline",
+    card: "Events: timing and dependencies",
+};
+
+/// Every card a hazard may point at, for the test that each exists in the lessons.
+pub(super) fn every_card() -> Vec<CardRef> {
+    use HazardKind::*;
+    let kinds = [
+        ReadBeforeSync,
+        WriteWhileInFlight,
+        FreeWhileInFlight,
+        DeviceRace,
+        PageableAsync,
+        DefaultStream,
+        Leak,
+    ];
+    let mut cards: Vec<CardRef> = kinds.into_iter().map(CardRef::of).collect();
+    cards.extend([STREAM_LEAK, EVENT_LEAK]);
+    cards
 }
 
 /// Two device ops nothing orders, touching the same bytes.

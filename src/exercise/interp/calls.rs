@@ -58,15 +58,21 @@ impl Args<'_> {
     pub fn int(&self, i: usize) -> Res<i64> {
         let v = self.val(i)?;
         v.as_i64().ok_or_else(|| {
-            stop(
-                self.at(i),
-                format!(
+            let why = match v {
+                Value::Float(_) => format!(
+                    "argument {} of `{}` is {}, not a finite number: check the division or value that made it",
+                    i + 1,
+                    self.name,
+                    v.describe()
+                ),
+                _ => format!(
                     "argument {} of `{}` must be a number, not {}",
                     i + 1,
                     self.name,
                     v.describe()
                 ),
-            )
+            };
+            stop(self.at(i), why)
         })
     }
     pub fn count(&self, i: usize) -> Res<u64> {
@@ -206,6 +212,19 @@ impl Interp<'_> {
                 )?;
                 let place = a.place(0)?;
                 let bytes = a.count(1)?;
+                // Flags are an `unsigned int`: a bit outside Portable (1), Mapped (2) and
+                // WriteCombined (4) is cudaErrorInvalidValue, as the Runtime API documents
+                // (review 2026-12-01b CK17: 0xFFFFFFFF and -1 returned cudaSuccess).
+                if name == "cudaHostAlloc" {
+                    let flags = a.int(2)? as u32;
+                    if flags & !7 != 0 {
+                        return Ok(self.cuda_error(
+                            name,
+                            super::errors::INVALID_VALUE,
+                            format!("flags {flags:#x} have bits other than cudaHostAllocPortable (1), cudaHostAllocMapped (2) and cudaHostAllocWriteCombined (4); nothing was allocated"),
+                        ));
+                    }
+                }
                 let (kind, host_kind) = match name {
                     "cudaMalloc" => (MemKind::Device, HostMemKind::Pinned),
                     "cudaHostAlloc" if a.int(2)? & 4 != 0 => {

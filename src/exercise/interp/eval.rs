@@ -27,6 +27,7 @@ impl Interp<'_> {
                         format!("an array of {n} elements: keep it between 1 and {MAX_ARRAY}"),
                     ));
                 }
+                self.hold_array(e.pos, n as u64)?;
                 (true, n as usize)
             }
             None => (false, 1),
@@ -75,7 +76,13 @@ impl Interp<'_> {
             .scopes
             .last_mut()
             .ok_or_else(|| stop(d.pos, "no scope"))?;
-        scope.insert(d.name.clone(), var);
+        // A name declared again in one scope (a loop's body runs in one scope per pass, so
+        // only a repeated declaration does this) gives back the old array's elements.
+        if let Some(old) = scope.insert(d.name.clone(), var)
+            && old.array
+        {
+            self.array_elements = self.array_elements.saturating_sub(old.slots.len() as u64);
+        }
         Ok(())
     }
 

@@ -120,7 +120,7 @@ impl Interp<'_> {
         self.call_depth += 1;
         let flow = self.block(&f.body);
         self.call_depth -= 1;
-        self.scopes.truncate(self.frame);
+        self.drop_scopes(self.frame);
         let value = std::mem::replace(&mut self.ret, ret);
         self.frame = frame;
         // The rest of the caller's statement is booked at the caller's line again.

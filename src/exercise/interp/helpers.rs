@@ -32,7 +32,7 @@ impl Interp<'_> {
                 };
                 let r = self.gpu.stream_create(kind);
                 let s = self.m(pos, a.name, r)?;
-                self.streams.push(s);
+                self.streams.insert(s);
                 let name = self.place_label(&place);
                 self.log(Call::StreamCreate {
                     stream: s,
@@ -50,7 +50,7 @@ impl Interp<'_> {
                 self.log(Call::StreamDestroy { stream: s });
                 let r = self.gpu.stream_destroy(s);
                 self.m(pos, a.name, r)?;
-                self.streams.retain(|x| *x != s);
+                self.streams.remove(&s);
             }
             "cudaStreamSynchronize" => {
                 a.arity(1, 1)?;
@@ -77,7 +77,7 @@ impl Interp<'_> {
                 self.gpu_op(pos)?;
                 let r = self.gpu.event_create(flags & 2 == 0);
                 let e = self.m(pos, a.name, r)?;
-                self.events.push(e);
+                self.events.insert(e);
                 self.log(Call::EventCreate { event: e });
                 self.write_place(&place, Value::Event(e), pos)?;
             }
@@ -87,7 +87,7 @@ impl Interp<'_> {
                 self.log(Call::EventDestroy { event: e });
                 let r = self.gpu.event_destroy(e);
                 self.m(pos, a.name, r)?;
-                self.events.retain(|x| *x != e);
+                self.events.remove(&e);
             }
             "cudaEventRecord" => {
                 a.arity(1, 2)?;
@@ -100,9 +100,7 @@ impl Interp<'_> {
                 });
                 let r = self.gpu.event_record(e, s);
                 self.m(pos, a.name, r)?;
-                if !self.recorded.contains(&e) {
-                    self.recorded.push(e);
-                }
+                self.recorded.insert(e);
             }
             "cudaEventSynchronize" => {
                 a.arity(1, 1)?;

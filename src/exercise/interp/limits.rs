@@ -47,6 +47,12 @@ impl Default for Limits {
 /// handles per step: a 64 Mi-float check costs 65,536 steps, 1.3% of the default budget.
 pub const ELEMENTS_PER_STEP: u64 = 1024;
 
+/// Array elements the program's arrays may hold at once, all scopes together: 256 arrays of the
+/// longest kind. Each element is a 40-byte interpreter value, so this is 40 MiB; arrays hold
+/// streams and events, and every shipped solution declares fewer than 100 elements (review
+/// 2026-12-01b CK1: `##` macros declared 65,536 arrays of 4,096, 10.7 GB, and aborted).
+pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 20;
+
 /// Steps between two looks at the clock (reading it costs about as much as a cheap step).
 const CLOCK_EVERY: u64 = 256;
 
@@ -95,6 +101,34 @@ impl Interp<'_> {
         self.check_clock(pos)
     }
 
+    /// Book an array of `len` elements against [`MAX_ARRAY_ELEMENTS`] before it is made.
+    pub(super) fn hold_array(&mut self, pos: Pos, len: u64) -> Res<()> {
+        let held = self.array_elements.saturating_add(len);
+        if held > MAX_ARRAY_ELEMENTS {
+            return Err(stop(
+                pos,
+                format!(
+                    "too many array elements at once: the arrays declared so far hold {} elements, and this one {len} more; the checker keeps at most {MAX_ARRAY_ELEMENTS} (40 MiB) in all: declare fewer or smaller arrays",
+                    self.array_elements
+                ),
+            ));
+        }
+        self.array_elements = held;
+        Ok(())
+    }
+
+    /// Drop the scopes from `keep` on, giving back what their arrays held.
+    pub(super) fn drop_scopes(&mut self, keep: usize) {
+        let freed: u64 = self
+            .scopes
+            .drain(keep.min(self.scopes.len())..)
+            .flat_map(|scope| scope.into_values())
+            .filter(|v| v.array)
+            .map(|v| v.slots.len() as u64)
+            .sum();
+        self.array_elements = self.array_elements.saturating_sub(freed);
+    }
+
     fn over_budget(&self, pos: Pos) -> Stop {
         stop(
             pos,
@@ -105,10 +139,23 @@ impl Interp<'_> {
         )
     }
 
-    /// Stop once the check has taken longer than its wall-clock limit.
+    /// Stop once the check has taken longer than its wall-clock limit, or its memory grew
+    /// past its budget (the resident size is read at most every 50 ms).
     fn check_clock(&self, pos: Pos) -> Res<()> {
         if self.halt.out_of_time() {
             return Err(self.out_of_time(pos));
+        }
+        // Host buffers that take real memory (a live GPU's) are the host budget's to bound.
+        let own = if self.gpu.info().holds_host_bytes {
+            self.host_bytes
+        } else {
+            0
+        };
+        if self.halt.out_of_memory_beyond(own) {
+            return Err(stop(
+                pos,
+                Halted::OutOfMemory(self.halt.max_growth()).message(),
+            ));
         }
         Ok(())
     }

@@ -33,10 +33,21 @@ impl Interp<'_> {
                 }))
             }
             ExprKind::Index(base, idx) => {
-                let i = self
-                    .eval(idx)?
-                    .as_i64()
-                    .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?;
+                // A float subscript is an error in C (nvcc: "expression must have integral or
+                // unscoped enum type"), not a truncation (review 2026-12-01b CK9: `h[1.5]`).
+                let i = match self.eval(idx)? {
+                    Value::Float(x) => {
+                        return Err(stop(
+                            idx.pos,
+                            format!(
+                                "an index must be an integer, not a floating-point value ({x}): C refuses a non-integer subscript; cast it with `(int)` if that is what you mean"
+                            ),
+                        ));
+                    }
+                    v => v
+                        .as_i64()
+                        .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?,
+                };
                 if let ExprKind::Var(name) = &base.kind {
                     let (scope, var) = self.lookup(name, e.pos)?;
                     if var.array {

@@ -15,7 +15,7 @@ impl Interp<'_> {
                 break;
             }
         }
-        self.scopes.pop();
+        self.drop_scopes(self.scopes.len().saturating_sub(1));
         Ok(flow)
     }
 
@@ -124,7 +124,7 @@ impl Interp<'_> {
             }
             Ok(Flow::Normal)
         })();
-        self.scopes.pop();
+        self.drop_scopes(self.scopes.len().saturating_sub(1));
         result
     }
 }

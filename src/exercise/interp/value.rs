@@ -59,6 +59,10 @@ impl Value {
     pub fn describe(&self) -> &'static str {
         match self {
             Value::Int(_) => "an integer",
+            // A NaN or an infinity is the answer to "why not": say which (review 2026-12-01b
+            // CK10: "must be a number, not a number").
+            Value::Float(f) if f.is_nan() => "NaN (not a number)",
+            Value::Float(f) if f.is_infinite() => "an infinity",
             Value::Float(_) => "a number",
             Value::Bool(_) => "a bool",
             Value::Ptr { .. } => "a pointer",
@@ -108,11 +112,19 @@ impl Value {
 /// why it cannot be stored.
 pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
     let bad = |v: &Value| {
-        Err(format!(
-            "cannot store {} in a `{}` variable",
-            v.describe(),
-            ty_name(ty)
-        ))
+        Err(match (ty, v) {
+            // `Ty::Int` is every integer type (`long long`, `size_t`, …): name them all, and
+            // say that C leaves this conversion undefined.
+            (Ty::Int, Value::Float(_)) => format!(
+                "cannot convert {} to an integer type (`int`, `long long`, `size_t`, …): it is not a finite number, and C leaves the result undefined; check the division or value that made it",
+                v.describe()
+            ),
+            _ => format!(
+                "cannot store {} in a `{}` variable",
+                v.describe(),
+                ty_name(ty)
+            ),
+        })
     };
     match ty {
         Ty::Int => v.as_i64().map(Value::Int).map_or_else(|| bad(&v), Ok),

@@ -2,39 +2,48 @@
 //! call on the buffer they copied, the order of issue, the rounds of a loop, a buffer reused
 //! only after an event said it was free. Each returns `Ok(detail)` or `Err(what is missing)`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::facts::{DevOp, Direction, Memory};
 use super::passes::{self, Order};
+use super::poll::Poll;
 use crate::exercise::interp::Outcome;
-use crate::exercise::log::{Call, DeviceOpKind};
+use crate::exercise::log::{Call, DeviceOpKind, RegionId};
 use crate::gpu::{EventId, StreamId};
 use crate::units::format_bytes as fmt_bytes;
 
 /// The `call` (only `cudaHostRegister`) was made on the host buffer every `dir` copy used,
-/// before the first of them.
+/// before the first of them. One walk over the log finds each buffer's first registration.
 pub fn call_on_copied_buffer(
     out: &Outcome,
     ops: &[DevOp<'_>],
     call: &str,
     dir: Direction,
+    poll: &Poll,
 ) -> Result<String, String> {
     let copies: Vec<&DevOp<'_>> = ops.iter().filter(|o| o.is_copy(dir, None)).collect();
     let Some(first) = copies.first() else {
         return Err(format!("the program makes no {} copy", dir.name()));
     };
+    let mut first_register: HashMap<RegionId, usize> = HashMap::new();
+    for (i, e) in out.log.iter().enumerate() {
+        poll.tick()?;
+        if let Call::Register { region } = e.call {
+            first_register.entry(region).or_insert(i);
+        }
+    }
     let mut missing: Vec<String> = Vec::new();
+    let mut named: HashSet<String> = HashSet::new();
     for c in &copies {
+        poll.tick()?;
         let Some((region, _)) = c.host else { continue };
-        let done = out.log[..c.idx]
-            .iter()
-            .any(|e| matches!(e.call, Call::Register { region: r } if r == region));
+        let done = first_register.get(&region).is_some_and(|&i| i < c.idx);
         let name = out
             .region_names
             .get(&region)
             .cloned()
             .unwrap_or_else(|| "the host buffer".into());
-        if !done && !missing.contains(&name) {
+        if !done && named.insert(name.clone()) {
             missing.push(name);
         }
     }
@@ -186,20 +195,26 @@ pub fn rounds(
 /// copy said it had finished (`cudaEventSynchronize`, or `cudaEventQuery` answering
 /// `cudaSuccess`); at least `min_reuses` such reuses happened. A reuse after a stream or device
 /// synchronisation is safe but does not count: no event said the buffer was free.
+///
+/// One walk over the log: the reads in flight wait in a queue per stream, in issue order, so a
+/// wait frees each read once (an event frees a prefix of its stream's queue); a host write
+/// looks only at the reads of the buffer it writes.
 pub fn reuse_after_event(
     out: &Outcome,
     ops: &[DevOp<'_>],
     min_reuses: u32,
+    poll: &Poll,
 ) -> Result<String, String> {
     #[derive(Clone, Copy, PartialEq)]
     enum State {
         InFlight,
         FreedByEvent,
         FreedBySync,
+        /// A host write overlapped it: it is done with.
+        Gone,
     }
     struct Read {
         range: crate::exercise::log::Range,
-        stream: StreamId,
         at: usize,
         state: State,
     }
@@ -210,36 +225,56 @@ pub fn reuse_after_event(
         .collect();
     let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
     let mut reads: Vec<Read> = Vec::new();
+    // Reads still in flight, per stream, in issue order (indices into `reads`).
+    let mut in_flight: HashMap<StreamId, VecDeque<usize>> = HashMap::new();
+    // Reads not yet overwritten, per buffer.
+    let mut by_region: HashMap<RegionId, Vec<usize>> = HashMap::new();
     let mut reuses = 0u32;
-    let free = |reads: &mut Vec<Read>, hit: &dyn Fn(&Read) -> bool, to: State| {
-        for r in reads
-            .iter_mut()
-            .filter(|r| r.state == State::InFlight && hit(r))
-        {
-            r.state = to;
+    let free = |reads: &mut Vec<Read>, queue: &mut VecDeque<usize>, before: usize, to: State| {
+        while let Some(&r) = queue.front() {
+            if reads[r].at >= before {
+                break;
+            }
+            queue.pop_front();
+            if reads[r].state == State::InFlight {
+                reads[r].state = to;
+            }
         }
     };
     for (i, e) in out.log.iter().enumerate() {
+        poll.tick()?;
         match &e.call {
             Call::EventRecord { event, stream } => {
                 recorded.insert(*event, (i, *stream));
             }
             Call::EventSync { event } | Call::EventQuery { event, done: true } => {
-                if let Some(&(at, s)) = recorded.get(event) {
-                    free(
-                        &mut reads,
-                        &|r| r.stream == s && r.at < at,
-                        State::FreedByEvent,
-                    );
+                if let Some(&(at, s)) = recorded.get(event)
+                    && let Some(q) = in_flight.get_mut(&s)
+                {
+                    free(&mut reads, q, at, State::FreedByEvent);
                 }
             }
             Call::StreamSync { stream } => {
-                free(&mut reads, &|r| r.stream == *stream, State::FreedBySync);
+                if let Some(q) = in_flight.get_mut(stream) {
+                    free(&mut reads, q, usize::MAX, State::FreedBySync);
+                }
             }
-            Call::DeviceSync => free(&mut reads, &|_| true, State::FreedBySync),
+            Call::DeviceSync => {
+                for (_, mut q) in in_flight.drain() {
+                    free(&mut reads, &mut q, usize::MAX, State::FreedBySync);
+                }
+            }
             Call::HostWrite { range, .. } => {
-                for r in reads.iter_mut().filter(|r| r.range.overlaps(range)) {
-                    match r.state {
+                let Some(list) = by_region.get_mut(&range.region) else {
+                    continue;
+                };
+                for &r in list.iter() {
+                    poll.tick()?;
+                    let read = &mut reads[r];
+                    if !read.range.overlaps(range) {
+                        continue;
+                    }
+                    match read.state {
                         State::InFlight => {
                             let name = out
                                 .region_names
@@ -248,25 +283,28 @@ pub fn reuse_after_event(
                                 .unwrap_or_else(|| "a buffer".into());
                             return Err(format!(
                                 "line {} writes `{name}` while the copy issued on line {} may still read it: wait for an event recorded after that copy first",
-                                e.line, out.log[r.at].line
+                                e.line, out.log[read.at].line
                             ));
                         }
                         State::FreedByEvent => reuses += 1,
-                        State::FreedBySync => {}
+                        State::FreedBySync | State::Gone => {}
                     }
+                    read.state = State::Gone;
                 }
-                reads.retain(|r| !r.range.overlaps(range));
+                list.retain(|&r| reads[r].state != State::Gone);
             }
             _ => {
                 if let Some(op) = async_reads.get(&i)
                     && let Some(range) = op.op.reads.first()
                 {
+                    let r = reads.len();
                     reads.push(Read {
                         range: *range,
-                        stream: op.op.stream,
                         at: i,
                         state: State::InFlight,
                     });
+                    in_flight.entry(op.op.stream).or_default().push_back(r);
+                    by_region.entry(range.region).or_default().push(r);
                 }
             }
         }

@@ -16,6 +16,7 @@ use super::CheckResult;
 use super::behaviour;
 use super::facts::{DevOp, Direction, Memory};
 use super::passes::Order;
+use super::poll::Poll;
 use super::timed::{self, Lane, Measured};
 use crate::exercise::hazards::Hazard;
 use crate::exercise::interp::Outcome;
@@ -179,6 +180,7 @@ pub(super) fn grade(
     ops: &[DevOp<'_>],
     hazards: &[Hazard],
     reference: Option<&Result<BTreeMap<String, f64>, String>>,
+    poll: &Poll,
 ) -> CheckResult {
     let metric = |m: &str| out.metrics.get(m).copied();
     let refm = |m: &str| -> Result<f64, String> {
@@ -286,7 +288,7 @@ pub(super) fn grade(
         ),
         Criterion::CallOnCopiedBuffer { call, direction } => (
             format!("`{call}` on the copied buffer"),
-            behaviour::call_on_copied_buffer(out, ops, call, *direction),
+            behaviour::call_on_copied_buffer(out, ops, call, *direction, poll),
         ),
         Criterion::CopiesFrom {
             direction,
@@ -318,6 +320,7 @@ pub(super) fn grade(
                 m,
                 (*direction, *memory, *min_bytes),
                 *tolerance_pct,
+                poll,
             ),
         ),
         Criterion::OpsOverlap { a, b, min_fraction } => (
@@ -353,11 +356,12 @@ pub(super) fn grade(
                     count: *count,
                 },
                 *tolerance_pct,
+                poll,
             ),
         ),
         Criterion::ReuseAfterEvent { min_reuses } => (
             "buffers reused after an event".into(),
-            behaviour::reuse_after_event(out, ops, *min_reuses),
+            behaviour::reuse_after_event(out, ops, *min_reuses, poll),
         ),
         Criterion::MetricBelowSum {
             metric: m,

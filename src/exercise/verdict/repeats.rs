@@ -11,7 +11,9 @@
 
 use std::collections::HashSet;
 
-use super::facts::{self, DevOp, Direction, Memory};
+use super::bracket::Bracketed;
+use super::facts::{DevOp, Direction, Memory};
+use super::poll::Poll;
 use super::timed;
 use crate::exercise::interp::Outcome;
 use crate::units::format_bytes;
@@ -32,6 +34,7 @@ pub(super) fn median_of_timed_copies(
     metric: &str,
     t: Timed,
     tol_pct: f64,
+    poll: &Poll,
 ) -> Result<String, String> {
     let x = timed::reported(out, metric)?;
     let what = format!(
@@ -44,7 +47,7 @@ pub(super) fn median_of_timed_copies(
     let Some(warm_up) = ops.iter().find(|o| o.is_copy(t.direction, Some(t.memory))) else {
         return Err(format!("the program makes no {what}"));
     };
-    let samples = samples(out, ops, metric, t, warm_up.idx)?;
+    let samples = samples(out, ops, metric, t, warm_up.idx, poll)?;
     if samples.len() < t.count as usize {
         return Err(format!(
             "{} of the {what} were timed by their own pair of events after the first (the warm-up), needs {}: copy once untimed, then time each of {} copies between a `cudaEventRecord` before and one after it, and report the median",
@@ -71,21 +74,24 @@ fn samples(
     metric: &str,
     t: Timed,
     warm_up: usize,
+    poll: &Poll,
 ) -> Result<Vec<f64>, String> {
+    let index = Bracketed::new(ops, t.direction, Some(t.memory));
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     let mut found = Vec::new();
-    for p in timed::timed_pairs(out) {
+    for p in timed::timed_pairs(out, poll)? {
+        poll.tick()?;
         if !seen.insert((p.start, p.end)) || (p.start < warm_up && warm_up < p.end) {
             continue;
         }
-        let inside = p.copies(ops, t.direction, Some(t.memory));
-        let bytes: u64 = inside.iter().map(|o| o.bytes()).sum();
-        if bytes < t.min_bytes {
+        let inside = index.inside(&p);
+        if inside.bytes < t.min_bytes {
             continue;
         }
-        let (s, e) = facts::span_us(inside.iter().filter_map(|o| o.timed))
+        let (s, e) = inside
+            .span
             .ok_or("the timed copies were not on the timeline")?;
-        found.push(timed::in_unit(metric, e - s, bytes)?);
+        found.push(timed::in_unit(metric, e - s, inside.bytes)?);
     }
     Ok(found)
 }

@@ -7,8 +7,10 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 
+use super::bracket::Bracketed;
 use super::facts::{self, DevOp, Direction, Memory};
 use super::passes::{self, Order};
+use super::poll::Poll;
 use crate::exercise::interp::Outcome;
 use crate::exercise::log::Call;
 use crate::gpu::{EventId, StreamId};
@@ -214,6 +216,7 @@ fn device<'a>(sel: &[DevOp<'a>]) -> (Vec<&'a Op>, u64) {
 
 /// One `cudaEventElapsedTime` the program read of two events recorded on one stream, the first
 /// before the second: log indices of the two records, the stream, and the line of the read.
+/// Which copies it brackets: [`Bracketed::inside`].
 #[derive(Debug, Clone, Copy)]
 pub(super) struct TimedPair {
     pub start: usize,
@@ -222,27 +225,12 @@ pub(super) struct TimedPair {
     pub line: u32,
 }
 
-impl TimedPair {
-    /// The copies going `dir` (from `mem`, when given) issued between the two records on the
-    /// pair's stream (any stream for a pair on the legacy default stream, which waits for all).
-    pub fn copies<'o, 'a>(
-        &self,
-        ops: &'o [DevOp<'a>],
-        dir: Direction,
-        mem: Option<Memory>,
-    ) -> Vec<&'o DevOp<'a>> {
-        ops.iter()
-            .filter(|o| o.idx > self.start && o.idx < self.end && o.is_copy(dir, mem))
-            .filter(|o| o.op.stream == self.stream || self.stream == StreamId::LEGACY_DEFAULT)
-            .collect()
-    }
-}
-
-/// Every [`TimedPair`] of the run, in the order the program read them.
-pub(super) fn timed_pairs(out: &Outcome) -> Vec<TimedPair> {
+/// Every [`TimedPair`] of the run, in the order the program read them: one walk over the log.
+pub(super) fn timed_pairs(out: &Outcome, poll: &Poll) -> Result<Vec<TimedPair>, String> {
     let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
     let mut pairs = Vec::new();
     for (i, e) in out.log.iter().enumerate() {
+        poll.tick()?;
         match &e.call {
             Call::EventRecord { event, stream } => {
                 recorded.insert(*event, (i, *stream));
@@ -263,7 +251,7 @@ pub(super) fn timed_pairs(out: &Outcome) -> Vec<TimedPair> {
             _ => {}
         }
     }
-    pairs
+    Ok(pairs)
 }
 
 /// A `cudaEventElapsedTime` of two events recorded on one stream, the first before and the
@@ -275,15 +263,21 @@ pub fn events_time_copies(
     metric: &str,
     (dir, mem, min_bytes): (Direction, Memory, u64),
     tol_pct: f64,
+    poll: &Poll,
 ) -> Result<String, String> {
     let x = reported(out, metric)?;
-    let pairs = timed_pairs(out);
+    let pairs = timed_pairs(out, poll)?;
+    let index = Bracketed::new(ops, dir, Some(mem));
     // The last pair around enough bytes is the one whose value was reported after it.
-    let bracketed = pairs
-        .iter()
-        .rev()
-        .map(|p| (p.copies(ops, dir, Some(mem)), p.line))
-        .find(|(inside, _)| inside.iter().map(|o| o.bytes()).sum::<u64>() >= min_bytes);
+    let mut bracketed = None;
+    for p in pairs.iter().rev() {
+        poll.tick()?;
+        let inside = index.inside(p);
+        if inside.bytes >= min_bytes {
+            bracketed = Some((inside, p.line));
+            break;
+        }
+    }
     let Some((copies, line)) = bracketed else {
         let want = format!(
             "{} copy from {} memory ({} or more)",
@@ -293,7 +287,7 @@ pub fn events_time_copies(
         );
         // Events that do time this direction's copies, from another kind of memory, are a
         // different mistake from no events at all: say which one this run made.
-        if events_time_other_memory(&pairs, ops, dir, mem) {
+        if events_time_other_memory(&pairs, ops, dir, &index, poll)? {
             return Err(format!(
                 "your events time {} copies, but none from {} memory: the check wants the {want}",
                 dir.name(),
@@ -304,10 +298,10 @@ pub fn events_time_copies(
             "no `cudaEventElapsedTime` of two events recorded on the copy's stream, one before and one after the {want}: time it with events, not the host clock"
         ));
     };
-    let bytes = copies.iter().map(|o| o.bytes()).sum();
-    let (s, e) = facts::span_us(copies.iter().filter_map(|o| o.timed))
+    let (s, e) = copies
+        .span
         .ok_or("the timed copies were not on the timeline")?;
-    let measured = in_unit(metric, e - s, bytes)?;
+    let measured = in_unit(metric, e - s, copies.bytes)?;
     agrees(
         metric,
         x,
@@ -318,19 +312,25 @@ pub fn events_time_copies(
 }
 
 /// Whether the run's timed `pairs` bracket copies going `dir` from other host memory than
-/// `mem`, and none from `mem` (a pair around too few bytes of `mem` is another mistake, which
-/// the caller's general message names).
+/// the one `of_mem` indexes, and none from it (a pair around too few bytes of it is another
+/// mistake, which the caller's general message names).
 fn events_time_other_memory(
     pairs: &[TimedPair],
     ops: &[DevOp<'_>],
     dir: Direction,
-    mem: Memory,
-) -> bool {
-    let inside: Vec<&DevOp<'_>> = pairs
-        .iter()
-        .flat_map(|p| p.copies(ops, dir, None))
-        .collect();
-    !inside.is_empty() && !inside.iter().any(|o| o.is_copy(dir, Some(mem)))
+    of_mem: &Bracketed,
+    poll: &Poll,
+) -> Result<bool, String> {
+    let any = Bracketed::new(ops, dir, None);
+    let mut some_inside = false;
+    for p in pairs {
+        poll.tick()?;
+        if of_mem.inside(p).count > 0 {
+            return Ok(false);
+        }
+        some_inside |= any.inside(p).count > 0;
+    }
+    Ok(some_inside)
 }
 
 /// The lanes `a` and `b` overlapped for at least `min_fraction` of the shorter one's busy time.

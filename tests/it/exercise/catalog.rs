@@ -539,3 +539,30 @@ int main()
     return 0;
 }
 "#;
+
+/// Review 2026-12-01b CK11: every card a hazard points at is a card of a shipped lesson, so a
+/// renamed card or a wrong link fails here (a leaked stream pointed at the pinned-memory card).
+#[test]
+fn every_card_a_hazard_points_at_exists() {
+    use cuda_academy::exercise::hazards::CardRef;
+    use cuda_academy::lesson::{Catalog, LessonEntry};
+    let lessons: Vec<_> = Catalog::embedded()
+        .entries
+        .into_iter()
+        .filter_map(|e| match e {
+            LessonEntry::Ok(l) => Some(l),
+            LessonEntry::Broken { .. } => None,
+        })
+        .collect();
+    let cards = CardRef::every();
+    assert!(cards.len() >= 9, "{cards:?}");
+    for card in cards {
+        let lesson = lessons.iter().find(|l| l.id() == card.lesson);
+        assert!(
+            lesson.is_some_and(|l| l.cards.iter().any(|c| c.title() == card.card)),
+            "no card {:?} in lesson `{}`",
+            card.card,
+            card.lesson
+        );
+    }
+}

@@ -45,3 +45,48 @@ fn whole_numbers_compare_exactly_and_print_as_c_does() {
     assert!(out.error.is_none(), "{:?}", out.error);
     assert_eq!(out.output, "0 4294967295\n");
 }
+
+/// Review 2026-12-01b CK10, CK9, CK17: a NaN said to be one, a float subscript refused as nvcc
+/// refuses it, and `cudaHostAlloc` flags outside Portable|Mapped|WriteCombined an error code.
+#[test]
+fn nan_float_subscripts_and_bad_host_alloc_flags_are_said_so() {
+    for (body, said) in [
+        (
+            "    long long z = (long long)(0.0 / 0.0);",
+            "cannot convert NaN (not a number) to an integer type",
+        ),
+        (
+            "    int z = 1.0 / 0.0;",
+            "cannot convert an infinity to an integer type",
+        ),
+        (
+            "    float *h = (float *)malloc(0.0 / 0.0);",
+            "argument 1 of `malloc` is NaN (not a number), not a finite number",
+        ),
+        (
+            "    float *h = (float *)malloc(8);\n    h[1.5] = 2;",
+            "an index must be an integer, not a floating-point value (1.5)",
+        ),
+    ] {
+        let out = run(&main_with(body));
+        let err = out.error.unwrap_or_else(|| panic!("not stopped: {body}"));
+        assert!(err.message.contains(said), "{body}: {}", err.message);
+        assert!(
+            !err.message.contains("in a `int` variable"),
+            "{}",
+            err.message
+        );
+    }
+    for flags in ["0xFFFFFFFF", "-1", "8"] {
+        let body = format!(
+            "    float *h;\n    int e = cudaHostAlloc(&h, 64, {flags});\n    printf(\"%d\\n\", e);"
+        );
+        let out = run(&main_with(&body));
+        assert!(out.error.is_none(), "{flags}: {:?}", out.error);
+        assert_eq!(out.output.trim(), "1", "{flags}: cudaErrorInvalidValue");
+    }
+    let out = run(&main_with(
+        "    float *h;\n    int e = cudaHostAlloc(&h, 64, 7);\n    printf(\"%d\\n\", e);\n    cudaFreeHost(h);",
+    ));
+    assert_eq!(out.output.trim(), "0", "{:?}", out.error);
+}

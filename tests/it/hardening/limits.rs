@@ -56,3 +56,29 @@ fn a_size_beyond_the_profiled_host_runs_with_a_note() {
         "{stdout}"
     );
 }
+
+/// Review 2026-12-01b CK1: the arrays in scope count against one budget (1 Mi elements, 40 MiB of
+/// interpreter values), named in the stop, so 65,536 `int a[4096]` stop at the 257th array
+/// instead of taking 10 GB; arrays that go out of scope give their elements back.
+#[test]
+fn declared_arrays_are_bounded_in_all_and_given_back_when_out_of_scope() {
+    let decls: String = (0..300).map(|i| format!("    int a{i}[4096];\n")).collect();
+    let out = crate::exercise::run(&format!("int main()\n{{\n{decls}    return 0;\n}}\n"));
+    let err = out.error.map(|e| e.message).unwrap_or_default();
+    assert!(
+        err.contains("too many array elements at once") && err.contains("1048576"),
+        "{err}"
+    );
+    assert!(
+        err.contains("hold 1048576 elements, and this one 4096 more"),
+        "256 arrays held: {err}"
+    );
+    // 1,000 calls and 1,000 loop passes each declare 4,096 elements: 4 Mi in all, never
+    // more than one array at once.
+    let out = crate::exercise::run(
+        "int f(int k)\n{\n    int a[4096];\n    a[0] = k;\n    return a[0];\n}\n\
+         int main()\n{\n    int s = 0;\n    for (int i = 0; i < 1000; i++) {\n        int b[4096];\n        b[1] = i;\n        s = s + f(b[1]);\n    }\n    printf(\"%d\\n\", s);\n    return 0;\n}\n",
+    );
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output.trim(), "499500");
+}
