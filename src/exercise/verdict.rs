@@ -94,7 +94,7 @@ pub fn check(
             return cancelled(v, "cancelled while the file was parsed".into());
         }
         Err(parse::NotParsed::Halted(why)) => {
-            return out_of_time(v, why, "while the file was parsed");
+            return stopped(v, why, "while the file was parsed");
         }
         Err(parse::NotParsed::Problems(diags)) => {
             v.checks.push(failed(
