@@ -1,4 +1,5 @@
-//! The copies each timed event pair brackets, indexed once per criterion: the copies of one
+//! The event pairs a program timed (each `cudaEventElapsedTime` of two events recorded on one
+//! stream), and the copies each brackets, indexed once per criterion: the copies of one
 //! kind, per stream (and all together, for a pair on the legacy default stream, which waits
 //! for all), with prefix sums of their bytes and a segment tree of their timeline spans. A pair
 //! then costs two binary searches and a tree query, O(log n), instead of a walk over every op
@@ -8,8 +9,50 @@
 use std::collections::HashMap;
 
 use super::facts::{DevOp, Direction, Memory};
-use super::timed::TimedPair;
-use crate::gpu::StreamId;
+use super::poll::Poll;
+use crate::exercise::interp::Outcome;
+use crate::exercise::log::Call;
+use crate::gpu::{EventId, StreamId};
+
+/// One `cudaEventElapsedTime` the program read of two events recorded on one stream, the first
+/// before the second: log indices of the two records, the stream, and the line of the read.
+/// Which copies it brackets: [`Bracketed::inside`].
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TimedPair {
+    pub start: usize,
+    pub end: usize,
+    pub stream: StreamId,
+    pub line: u32,
+}
+
+/// Every [`TimedPair`] of the run, in the order the program read them: one walk over the log.
+pub(super) fn timed_pairs(out: &Outcome, poll: &Poll) -> Result<Vec<TimedPair>, String> {
+    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
+    let mut pairs = Vec::new();
+    for (i, e) in out.log.iter().enumerate() {
+        poll.tick()?;
+        match &e.call {
+            Call::EventRecord { event, stream } => {
+                recorded.insert(*event, (i, *stream));
+            }
+            Call::EventElapsed { start, end } => {
+                if let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
+                    && sa == sb
+                    && a < b
+                {
+                    pairs.push(TimedPair {
+                        start: a,
+                        end: b,
+                        stream: sa,
+                        line: e.line,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(pairs)
+}
 
 /// What a pair brackets: how many copies, their bytes, and their span on the timeline (`None`
 /// when none of them was recorded there).

@@ -11,7 +11,7 @@
 
 use std::collections::HashSet;
 
-use super::bracket::Bracketed;
+use super::bracket::{self, Bracketed};
 use super::facts::{DevOp, Direction, Memory};
 use super::poll::Poll;
 use super::timed;
@@ -79,7 +79,7 @@ fn samples(
     let index = Bracketed::new(ops, t.direction, Some(t.memory));
     let mut seen: HashSet<(usize, usize)> = HashSet::new();
     let mut found = Vec::new();
-    for p in timed::timed_pairs(out, poll)? {
+    for p in bracket::timed_pairs(out, poll)? {
         poll.tick()?;
         if !seen.insert((p.start, p.end)) || (p.start < warm_up && warm_up < p.end) {
             continue;

@@ -3,17 +3,13 @@
 //! what the timeline measured for the ops they claim to time. A reported bandwidth is also held
 //! to the link: no faster than the fastest copy the timeline measured.
 
-use std::collections::HashMap;
-
 use serde::Deserialize;
 
-use super::bracket::Bracketed;
+use super::bracket::{Bracketed, TimedPair, timed_pairs};
 use super::facts::{self, DevOp, Direction, Memory};
 use super::passes::{self, Order};
 use super::poll::Poll;
 use crate::exercise::interp::Outcome;
-use crate::exercise::log::Call;
-use crate::gpu::{EventId, StreamId};
 use crate::report::{Op, OpKind};
 
 /// The timer resolution figures are allowed beside the tolerance: 10 µs, coarser than every
@@ -212,46 +208,6 @@ fn device<'a>(sel: &[DevOp<'a>]) -> (Vec<&'a Op>, u64) {
         .map(|o| o.bytes())
         .sum();
     (sel.iter().filter_map(|o| o.timed).collect(), bytes)
-}
-
-/// One `cudaEventElapsedTime` the program read of two events recorded on one stream, the first
-/// before the second: log indices of the two records, the stream, and the line of the read.
-/// Which copies it brackets: [`Bracketed::inside`].
-#[derive(Debug, Clone, Copy)]
-pub(super) struct TimedPair {
-    pub start: usize,
-    pub end: usize,
-    pub stream: StreamId,
-    pub line: u32,
-}
-
-/// Every [`TimedPair`] of the run, in the order the program read them: one walk over the log.
-pub(super) fn timed_pairs(out: &Outcome, poll: &Poll) -> Result<Vec<TimedPair>, String> {
-    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
-    let mut pairs = Vec::new();
-    for (i, e) in out.log.iter().enumerate() {
-        poll.tick()?;
-        match &e.call {
-            Call::EventRecord { event, stream } => {
-                recorded.insert(*event, (i, *stream));
-            }
-            Call::EventElapsed { start, end } => {
-                if let (Some(&(a, sa)), Some(&(b, sb))) = (recorded.get(start), recorded.get(end))
-                    && sa == sb
-                    && a < b
-                {
-                    pairs.push(TimedPair {
-                        start: a,
-                        end: b,
-                        stream: sa,
-                        line: e.line,
-                    });
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(pairs)
 }
 
 /// A `cudaEventElapsedTime` of two events recorded on one stream, the first before and the
