@@ -16,7 +16,10 @@ fn on_gpu() -> Harness {
     Harness::on(BackendChoice::Gpu, tempfile::tempdir().unwrap())
 }
 
-/// Put `text` in the open exercise's file as another editor would; the tick reloads and checks.
+/// Put `text` in the open exercise's file as another editor would; the tick reloads it (the
+/// editor held no unsaved text), and Ctrl-R checks it. (An outside change is loaded, not
+/// checked: only the learner's own editor's save, Ctrl-E, is checked at once. This helper was
+/// written when every reload checked, and waited for a check that no longer starts.)
 fn save_outside(h: &mut Harness, id: &str, text: &str) {
     let dir = h.shell.state_dir.clone().unwrap();
     let path = editor_store::file_for(&dir, id);
@@ -25,7 +28,12 @@ fn save_outside(h: &mut Harness, id: &str, text: &str) {
     file.set_modified(std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1))
         .unwrap();
     h.send(Msg::Tick);
-    h.wait_until(|app| app.exercises.editor.as_ref().unwrap().checking.is_none());
+    assert_eq!(
+        h.editor().text().unwrap(),
+        cuda_academy::app::editor::normal(text),
+        "the outside save is picked up"
+    );
+    h.check();
 }
 
 #[test]
