@@ -96,6 +96,34 @@ fn replace(
     Ok(meta)
 }
 
+/// Below this, a JSON state file is written pretty-printed (a person may read it); above it,
+/// compact (pretty-printing a large file made it 3.2 times larger, review 2026-12-01b ST4).
+const PRETTY_BELOW: usize = 1 << 20;
+
+/// `value` as the JSON bytes of a state file the loader reads with `cap`: pretty when small,
+/// compact when large, ended by a newline; an error (the caller keeps the old file) when even
+/// the compact form is over the cap, since the next start would refuse to read it.
+pub fn json_within<T: serde::Serialize>(
+    value: &T,
+    cap: crate::bounded_read::Cap,
+) -> io::Result<Vec<u8>> {
+    let mut json = serde_json::to_vec(value).map_err(io::Error::other)?;
+    if json.len() < PRETTY_BELOW {
+        json = serde_json::to_vec_pretty(value).map_err(io::Error::other)?;
+    }
+    json.push(b'\n');
+    if json.len() as u64 > cap.bytes {
+        return Err(io::Error::other(format!(
+            "it would be {} bytes, and {} is at most {} bytes: it would not load again, so the \
+             old file is kept as it was",
+            json.len(),
+            cap.what,
+            cap.bytes
+        )));
+    }
+    Ok(json)
+}
+
 /// An exclusive advisory lock (`flock`) on a lock file, held until dropped (closing the file
 /// releases it, also when the process dies, so a kill never leaves it held).
 #[derive(Debug)]
