@@ -481,6 +481,23 @@ mod tests {
         assert_eq!(meta.ino(), fs::metadata(&path).unwrap().ino());
     }
 
+    /// Review 2026-12-01b ST4: a state file was written pretty-printed past the loader's cap.
+    /// Large values are written compact, and one over the cap is refused (the old file stays).
+    #[test]
+    fn state_json_is_compact_when_large_and_never_over_the_cap() {
+        let cap = |bytes| crate::bounded_read::Cap {
+            bytes,
+            what: "a test file",
+        };
+        let small: Vec<u32> = vec![1, 2];
+        assert_eq!(json_within(&small, cap(1 << 20)).unwrap(), b"[\n  1,\n  2\n]\n");
+        let large: Vec<u32> = vec![7; 700_000];
+        let json = json_within(&large, cap(64 << 20)).unwrap();
+        assert_eq!(json.len(), 700_000 * 2 + 2, "compact");
+        let err = json_within(&large, cap(100_000)).unwrap_err().to_string();
+        assert!(err.contains("at most 100000 bytes") && err.contains("kept"), "{err}");
+    }
+
     #[test]
     fn stale_temps_are_removed_and_other_files_kept() {
         let dir = tempfile::tempdir().unwrap();

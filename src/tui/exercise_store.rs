@@ -83,11 +83,15 @@ pub(crate) fn save_checked(
 /// A failed save in words: the cause, what to do, and that the file is untouched.
 fn why_not_written(path: &Path, e: &std::io::Error) -> String {
     let dir = crate::bounded_read::shown(path.parent().unwrap_or(Path::new(".")));
-    let cause = match e.raw_os_error() {
-        Some(28) => format!("the disk holding {dir} is full (free some space)"),
-        Some(122) => format!("the disk quota for {dir} is used up (free some space)"),
-        Some(27) => "the file would exceed this session's file-size limit (ulimit -f; raise it, or quit and restart without it)".to_string(),
-        Some(13 | 1 | 30) => format!("{dir} cannot be written ({e}; make the folder writable)"),
+    use std::io::ErrorKind as K;
+    // By kind: the temp file's errors carry its path, and lose the raw OS error on the way.
+    let cause = match e.kind() {
+        K::StorageFull => format!("the disk holding {dir} is full (free some space)"),
+        K::QuotaExceeded => format!("the disk quota for {dir} is used up (free some space)"),
+        K::FileTooLarge => "the file would exceed this session's file-size limit (ulimit -f; raise it, or quit and restart without it)".to_string(),
+        K::PermissionDenied | K::ReadOnlyFilesystem => {
+            format!("{dir} cannot be written ({e}; make the folder writable)")
+        }
         _ => format!("{e}"),
     };
     format!(
@@ -236,7 +240,7 @@ fn recover_in(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBu
 
 /// The file-size limit refused the write (EFBIG).
 fn is_too_large(e: &std::io::Error) -> bool {
-    e.raw_os_error() == Some(27)
+    e.kind() == std::io::ErrorKind::FileTooLarge
 }
 
 /// Where recovered text is, in words for the banner and the message at quit: the file, or the
@@ -268,11 +272,71 @@ mod tests {
     fn first_load_writes_the_starter_and_later_loads_keep_the_learners_text() {
         let dir = tempfile::tempdir().unwrap();
         let id = catalog::ids()[0].to_string();
-        let first = load_or_create(dir.path(), &id).unwrap();
+        let (first, stamp) = load_or_create(dir.path(), &id).unwrap();
         assert_eq!(first, catalog::find(&id).unwrap().starter);
+        assert_eq!(stamp, super::stamp(&file_for(dir.path(), &id)));
         save(dir.path(), &id, "// mine\n").unwrap();
-        assert_eq!(load_or_create(dir.path(), &id).unwrap(), "// mine\n");
-        assert_eq!(reset(dir.path(), &id).unwrap(), first);
+        assert_eq!(load_or_create(dir.path(), &id).unwrap().0, "// mine\n");
+        assert_eq!(reset(dir.path(), &id).unwrap().0, first);
         assert_eq!(read(&file_for(dir.path(), &id)).unwrap(), first);
+    }
+
+    /// Review 2026-12-01b ST1: a full disk during the save cut the file to a fragment (the
+    /// in-place fallback). Now the file and its stamp are as they were, and the error says so.
+    #[test]
+    fn a_full_disk_leaves_the_file_and_its_stamp_as_they_were() {
+        let dir = tempfile::tempdir().unwrap();
+        let id = catalog::ids()[0].to_string();
+        save(dir.path(), &id, "// the last good save\n").unwrap();
+        let path = file_for(dir.path(), &id);
+        let before = stamp(&path);
+        let err = save_checked(dir.path(), &id, &"z".repeat(6000), |_| {
+            Err(std::io::Error::from(std::io::ErrorKind::StorageFull))
+        })
+        .unwrap_err();
+        let err = format!("{err:#}");
+        assert!(err.contains("full") && err.contains("left as it was"), "{err}");
+        assert_eq!(read(&path).unwrap(), "// the last good save\n");
+        assert_eq!(stamp(&path), before);
+    }
+
+    /// A FIFO in the file's place is an error at once (review ED3: reset hung in `open`).
+    #[test]
+    fn a_fifo_in_the_files_place_is_an_error_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let id = catalog::ids()[0].to_string();
+        let path = file_for(dir.path(), &id);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&path).status();
+        assert!(made.is_ok_and(|s| s.success()));
+        let err = format!("{:#}", reset(dir.path(), &id).unwrap_err());
+        assert!(err.contains("FIFO"), "{err}");
+        use std::os::unix::fs::FileTypeExt;
+        assert!(std::fs::metadata(&path).unwrap().file_type().is_fifo());
+    }
+
+    /// The same text recovered twice (a failed save, then quitting) is one file; a text over the
+    /// part size is split and joins back.
+    #[test]
+    fn recovery_names_an_identical_copy_again_and_parts_join_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = SystemTime::UNIX_EPOCH;
+        let a = recover(Some(dir.path()), "x", "// text\n", now).unwrap();
+        let b = recover(Some(dir.path()), "x", "// text\n", now).unwrap();
+        assert_eq!(a, b);
+        let c = recover(Some(dir.path()), "x", "// other\n", now).unwrap();
+        assert_ne!(a, c);
+        assert_eq!(std::fs::read_to_string(&c).unwrap(), "// other\n");
+        let folder = dir.path().join("parts");
+        std::fs::create_dir_all(&folder).unwrap();
+        let text = "0123456789".repeat(500);
+        let count = text.len().div_ceil(1024);
+        let parts: Vec<Vec<u8>> = text.as_bytes().chunks(1024).map(<[u8]>::to_vec).collect();
+        for (i, p) in parts.iter().enumerate() {
+            let name = folder.join(format!("n.part-{}-of-{count}.cu", i + 1));
+            crate::atomic_file::create_new(&name, p).unwrap();
+        }
+        let words = recovered_words(&folder.join(format!("n.part-*-of-{count}.cu")));
+        assert!(words.contains("cat $(ls -v") && words.contains("n.cu"), "{words}");
     }
 }
