@@ -140,7 +140,7 @@ pub const LOCK_WAIT: Duration = Duration::from_millis(1500);
 const LOCK_RETRY: Duration = Duration::from_millis(25);
 
 /// Take an exclusive lock on `path` (created if needed), waiting at most [`LOCK_WAIT`] for
-/// another holder to finish. The error names the lock file and what to do (another process
+/// another holder to finish (a holder that keeps it that long is not waited for). The error names the lock file and what to do (another process
 /// holds it; it is a directory, not a lock file).
 ///
 /// Re-reading and merging just before the rename (as `progress.json`'s save does) narrows the
@@ -169,12 +169,24 @@ pub(crate) fn lock_within(path: &Path, wait: Duration) -> io::Result<Lock> {
         .custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32)
         .open(path)
         .map_err(|e| io::Error::new(e.kind(), format!("cannot open the lock file {shown}: {e}")))?;
-    let start = std::time::Instant::now();
+    // The wait is for a holder that does not let go: each holder stamps the lock file when it
+    // gets it, so while others get through in turn (twelve checks finishing at once), the
+    // wait starts again; only a holder that keeps it for `wait` ends it.
+    let stamp = |f: &fs::File| f.metadata().ok().and_then(|m| m.modified().ok());
+    let mut last = stamp(&file);
+    let mut since = std::time::Instant::now();
     loop {
         match rustix::fs::flock(&file, rustix::fs::FlockOperation::NonBlockingLockExclusive) {
-            Ok(()) => return Ok(Lock { _file: file }),
+            Ok(()) => {
+                let _ = file.set_modified(SystemTime::now());
+                return Ok(Lock { _file: file });
+            }
             Err(e) if e == rustix::io::Errno::WOULDBLOCK || e == rustix::io::Errno::INTR => {
-                if start.elapsed() >= wait {
+                let now = stamp(&file);
+                if now != last {
+                    last = now;
+                    since = std::time::Instant::now();
+                } else if since.elapsed() >= wait {
                     return Err(io::Error::new(
                         io::ErrorKind::WouldBlock,
                         format!(
@@ -406,7 +418,9 @@ mod tests {
             let fifo = fifo.clone();
             move || {
                 let a = write(&fifo, b"x").map_err(|e| e.to_string());
-                let b = replace_file(&fifo, b"x").map(|_| ()).map_err(|e| e.to_string());
+                let b = replace_file(&fifo, b"x")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string());
                 let _ = tx.send((a, b));
             }
         });
@@ -456,7 +470,10 @@ mod tests {
         let path = dir.path().join(".passed.json.lock");
         fs::create_dir(&path).unwrap();
         let err = lock(&path).unwrap_err().to_string();
-        assert!(err.contains(".passed.json.lock") && err.contains("directory"), "{err}");
+        assert!(
+            err.contains(".passed.json.lock") && err.contains("directory"),
+            "{err}"
+        );
     }
 
     /// Review ST1/ST2: a write that fails before the rename (a full disk, a file-size limit)
@@ -490,12 +507,18 @@ mod tests {
             what: "a test file",
         };
         let small: Vec<u32> = vec![1, 2];
-        assert_eq!(json_within(&small, cap(1 << 20)).unwrap(), b"[\n  1,\n  2\n]\n");
+        assert_eq!(
+            json_within(&small, cap(1 << 20)).unwrap(),
+            b"[\n  1,\n  2\n]\n"
+        );
         let large: Vec<u32> = vec![7; 700_000];
         let json = json_within(&large, cap(64 << 20)).unwrap();
         assert_eq!(json.len(), 700_000 * 2 + 2, "compact");
         let err = json_within(&large, cap(100_000)).unwrap_err().to_string();
-        assert!(err.contains("at most 100000 bytes") && err.contains("kept"), "{err}");
+        assert!(
+            err.contains("at most 100000 bytes") && err.contains("kept"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -79,9 +79,12 @@ impl ExerciseShell {
                 }
                 cmds
             }
-            ExerciseCmd::KeepCopy { id, text } => {
-                self.keep_copy(app, &id, &text, "your text from before loading the file on disk")
-            }
+            ExerciseCmd::KeepCopy { id, text } => self.keep_copy(
+                app,
+                &id,
+                &text,
+                "your text from before loading the file on disk",
+            ),
             ExerciseCmd::Open { id } => {
                 let cmds = self.file_reply(ExerciseCmd::Open { id: id.clone() });
                 let cmds = cmds.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)));
@@ -149,8 +152,7 @@ impl ExerciseShell {
     /// Write `text` to a recovery file ([`store::recover`]) and say where (`what` names it), or
     /// that it could not be written and the text is only in the editor.
     fn keep_copy(&self, app: &mut App, id: &str, text: &str, what: &str) -> Vec<Cmd> {
-        let banner = match store::recover(self.state_dir.as_deref(), id, text, SystemTime::now())
-        {
+        let banner = match store::recover(self.state_dir.as_deref(), id, text, SystemTime::now()) {
             Ok(path) => Banner {
                 kind: BannerKind::Warning,
                 text: format!("{what} is in {}", store::recovered_words(&path)),
@@ -199,9 +201,11 @@ impl ExerciseShell {
                 )),
                 text => loaded(&id, text),
             },
-            ExerciseCmd::Reset { id } => loaded(&id, store::reset(dir, &id).map_err(|e| {
-                e.context(format!("exercise {id} is not reset"))
-            })),
+            ExerciseCmd::Reset { id } => loaded(
+                &id,
+                store::reset(dir, &id)
+                    .map_err(|e| e.context(format!("exercise {id} is not reset"))),
+            ),
             ExerciseCmd::Save { id, text, base } => saved(dir, id, text, base),
             // The shell saves through `Save` itself before it runs the editor.
             ExerciseCmd::External { .. } => return None,

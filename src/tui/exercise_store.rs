@@ -168,7 +168,10 @@ fn same_copy(folder: &Path, safe: &str, bytes: &[u8]) -> Option<PathBuf> {
             let name = e.file_name().to_string_lossy().into_owned();
             name.starts_with(&prefix) && name.ends_with(".cu") && !name.contains(".part-")
         })
-        .filter(|e| e.metadata().is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64))
+        .filter(|e| {
+            e.metadata()
+                .is_ok_and(|m| m.is_file() && m.len() == bytes.len() as u64)
+        })
         .map(|e| e.path())
         .find(|p| {
             crate::bounded_read::read(p, crate::exercise::SOURCE_CAP).is_ok_and(|b| b == bytes)
@@ -192,9 +195,11 @@ fn recover_in(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<PathBu
     let mut n = 0;
     let base = loop {
         let candidate = free(n);
-        let taken = std::fs::read_dir(folder)?
-            .flatten()
-            .any(|e| e.file_name().to_string_lossy().starts_with(&format!("{candidate}.")));
+        let taken = std::fs::read_dir(folder)?.flatten().any(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with(&format!("{candidate}."))
+        });
         if !taken {
             break candidate;
         }
@@ -295,7 +300,10 @@ mod tests {
         })
         .unwrap_err();
         let err = format!("{err:#}");
-        assert!(err.contains("full") && err.contains("left as it was"), "{err}");
+        assert!(
+            err.contains("full") && err.contains("left as it was"),
+            "{err}"
+        );
         assert_eq!(read(&path).unwrap(), "// the last good save\n");
         assert_eq!(stamp(&path), before);
     }
@@ -337,6 +345,9 @@ mod tests {
             crate::atomic_file::create_new(&name, p).unwrap();
         }
         let words = recovered_words(&folder.join(format!("n.part-*-of-{count}.cu")));
-        assert!(words.contains("cat $(ls -v") && words.contains("n.cu"), "{words}");
+        assert!(
+            words.contains("cat $(ls -v") && words.contains("n.cu"),
+            "{words}"
+        );
     }
 }

@@ -70,7 +70,10 @@ fn a_change_from_another_instance_is_offered_never_applied_over_unsaved_text() {
     assert!(ed.conflict.is_some(), "the change is offered");
     let screen = a.screen(80, 24);
     assert!(screen.contains("The file changed outside"), "{screen}");
-    assert!(screen.contains("Alt-K keep mine · Alt-L load theirs"), "{screen}");
+    assert!(
+        screen.contains("Alt-K keep mine · Alt-L load theirs"),
+        "{screen}"
+    );
     // Typing goes on while the prompt is up (it appeared on its own); a save is refused
     // (never over their text).
     a.typed("x");
@@ -136,7 +139,10 @@ fn the_prompt_takes_no_typing_and_load_theirs_keeps_a_copy() {
         text.starts_with("// my unsaved work\n    float k = d;"),
         "{text:?}"
     );
-    assert!(a.editor().conflict.is_some(), "no letter answered the prompt");
+    assert!(
+        a.editor().conflict.is_some(),
+        "no letter answered the prompt"
+    );
     a.key(KeyCode::Char('l'), KeyModifiers::ALT);
     assert_eq!(a.editor().text().unwrap(), "// theirs\n");
     let banner = a
@@ -147,14 +153,21 @@ fn the_prompt_takes_no_typing_and_load_theirs_keeps_a_copy() {
         .map(|b| b.text.clone())
         .find(|t| t.contains("before loading"))
         .expect("a banner names the copy");
-    let copies: Vec<PathBuf> = std::fs::read_dir(a.shell.state_dir.clone().unwrap().join("recovered"))
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
+    let copies: Vec<PathBuf> =
+        std::fs::read_dir(a.shell.state_dir.clone().unwrap().join("recovered"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
     assert_eq!(copies.len(), 1, "{copies:?}");
-    assert!(banner.contains(&copies[0].display().to_string()), "{banner}");
+    assert!(
+        banner.contains(&copies[0].display().to_string()),
+        "{banner}"
+    );
     let kept = std::fs::read_to_string(&copies[0]).unwrap();
-    assert!(kept.starts_with("// my unsaved work\n    float k = d;"), "{kept:?}");
+    assert!(
+        kept.starts_with("// my unsaved work\n    float k = d;"),
+        "{kept:?}"
+    );
 }
 
 #[test]

@@ -40,7 +40,10 @@ fn under_a_file_size_limit_a_failed_save_keeps_the_file_and_progress_byte_for_by
     progress::save(state.path(), &p).unwrap();
     let ex_file = exercise_store::file_for(state.path(), ID);
     let prog_file = progress::path(state.path());
-    let before = (std::fs::read(&ex_file).unwrap(), std::fs::read(&prog_file).unwrap());
+    let before = (
+        std::fs::read(&ex_file).unwrap(),
+        std::fs::read(&prog_file).unwrap(),
+    );
     let stamp = exercise_store::stamp(&ex_file);
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -54,15 +57,35 @@ fn under_a_file_size_limit_a_failed_save_keeps_the_file_and_progress_byte_for_by
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let recovered = said
         .lines()
         .find_map(|l| l.split_once("RECOVERED ").map(|(_, p)| p.trim()))
         .unwrap_or_else(|| panic!("the child named no recovery file: {said}"));
-    assert_eq!(std::fs::read(&ex_file).unwrap(), before.0, "the exercise file changed");
-    assert_eq!(std::fs::read(&prog_file).unwrap(), before.1, "progress.json changed");
-    assert_eq!(exercise_store::stamp(&ex_file), stamp, "the exercise file's stamp changed");
-    assert_eq!(joined(recovered), big_text().into_bytes(), "the text is not where it was said");
+    assert_eq!(
+        std::fs::read(&ex_file).unwrap(),
+        before.0,
+        "the exercise file changed"
+    );
+    assert_eq!(
+        std::fs::read(&prog_file).unwrap(),
+        before.1,
+        "progress.json changed"
+    );
+    assert_eq!(
+        exercise_store::stamp(&ex_file),
+        stamp,
+        "the exercise file's stamp changed"
+    );
+    assert_eq!(
+        joined(recovered),
+        big_text().into_bytes(),
+        "the text is not where it was said"
+    );
     let left: Vec<_> = std::fs::read_dir(ex_file.parent().unwrap())
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -78,7 +101,9 @@ fn joined(path: &str) -> Vec<u8> {
     };
     let count: usize = tail.trim_end_matches(".cu").parse().unwrap();
     (1..=count)
-        .flat_map(|i| std::fs::read(PathBuf::from(format!("{head}.part-{i}-of-{count}.cu"))).unwrap())
+        .flat_map(|i| {
+            std::fs::read(PathBuf::from(format!("{head}.part-{i}-of-{count}.cu"))).unwrap()
+        })
         .collect()
 }
 
@@ -94,14 +119,22 @@ fn child(dir: &Path) {
         .unwrap();
     let text = big_text();
     let err = format!("{:#}", exercise_store::save(dir, ID, &text).unwrap_err());
-    assert!(err.contains("file-size limit") && err.contains("left as it was"), "{err}");
+    assert!(
+        err.contains("file-size limit") && err.contains("left as it was"),
+        "{err}"
+    );
     let mut p = progress::load(dir).progress;
     for i in 0..200 {
-        p.lessons.insert(format!("unknown-{i}"), LessonProgress::default());
+        p.lessons
+            .insert(format!("unknown-{i}"), LessonProgress::default());
     }
     let err = format!("{:#}", progress::save(dir, &p).unwrap_err());
     assert!(err.contains("File too large"), "{err}");
     let path = exercise_store::recover(Some(dir), ID, &text, std::time::SystemTime::now()).unwrap();
-    assert!(path.starts_with(dir.join("recovered")), "{}", path.display());
+    assert!(
+        path.starts_with(dir.join("recovered")),
+        "{}",
+        path.display()
+    );
     println!("RECOVERED {}", path.display());
 }
