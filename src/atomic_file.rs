@@ -8,7 +8,11 @@
 //! who keeps files in a dotfiles folder expects. [`create_new`] is for names the program picks
 //! itself: it never follows or replaces anything that already exists, a dangling symlink
 //! included. [`remove_stale_temps`] cleans what a kill left behind. [`lock`] serialises a
-//! read-merge-write among processes, for files that several instances update at once.
+//! read-merge-write among processes, for files that several instances update at once, and
+//! waits a bounded time (it runs on the TUI's UI thread). [`replace_file`] is the learner's
+//! exercise files' write: rename only, never into a FIFO or device. No open here can block (a
+//! FIFO without a reader is an error at once), and [`json_within`] never makes a state file
+//! its loader would refuse.
 
 use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
