@@ -80,7 +80,7 @@ vs3_fifo_as_progress_json() {
 }
 
 vs4_lock_held_during_ctrl_r() {
-    case_start VS4 major "another process holds exercises/.attempts.json.lock and .passed.json.lock for 30 s: open the exercise, put the solution in with the own editor, Ctrl-R, then q"
+    case_start VS4 major "another process holds exercises/.attempts.json.lock and .passed.json.lock for 30 s: open the exercise, put the solution in with the own editor (Ctrl-E: its save is checked at once), then Esc, q"
     local s="$CASE_DIR/s" rc holder t0 t shown
     mkdir -p "$s/exercises" "$CASE_DIR/tmp"
     flock "$s/exercises/.attempts.json.lock" flock "$s/exercises/.passed.json.lock" sleep 30 & holder=$!
