@@ -136,7 +136,7 @@ fn open_nonblocking(path: &Path) -> io::Result<File> {
 }
 
 /// A non-regular file's kind, in words.
-fn kind_of(t: &std::fs::FileType) -> &'static str {
+pub(crate) fn kind_of(t: &std::fs::FileType) -> &'static str {
     if t.is_dir() {
         return "a directory";
     }

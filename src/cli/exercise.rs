@@ -71,9 +71,16 @@ struct ListRow<'a> {
 fn list(json: bool) -> anyhow::Result<ExitCode> {
     let passed = crate::progress::state_dir().and_then(|d| state::load_passed(&d));
     let passed_set = passed.as_ref().cloned().unwrap_or_default();
-    let tries = crate::progress::state_dir()
-        .and_then(|d| attempts::load(&d))
-        .unwrap_or_default();
+    let tries = crate::progress::state_dir().and_then(|d| attempts::load(&d));
+    if let Err(e) = &tries {
+        // Review 2026-12-01b ST5: this file was ignored in silence (passed.json is said below).
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: exercise attempts unknown (checks, solution views): {}",
+            clean_line(&format!("{e:#}"))
+        );
+    }
+    let tries = tries.unwrap_or_default();
     let rows: Vec<ListRow> = catalog::all()
         .iter()
         .map(|e| {

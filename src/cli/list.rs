@@ -114,12 +114,23 @@ pub fn list(args: &ListArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// Each lesson's exercises with their passes and solution views from the state folder `dir`
-/// (left empty where those files cannot be read).
+/// (left empty where those files cannot be read, and the file named on stderr: review
+/// 2026-12-01b ST5, an unreadable `attempts.json` was ignored in silence).
 fn add_exercises(rows: &mut [Row], catalog: &Catalog, dir: &Path) {
-    let (Ok(passed), Ok(tries)) = (
-        crate::exercise::state::load_passed(dir),
-        crate::exercise::attempts::load(dir),
-    ) else {
+    let said = |what: &str, e: &anyhow::Error| {
+        let line = format!("cuda-academy: {what} unknown: {e:#}");
+        // A write error (stderr gone) must not end `list`.
+        let _ = writeln!(io::stderr(), "{}", crate::sanitize::clean_line(&line));
+    };
+    let passed = crate::exercise::state::load_passed(dir);
+    let tries = crate::exercise::attempts::load(dir);
+    if let Err(e) = &passed {
+        said("passed exercises", e);
+    }
+    if let Err(e) = &tries {
+        said("exercise attempts (solution views)", e);
+    }
+    let (Ok(passed), Ok(tries)) = (passed, tries) else {
         return;
     };
     for (row, entry) in rows.iter_mut().zip(&catalog.entries) {

@@ -70,14 +70,14 @@ fn update(state_dir: &Path, id: &str, f: impl FnOnce(&mut Attempt)) -> anyhow::R
     let dir = path.parent().unwrap_or(state_dir);
     let shown_dir = bounded_read::shown(dir);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {shown_dir}"))?;
-    let _lock = atomic_file::lock(&dir.join(LOCK_NAME))
-        .with_context(|| format!("cannot write in {shown_dir}"))?;
+    // The lock's error names the lock file and what to do (held elsewhere; a directory).
+    let _lock = atomic_file::lock(&dir.join(LOCK_NAME))?;
     let mut all = load(state_dir)?;
     let entry = all.entry(id.to_string()).or_default();
     f(entry);
     let saved = *entry;
-    let mut json = serde_json::to_vec_pretty(&all)?;
-    json.push(b'\n');
+    let json = atomic_file::json_within(&all, CAP)
+        .with_context(|| format!("will not save {}", bounded_read::shown(&path)))?;
     atomic_file::write(&path, &json)
         .with_context(|| format!("cannot save {}", bounded_read::shown(&path)))?;
     Ok(saved)

@@ -52,16 +52,16 @@ pub fn record_pass(state_dir: &Path, id: &str) -> anyhow::Result<()> {
     let dir = path.parent().unwrap_or(state_dir);
     let shown_dir = bounded_read::shown(dir);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {shown_dir}"))?;
-    let _lock = atomic_file::lock(&dir.join(LOCK_NAME))
-        .with_context(|| format!("cannot write in {shown_dir}"))?;
+    // The lock's error names the lock file and what to do (held elsewhere; a directory).
+    let _lock = atomic_file::lock(&dir.join(LOCK_NAME))?;
     // Read under the lock: what any other instance wrote is merged, never overwritten. A file
     // that cannot be read or parsed stops here and is left as it is.
     let mut passed = load_passed(state_dir)?;
     if !passed.insert(id.to_string()) {
         return Ok(());
     }
-    let mut json = serde_json::to_vec_pretty(&passed)?;
-    json.push(b'\n');
+    let json = atomic_file::json_within(&passed, PASSED_CAP)
+        .with_context(|| format!("will not save {}", bounded_read::shown(&path)))?;
     atomic_file::write(&path, &json)
         .with_context(|| format!("cannot save {}", bounded_read::shown(&path)))?;
     Ok(())

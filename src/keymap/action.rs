@@ -129,6 +129,7 @@ actions! {
     EditCopy => "copy", "the selection (Shift+arrows select)";
     EditUndo => "undo", "the last edit";
     EditRedo => "redo", "the edit undone";
+    EditorConflict => "file changed outside", "Alt-K keep mine · Alt-L load theirs · Alt-C compare";
     ZoomPane => "zoom", "the focused pane fills the screen; z again: all panes";
     ToggleLinks => "links", "list the card's links [n]: open, copy, read whole";
     LinkOpen => "open link", "in your browser (xdg-open / open)";
@@ -138,8 +139,9 @@ actions! {
 }
 
 impl Action {
-    /// Whether the editor's text area carries this action out itself, from the key pressed
-    /// (the table binds and documents the key; `app::editor` hands it on).
+    /// Whether the editor carries this action out itself, from the key pressed: its text area,
+    /// or the "file changed outside" prompt (the table binds and documents the key;
+    /// `app::editor` hands it on).
     pub fn edits_text(self) -> bool {
         matches!(
             self,
@@ -156,6 +158,8 @@ impl Action {
                 | Action::EditKill
                 | Action::EditYank
                 | Action::EditUndo
+                // The "file changed outside" prompt's answers: the editor reads the key.
+                | Action::EditorConflict
         )
     }
 

@@ -542,6 +542,15 @@ pub const BINDINGS: &[Binding] = &[
     b(C::Editor, &[Key::Alt('w')], "Alt-W", A::EditCopy, None),
     b(C::Editor, &[Key::Ctrl('u')], "Ctrl-U", A::EditUndo, None),
     b(C::Editor, &[Key::Alt('u')], "Alt-U", A::EditRedo, None),
+    // The "file changed outside" prompt appears on its own, while the learner may be typing:
+    // its answers are Alt keys, so no typed letter is taken as one (review 2026-12-01b ED5).
+    b(
+        C::Editor,
+        &[Key::Alt('k'), Key::Alt('l'), Key::Alt('c')],
+        "Alt-K/L/C",
+        A::EditorConflict,
+        None,
+    ),
     b(C::Main, DIGITS, "1-9", A::JumpLesson(0), None),
     b(C::Main, &[Key::Code(K::Esc)], "Esc", A::Close, None),
     b(

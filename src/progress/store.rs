@@ -166,8 +166,10 @@ pub(crate) fn save_with(
             ..progress.clone()
         },
     };
-    let mut json = serde_json::to_vec_pretty(&record).context("cannot encode progress")?;
-    json.push(b'\n');
+    // Write only what the loader reads back (review 2026-12-01b ST4: a 126 MB file rewritten
+    // pretty-printed at 406 MB, over the cap, was refused at every later start).
+    let json = crate::atomic_file::json_within(&record, PROGRESS_CAP)
+        .with_context(|| format!("will not write progress to {}", file.display()))?;
     // Dropping the temp file on any error deletes it; progress.json is untouched.
     crate::atomic_file::write_checked(&file, &json, before_persist)
         .with_context(|| format!("cannot write progress to {}", file.display()))

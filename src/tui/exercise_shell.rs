@@ -9,6 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::SystemTime;
 
 use super::exercise_store::{self as store, Stamp};
 use crate::app::editor::SharedVerdict;
@@ -34,11 +35,20 @@ impl ExerciseShell {
             }
             // A check runs even where the file cannot be kept (the save failure is said).
             ExerciseCmd::Check { id, text, check_id } => {
-                if let (Some(dir), Some(ex)) = (self.state_dir.as_deref(), catalog::find(&id)) {
-                    // Not counted if it cannot be recorded: the gate then reads this session's.
-                    let _ = attempts::record_check(dir, &id, &text, ex.starter);
-                }
                 let mut cmds = Vec::new();
+                if let (Some(dir), Some(ex)) = (self.state_dir.as_deref(), catalog::find(&id))
+                    && let Err(e) = attempts::record_check(dir, &id, &text, ex.starter)
+                {
+                    // Not counted (the gate then reads this session's), and said so: a lock
+                    // held elsewhere, a lock file that is a directory, an unreadable file.
+                    cmds.extend(app.update(Msg::Banner(Banner {
+                        kind: BannerKind::Warning,
+                        text: format!(
+                            "the check is not counted toward showing the solution: {}",
+                            crate::sanitize::clean_line(&format!("{e:#}"))
+                        ),
+                    })));
+                }
                 if let Err(why) = worker.check(check_id, &id, &text) {
                     let verdict = SharedVerdict(Arc::new(failed_verdict(why)));
                     let record = ExerciseCmd::Record {
@@ -57,6 +67,24 @@ impl ExerciseShell {
             ExerciseCmd::Poll { id, seen, external } if self.deleted(app, &id, seen, external) => {
                 self.write_back(app, id, external)
             }
+            // A failed save leaves the file as it was and the text in the editor; a copy goes
+            // where there is room, and the banner names it.
+            ExerciseCmd::Save { id, text, base } if self.state_dir.is_some() => {
+                let dir = self.state_dir.as_deref().unwrap_or(Path::new("."));
+                let reply = saved(dir, id.clone(), text.clone(), base);
+                let failed = matches!(reply, ExerciseMsg::SaveFailed { .. });
+                let mut cmds = app.update(Msg::Exercise(reply));
+                if failed {
+                    cmds.extend(self.keep_copy(app, &id, &text, "a copy of your unsaved text"));
+                }
+                cmds
+            }
+            ExerciseCmd::KeepCopy { id, text } => self.keep_copy(
+                app,
+                &id,
+                &text,
+                "your text from before loading the file on disk",
+            ),
             ExerciseCmd::Open { id } => {
                 let cmds = self.file_reply(ExerciseCmd::Open { id: id.clone() });
                 let cmds = cmds.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)));
@@ -97,9 +125,12 @@ impl ExerciseShell {
             return Vec::new();
         };
         let path = store::file_for(dir, &id);
-        let reply = saved(dir, id, text, None);
+        let reply = saved(dir, id.clone(), text.clone(), None);
         let written = matches!(reply, ExerciseMsg::Saved { .. });
         let mut cmds = app.update(Msg::Exercise(reply));
+        if !written {
+            cmds.extend(self.keep_copy(app, &id, &text, "a copy of your unsaved text"));
+        }
         if written {
             let who = if external {
                 "your editor deleted the exercise file"
@@ -116,6 +147,25 @@ impl ExerciseShell {
             })));
         }
         cmds
+    }
+
+    /// Write `text` to a recovery file ([`store::recover`]) and say where (`what` names it), or
+    /// that it could not be written and the text is only in the editor.
+    fn keep_copy(&self, app: &mut App, id: &str, text: &str, what: &str) -> Vec<Cmd> {
+        let banner = match store::recover(self.state_dir.as_deref(), id, text, SystemTime::now()) {
+            Ok(path) => Banner {
+                kind: BannerKind::Warning,
+                text: format!("{what} is in {}", store::recovered_words(&path)),
+            },
+            Err(why) => Banner {
+                kind: BannerKind::Error,
+                text: format!(
+                    "{what} could not be kept anywhere: {}; it is only in the editor",
+                    crate::sanitize::clean_line(&why)
+                ),
+            },
+        };
+        app.update(Msg::Banner(banner))
     }
 
     /// The file side of `cmd`: its reply, if it has one.
@@ -149,9 +199,13 @@ impl ExerciseShell {
                 Err(e) => ExerciseMsg::Failed(format!(
                     "cannot open exercise {id}: {e:#}; the file is left as it is: make it smaller or fix it in your own editor, or move it away to start again from the starter"
                 )),
-                text => loaded(dir, &id, text),
+                text => loaded(&id, text),
             },
-            ExerciseCmd::Reset { id } => loaded(dir, &id, store::reset(dir, &id)),
+            ExerciseCmd::Reset { id } => loaded(
+                &id,
+                store::reset(dir, &id)
+                    .map_err(|e| e.context(format!("exercise {id} is not reset"))),
+            ),
             ExerciseCmd::Save { id, text, base } => saved(dir, id, text, base),
             // The shell saves through `Save` itself before it runs the editor.
             ExerciseCmd::External { .. } => return None,
@@ -183,7 +237,9 @@ impl ExerciseShell {
                     ExerciseMsg::Failed(format!("the solution view is not recorded: {e:#}"))
                 });
             }
-            ExerciseCmd::Check { .. } | ExerciseCmd::Cancel { .. } => return None,
+            ExerciseCmd::Check { .. }
+            | ExerciseCmd::Cancel { .. }
+            | ExerciseCmd::KeepCopy { .. } => return None,
         })
     }
 }
@@ -231,12 +287,12 @@ fn edited(dir: &Path, ids: &[String]) -> BTreeSet<String> {
         .collect()
 }
 
-fn loaded(dir: &Path, id: &str, text: anyhow::Result<String>) -> ExerciseMsg {
+fn loaded(id: &str, text: anyhow::Result<(String, Option<Stamp>)>) -> ExerciseMsg {
     match text {
-        Ok(text) => ExerciseMsg::Loaded {
+        Ok((text, stamp)) => ExerciseMsg::Loaded {
             id: id.to_string(),
             text,
-            stamp: store::stamp(&store::file_for(dir, id)),
+            stamp,
         },
         Err(e) => ExerciseMsg::Failed(format!("{e:#}")),
     }
@@ -255,8 +311,10 @@ fn saved(dir: &Path, id: String, text: String, base: Option<Stamp>) -> ExerciseM
         };
     }
     match store::save(dir, &id, &text) {
-        Ok(()) => ExerciseMsg::Saved {
-            stamp: store::stamp(&path),
+        // The stamp of the file this save wrote (not a `stat` after it, which could be of
+        // another writer's file and hide that change).
+        Ok(stamp) => ExerciseMsg::Saved {
+            stamp: Some(stamp),
             id,
             text,
         },

@@ -166,7 +166,7 @@ impl Shell {
             Ok(path) => {
                 self.exercise_report = Some(format!(
                     "exercise {id} not saved to {name} ({why}); your text is in {}",
-                    path.display()
+                    exercise_store::recovered_words(&path)
                 ));
                 true
             }

@@ -34,6 +34,9 @@ mod profiles;
 #[cfg(unix)]
 #[path = "hardening/reads.rs"]
 mod reads;
+#[cfg(unix)]
+#[path = "hardening/save_limits.rs"]
+mod save_limits;
 #[path = "hardening/wall_clock.rs"]
 mod wall_clock;
 #[path = "hardening/writes.rs"]

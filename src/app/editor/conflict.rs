@@ -2,8 +2,10 @@
 //! window, the learner's own editor through Ctrl-E). The editor's text stays the truth: the
 //! disk's text replaces it without asking only when nothing typed would be lost (the editor
 //! held exactly what it last read or wrote), and only the learner's own editor's save is checked
-//! at once. Otherwise a prompt offers "keep mine" (`k`: the next save replaces the file), "load
-//! theirs" (`l`) and "show diff" (`d`). Saves are refused meanwhile (the shell compares the
+//! at once. Otherwise a prompt offers "keep mine" (Alt-K: the next save replaces the file),
+//! "load theirs" (Alt-L: the editor's text is kept in a recovery file first) and "compare"
+//! (Alt-C: the diff). The prompt appears on its own while the learner may be typing, so it
+//! takes no typed key: typing goes on into the text (see [`App::editor_prompt_key`]). Saves are refused meanwhile (the shell compares the
 //! file's stamp), so two instances never reload and re-save each other, and a file the editor
 //! cannot load (Latin-1, binary, over the cap) is left as it is on disk.
 //!
@@ -12,7 +14,7 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{EditorState, Stamp, normal, put_cursor, text_area};
-use crate::app::{App, Banner, BannerKind, Cmd};
+use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd};
 
 /// The disk's version, while the learner decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -157,8 +159,16 @@ impl App {
         }
     }
 
-    /// A key while a prompt is up: `Some` when the prompt took it (every plain key does, so
-    /// nothing is typed behind it).
+    /// A key while a prompt is up: `Some` when the prompt took it.
+    ///
+    /// The quit prompt (raised by the learner's own quit) answers y / n. The "file changed
+    /// outside" prompt appears on its own, between two keys of whatever the learner is typing
+    /// (review 2026-12-01b ED5: the `l` of "float" loaded the disk's text and the unsaved line
+    /// was gone). So, as editors whose notice of an outside change is not modal (VS Code's
+    /// notification, JetBrains' banner), it takes no typing: plain keys, Enter, Backspace and
+    /// the editing keys go on into the text, and the answers are Alt keys that type nothing
+    /// (Alt-K keep mine, Alt-L load theirs, Alt-C compare). Only the diff, which covers the
+    /// code, takes the keys while it is shown (its scrolling; nothing is typed unseen).
     pub(in crate::app) fn editor_prompt_key(&mut self, key: KeyEvent) -> Option<Vec<Cmd>> {
         let ed = self.exercises.editor.as_mut()?;
         if ed.quit_prompt.is_some() {
@@ -174,33 +184,43 @@ impl App {
                 _ => Vec::new(),
             });
         }
+        let answer = match key.code {
+            KeyCode::Char(c) if key.modifiers.contains(KeyModifiers::ALT) => {
+                Some(c.to_ascii_lowercase()).filter(|c| matches!(c, 'k' | 'l' | 'c'))
+            }
+            _ => None,
+        };
         let mine = ed.text().unwrap_or_default();
-        let conflict = ed.conflict.as_mut()?;
-        if key
-            .modifiers
-            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
-        {
-            return Some(Vec::new());
+        let Some(conflict) = ed.conflict.as_mut() else {
+            // The answers type nothing when no prompt is up.
+            return answer.map(|_| Vec::new());
+        };
+        match answer {
+            Some('k') => return Some(self.keep_mine()),
+            Some('l') => return Some(self.load_theirs()),
+            Some(_) => {
+                match &conflict.theirs {
+                    Ok(theirs) => {
+                        conflict.diff = match conflict.diff {
+                            Some(_) => None,
+                            None => Some(diff(&mine, theirs)),
+                        };
+                        conflict.diff_top = 0;
+                    }
+                    Err(why) => {
+                        let text = format!("no diff: the file on disk cannot be loaded: {why}");
+                        self.overlays.banners.push(Banner {
+                            kind: BannerKind::Info,
+                            text,
+                        });
+                    }
+                }
+                return Some(Vec::new());
+            }
+            None => {}
         }
+        conflict.diff.as_ref()?;
         match key.code {
-            KeyCode::Char('k' | 'K') => self.keep_mine(),
-            KeyCode::Char('l' | 'L') => self.load_theirs(),
-            KeyCode::Char('d' | 'D') => match &conflict.theirs {
-                Ok(theirs) => {
-                    conflict.diff = match conflict.diff {
-                        Some(_) => None,
-                        None => Some(diff(&mine, theirs)),
-                    };
-                    conflict.diff_top = 0;
-                }
-                Err(why) => {
-                    let text = format!("no diff: the file on disk cannot be loaded: {why}");
-                    self.overlays.banners.push(Banner {
-                        kind: BannerKind::Info,
-                        text,
-                    });
-                }
-            },
             KeyCode::Up => conflict.diff_top = conflict.diff_top.saturating_sub(1),
             KeyCode::Down => conflict.diff_top = conflict.diff_top.saturating_add(1),
             KeyCode::PageUp => conflict.diff_top = conflict.diff_top.saturating_sub(10),
@@ -228,14 +248,14 @@ impl App {
         }
     }
 
-    /// `k`: the editor's text stays; the next save replaces the file (its stamp is taken as
-    /// seen).
-    fn keep_mine(&mut self) {
+    /// Alt-K: the editor's text stays; the next save replaces the file (its stamp is taken as
+    /// seen; a FIFO or device in the file's place is not replaced, and that save says so).
+    fn keep_mine(&mut self) -> Vec<Cmd> {
         let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
+            return Vec::new();
         };
         let Some(c) = ed.conflict.take() else {
-            return;
+            return Vec::new();
         };
         ed.stamp = c.stamp;
         ed.saved = c.theirs.ok();
@@ -244,28 +264,43 @@ impl App {
             text: "kept your text; it replaces the file on disk when saved (Ctrl-R, Esc, quit)"
                 .into(),
         });
+        Vec::new()
     }
 
-    /// `l`: the disk's text replaces the editor's (when it can be loaded).
-    fn load_theirs(&mut self) {
+    /// Alt-L: the disk's text replaces the editor's (when it can be loaded); the editor's text
+    /// goes to a recovery file first (the shell says where), so the choice loses nothing.
+    fn load_theirs(&mut self) -> Vec<Cmd> {
         let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
+            return Vec::new();
         };
         let Some(c) = ed.conflict.as_ref() else {
-            return;
+            return Vec::new();
         };
         match c.theirs.clone() {
             Ok(text) => {
                 let stamp = c.stamp;
+                let mine = ed.text();
                 ed.conflict = None;
                 reload(ed, &text, stamp);
+                mine.filter(|m| normal(m) != normal(&text))
+                    .map(|text| {
+                        Cmd::Exercise(ExerciseCmd::KeepCopy {
+                            id: ed.id.clone(),
+                            text,
+                        })
+                    })
+                    .into_iter()
+                    .collect()
             }
-            Err(why) => self.overlays.banners.push(Banner {
-                kind: BannerKind::Error,
-                text: format!(
-                    "cannot load the file on disk: {why}; fix it in your editor, or press k to keep the text here"
-                ),
-            }),
+            Err(why) => {
+                self.overlays.banners.push(Banner {
+                    kind: BannerKind::Error,
+                    text: format!(
+                        "cannot load the file on disk: {why}; fix it in your editor, or press Alt-K to keep the text here"
+                    ),
+                });
+                Vec::new()
+            }
         }
     }
 }

@@ -69,6 +69,9 @@ pub enum ExerciseCmd {
     /// The learner confirmed viewing the solution before passing: record it in
     /// `exercises/attempts.json` (no reply).
     SolutionViewed { id: String },
+    /// Keep `text` (the editor's, about to be replaced by the file on disk) in a recovery file,
+    /// and say where in a banner (no reply).
+    KeepCopy { id: String, text: String },
 }
 
 /// What the shell reports back.

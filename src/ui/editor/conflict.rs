@@ -44,10 +44,10 @@ pub fn render(app: &App, ed: &EditorState, inner: Rect, buf: &mut Buffer) -> boo
     match &conflict.theirs {
         Ok(_) => {
             lines.push(Line::raw(
-                "The text here is kept until you choose; nothing is saved meanwhile.",
+                "Typing goes on here; nothing is saved until you choose.",
             ));
             lines.push(Line::styled(
-                "k keep mine · l load theirs · d show diff",
+                "Alt-K keep mine · Alt-L load theirs (yours goes to a recovery file) · Alt-C compare",
                 app.theme.strong(),
             ));
         }
@@ -57,7 +57,7 @@ pub fn render(app: &App, ed: &EditorState, inner: Rect, buf: &mut Buffer) -> boo
                 clean(why)
             )));
             lines.push(Line::styled(
-                "k keep mine (it replaces the file when saved) · or fix the file (Ctrl-E)",
+                "Alt-K keep mine (a save replaces a regular file; a FIFO or device is left alone, and the save says so) · or fix the file (Ctrl-E)",
                 app.theme.strong(),
             ));
         }
@@ -103,9 +103,9 @@ fn render_diff(app: &App, diff: &[DiffLine], top: usize, area: Rect, buf: &mut B
         return;
     }
     let header = if area.width >= 100 {
-        "diff: - only here (mine) · + only on disk (theirs) · ↑↓ scroll · k keep mine · l load theirs · Esc back"
+        "diff: - only here (mine) · + only on disk (theirs) · ↑↓ scroll · Alt-K keep mine · Alt-L load theirs · Esc back"
     } else {
-        "diff: - mine + theirs · ↑↓ · k keep mine · l load theirs · Esc back"
+        "diff: - mine + theirs · ↑↓ · Alt-K mine · Alt-L theirs · Esc back"
     };
     buf.set_line(
         area.x,

@@ -70,18 +70,22 @@ fn a_change_from_another_instance_is_offered_never_applied_over_unsaved_text() {
     assert!(ed.conflict.is_some(), "the change is offered");
     let screen = a.screen(80, 24);
     assert!(screen.contains("The file changed outside"), "{screen}");
-    assert!(screen.contains("k keep mine · l load theirs"), "{screen}");
-    // Typing is held while the prompt is up; a save is refused (never over their text).
+    assert!(
+        screen.contains("Alt-K keep mine · Alt-L load theirs"),
+        "{screen}"
+    );
+    // Typing goes on while the prompt is up (it appeared on its own); a save is refused
+    // (never over their text).
     a.typed("x");
-    assert!(a.editor().text().unwrap().starts_with("// mine\n"));
+    assert!(a.editor().text().unwrap().starts_with("// mine\nx"));
     a.ctrl('r');
     a.wait_until(|app| app.exercises.editor.as_ref().unwrap().checking.is_none());
     assert!(
         a.file().starts_with("// theirs\n"),
         "Ctrl-R did not write over theirs"
     );
-    // d: the diff of the two texts.
-    a.typed("d");
+    // Alt-C: the diff of the two texts.
+    a.key(KeyCode::Char('c'), KeyModifiers::ALT);
     let diff = a.editor().conflict.as_ref().unwrap().diff.clone().unwrap();
     assert!(diff.contains(&DiffLine::Mine("// mine".into())), "{diff:?}");
     assert!(
@@ -97,8 +101,8 @@ fn a_change_from_another_instance_is_offered_never_applied_over_unsaved_text() {
         "Esc closes the diff"
     );
     assert!(a.app.editor_open());
-    // k: keep mine; leaving then saves it.
-    a.typed("k");
+    // Alt-K: keep mine; leaving then saves it.
+    a.key(KeyCode::Char('k'), KeyModifiers::ALT);
     assert!(a.editor().conflict.is_none());
     a.esc();
     assert!(!a.app.editor_open());
@@ -112,10 +116,58 @@ fn load_theirs_takes_the_disk_text() {
     a.typed("// mine\n");
     std::fs::write(path_of(&a), "// theirs\n").unwrap();
     a.send(Msg::Tick);
-    a.typed("l");
+    a.key(KeyCode::Char('l'), KeyModifiers::ALT);
     assert_eq!(a.editor().text().unwrap(), "// theirs\n");
     assert!(a.editor().conflict.is_none());
     assert!(!a.editor().dirty());
+}
+
+/// Review 2026-12-01b ED5: the prompt appears on its own, between two keys of what the
+/// learner types. Plain letters (`l` of "float", `k`, `d`) are typed, never answers; Alt-L
+/// loads theirs only after the editor's text went to a recovery file, which the banner names.
+#[test]
+fn the_prompt_takes_no_typing_and_load_theirs_keeps_a_copy() {
+    let mut a = harness();
+    a.open_first();
+    a.typed("// my unsaved work\n");
+    std::fs::write(path_of(&a), "// theirs\n").unwrap();
+    a.send(Msg::Tick);
+    assert!(a.editor().conflict.is_some(), "the change is offered");
+    a.typed("    float k = d;");
+    let text = a.editor().text().unwrap();
+    assert!(
+        text.starts_with("// my unsaved work\n    float k = d;"),
+        "{text:?}"
+    );
+    assert!(
+        a.editor().conflict.is_some(),
+        "no letter answered the prompt"
+    );
+    a.key(KeyCode::Char('l'), KeyModifiers::ALT);
+    assert_eq!(a.editor().text().unwrap(), "// theirs\n");
+    let banner = a
+        .app
+        .overlays
+        .banners
+        .iter()
+        .map(|b| b.text.clone())
+        .find(|t| t.contains("before loading"))
+        .expect("a banner names the copy");
+    let copies: Vec<PathBuf> =
+        std::fs::read_dir(a.shell.state_dir.clone().unwrap().join("recovered"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    assert!(
+        banner.contains(&copies[0].display().to_string()),
+        "{banner}"
+    );
+    let kept = std::fs::read_to_string(&copies[0]).unwrap();
+    assert!(
+        kept.starts_with("// my unsaved work\n    float k = d;"),
+        "{kept:?}"
+    );
 }
 
 #[test]
@@ -269,4 +321,32 @@ fn the_starter_is_not_rewritten_by_opening() {
     h.esc();
     assert_eq!(stamp(&h), first);
     assert_eq!(h.file(), catalog::find(FIRST).unwrap().starter);
+}
+
+/// The GPU test `after_an_experiment_the_race_is_drawn_and_the_solution_passes_on_the_same_worker`
+/// on the simulator: a save by another editor is loaded on the next tick (the editor held no
+/// unsaved text), and the next Ctrl-R checks it. (That test waited for a check the reload no
+/// longer starts; only Ctrl-E's save is checked at once.)
+#[test]
+fn an_outside_save_is_loaded_and_the_next_check_checks_it() {
+    let mut h = harness();
+    h.typed("3");
+    h.open_first();
+    assert_eq!(h.editor().id, "fix-the-race");
+    h.check();
+    assert!(!h.editor().verdict.as_ref().unwrap().passed);
+    let solution = catalog::find("fix-the-race").unwrap().solution;
+    let path = editor_store::file_for(h.shell.state_dir.as_ref().unwrap(), "fix-the-race");
+    std::fs::write(&path, solution).unwrap();
+    let file = std::fs::File::options().write(true).open(&path).unwrap();
+    file.set_modified(std::time::SystemTime::UNIX_EPOCH + Duration::from_secs(1))
+        .unwrap();
+    h.send(Msg::Tick);
+    assert_eq!(
+        h.editor().text().unwrap(),
+        cuda_academy::app::editor::normal(solution)
+    );
+    h.check();
+    let verdict = h.editor().verdict.clone().unwrap();
+    assert!(verdict.passed, "{:?}", verdict.checks);
 }
