@@ -48,12 +48,23 @@ const LOCK_NAME: &str = ".passed.json.lock";
 /// the set written back atomically, so no one's pass is lost (a plain load, insert and rename
 /// kept 3 to 6 of 9 concurrent passes).
 pub fn record_pass(state_dir: &Path, id: &str) -> anyhow::Result<()> {
+    record_pass_waiting(state_dir, id, atomic_file::LOCK_WAIT)
+}
+
+/// [`record_pass`], waiting at most `wait` for a lock holder that does not let go (a test of
+/// the merge, not of the wait, gives a long one: on a loaded machine one holder's read, merge
+/// and fsync can take longer than the learner's 1.5 s).
+fn record_pass_waiting(
+    state_dir: &Path,
+    id: &str,
+    wait: std::time::Duration,
+) -> anyhow::Result<()> {
     let path = passed_file(state_dir);
     let dir = path.parent().unwrap_or(state_dir);
     let shown_dir = bounded_read::shown(dir);
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {shown_dir}"))?;
     // The lock's error names the lock file and what to do (held elsewhere; a directory).
-    let _lock = atomic_file::lock(&dir.join(LOCK_NAME))?;
+    let _lock = atomic_file::lock_within(&dir.join(LOCK_NAME), wait)?;
     // Read under the lock: what any other instance wrote is merged, never overwritten. A file
     // that cannot be read or parsed stops here and is left as it is.
     let mut passed = load_passed(state_dir)?;
@@ -86,7 +97,8 @@ mod tests {
                     let barrier = barrier.clone();
                     std::thread::spawn(move || {
                         barrier.wait();
-                        record_pass(&state, &format!("ex-{i}"))
+                        let wait = std::time::Duration::from_secs(300);
+                        record_pass_waiting(&state, &format!("ex-{i}"), wait)
                     })
                 })
                 .collect();

@@ -16,10 +16,11 @@ review_b_cases() {
 
 # review_b_case ID SEVERITY SCRIPT: run the review's script against $BIN with a 10-minute bound.
 review_b_case() {
-    local id=$1 sev=$2 script=$3 rc what
+    local id=$1 sev=$2 script rc what
+    script=$(realpath "$3")
     what=$(sed -n "s/^# $id ([^)]*): //p" "$script" | head -1 | cut -c1-110)
     case_start "$id" "$sev" "review 2026-12-01b: ${what:-$(basename "$script")}"
-    (cd "$CASE_DIR" && BIN="$BIN" timeout -s KILL 600 bash "$(realpath "$script")" >"$CASE_DIR/out" 2>&1)
+    (cd "$CASE_DIR" && BIN="$BIN" timeout -s KILL 600 bash "$script" >"$CASE_DIR/out" 2>&1)
     rc=$?
     verdict $rc "exit $rc: $(grep -m1 -E '^(PASS|FAIL)' "$CASE_DIR/out" | cut -c1-300)"
 }
