@@ -61,16 +61,12 @@ impl CudaGpu {
         check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) })
     }
 
-    /// `cuEventElapsedTime` (the exercises' `cudaEventElapsedTime`). The CUDA 13 bindings offer
-    /// only the `_v2` entry point, which takes the same arguments and gives the same answer.
+    /// `cuEventElapsedTime` (the exercises' `cudaEventElapsedTime`), under whichever of its
+    /// two names the driver exports (a driver before 12.8 has no `_v2`).
     pub(super) fn elapsed_ms(&mut self, start: EventId, end: EventId) -> Result<f32, GpuError> {
         let (a, b) = (self.event(start)?, self.event(end)?);
-        let mut ms = 0f32;
-        // SAFETY: both are live events of this context; the driver writes one f32.
-        check("cuEventElapsedTime", unsafe {
-            sys::cuEventElapsedTime_v2(&mut ms, a, b)
-        })?;
-        Ok(ms)
+        // Both are live events of this context (the caller bound it).
+        super::symbols::elapsed_ms(a, b)
     }
 
     pub(super) fn wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
