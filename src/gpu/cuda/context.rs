@@ -2,7 +2,7 @@
 //!
 //! cudarc loads libcuda lazily and **panics** if it is missing, so [`driver_present`] must be the
 //! first thing anyone asks. After that every call returns a `Result`: [`init_and_count`] refuses
-//! a library that lacks a call of the probe (`super::symbols`) before making any, and
+//! a library that lacks a call of the probe (`super::symbols`) before making one after `cuInit`, and
 //! [`crate::gpu::quiet::catch_quietly`] around every entry remains the last guard. Values no
 //! device has (review DR2) are refused ([`absurd`]).
 //! `cuInit` runs once per process with a time limit, first in a child process (see
@@ -40,13 +40,14 @@ pub fn init_and_count() -> Result<u32, GpuError> {
     if !driver_present() {
         return Err(GpuError::NoDriver(NO_DRIVER_REASON.to_string()));
     }
-    // A library lacking a call of the probe is refused by name here, before any is made.
-    super::symbols::require(super::symbols::PROBE)?;
     match init_once() {
         Init::Ready => {}
         Init::NoDevice => return Ok(0),
         Init::Failed(e) => return Err(e),
     }
+    // A library lacking a call of the probe is refused by name here, before any is made (after
+    // `cuInit`, whose own failures, a stub's or a hang, say more than a missing name).
+    super::symbols::require(super::symbols::PROBE)?;
     let count = result::device::get_count().map_err(|e| map("cuDeviceGetCount", e))?;
     Ok(u32::try_from(count).unwrap_or(0))
 }
