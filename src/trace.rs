@@ -52,22 +52,22 @@ fn why_not(path: &Path, cause: &std::io::Error) -> String {
     };
     let dir = folder.display();
     let elsewhere = "or choose a file in a folder you can write to (e.g. /tmp/trace.json)";
+    let why = plain_cause(cause);
     match cause.kind() {
-        ErrorKind::NotFound if !folder.is_dir() => {
-            format!("the folder {dir} does not exist; create it first (mkdir -p {dir}) {elsewhere}")
-        }
-        ErrorKind::NotADirectory => format!("{dir} is not a folder; {elsewhere}"),
+        ErrorKind::NotFound if !folder.is_dir() => format!(
+            "{why}: the folder {dir} does not exist; create it first (mkdir -p {dir}) {elsewhere}"
+        ),
+        ErrorKind::NotADirectory => format!("{why}: {dir} is not a folder; {elsewhere}"),
         ErrorKind::PermissionDenied => {
-            format!("the folder {dir} cannot be written to (permission denied); {elsewhere}")
+            format!("{why}: the folder {dir} cannot be written to; {elsewhere}")
         }
         ErrorKind::ReadOnlyFilesystem => {
-            format!("the folder {dir} is on a read-only file system; {elsewhere}")
+            format!("{why}: the folder {dir} is on a read-only file system; {elsewhere}")
         }
-        ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => format!(
-            "{} (the old file, if any, is unchanged); free some space, {elsewhere}",
-            plain_cause(cause)
-        ),
-        _ => format!("{}; {elsewhere}", plain_cause(cause)),
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+            format!("{why} (the old file, if any, is unchanged); free some space, {elsewhere}")
+        }
+        _ => format!("{why}; {elsewhere}"),
     }
 }
 
@@ -261,6 +261,7 @@ mod tests {
             "{msg}"
         );
         assert!(msg.contains("mkdir -p"), "{msg}");
+        assert!(msg.contains("No such file or directory"), "{msg}");
     }
 
     #[test]

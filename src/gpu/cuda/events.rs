@@ -66,7 +66,7 @@ impl CudaGpu {
     pub(super) fn elapsed_ms(&mut self, start: EventId, end: EventId) -> Result<f32, GpuError> {
         let (a, b) = (self.event(start)?, self.event(end)?);
         // Both are live events of this context (the caller bound it).
-        super::symbols::elapsed_ms(a, b)
+        elapsed_between(a, b)
     }
 
     pub(super) fn wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
@@ -76,4 +76,17 @@ impl CudaGpu {
             sys::cuStreamWaitEvent(s, e, 0)
         })
     }
+}
+
+/// `cuEventElapsedTime(start, end)` in milliseconds, under whichever of its names the driver
+/// exports (`symbols::ELAPSED`): the one call behind the learner's `cudaEventElapsedTime` and
+/// the event-timed timeline (`timeline::matching`). Both events must be live events of the
+/// current context.
+pub(super) fn elapsed_between(start: CUevent, end: CUevent) -> Result<f32, GpuError> {
+    let f = super::symbols::elapsed_fn()?;
+    let mut ms = 0f32;
+    // SAFETY: `f` is the driver's entry point of this C signature; the caller passes two live
+    // events of the current context; the driver writes one f32 through a valid pointer.
+    check("cuEventElapsedTime", unsafe { f(&mut ms, start, end) })?;
+    Ok(ms)
 }

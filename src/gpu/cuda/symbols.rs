@@ -14,7 +14,6 @@ use std::sync::OnceLock;
 
 use cudarc::driver::sys::{self, CUevent, CUresult};
 
-use super::error::check;
 use crate::gpu::GpuError;
 use crate::gpu::quiet::catch_quietly;
 
@@ -34,7 +33,7 @@ pub const PROBE: &[&CStr] = &[
 ];
 
 /// Every other entry point the backend may call once it has a context, clean-up included.
-/// `cuEventElapsedTime` is not here: either of its two names does ([`elapsed_ms`]).
+/// `cuEventElapsedTime` is not here: either of its two names does ([`ELAPSED`]).
 pub const BACKEND: &[&CStr] = &[
     c"cuDevicePrimaryCtxRetain",
     c"cuDevicePrimaryCtxRelease_v2",
@@ -156,11 +155,13 @@ fn name(n: &CStr) -> String {
     n.to_string_lossy().into_owned()
 }
 
-type ElapsedFn = unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult;
+pub(super) type ElapsedFn = unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult;
 
 /// The driver's `cuEventElapsedTime`, under the first of the [`ELAPSED`] names it exports
-/// (looked up once: the library is the process's for good).
-fn elapsed_fn() -> Result<ElapsedFn, GpuError> {
+/// (looked up once: the library is the process's for good). Called through
+/// `events::elapsed_between`, which the learner's `cudaEventElapsedTime` and the event-timed
+/// timeline share.
+pub(super) fn elapsed_fn() -> Result<ElapsedFn, GpuError> {
     static FOUND: OnceLock<Option<ElapsedFn>> = OnceLock::new();
     let found = FOUND.get_or_init(|| {
         ELAPSED.iter().find_map(|n| {
@@ -180,17 +181,6 @@ fn elapsed_fn() -> Result<ElapsedFn, GpuError> {
         })
     });
     found.ok_or_else(|| missing_error(&[format!("{} (or {})", name(ELAPSED[0]), name(ELAPSED[1]))]))
-}
-
-/// `cuEventElapsedTime(start, end)` in milliseconds, under whichever name the driver has (the
-/// learner's `cudaEventElapsedTime` and the event-timed timeline both use it).
-pub fn elapsed_ms(start: CUevent, end: CUevent) -> Result<f32, GpuError> {
-    let f = elapsed_fn()?;
-    let mut ms = 0f32;
-    // SAFETY: the caller passes two live events of the current context; the driver writes one
-    // f32 through a valid pointer.
-    check("cuEventElapsedTime", unsafe { f(&mut ms, start, end) })?;
-    Ok(ms)
 }
 
 /// Run a clean-up call only when the driver exports `name` (clean-up ignores errors; a symbol

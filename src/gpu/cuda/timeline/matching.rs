@@ -7,7 +7,7 @@ use cudarc::driver::sys::CUevent;
 use super::Issued;
 use crate::gpu::GpuError;
 use crate::gpu::cuda::cupti::{Collected, RecKind, Record};
-use crate::gpu::cuda::symbols::elapsed_ms;
+use crate::gpu::cuda::events::elapsed_between as elapsed_ms;
 use crate::report::{Op, OpKind};
 
 fn base_op(i: &Issued) -> Op {
