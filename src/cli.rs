@@ -20,6 +20,15 @@ pub mod man;
 pub mod run;
 pub mod version;
 
+/// What to say about environment settings that are not understood (each is ignored): for now
+/// an unknown `CUDA_ACADEMY_CUPTI` word (review CL4). The lines are outside text: the caller
+/// cleans them.
+pub fn environment_warnings() -> Vec<String> {
+    crate::gpu::cuda::cupti::tuning_warning()
+        .into_iter()
+        .collect()
+}
+
 /// Learn how data moves between host and GPU in CUDA, and measure it on your own GPU.
 #[derive(Debug, Parser)]
 #[command(name = "cuda-academy", version, long_version = version::LONG_VERSION, about, long_about = None)]
@@ -117,6 +126,8 @@ pub enum ExerciseCommand {
     /// Run FILE as exercise ID and grade it: exit 0 passed, 1 not yet, 2 usage error.
     Check {
         id: String,
+        /// The program to check; `-` (or /dev/stdin) reads it from standard input (a pipe or a
+        /// redirect), at most 1 MiB as for a file.
         file: PathBuf,
         /// Print one JSON object instead of text.
         #[arg(long)]

@@ -9,7 +9,7 @@
 use std::io::{self, IsTerminal, Write};
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::Parser as _;
 use cuda_academy::cli::{self, Cli, Command, GlobalArgs};
 
 fn main() -> ExitCode {
@@ -20,7 +20,11 @@ fn main() -> ExitCode {
     }
     cuda_academy::gpu::cuda::init::use_child_probe();
     ignore_file_size_signal();
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
+    warn_about_environment();
     match dispatch(&cli) {
         Ok(code) => code,
         // The reader went away (`cuda-academy list | head -1`): nothing left to say to anyone.
@@ -73,6 +77,29 @@ fn tutorial(global: &GlobalArgs, backend: cli::BackendSpec) -> anyhow::Result<Ex
     }
     cuda_academy::tui::run(&global.tui_options(backend))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// What clap would print and exit with, but with its error cleaned first: clap echoes the
+/// offending argument, and while it drops ESC sequences it passes C1 controls (U+009B is a CSI
+/// on its own in some terminals) through raw (review CL1). Help and version (stdout, our own
+/// text) keep clap's styling; an error is printed plain, cleaned, on a terminal and into a pipe.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    if e.use_stderr() {
+        let text = cuda_academy::sanitize::clean(&e.render().to_string()).into_owned();
+        let _ = io::stderr().write_all(text.as_bytes());
+    } else {
+        let _ = e.print();
+    }
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+}
+
+/// Settings from the environment that were not understood: said once on stderr, before any
+/// work (they are ignored, so what they were meant to change silently does not happen).
+fn warn_about_environment() {
+    for w in cli::environment_warnings() {
+        let text = cuda_academy::sanitize::clean_line(&w);
+        let _ = writeln!(io::stderr(), "cuda-academy: warning: {text}");
+    }
 }
 
 /// Whether the error comes from writing to a closed pipe.

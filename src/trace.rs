@@ -31,17 +31,53 @@ pub const OTHER_PID_BASE: u32 = 10;
 pub enum TraceError {
     /// `cause` is in the message and deliberately not the error's `source`, so that printing
     /// the chain (`{:#}`) does not say it twice.
-    #[error(
-        "could not write the trace to {}: {cause}; choose a file in a folder you can write to \
-         (e.g. /tmp/trace.json)",
-        .path.display()
-    )]
+    #[error("could not write the trace to {}: {}", .path.display(), why_not(.path, .cause))]
     Write {
         path: PathBuf,
         cause: std::io::Error,
     },
     #[error("could not encode the trace as JSON: {0}")]
     Encode(#[from] serde_json::Error),
+}
+
+/// Why `path` could not be written, and what to do, in terms of the path the user gave. The
+/// write goes through a temporary file beside the target, whose name the io error carries ("at
+/// path .../.cuda-academy-tmp-XXXX"): a file the user never chose and that never existed
+/// (review CL2), so the message names the folder instead.
+fn why_not(path: &Path, cause: &std::io::Error) -> String {
+    use std::io::ErrorKind;
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let dir = folder.display();
+    let elsewhere = "or choose a file in a folder you can write to (e.g. /tmp/trace.json)";
+    let why = plain_cause(cause);
+    match cause.kind() {
+        ErrorKind::NotFound if !folder.is_dir() => format!(
+            "{why}: the folder {dir} does not exist; create it first (mkdir -p {dir}) {elsewhere}"
+        ),
+        ErrorKind::NotADirectory => format!("{why}: {dir} is not a folder; {elsewhere}"),
+        ErrorKind::PermissionDenied => {
+            format!("{why}: the folder {dir} cannot be written to; {elsewhere}")
+        }
+        ErrorKind::ReadOnlyFilesystem => {
+            format!("{why}: the folder {dir} is on a read-only file system; {elsewhere}")
+        }
+        ErrorKind::StorageFull | ErrorKind::QuotaExceeded | ErrorKind::FileTooLarge => {
+            format!("{why} (the old file, if any, is unchanged); free some space, {elsewhere}")
+        }
+        _ => format!("{why}; {elsewhere}"),
+    }
+}
+
+/// The io error without the temporary file's path that `tempfile` appends (" at path ...").
+fn plain_cause(cause: &std::io::Error) -> String {
+    let text = cause.to_string();
+    match text.find(" at path ") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }
 
 /// The report as a Chrome trace event JSON object.
@@ -192,5 +228,47 @@ fn event_name(op: &Op) -> String {
         (OpKind::Host, _, false) | (_, 0, false) => op.label.clone(),
         (_, 0, true) => kind_name(op.kind).to_string(),
         (_, bytes, _) => format!("{} {}", kind_name(op.kind), format_bytes(bytes)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write_error(path: &Path) -> String {
+        let r = crate::atomic_file::write(path, b"{}").map_err(|cause| TraceError::Write {
+            path: path.to_path_buf(),
+            cause,
+        });
+        match r {
+            Err(e) => e.to_string(),
+            Ok(()) => String::from("(written)"),
+        }
+    }
+
+    /// Review CL2: a missing folder is named, with what to do, and the temporary file the
+    /// write would have used (never chosen by the user, never created) is not.
+    #[test]
+    fn a_missing_folder_is_named_not_the_temporary_file() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("nonexist").join("t.json");
+        let msg = write_error(&path);
+        assert!(!msg.contains(crate::atomic_file::TEMP_PREFIX), "{msg}");
+        assert!(!msg.contains("at path"), "{msg}");
+        let folder = dir.path().join("nonexist");
+        assert!(
+            msg.contains(&format!("the folder {} does not exist", folder.display())),
+            "{msg}"
+        );
+        assert!(msg.contains("mkdir -p"), "{msg}");
+        assert!(msg.contains("No such file or directory"), "{msg}");
+    }
+
+    #[test]
+    fn the_tempfile_suffix_is_cut_from_other_causes() {
+        let cause = std::io::Error::other("disk on fire at path \"/x/.cuda-academy-tmp-Ab12\"");
+        assert_eq!(plain_cause(&cause), "disk on fire");
+        let plain = std::io::Error::other("plain");
+        assert_eq!(plain_cause(&plain), "plain");
     }
 }

@@ -179,13 +179,19 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
     };
     let mut gpu = crate::cli::run::open_backend(backend)?;
     let backend = gpu.info().backend.clone();
-    let verdict = exercise::check(
-        ex,
-        &source,
-        gpu.as_mut(),
-        Limits::default(),
-        &AtomicBool::new(false),
-    );
+    fallback_note(&backend);
+    // As in the tutorial: a CUDA library that panics (a driver lacking an entry point) is an
+    // error with its message, never a backtrace (review DR3).
+    let verdict = crate::gpu::detect::catch_quietly(|| {
+        exercise::check(
+            ex,
+            &source,
+            gpu.as_mut(),
+            Limits::default(),
+            &AtomicBool::new(false),
+        )
+    })
+    .map_err(|e| anyhow::anyhow!("the check stopped: {e}"))?;
     if !verdict.cancelled
         && let Err(e) = crate::progress::state_dir()
             .and_then(|d| attempts::record_check(&d, &ex.id, &source, ex.starter))
@@ -205,7 +211,11 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
             clean_line(&format!("{e:#}"))
         );
     }
-    let shown = clean_line(&file.display().to_string());
+    let shown = if is_stdin(file) {
+        STDIN_NAME.to_string()
+    } else {
+        clean_line(&file.display().to_string())
+    };
     let text = if json {
         let j = CheckJson {
             schema_version: SCHEMA_VERSION,
@@ -252,10 +262,77 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
     Ok(ExitCode::FAILURE)
 }
 
+/// When `--backend auto` found a driver it could not use (an entry point missing, absurd
+/// values), say why on stderr: the check still runs, on the simulator, but the learner asked
+/// for the GPU. Without any driver the simulator is the expected backend and nothing is said.
+fn fallback_note(backend: &BackendInfo) {
+    if backend.kind == crate::report::BackendKind::Simulated
+        && crate::gpu::cuda::context::driver_present()
+        && let Some(reason) = backend.reason.as_deref()
+        && reason.starts_with(crate::gpu::detect::NO_USABLE_GPU)
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: checking on the simulator: {}",
+            clean_line(reason)
+        );
+    }
+}
+
+/// How the verdict names a program read from standard input.
+const STDIN_NAME: &str = "<stdin>";
+
+/// Whether `file` names standard input: `-`, or `/dev/stdin` (also as `/dev/fd/0` or
+/// `/proc/self/fd/0`), which is a pipe when the program is piped in (review CL3).
+fn is_stdin(file: &Path) -> bool {
+    ["-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"]
+        .iter()
+        .any(|s| file == Path::new(s))
+}
+
 /// The learner's file as text, or why it cannot be read (a usage error): a regular file of at
-/// most [`exercise::SOURCE_CAP`] bytes, read without blocking (a FIFO or device is refused).
+/// most [`exercise::SOURCE_CAP`] bytes, read without blocking (a FIFO or device is refused), or
+/// standard input ([`is_stdin`]), bounded the same way.
 fn read_source(file: &Path) -> Result<String, String> {
-    crate::bounded_read::read_text(file, exercise::SOURCE_CAP).map_err(|e| e.to_string())
+    use crate::bounded_read::ReadError;
+    if is_stdin(file) {
+        return read_stdin(exercise::SOURCE_CAP);
+    }
+    crate::bounded_read::read_text(file, exercise::SOURCE_CAP).map_err(|e| match e {
+        ReadError::NotRegular { .. } => format!(
+            "{e}; to check a program from a pipe, pass `-` as FILE and pipe it in (`cat \
+             prog.cu | cuda-academy exercise check ID -`), or save it to a file first"
+        ),
+        e => e.to_string(),
+    })
+}
+
+/// Standard input as UTF-8 text, at most `cap.bytes` of it (one byte more is read, to tell).
+/// A terminal is refused: the check would wait, without a word, for a program to be typed.
+fn read_stdin(cap: crate::bounded_read::Cap) -> Result<String, String> {
+    use std::io::{IsTerminal, Read};
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(
+            "`-` reads the program from standard input, which is a terminal here; pipe the \
+             program in (`cat prog.cu | cuda-academy exercise check ID -`) or pass its file name"
+                .into(),
+        );
+    }
+    let mut bytes = Vec::new();
+    stdin
+        .lock()
+        .take(cap.bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read the program from standard input: {e}"))?;
+    if bytes.len() as u64 > cap.bytes {
+        return Err(format!(
+            "standard input holds more than {} bytes; {} is at most {} bytes",
+            cap.bytes, cap.what, cap.bytes
+        ));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| "the program on standard input is not UTF-8 text; save it as UTF-8".into())
 }
 
 /// The readable verdict: backend, the program's output, diagnostics, hazards, checks. Every

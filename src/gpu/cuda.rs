@@ -30,6 +30,7 @@ pub mod kernels;
 pub mod memory;
 mod ops;
 pub mod pcie;
+pub mod symbols;
 pub mod timeline;
 
 use context::DeviceProps;
@@ -73,6 +74,9 @@ impl CudaGpu {
     /// primary context, compile and warm up the kernels, and probe CUPTI.
     pub fn open(ordinal: u32) -> Result<CudaGpu, GpuError> {
         let device = context::device(ordinal)?;
+        // Before anything is retained: a driver lacking a call made later (clean-up included)
+        // is refused here, with the names, instead of panicking in the middle (review DR4).
+        symbols::require_backend()?;
         let props = context::props(device)?;
         // SAFETY: `device` came from `cuDeviceGet`; released in Drop.
         let ctx = unsafe { cudarc::driver::result::primary_ctx::retain(device) }
@@ -213,27 +217,36 @@ impl CudaGpu {
 
 impl Drop for CudaGpu {
     fn drop(&mut self) {
-        // SAFETY: the context is alive until released below; errors are ignored in Drop (a
-        // poisoned context fails these calls, and there is nothing better to do then).
-        unsafe {
-            let _ = sys::cuCtxSetCurrent(self.ctx);
-            let _ = sys::cuCtxSynchronize();
-        }
+        // Errors are ignored in Drop (a poisoned context fails these calls, and there is nothing
+        // better to do then); each call is made only when the driver exports it, so a partial
+        // library can never panic here, where a panic during unwinding would abort.
+        let ctx = self.ctx;
+        // SAFETY: the context is alive until released below.
+        symbols::cleanup(c"cuCtxSetCurrent", || unsafe { sys::cuCtxSetCurrent(ctx) });
+        // SAFETY: no arguments; acts on the context just made current.
+        symbols::cleanup(c"cuCtxSynchronize", || unsafe { sys::cuCtxSynchronize() });
         self.host.clear();
         self.dev.clear();
         self.warm = None;
         for (_, e) in self.events.drain() {
             // SAFETY: created by `cuEventCreate`, destroyed once.
-            let _ = unsafe { sys::cuEventDestroy_v2(e) };
+            symbols::cleanup(c"cuEventDestroy_v2", || unsafe {
+                sys::cuEventDestroy_v2(e)
+            });
         }
         for (_, s) in self.streams.drain() {
             // SAFETY: created by `cuStreamCreate`, destroyed once.
-            let _ = unsafe { sys::cuStreamDestroy_v2(s) };
+            symbols::cleanup(c"cuStreamDestroy_v2", || unsafe {
+                sys::cuStreamDestroy_v2(s)
+            });
         }
         self.kernels = Err("dropped".into());
         self.recorder.destroy();
+        let device = self.device;
         // SAFETY: retained in `open`, released once.
-        let _ = unsafe { cudarc::driver::result::primary_ctx::release(self.device) };
+        symbols::cleanup(c"cuDevicePrimaryCtxRelease_v2", || unsafe {
+            sys::cuDevicePrimaryCtxRelease_v2(device)
+        });
     }
 }
 

@@ -126,6 +126,9 @@ fn no_driver_reason() -> String {
     format!("no CUDA driver found ({})", context::NO_DRIVER_REASON)
 }
 
+/// How the reason of an `auto` backend that fell back to the simulator begins.
+pub const NO_USABLE_GPU: &str = "no usable GPU";
+
 /// Open the backend `spec` asks for. `Gpu` fails with the reason when no GPU works; `Auto`
 /// falls back to the simulator and records why in its [`crate::report::BackendInfo`].
 pub fn open(spec: &BackendSpec) -> Result<Box<dyn Gpu + Send>, GpuError> {
@@ -142,7 +145,7 @@ pub fn open(spec: &BackendSpec) -> Result<Box<dyn Gpu + Send>, GpuError> {
                 g.set_reason(format!("CUDA device {device} found (--backend auto)"));
                 Ok(Box::new(g))
             }
-            Err(e) => open_sim(profile, format!("no usable GPU: {e}")),
+            Err(e) => open_sim(profile, format!("{NO_USABLE_GPU}: {e}")),
         },
     }
 }

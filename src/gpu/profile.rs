@@ -196,7 +196,7 @@ impl Profile {
     pub fn from_toml_str(text: &str, origin: &str) -> Result<Profile, ProfileError> {
         let profile: Profile = toml::from_str(text).map_err(|e| ProfileError::Parse {
             origin: origin.to_string(),
-            message: e.to_string(),
+            message: toml_error_text(text, &e),
         })?;
         profile.validate().map_err(|e| e.with_origin(origin))?;
         Ok(profile)
@@ -217,5 +217,95 @@ impl Profile {
             path: path.display().to_string(),
             message: e.to_string(),
         })
+    }
+}
+
+/// Most characters of the offending line quoted around the error's column, each side.
+const QUOTE_SIDE: usize = 60;
+/// Most characters of TOML's own message (it can quote a key of any length).
+const MESSAGE_MAX: usize = 300;
+
+/// A TOML error as `line L, column C: message`, then the line, cut to [`QUOTE_SIDE`] characters
+/// each side of the column with `…` where cut. toml's own `Display` quotes the whole line: a
+/// 200 KB line made a 200 KB message (review PR2).
+fn toml_error_text(text: &str, err: &toml::de::Error) -> String {
+    let message = crate::text_fit::truncate(err.message().trim(), MESSAGE_MAX);
+    let Some(span) = err.span() else {
+        return message;
+    };
+    let at = floor_char_boundary(text, span.start.min(text.len()));
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let line_no = text[..line_start].matches('\n').count() + 1;
+    let before: Vec<char> = text[line_start..at].chars().collect();
+    let column = before.len() + 1;
+    let skip = before.len().saturating_sub(QUOTE_SIDE);
+    let mut quoted = String::new();
+    if skip > 0 {
+        quoted.push('…');
+    }
+    quoted.extend(&before[skip..]);
+    let mut after = text[at..line_end].chars();
+    quoted.extend(after.by_ref().take(QUOTE_SIDE));
+    if after.next().is_some() {
+        quoted.push('…');
+    }
+    let long = line_end - line_start;
+    let cut = if long > quoted.len() {
+        format!(" (the line is {long} bytes long, quoted around the column)")
+    } else {
+        String::new()
+    };
+    format!(
+        "line {line_no}, column {column}: {message}{cut}\n  | {}",
+        quoted.trim_end_matches('\r')
+    )
+}
+
+/// The largest char boundary of `text` at or below `i`.
+fn floor_char_boundary(text: &str, mut i: usize) -> usize {
+    while i > 0 && !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Review PR2: a 200 KB line is quoted around the error, not whole.
+    #[test]
+    fn a_toml_error_quotes_a_bounded_part_of_a_long_line() {
+        let text = format!("a = {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        let msg = match Profile::from_toml_str(&text, "deep.toml") {
+            Err(e) => e.to_string(),
+            Ok(_) => String::from("(accepted)"),
+        };
+        assert!(msg.len() < 1024, "{} bytes: {}", msg.len(), &msg[..200]);
+        assert!(msg.contains("line 1, column"), "{msg}");
+        assert!(msg.contains('…'), "{msg}");
+        assert!(msg.contains("200004 bytes long"), "{msg}");
+    }
+
+    #[test]
+    fn a_short_line_is_quoted_whole_with_its_position() {
+        let msg = match Profile::from_toml_str("name = \"x\"\nbad = = 1\n", "p.toml") {
+            Err(e) => e.to_string(),
+            Ok(_) => String::from("(accepted)"),
+        };
+        assert!(msg.contains("line 2, column"), "{msg}");
+        assert!(msg.contains("  | bad = = 1"), "{msg}");
+        assert!(!msg.contains('…'), "{msg}");
+    }
+
+    #[test]
+    fn the_quote_never_cuts_inside_a_character() {
+        let text = format!("k = \"{}\n", "é".repeat(5000));
+        let msg = match Profile::from_toml_str(&text, "p.toml") {
+            Err(e) => e.to_string(),
+            Ok(_) => String::from("(accepted)"),
+        };
+        assert!(msg.len() < 1024, "{msg}");
     }
 }

@@ -10,6 +10,8 @@
 mod c_semantics;
 #[path = "hardening/check_output.rs"]
 mod check_output;
+#[path = "hardening/cli_input.rs"]
+mod cli_input;
 #[path = "hardening/concurrent.rs"]
 mod concurrent;
 #[path = "hardening/depth.rs"]
@@ -29,6 +31,8 @@ mod hostile;
 mod lessons;
 #[path = "hardening/limits.rs"]
 mod limits;
+#[path = "hardening/partial_driver.rs"]
+mod partial_driver;
 #[path = "hardening/profiles.rs"]
 mod profiles;
 #[cfg(unix)]

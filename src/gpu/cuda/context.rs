@@ -1,8 +1,10 @@
 //! Finding the driver and the device, and reading what the device is.
 //!
 //! cudarc loads libcuda lazily and **panics** if it is missing, so [`driver_present`] must be the
-//! first thing anyone asks. After that every call returns a `Result`; a panic from a library
-//! that lacks a symbol is caught by [`crate::gpu::quiet::catch_quietly`] around every entry.
+//! first thing anyone asks. After that every call returns a `Result`: [`init_and_count`] refuses
+//! a library that lacks a call of the probe (`super::symbols`) before making one after `cuInit`, and
+//! [`crate::gpu::quiet::catch_quietly`] around every entry remains the last guard. Values no
+//! device has (review DR2) are refused ([`absurd`]).
 //! `cuInit` runs once per process with a time limit, first in a child process (see
 //! [`super::init`]), so a hung or crashing driver is a message rather than a hang or a crash.
 #![allow(unsafe_code)]
@@ -43,6 +45,9 @@ pub fn init_and_count() -> Result<u32, GpuError> {
         Init::NoDevice => return Ok(0),
         Init::Failed(e) => return Err(e),
     }
+    // A library lacking a call of the probe is refused by name here, before any is made (after
+    // `cuInit`, whose own failures, a stub's or a hang, say more than a missing name).
+    super::symbols::require(super::symbols::PROBE)?;
     let count = result::device::get_count().map_err(|e| map("cuDeviceGetCount", e))?;
     Ok(u32::try_from(count).unwrap_or(0))
 }
@@ -71,51 +76,85 @@ pub struct DeviceProps {
     pub driver_version: i32,
 }
 
-fn attr(dev: CUdevice, a: CUdevice_attribute) -> Result<u32, GpuError> {
+/// A value no working device or driver reports (every attribute -1, no memory, no
+/// multiprocessor): the library is broken or not NVIDIA's, so the device is not used (review
+/// DR2: `auto` picked such a device over the simulator, and every run then failed).
+pub fn absurd(call: &str, what: &str, value: impl std::fmt::Display) -> GpuError {
+    GpuError::Driver {
+        call: call.to_string(),
+        message: format!(
+            "the driver reported {what} {value}, which no working device has (the CUDA driver \
+             library is broken or not NVIDIA's); reinstall the NVIDIA driver, or use --backend \
+             sim"
+        ),
+    }
+}
+
+/// An integer attribute; one outside `min..` is [`absurd`] (`what` names it).
+fn attr(dev: CUdevice, a: CUdevice_attribute, what: &str, min: u32) -> Result<u32, GpuError> {
     // SAFETY: `dev` came from `cuDeviceGet`; the attribute is a plain integer query.
     let v = unsafe { result::device::get_attribute(dev, a) }
         .map_err(|e| map("cuDeviceGetAttribute", e))?;
-    Ok(u32::try_from(v).unwrap_or(0))
+    match u32::try_from(v) {
+        Ok(v) if v >= min => Ok(v),
+        _ => Err(absurd("cuDeviceGetAttribute", what, v)),
+    }
 }
 
-/// Read the device's properties (no context needed).
+/// Read the device's properties (no context needed), refusing values no device has.
 pub fn props(dev: CUdevice) -> Result<DeviceProps, GpuError> {
+    use CUdevice_attribute as A;
     let name = result::device::get_name(dev).map_err(|e| map("cuDeviceGetName", e))?;
     let major = attr(
         dev,
-        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+        A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+        "a compute capability major version of",
+        1,
     )?;
     let minor = attr(
         dev,
-        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+        A::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+        "a compute capability minor version of",
+        0,
     )?;
     // SAFETY: `dev` came from `cuDeviceGet`.
     let total =
         unsafe { result::device::total_mem(dev) }.map_err(|e| map("cuDeviceTotalMem", e))?;
+    if total == 0 {
+        return Err(absurd("cuDeviceTotalMem", "a total memory of", "0 bytes"));
+    }
     Ok(DeviceProps {
         name,
         compute_capability: (major, minor),
         total_mem: total as u64,
+        // 0 is a real answer (a device that cannot copy while it computes).
         copy_engines: attr(
             dev,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+            A::CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT,
+            "a copy engine count of",
+            0,
         )?,
         multiprocessors: attr(
             dev,
-            CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            A::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+            "a multiprocessor count of",
+            1,
         )?,
         pci_bus_id: pci_bus_id(dev),
         driver_version: driver_version()?,
     })
 }
 
-/// `cuDriverGetVersion`: 1000 * major + 10 * minor.
+/// `cuDriverGetVersion`: 1000 * major + 10 * minor; one below 1.0 is [`absurd`].
 pub fn driver_version() -> Result<i32, GpuError> {
     let mut v: std::ffi::c_int = 0;
     // SAFETY: writes one int through a valid pointer.
     check("cuDriverGetVersion", unsafe {
         sys::cuDriverGetVersion(&mut v)
     })?;
+    if v < 1000 {
+        return Err(absurd("cuDriverGetVersion", "the CUDA version", v));
+    }
     Ok(v)
 }
 
@@ -128,10 +167,19 @@ fn pci_bus_id(dev: CUdevice) -> Option<String> {
     Some(s.to_string_lossy().to_lowercase())
 }
 
-/// Free and total device memory of the current context (`cuMemGetInfo`).
+/// Free and total device memory of the current context (`cuMemGetInfo`); no memory, or more
+/// free than there is, is [`absurd`].
 pub fn mem_info() -> Result<(u64, u64), GpuError> {
     let (free, total) = result::mem_get_info().map_err(|e| map("cuMemGetInfo", e))?;
-    Ok((free as u64, total as u64))
+    let (free, total) = (free as u64, total as u64);
+    if total == 0 || free > total {
+        return Err(absurd(
+            "cuMemGetInfo",
+            "memory of",
+            format!("{free} bytes free of {total}"),
+        ));
+    }
+    Ok((free, total))
 }
 
 /// `cuCtxSynchronize` on the current context.

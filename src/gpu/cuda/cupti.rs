@@ -81,9 +81,52 @@ pub fn available() -> Result<(), String> {
                         .into(),
                 );
             }
+            let gone: Vec<&str> = CALLS
+                .iter()
+                .filter(|n| !exported(n))
+                .filter_map(|n| n.to_str().ok())
+                .collect();
+            if !gone.is_empty() {
+                return Err(format!(
+                    "the loaded libcupti lacks {} (it is older than, or incomplete for, the \
+                     CUDA 13.0 CUPTI this build uses; install the toolkit's CUPTI)",
+                    gone.join(", ")
+                ));
+            }
             Ok(())
         })
         .clone()
+}
+
+/// Every CUPTI entry point used here: a libcupti lacking one is not used (cudarc would panic
+/// at the first call of a missing one), so timelines fall back to events.
+const CALLS: &[&std::ffi::CStr] = &[
+    c"cuptiActivityRegisterCallbacks",
+    c"cuptiFinalize",
+    c"cuptiGetTimestamp",
+    c"cuptiGetResultString",
+    c"cuptiActivityPushExternalCorrelationId",
+    c"cuptiActivityPopExternalCorrelationId",
+    c"cuptiActivityEnable",
+    c"cuptiActivityEnableContext",
+    c"cuptiActivityDisable",
+    c"cuptiActivityDisableContext",
+    c"cuptiActivityFlushAll",
+    c"cuptiActivityGetNextRecord",
+];
+
+/// Whether the libcupti cudarc loads exports `name` (a `dlsym`; nothing is called).
+fn exported(name: &std::ffi::CStr) -> bool {
+    crate::gpu::quiet::catch_quietly(|| {
+        // SAFETY: `culib` is the library cudarc loads (it panics, caught here, when none
+        // loads); `get` only looks the name up.
+        unsafe {
+            sys::culib()
+                .get::<unsafe extern "C" fn()>(name.to_bytes_with_nul())
+                .is_ok()
+        }
+    })
+    .unwrap_or(false)
 }
 
 /// Measurement switches for the instrumentation's cost (issue 10 §4), read once from
@@ -100,17 +143,56 @@ pub struct Tuning {
     pub no_tags: bool,
 }
 
+/// The variable that holds the [`Tuning`] switches.
+pub const TUNING_ENV: &str = "CUDA_ACADEMY_CUPTI";
+
+/// The words [`TUNING_ENV`] accepts (the [`Tuning`] switches), in the order the help lists them.
+pub const TUNING_WORDS: [&str; 2] = ["attach-once", "no-tags"];
+
+fn tuning_parts() -> Vec<String> {
+    let var = std::env::var_os(TUNING_ENV).unwrap_or_default();
+    var.to_string_lossy()
+        .split(',')
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
 /// The switches in effect (see [`Tuning`]).
 pub fn tuning() -> Tuning {
     static TUNING: OnceLock<Tuning> = OnceLock::new();
     *TUNING.get_or_init(|| {
-        let var = std::env::var("CUDA_ACADEMY_CUPTI").unwrap_or_default();
-        let has = |w: &str| var.split(',').any(|p| p.trim() == w);
+        let parts = tuning_parts();
+        let has = |w: &str| parts.iter().any(|p| p == w);
         Tuning {
-            detach_each: !has("attach-once"),
-            no_tags: has("no-tags"),
+            detach_each: !has(TUNING_WORDS[0]),
+            no_tags: has(TUNING_WORDS[1]),
         }
     })
+}
+
+/// What to say about the parts of [`TUNING_ENV`] that are none of [`TUNING_WORDS`] (they are
+/// ignored, so the measurement meant is not made): `None` when every part is known. The values
+/// are outside text; the caller sanitises the line before printing it.
+pub fn tuning_warning() -> Option<String> {
+    let unknown: Vec<String> = tuning_parts()
+        .into_iter()
+        .filter(|p| !TUNING_WORDS.contains(&p.as_str()))
+        .map(|p| format!("`{}`", crate::sanitize::truncate(&p, 60)))
+        .collect();
+    if unknown.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{TUNING_ENV}: unknown setting {} (ignored); the accepted values are {} \
+         (comma-separated), or leave it unset",
+        unknown.join(", "),
+        TUNING_WORDS
+            .iter()
+            .map(|w| format!("`{w}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
 }
 
 /// Register the activity buffer callbacks (this attaches CUPTI to the process), once per run:

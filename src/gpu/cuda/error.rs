@@ -41,10 +41,17 @@ pub fn describe(err: DriverError) -> String {
     if err.0 == CUresult::CUDA_ERROR_STUB_LIBRARY {
         return STUB_LIBRARY_MESSAGE.to_string();
     }
+    // A partial library may lack the two error-string calls (cudarc would panic in them).
+    if !super::symbols::present(c"cuGetErrorName") {
+        return format!("CUresult {}", err.0 as u32);
+    }
     let name = err
         .error_name()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|_| format!("CUresult {}", err.0 as u32));
+    if !super::symbols::present(c"cuGetErrorString") {
+        return name;
+    }
     match err.error_string() {
         Ok(s) => format!("{name}: {}", s.to_string_lossy()),
         Err(_) => name,

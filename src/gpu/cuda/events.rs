@@ -61,16 +61,12 @@ impl CudaGpu {
         check("cuEventSynchronize", unsafe { sys::cuEventSynchronize(e) })
     }
 
-    /// `cuEventElapsedTime` (the exercises' `cudaEventElapsedTime`). The CUDA 13 bindings offer
-    /// only the `_v2` entry point, which takes the same arguments and gives the same answer.
+    /// `cuEventElapsedTime` (the exercises' `cudaEventElapsedTime`), under whichever of its
+    /// two names the driver exports (a driver before 12.8 has no `_v2`).
     pub(super) fn elapsed_ms(&mut self, start: EventId, end: EventId) -> Result<f32, GpuError> {
         let (a, b) = (self.event(start)?, self.event(end)?);
-        let mut ms = 0f32;
-        // SAFETY: both are live events of this context; the driver writes one f32.
-        check("cuEventElapsedTime", unsafe {
-            sys::cuEventElapsedTime_v2(&mut ms, a, b)
-        })?;
-        Ok(ms)
+        // Both are live events of this context (the caller bound it).
+        elapsed_between(a, b)
     }
 
     pub(super) fn wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
@@ -80,4 +76,17 @@ impl CudaGpu {
             sys::cuStreamWaitEvent(s, e, 0)
         })
     }
+}
+
+/// `cuEventElapsedTime(start, end)` in milliseconds, under whichever of its names the driver
+/// exports (`symbols::ELAPSED`): the one call behind the learner's `cudaEventElapsedTime` and
+/// the event-timed timeline (`timeline::matching`). Both events must be live events of the
+/// current context.
+pub(super) fn elapsed_between(start: CUevent, end: CUevent) -> Result<f32, GpuError> {
+    let f = super::symbols::elapsed_fn()?;
+    let mut ms = 0f32;
+    // SAFETY: `f` is the driver's entry point of this C signature; the caller passes two live
+    // events of the current context; the driver writes one f32 through a valid pointer.
+    check("cuEventElapsedTime", unsafe { f(&mut ms, start, end) })?;
+    Ok(ms)
 }

@@ -11,6 +11,7 @@ use std::ffi::c_void;
 use cudarc::driver::sys::{self, CUresult};
 
 use super::error::{check, map};
+use super::symbols::cleanup;
 use crate::gpu::GpuError;
 use crate::report::HostMemKind;
 
@@ -200,15 +201,21 @@ impl HostAlloc {
 
 impl Drop for HostAlloc {
     fn drop(&mut self) {
+        // Each driver call only when the driver exports it (`symbols::cleanup`): a panic here,
+        // during unwinding, would abort.
         if self.kind == HostMemKind::Registered {
-            let _ = self.unregister();
+            let p = self.ptr();
+            // SAFETY: the pointer was registered by `register`; errors are ignored in Drop.
+            cleanup(c"cuMemHostUnregister", || unsafe {
+                sys::cuMemHostUnregister(p.cast())
+            });
         }
         match self.storage {
             // SAFETY: allocated with exactly this layout in `new`, freed once.
             Storage::Heap { ptr, layout } => unsafe { std::alloc::dealloc(ptr, layout) },
             Storage::Driver { ptr } => {
                 // SAFETY: allocated by `cuMemHostAlloc`, freed once; errors are ignored in Drop.
-                let _ = unsafe { sys::cuMemFreeHost(ptr) };
+                cleanup(c"cuMemFreeHost", || unsafe { sys::cuMemFreeHost(ptr) });
             }
         }
     }
@@ -277,8 +284,9 @@ impl DevAlloc {
 
 impl Drop for DevAlloc {
     fn drop(&mut self) {
+        let ptr = self.ptr;
         // SAFETY: allocated by `cuMemAlloc`, freed once; errors are ignored in Drop.
-        let _ = unsafe { sys::cuMemFree_v2(self.ptr) };
+        cleanup(c"cuMemFree_v2", || unsafe { sys::cuMemFree_v2(ptr) });
     }
 }
 

@@ -224,8 +224,11 @@ impl Recorder {
         self.release_pending();
         cupti::detach();
         for e in self.pool.drain(..) {
-            // SAFETY: created by `cuEventCreate`, destroyed once.
-            let _ = unsafe { sys::cuEventDestroy_v2(e) };
+            // SAFETY: created by `cuEventCreate`, destroyed once (only when the driver exports
+            // the call: this runs in the backend's Drop).
+            super::symbols::cleanup(c"cuEventDestroy_v2", || unsafe {
+                sys::cuEventDestroy_v2(e)
+            });
         }
     }
 }

@@ -167,7 +167,11 @@ const THREADS: u32 = 256;
 
 impl Drop for Loaded {
     fn drop(&mut self) {
-        // SAFETY: loaded in `load`, unloaded once; errors are ignored in Drop.
-        let _ = unsafe { sys::cuModuleUnload(self.module) };
+        let module = self.module;
+        // SAFETY: loaded in `load`, unloaded once; errors are ignored in Drop (and the call is
+        // made only when the driver exports it: a panic in Drop could abort).
+        crate::gpu::cuda::symbols::cleanup(c"cuModuleUnload", || unsafe {
+            sys::cuModuleUnload(module)
+        });
     }
 }

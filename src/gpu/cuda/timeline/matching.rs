@@ -1,14 +1,13 @@
 //! Turning issued ops plus device times (CUPTI records or events) into timeline [`Op`]s.
-#![allow(unsafe_code)]
 
 use std::collections::HashMap;
 
-use cudarc::driver::sys::{self, CUevent, CUresult};
+use cudarc::driver::sys::CUevent;
 
 use super::Issued;
 use crate::gpu::GpuError;
 use crate::gpu::cuda::cupti::{Collected, RecKind, Record};
-use crate::gpu::cuda::error::check;
+use crate::gpu::cuda::events::elapsed_between as elapsed_ms;
 use crate::report::{Op, OpKind};
 
 fn base_op(i: &Issued) -> Op {
@@ -130,31 +129,6 @@ pub(super) fn from_events(issued: &[Issued], origin: CUevent) -> Result<Vec<Op>,
         out.push(op);
     }
     Ok(out)
-}
-
-type ElapsedFn = unsafe extern "C" fn(*mut f32, CUevent, CUevent) -> CUresult;
-
-/// `cuEventElapsedTime` between two completed events. cudarc binds it only for CUDA < 13 and
-/// `_v2` only from 12.8, so both are looked up in the loaded driver: the plain name, which
-/// every driver exports, first (a driver before 12.8 has no `_v2`).
-fn elapsed_ms(start: CUevent, end: CUevent) -> Result<f32, GpuError> {
-    // SAFETY: `culib` is the driver cudarc loaded; both names have this C signature.
-    let f: ElapsedFn = unsafe {
-        let lib = sys::culib();
-        match lib.get::<ElapsedFn>(b"cuEventElapsedTime\0") {
-            Ok(f) => *f,
-            Err(_) => *lib
-                .get::<ElapsedFn>(b"cuEventElapsedTime_v2\0")
-                .map_err(|e| GpuError::Driver {
-                    call: "cuEventElapsedTime".into(),
-                    message: format!("the driver exports neither name: {e}"),
-                })?,
-        }
-    };
-    let mut ms = 0f32;
-    // SAFETY: both events were recorded and have completed (the device is synchronised).
-    check("cuEventElapsedTime", unsafe { f(&mut ms, start, end) })?;
-    Ok(ms)
 }
 
 #[cfg(test)]
