@@ -96,7 +96,13 @@ pub fn step(
     if let Some(exit) = ending() {
         return Ok(Some(exit));
     }
-    screen.draw(app)?;
+    if let Err(e) = screen.draw(app) {
+        // A draw that failed because the terminal hung up ends the tutorial as the hangup does.
+        if super::events::hung_up_now() {
+            return Ok(ending());
+        }
+        return Err(e);
+    }
     Ok(None)
 }
 

@@ -119,6 +119,23 @@ pub fn spawn_hangup_watch(tx: Sender<Event>) {
     });
 }
 
+/// Whether the terminal has hung up, asked now without waiting (a failed draw may be the first
+/// to know); sets the flag when it has.
+pub fn hung_up_now() -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let stdin = std::io::stdin();
+    let mut fds = [PollFd::new(&stdin, PollFlags::empty())];
+    let zero = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    let gone = matches!(poll(&mut fds, Some(&zero)), Ok(n) if n > 0);
+    if gone {
+        LOST.store(true, Ordering::SeqCst);
+    }
+    gone
+}
+
 /// Block until `fd` hangs up or fails; `false` when it cannot be watched at all (the input
 /// thread's own errors still end the loop then).
 fn wait_for_hangup(fd: &impl std::os::fd::AsFd) -> bool {
