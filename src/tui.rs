@@ -73,6 +73,7 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     app.overlays.banners.append(&mut banners);
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
+    events::spawn_hangup_watch(tx.clone());
     events::spawn_signals(tx.clone())?;
     events::leave_room_before_cpu_kill();
     warmup::spawn_highlight_warmup(tx.clone());

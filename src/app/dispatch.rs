@@ -160,6 +160,28 @@ impl App {
         }
     }
 
+    /// The character `key` types into the editor's text when it goes there as plain typing,
+    /// with no prompt, dialog or binding to take it first: a printable character, Enter (a
+    /// newline) or Tab (a tab). `None` for any other key, or when typing goes elsewhere. The
+    /// event loop types a run of such keys that arrived together in one insertion.
+    pub fn typed_char(&self, key: &KeyEvent) -> Option<char> {
+        let c = match key.code {
+            KeyCode::Char(c) if !c.is_control() && !has_ctrl_or_alt(key) => c,
+            KeyCode::Enter if key.modifiers.is_empty() => '\n',
+            KeyCode::Tab if key.modifiers.is_empty() => '\t',
+            _ => return None,
+        };
+        let typing = key.kind == KeyEventKind::Press
+            && !crate::panes::too_small(self.size)
+            && self.quiz.input.is_none()
+            && self.key_context() == Ctx::Editor
+            && keymap::lookup(Ctx::Editor, key).is_none_or(Action::edits_text)
+            && self.exercises.editor.as_ref().is_some_and(|ed| {
+                ed.area.is_some() && ed.conflict.is_none() && ed.quit_prompt.is_none()
+            });
+        typing.then_some(c)
+    }
+
     /// Which part of the key table applies now.
     pub fn key_context(&self) -> Ctx {
         match self.overlays.dialog {

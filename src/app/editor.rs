@@ -167,8 +167,9 @@ impl EditorState {
     /// Pair the checked text's lines with the editor's again (after an edit, a reload, a new
     /// verdict).
     pub(super) fn remap(&mut self) {
-        self.lines = match (&self.checked_text, self.text()) {
-            (Some(old), Some(new)) => LineMap::between(old, &new),
+        // Nothing checked yet: nothing to pair, and no joining of the whole text per edit.
+        self.lines = match (&self.checked_text, &self.area) {
+            (Some(old), Some(_)) => LineMap::between(old, &self.text().unwrap_or_default()),
             _ => LineMap::default(),
         };
         let lines = &self.lines;

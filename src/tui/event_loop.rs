@@ -2,6 +2,10 @@
 //! worker and exercise checks), hand each message to [`App::update`], carry out the [`Cmd`]s it
 //! returns, and draw once per batch. It never ticks while idle.
 //!
+//! An ending signal and a lost terminal are read from their flags between queued events (the
+//! channel delivers in order: behind 300,000 typed-in keys of a paste a SIGHUP waited 15
+//! minutes), and a run of keys already queued is typed in one go (`typing`).
+//!
 //! Generic over the [`Screen`], so tests drive this very loop on ratatui's `TestBackend` with a
 //! scripted channel and read the drawn buffer ([`step`] runs one turn of it).
 //!
@@ -17,6 +21,8 @@ use super::Event;
 use super::screen::Screen;
 use super::shell::{Flow, Shell};
 use crate::app::{App, Msg};
+
+mod typing;
 
 /// How often the spinner turns while an experiment runs (the loop sleeps when idle).
 const TICK: Duration = Duration::from_millis(120);
@@ -56,7 +62,15 @@ pub fn step(
 ) -> anyhow::Result<Option<Exit>> {
     let first = next_event(app, events)?;
     // Handle everything already queued before drawing once (e.g. a burst of wheel events).
-    for event in std::iter::once(first).chain(events.try_iter()) {
+    let mut queued = std::iter::once(first).chain(events.try_iter()).peekable();
+    while let Some(event) = queued.next() {
+        if let Some(exit) = ending() {
+            return Ok(Some(exit));
+        }
+        let event = match event {
+            Event::App(Msg::Key(key)) => typing::run(app, key, &mut queued),
+            other => other,
+        };
         let msg = match event {
             Event::Signal(sig) => return Ok(Some(Exit::Signal(sig))),
             Event::InputFailed(why) => anyhow::bail!("cannot read the terminal: {why}"),
@@ -79,8 +93,27 @@ pub fn step(
             return Ok(Some(Exit::Quit));
         }
     }
-    screen.draw(app)?;
+    if let Some(exit) = ending() {
+        return Ok(Some(exit));
+    }
+    if let Err(e) = screen.draw(app) {
+        // A draw that failed because the terminal hung up ends the tutorial as the hangup does.
+        if super::events::hung_up_now() {
+            return Ok(ending());
+        }
+        return Err(e);
+    }
     Ok(None)
+}
+
+/// What ends the tutorial ahead of the queue: a signal (the signal thread's flag), or the
+/// terminal gone, which ends it as a hangup does (128 + SIGHUP); either way the shell saves
+/// on the way out.
+fn ending() -> Option<Exit> {
+    if let Some(sig) = super::events::ending_signal() {
+        return Some(Exit::Signal(sig));
+    }
+    super::events::terminal_lost().then_some(Exit::Signal(signal_hook::consts::SIGHUP))
 }
 
 /// The next event; while a run or the editor is on, a tick when nothing came for [`TICK`].

@@ -5,6 +5,12 @@
 //! SIGUSR2, SIGALRM, SIGVTALRM, and SIGXCPU, the soft CPU-time limit, which leaves time to save
 //! before the hard one); SIGTSTP suspends it like vim or less; SIGCONT redraws. (SIGXFSZ is
 //! ignored for every command, in `main`: a write past `ulimit -f` then fails with EFBIG.)
+//!
+//! A lost terminal (the other side of the pty closed, a hangup) is watched for on a thread of
+//! its own ([`spawn_hangup_watch`]): crossterm's reader spins on a terminal at EOF instead of
+//! failing. An ending signal and a lost terminal are also flags ([`ending_signal`],
+//! [`terminal_lost`]) that the loop reads between queued events, so that neither waits behind a
+//! backlog of keys (review 2026-12-01b: 15 minutes of typed-in paste after the pane closed).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Sender;
@@ -36,6 +42,17 @@ pub fn ending_signal() -> Option<i32> {
     Some(ENDING.load(Ordering::SeqCst)).filter(|&s| s != 0)
 }
 
+/// Set once the terminal is gone (hung up, or at EOF): nothing more can be read or drawn.
+static LOST: AtomicBool = AtomicBool::new(false);
+
+/// Why the terminal can no longer be used, once it is gone.
+pub const TERMINAL_LOST: &str = "the terminal closed (hangup or end of input)";
+
+/// Whether the terminal is gone (see [`spawn_hangup_watch`]).
+pub fn terminal_lost() -> bool {
+    LOST.load(Ordering::SeqCst)
+}
+
 /// What arrives on the loop's channel.
 #[derive(Debug)]
 pub enum Event {
@@ -56,6 +73,9 @@ pub enum Event {
 pub fn spawn_input(tx: Sender<Event>) {
     thread::spawn(move || {
         loop {
+            if terminal_lost() {
+                return;
+            }
             // While the learner's own editor has the terminal, do not read its keys.
             let paused = INPUT_PAUSED.load(Ordering::SeqCst);
             INPUT_IDLE.store(paused, Ordering::SeqCst);
@@ -74,6 +94,7 @@ pub fn spawn_input(tx: Sender<Event>) {
                 Ok(TermEvent::Paste(text)) => Msg::Paste(text),
                 Ok(_) => continue,
                 Err(err) => {
+                    LOST.store(true, Ordering::SeqCst);
                     let _ = tx.send(Event::InputFailed(err.to_string()));
                     return;
                 }
@@ -83,6 +104,50 @@ pub fn spawn_input(tx: Sender<Event>) {
             }
         }
     });
+}
+
+/// Watch standard input (the terminal the tutorial reads, as crossterm does) for a hangup: a
+/// `poll` asking for no events still reports POLLHUP, POLLERR and POLLNVAL, and reads nothing,
+/// so it takes no key from the input thread. When the terminal goes, set the flag the loop reads
+/// between events and say so on the channel (for a loop that was idle).
+pub fn spawn_hangup_watch(tx: Sender<Event>) {
+    thread::spawn(move || {
+        if wait_for_hangup(&std::io::stdin()) {
+            LOST.store(true, Ordering::SeqCst);
+            let _ = tx.send(Event::InputFailed(TERMINAL_LOST.to_string()));
+        }
+    });
+}
+
+/// Whether the terminal has hung up, asked now without waiting (a failed draw may be the first
+/// to know); sets the flag when it has.
+pub fn hung_up_now() -> bool {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let stdin = std::io::stdin();
+    let mut fds = [PollFd::new(&stdin, PollFlags::empty())];
+    let zero = Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    let gone = matches!(poll(&mut fds, Some(&zero)), Ok(n) if n > 0);
+    if gone {
+        LOST.store(true, Ordering::SeqCst);
+    }
+    gone
+}
+
+/// Block until `fd` hangs up or fails; `false` when it cannot be watched at all (the input
+/// thread's own errors still end the loop then).
+fn wait_for_hangup(fd: &impl std::os::fd::AsFd) -> bool {
+    use rustix::event::{PollFd, PollFlags, poll};
+    loop {
+        let mut fds = [PollFd::new(fd, PollFlags::empty())];
+        match poll(&mut fds, None) {
+            Ok(_) if !fds[0].revents().is_empty() => return true,
+            Ok(_) | Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => return false,
+        }
+    }
 }
 
 /// Forward SIGTERM, SIGHUP, SIGINT and SIGQUIT (from `kill`; Ctrl-C and Ctrl-\\ in raw mode are
@@ -145,8 +210,22 @@ pub fn stop_self() {
 
 #[cfg(test)]
 mod tests {
-    use super::soft_cpu_limit;
+    #![allow(clippy::unwrap_used)]
+    use super::{soft_cpu_limit, wait_for_hangup};
     use nix::sys::resource::RLIM_INFINITY;
+
+    /// Review 2026-12-01b: the input thread spun on a closed terminal. The watch answers when
+    /// the other side goes (a pipe's write end closing hangs up its read end, as the master of
+    /// a pty closing hangs up the terminal), and reads nothing meanwhile.
+    #[test]
+    fn the_watch_answers_when_the_other_side_closes() {
+        let (read, write) = std::io::pipe().unwrap();
+        let watch = std::thread::spawn(move || wait_for_hangup(&read));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        assert!(!watch.is_finished(), "no hangup yet: still waiting");
+        drop(write);
+        assert!(watch.join().unwrap(), "the hangup is seen");
+    }
 
     /// Review 2026-12-01 S3: `ulimit -t 6` (soft = hard = 6) killed the TUI with no warning.
     #[test]

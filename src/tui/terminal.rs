@@ -1,6 +1,10 @@
 //! Entering and leaving the full-screen terminal: raw mode, the alternate screen, mouse capture,
 //! bracketed paste (a paste arrives as one event, not one key per character).
 //! Leaving is idempotent and also runs on drop, so an early `?` cannot leave the terminal raw.
+//! Every write of leaving ignores its error: after a hangup the terminal (and stderr with it)
+//! fails every write with EIO, and ratatui's own drop of a terminal whose cursor it hid prints
+//! that failure with `eprintln!`, which panics on a closed stderr (a crash log on the way out):
+//! [`dispose`] shows the cursor first and forgets a terminal it could not show it on.
 
 use std::io::{self, Stdout};
 use std::path::Path;
@@ -19,6 +23,19 @@ use ratatui::layout::Size;
 use super::screen::{Screen, draw_app};
 use crate::app::App;
 
+type Inner = ratatui::Terminal<CrosstermBackend<Stdout>>;
+
+/// Let go of a ratatui terminal without its drop's `eprintln!` (which panics when stderr is
+/// gone): once its cursor is shown again the drop writes nothing; if that write fails, the
+/// terminal is forgotten (a screen buffer or two, once, on the way out).
+fn dispose(mut inner: Inner) {
+    if inner.show_cursor().is_ok() {
+        drop(inner);
+    } else {
+        std::mem::forget(inner);
+    }
+}
+
 /// Whether the terminal is in the tutorial's modes. One flag for the whole process, so the panic
 /// hook and the drop of [`Terminal`] restore once: a second "leave alternate screen" would move
 /// the cursor back over whatever was printed since.
@@ -26,7 +43,8 @@ static ACTIVE: AtomicBool = AtomicBool::new(false);
 
 /// The terminal while the tutorial owns it.
 pub struct Terminal {
-    inner: ratatui::Terminal<CrosstermBackend<Stdout>>,
+    /// `None` only inside `drop`.
+    inner: Option<Inner>,
     active: bool,
     mouse: bool,
 }
@@ -51,7 +69,7 @@ impl Terminal {
         let inner = entered.and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(out)));
         match inner {
             Ok(inner) => Ok(Terminal {
-                inner,
+                inner: Some(inner),
                 active: true,
                 mouse,
             }),
@@ -63,7 +81,10 @@ impl Terminal {
     }
 
     pub fn size(&self) -> io::Result<Size> {
-        self.inner.size()
+        match &self.inner {
+            Some(inner) => inner.size(),
+            None => Err(io::Error::other("the terminal is closed")),
+        }
     }
 
     /// Give the terminal back as it was; nothing of the tutorial stays on screen.
@@ -108,14 +129,21 @@ impl Terminal {
         // thread's reader can swallow).
         entered
             .and_then(|()| ratatui::Terminal::new(CrosstermBackend::new(io::stdout())))
-            .map(|inner| self.inner = inner)
+            .map(|inner| {
+                if let Some(old) = self.inner.replace(inner) {
+                    dispose(old);
+                }
+            })
             .map_err(|e| anyhow::anyhow!("cannot set up the terminal again: {e}"))
     }
 }
 
 impl Screen for Terminal {
     fn draw(&mut self, app: &App) -> anyhow::Result<()> {
-        draw_app(&mut self.inner, app)
+        match self.inner.as_mut() {
+            Some(inner) => draw_app(inner, app),
+            None => anyhow::bail!("cannot draw: the terminal is closed"),
+        }
     }
 
     /// Like vim and less: give the terminal back, stop; on SIGCONT take it again.
@@ -147,6 +175,9 @@ impl super::external_editor::Handover for Terminal {
 impl Drop for Terminal {
     fn drop(&mut self) {
         self.restore();
+        if let Some(inner) = self.inner.take() {
+            dispose(inner);
+        }
     }
 }
 

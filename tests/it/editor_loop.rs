@@ -251,3 +251,46 @@ fn a_failed_save_then_quit_writes_the_text_to_a_recovery_file() {
             .starts_with("// precious\n")
     );
 }
+
+/// Issue 29: without bracketed paste a paste is one key per character, and each edit of the
+/// text area passes over the whole file (300 KB took 126 s). Keys that arrived together are
+/// one edit: 20,000 of them, typed into a file already 5,000 lines long, come out as one undo
+/// step in one turn of the loop (so the whole-file work is paid once per turn, however many
+/// keys), inserted as they came (Enter a newline without auto-indent, the pasted text bringing
+/// its own), while a key on its own is still typed with auto-indent.
+#[test]
+fn keys_queued_together_are_one_edit_whatever_the_file_size() {
+    let mut rig = Rig::new(|_| {});
+    rig.open();
+    let long = "int x = 0;\n".repeat(5_000);
+    rig.send(Msg::Paste(long));
+    assert_eq!(rig.step(), None);
+    let before = rig.text();
+    let lines = "    y = y + 1; // pasted\n".repeat(800);
+    let typed: Vec<char> = lines.chars().collect();
+    assert!(typed.len() >= 20_000);
+    for c in &typed {
+        match c {
+            '\n' => rig.key(KeyCode::Enter, KeyModifiers::NONE),
+            c => rig.key(KeyCode::Char(*c), KeyModifiers::NONE),
+        }
+    }
+    assert_eq!(rig.step(), None, "all of it in one turn");
+    let after = rig.text();
+    assert!(
+        after.contains(&lines),
+        "inserted as typed, indentation not doubled"
+    );
+    assert_eq!(after.len(), before.len() + lines.len());
+    // One edit: one Ctrl-U takes all of it back.
+    rig.key(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    assert_eq!(rig.step(), None);
+    assert_eq!(rig.text(), before, "the run was one undo step");
+    // A key alone is typed as a key: Enter after `{` indents.
+    rig.typed("{");
+    assert_eq!(rig.step(), None);
+    rig.key(KeyCode::Enter, KeyModifiers::NONE);
+    assert_eq!(rig.step(), None);
+    let (row, col) = rig.app.exercises.editor.as_ref().unwrap().cursor().unwrap();
+    assert_eq!(col, 4, "auto-indent after a typed {{ (row {row})");
+}

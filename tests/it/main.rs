@@ -6,6 +6,7 @@ mod cli;
 mod code_width;
 mod e2e_panel;
 mod e2e_pty;
+mod e2e_pty_hangup;
 mod editor;
 mod editor_loop;
 mod event_loop;
