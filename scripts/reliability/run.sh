@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Re-run the reliability review's 78 cases (shared/reviews/2026-11-30-reliability.md, issue 9)
+# Re-run the reliability review's 78 cases (shared/reviews/2026-11-30-reliability.md, issue 9),
+# the 37 of shared/reviews/2026-12-01b-reliability.md (issue 29: cases/83-*.sh, the review's own
+# scripts, and the variants in cases/84-*.sh),
 # plus the issue's variants, and the 88 cases of shared/reviews/2026-12-01-reliability.md
 # (issue 21; cases/80-*.sh and cases/81-*.sh), against a built binary, without a GPU, and print
 # the table.
