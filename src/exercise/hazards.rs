@@ -37,6 +37,20 @@ pub enum HazardKind {
 }
 
 impl HazardKind {
+    /// Every kind, for what must cover them all (each kind's card is checked against the
+    /// lessons); a test holds the list to the enum.
+    pub const ALL: [HazardKind; 7] = [
+        HazardKind::ReadBeforeSync,
+        HazardKind::WriteWhileInFlight,
+        HazardKind::FreeWhileInFlight,
+        HazardKind::DeviceRace,
+        HazardKind::PageableAsync,
+        HazardKind::DefaultStream,
+        HazardKind::Leak,
+    ];
+}
+
+impl HazardKind {
     /// The name shown and used in JSON, e.g. `read-before-sync`.
     pub fn name(self) -> &'static str {
         match self {
@@ -513,5 +527,28 @@ fn teaches_host(call: &Call) -> bool {
         | Call::StreamQuery { done: true, .. }
         | Call::EventQuery { done: true, .. } => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HazardKind;
+
+    /// `ALL` holds every kind once: the match below stops compiling when a kind is added, and
+    /// its position must then be in `ALL`.
+    #[test]
+    fn all_holds_every_kind_once() {
+        let position = |k: HazardKind| match k {
+            HazardKind::ReadBeforeSync => 0,
+            HazardKind::WriteWhileInFlight => 1,
+            HazardKind::FreeWhileInFlight => 2,
+            HazardKind::DeviceRace => 3,
+            HazardKind::PageableAsync => 4,
+            HazardKind::DefaultStream => 5,
+            HazardKind::Leak => 6,
+        };
+        let mut seen: Vec<usize> = HazardKind::ALL.into_iter().map(position).collect();
+        seen.sort_unstable();
+        assert_eq!(seen, (0..7).collect::<Vec<_>>());
     }
 }

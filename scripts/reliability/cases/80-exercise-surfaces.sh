@@ -228,12 +228,13 @@ x16_second_instance() {
     sleep 1
     tmx_cap rl-x16a | grep -q 'The file changed outside' || bad="$bad [no prompt in A]"
     tmx_cap rl-x16a | grep -q '// typed in A' || bad="$bad [A lost its lines]"
-    tmx_keys rl-x16a k; tmx_keys rl-x16a Escape; tmx_keys rl-x16a q
+    # The prompt takes no typing since issue 29 (review 2026-12-01b ED5): Alt-K keeps mine.
+    tmx_keys rl-x16a M-k; tmx_keys rl-x16a Escape; tmx_keys rl-x16a q
     [ "$(tmx_exit rl-x16a 10)" = 0 ] || bad="$bad [A exit]"
-    grep -q '// typed in A' "$(ex_file "$s")" || bad="$bad [A's text not saved after k]"
+    grep -q '// typed in A' "$(ex_file "$s")" || bad="$bad [A's text not saved after Alt-K]"
     tmx_kill rl-x16a; tmx_kill rl-x16b
     [ -z "$bad" ]
-    verdict $? "A kept its lines when B left; B's save offered in A (keep mine / load theirs / show diff); k then Esc saved A's text${bad}"
+    verdict $? "A kept its lines when B left; B's save offered in A (Alt-K keep mine / Alt-L load theirs / Alt-C compare); Alt-K then Esc saved A's text${bad}"
 }
 
 x35_touch_loop() {

@@ -36,17 +36,7 @@ pub(super) const EVENT_LEAK: CardRef = CardRef {
 
 /// Every card a hazard may point at, for the test that each exists in the lessons.
 pub(super) fn every_card() -> Vec<CardRef> {
-    use HazardKind::*;
-    let kinds = [
-        ReadBeforeSync,
-        WriteWhileInFlight,
-        FreeWhileInFlight,
-        DeviceRace,
-        PageableAsync,
-        DefaultStream,
-        Leak,
-    ];
-    let mut cards: Vec<CardRef> = kinds.into_iter().map(CardRef::of).collect();
+    let mut cards: Vec<CardRef> = HazardKind::ALL.into_iter().map(CardRef::of).collect();
     cards.extend([STREAM_LEAK, EVENT_LEAK]);
     cards
 }
