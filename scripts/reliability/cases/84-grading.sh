@@ -27,9 +27,11 @@ vg_ended() {
         grep -qE 'checks failed|passed|stopped' "$CASE_DIR/$1.out"
 }
 
-vg1_events_read_300000_times() {
-    case_start VG1 critical "exercise check pageable-to-pinned: one pair of events around 20,000 small copies, its elapsed time read 300,000 times (about as many as the step budget allows; grading reads every pair; a 4 GB address space)"
-    cat >"$CASE_DIR/f.cu" <<'CU'
+# timed_copies_read_often COPIES READS: CK5's program, with COPIES four-byte uploads inside one
+# pair of events whose elapsed time is read READS times (one 2 MiB copy first, so a bandwidth
+# may be reported).
+timed_copies_read_often() {
+    cat <<CU
 #include "academy.cuh"
 int main()
 {
@@ -42,15 +44,20 @@ int main()
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     cudaEventRecord(a, 0);
-    for (int i = 0; i < 20000; i++) cudaMemcpyAsync(d, h, 4, cudaMemcpyHostToDevice, 0);
+    for (int i = 0; i < $1; i++) cudaMemcpyAsync(d, h, 4, cudaMemcpyHostToDevice, 0);
     cudaEventRecord(b, 0);
     cudaEventSynchronize(b);
     float ms = 0;
-    for (int j = 0; j < 300000; j++) cudaEventElapsedTime(&ms, a, b);
+    for (int j = 0; j < $2; j++) cudaEventElapsedTime(&ms, a, b);
     report("upload_gbps", 1.0);
     return 0;
 }
 CU
+}
+
+vg1_events_read_300000_times() {
+    case_start VG1 critical "exercise check pageable-to-pinned: one pair of events around 20,000 small copies, its elapsed time read 300,000 times (about as many as the step budget allows; grading reads every pair; a 4 GB address space)"
+    timed_copies_read_often 20000 300000 >"$CASE_DIR/f.cu"
     vg_check f pageable-to-pinned
     vg_ended f && ! grep -q 'step budget' "$CASE_DIR/f.out"
     verdict $? "exit $VG_RC after $VG_SECS s: $(grep -m1 -oE 'not yet: [^.]*checks failed|stopped[^:;]*' "$CASE_DIR/f.out")"
@@ -145,28 +152,7 @@ vg5_ck5_cancelled_in_the_tui() {
     case_start VG5 major "CK5's program (98,990 copies, 250,000 reads) in the editor: Ctrl-R, Esc after 25 s (a 8 GB address space)"
     local s="$CASE_DIR/s" t=gr-vg5 still rc
     mkdir -p "$s/exercises"
-    cat >"$s/exercises/pageable-to-pinned.cu" <<'CU'
-#include "academy.cuh"
-int main()
-{
-    float *h;
-    cudaMallocHost(&h, 4 << 20);
-    float *d;
-    cudaMalloc(&d, 4 << 20);
-    cudaMemcpy(d, h, 2 << 20, cudaMemcpyHostToDevice);
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    cudaEventRecord(a, 0);
-    for (int i = 0; i < 98990; i++) cudaMemcpyAsync(d, h, 4, cudaMemcpyHostToDevice, 0);
-    cudaEventRecord(b, 0);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    for (int j = 0; j < 250000; j++) cudaEventElapsedTime(&ms, a, b);
-    report("upload_gbps", 1.0);
-    return 0;
-}
-CU
+    timed_copies_read_often 98990 250000 >"$s/exercises/pageable-to-pinned.cu"
     # Not named rl-*: run.sh's clean-up of another run on this machine kills rl-* sessions.
     tmx_start "$t" 100 30 "ulimit -v 8000000; CUDA_ACADEMY_STATE_DIR=$s NO_COLOR=1 $BIN --backend sim"
     sleep 2
