@@ -7,6 +7,7 @@
 
 pub mod catalog;
 pub mod cue;
+mod hazard_links;
 pub mod validate;
 
 use serde::Deserialize;

@@ -113,7 +113,7 @@ fn list_json_from_a_folder() {
     let dir = good_folder();
     let lessons = list_json(&["list", "--json", "--lessons", dir.path().to_str().unwrap()]);
     let ids: Vec<&str> = lessons.iter().map(|l| l["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["pageable", "streams", "pipeline"]);
+    assert_eq!(ids, ["pageable", "streams", "overlap"]);
     assert_eq!(lessons[1]["title"], "Streams");
     assert_eq!(lessons[1]["order"], 2);
     assert_eq!(lessons[1]["cards"], 2);
@@ -186,7 +186,7 @@ fn list_table_fits_80_columns() {
     for (line, (id, title)) in lines[1..].iter().zip([
         ("pageable", "Pageable"),
         ("streams", "Streams"),
-        ("pipeline", "A very long title"),
+        ("overlap", "A very long title"),
     ]) {
         assert!(line.contains(id) && line.contains(title), "{line}");
     }
