@@ -7,19 +7,22 @@
 //! operations, allocations checked against the device's free memory and a host budget, a
 //! wall-clock limit, and a cancellation flag polled as it runs.
 
+mod academy;
 mod alloc;
+mod args;
 mod arith;
 mod calls;
 mod copies;
 mod errors;
 mod eval;
+mod events;
 mod functions;
-mod helpers;
 mod launch;
 mod limits;
 mod memory;
 mod ordered;
 mod stmt;
+mod streams;
 mod value;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
