@@ -12,7 +12,7 @@
 //! | [`Overlays`]: help, confirm, parameter form, links, banners | [`OverlayAction`] | `overlay`, `links` | `dispatch`, `list` |
 //! | [`PanelState`]: experiments, runs, results, timelines | [`PanelAction`] | `panel` | `run`, `predict` |
 //! | [`ParamsForm`] (inside [`Overlay::Params`]) | [`FormAction`] | `params` | `params` |
-//! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/msg` |
+//! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/update` |
 //!
 //! Keys become [`crate::keymap::Action`]s, and `dispatch` is the one table from an action to the
 //! sub-state action it stands for. Views that follow from state are derived where they are read
@@ -155,13 +155,10 @@ impl App {
             Msg::Worker(event) => self.on_worker(event),
             Msg::Tick => {
                 self.tick();
-                self.editor_poll()
+                self.exercises.poll()
             }
             Msg::Exercise(reply) => self.on_exercise(reply),
-            Msg::Paste(text) => {
-                self.editor_paste(&text);
-                Vec::new()
-            }
+            Msg::Paste(text) => self.editor_update(EditorAction::Paste(text)),
             Msg::Exported(result) => {
                 self.on_exported(result);
                 Vec::new()

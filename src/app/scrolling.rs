@@ -107,19 +107,6 @@ impl App {
         self.measure.help_max_scroll(area)
     }
 
-    /// Alt-↑↓ and Alt-PgUp/PgDn in the editor: scroll the verdict pane by `steps` lines or
-    /// pages. Where the timeline is in its place (narrow, Ctrl-L) the verdict comes back, so
-    /// the key is never pressed at nothing.
-    pub(super) fn scroll_verdict(&mut self, steps: i32, page: bool) {
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        ed.show_timeline = false;
-        let scroll = &ed.verdict_scroll;
-        let lines = if page { steps * scroll.page() } else { steps };
-        scroll.scroll(lines);
-    }
-
     /// The wheel scrolls the pane under the pointer (the help while it is open, the lesson
     /// list's selection while it is an overlay, the verdict pane in the editor); a click
     /// focuses the pane under it.

@@ -5,7 +5,7 @@
 //! at once. Otherwise a prompt offers "keep mine" (Alt-K: the next save replaces the file),
 //! "load theirs" (Alt-L: the editor's text is kept in a recovery file first) and "compare"
 //! (Alt-C: the diff). The prompt appears on its own while the learner may be typing, so it
-//! takes no typed key: typing goes on into the text (see [`App::editor_prompt_key`]). Saves are refused meanwhile (the shell compares the
+//! takes no typed key: typing goes on into the text (see [`Exercises::prompt_key`]). Saves are refused meanwhile (the shell compares the
 //! file's stamp), so two instances never reload and re-save each other, and a file the editor
 //! cannot load (Latin-1, binary, over the cap) is left as it is on disk.
 //!
@@ -13,8 +13,11 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::{EditorState, Stamp, normal, put_cursor, text_area};
-use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd};
+use super::{
+    EditorCtx, EditorEffect, EditorState, Exercises, Stamp, banner, cmds, normal, put_cursor,
+    text_area,
+};
+use crate::app::{BannerKind, Cmd, ExerciseCmd};
 
 /// The disk's version, while the learner decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,16 +103,14 @@ pub fn diff(mine: &str, theirs: &str) -> Vec<DiffLine> {
     out
 }
 
-impl App {
+impl Exercises {
     /// The shell found the file on disk different from what the editor last read or wrote.
-    pub(in crate::app) fn on_changed_outside(
+    pub(super) fn on_changed_outside(
         &mut self,
-        id: &str,
-        theirs: Result<String, String>,
-        stamp: Option<Stamp>,
-        external: bool,
-    ) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut().filter(|e| e.id == id) else {
+        (id, theirs, stamp, external): (&str, Result<String, String>, Option<Stamp>, bool),
+        ctx: &EditorCtx,
+    ) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut().filter(|e| e.id == id) else {
             return Vec::new();
         };
         ed.leaving = false;
@@ -126,27 +127,27 @@ impl App {
             Ok(text) if !ed.dirty() && ed.conflict.is_none() => {
                 reload(ed, &text, stamp);
                 if external {
-                    return self.editor_check();
+                    return cmds(self.check(ctx));
                 }
-                self.overlays.banners.push(Banner {
-                    kind: BannerKind::Info,
-                    text: "the exercise file changed outside and was loaded (the editor had no unsaved changes)".into(),
-                });
-                Vec::new()
+                vec![banner(
+                    BannerKind::Info,
+                    "the exercise file changed outside and was loaded (the editor had no unsaved changes)",
+                )]
             }
             theirs => {
+                let mut effects = Vec::new();
                 if let Err(why) = &theirs {
                     let whose = if external {
                         "your editor's save"
                     } else {
                         "the file on disk"
                     };
-                    self.overlays.banners.push(Banner {
-                        kind: BannerKind::Warning,
-                        text: format!(
+                    effects.push(banner(
+                        BannerKind::Warning,
+                        format!(
                             "{whose} cannot be loaded: {why}; it is left as it is, and the text here is kept"
                         ),
-                    });
+                    ));
                 }
                 ed.conflict = Some(Conflict {
                     theirs,
@@ -154,7 +155,7 @@ impl App {
                     diff: None,
                     diff_top: 0,
                 });
-                Vec::new()
+                effects
             }
         }
     }
@@ -169,13 +170,13 @@ impl App {
     /// the editing keys go on into the text, and the answers are Alt keys that type nothing
     /// (Alt-K keep mine, Alt-L load theirs, Alt-C compare). Only the diff, which covers the
     /// code, takes the keys while it is shown (its scrolling; nothing is typed unseen).
-    pub(in crate::app) fn editor_prompt_key(&mut self, key: KeyEvent) -> Option<Vec<Cmd>> {
-        let ed = self.exercises.editor.as_mut()?;
+    pub(super) fn prompt_key(&mut self, key: KeyEvent) -> Option<Vec<EditorEffect>> {
+        let ed = self.editor.as_mut()?;
         if ed.quit_prompt.is_some() {
             return Some(match key.code {
                 KeyCode::Char('y' | 'Y') => {
-                    self.exercises.quit_anyway = true;
-                    vec![Cmd::Quit]
+                    self.quit_anyway = true;
+                    vec![EditorEffect::Cmd(Cmd::Quit)]
                 }
                 KeyCode::Char('n' | 'N') => {
                     ed.quit_prompt = None;
@@ -209,10 +210,7 @@ impl App {
                     }
                     Err(why) => {
                         let text = format!("no diff: the file on disk cannot be loaded: {why}");
-                        self.overlays.banners.push(Banner {
-                            kind: BannerKind::Info,
-                            text,
-                        });
+                        return Some(vec![banner(BannerKind::Info, text)]);
                     }
                 }
                 return Some(Vec::new());
@@ -232,8 +230,8 @@ impl App {
 
     /// Esc while a prompt is up: close the diff, or answer "no" to quitting; `false` when no
     /// prompt took it.
-    pub(in crate::app) fn editor_prompt_escape(&mut self) -> bool {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    pub(super) fn prompt_escape(&mut self) -> bool {
+        let Some(ed) = self.editor.as_mut() else {
             return false;
         };
         if ed.quit_prompt.take().is_some() {
@@ -250,8 +248,8 @@ impl App {
 
     /// Alt-K: the editor's text stays; the next save replaces the file (its stamp is taken as
     /// seen; a FIFO or device in the file's place is not replaced, and that save says so).
-    fn keep_mine(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    fn keep_mine(&mut self) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         let Some(c) = ed.conflict.take() else {
@@ -259,18 +257,16 @@ impl App {
         };
         ed.stamp = c.stamp;
         ed.saved = c.theirs.ok();
-        self.overlays.banners.push(Banner {
-            kind: BannerKind::Info,
-            text: "kept your text; it replaces the file on disk when saved (Ctrl-R, Esc, quit)"
-                .into(),
-        });
-        Vec::new()
+        vec![banner(
+            BannerKind::Info,
+            "kept your text; it replaces the file on disk when saved (Ctrl-R, Esc, quit)",
+        )]
     }
 
     /// Alt-L: the disk's text replaces the editor's (when it can be loaded); the editor's text
     /// goes to a recovery file first (the shell says where), so the choice loses nothing.
-    fn load_theirs(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    fn load_theirs(&mut self) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         let Some(c) = ed.conflict.as_ref() else {
@@ -284,23 +280,20 @@ impl App {
                 reload(ed, &text, stamp);
                 mine.filter(|m| normal(m) != normal(&text))
                     .map(|text| {
-                        Cmd::Exercise(ExerciseCmd::KeepCopy {
+                        EditorEffect::Cmd(Cmd::Exercise(ExerciseCmd::KeepCopy {
                             id: ed.id.clone(),
                             text,
-                        })
+                        }))
                     })
                     .into_iter()
                     .collect()
             }
-            Err(why) => {
-                self.overlays.banners.push(Banner {
-                    kind: BannerKind::Error,
-                    text: format!(
-                        "cannot load the file on disk: {why}; fix it in your editor, or press Alt-K to keep the text here"
-                    ),
-                });
-                Vec::new()
-            }
+            Err(why) => vec![banner(
+                BannerKind::Error,
+                format!(
+                    "cannot load the file on disk: {why}; fix it in your editor, or press Alt-K to keep the text here"
+                ),
+            )],
         }
     }
 }
