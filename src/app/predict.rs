@@ -3,10 +3,12 @@
 //! measured value, the run's parameters and backend (in progress). The last default run of each
 //! experiment is kept in progress too, and is what `{{metric:NAME}}` in lesson text quotes; a
 //! run with other parameters is quoted only when there is no default one, and then says which
-//! parameters it used.
+//! parameters it used. The card that gives a prediction's answer is withheld until the learner
+//! has predicted (`withhold`).
 
 use std::collections::BTreeMap;
 
+mod withhold;
 mod wording;
 
 pub use wording::{closeness, describe_options, domain_error, format_value_in, metric_unit};
