@@ -100,7 +100,7 @@ fn the_chunking_diagram_reads_whole() {
         key(&mut app, KeyCode::Right);
         let text = screen(&app, w, h);
         assert!(
-            text.contains("stream 1: [H2D 0][K 0][D2H 0]         [H2D 3][K 3][D2H 3]"),
+            text.contains("stream 1: [H2D 0][K 0][D2H 0]  [H2D 3][K 3][D2H 3]"),
             "{text}"
         );
         insta::assert_snapshot!(format!("chunking_diagram_{w}x{h}"), text);
