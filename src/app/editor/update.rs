@@ -172,3 +172,7 @@ impl App {
         out
     }
 }
+
+#[cfg(test)]
+#[path = "update_tests.rs"]
+mod tests;
