@@ -5,7 +5,7 @@ use super::eval::stop;
 use super::value::{LEGACY_HANDLE, PER_THREAD, PER_THREAD_HANDLE, Value};
 use super::{Interp, Res};
 use crate::exercise::calls::CallId;
-use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range, RegionId};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, Range, RegionId};
 use crate::gpu::StreamId;
 use crate::ordering::rules::{self, Way};
 
@@ -128,9 +128,11 @@ impl Interp<'_> {
                 body_accesses: vec![],
             },
         )?;
-        // A synchronous copy from pageable memory first waits for the stream (the rule's
-        // "stream sync is performed before the copy is initiated").
-        if sync && rule.promised == HostWait::Staged {
+        // The backend's copy is asynchronous: the rule says which stream syncs make this call
+        // wait as it promises (a synchronous pageable upload syncs first, "a stream sync is
+        // performed before the copy is initiated"; one that completes syncs after).
+        let syncs = rule.host_syncs();
+        if syncs.before {
             let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
@@ -155,9 +157,7 @@ impl Interp<'_> {
             },
         };
         self.m(a.pos, a.name, result)?;
-        // The backend's async call already blocks where the driver does (pageable memory); a
-        // synchronous call whose rule promises completion waits for it here.
-        if sync && rule.promised == HostWait::Completion {
+        if syncs.after {
             let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
