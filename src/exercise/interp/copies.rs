@@ -5,7 +5,7 @@ use super::eval::stop;
 use super::value::{LEGACY_HANDLE, PER_THREAD, PER_THREAD_HANDLE, Value};
 use super::{Interp, Res};
 use crate::exercise::calls::CallId;
-use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, Range, RegionId};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range, RegionId};
 use crate::gpu::StreamId;
 use crate::ordering::rules::{self, Way};
 
