@@ -59,7 +59,7 @@ pub use predict::{RunLedger, off_factor, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
 pub mod predict_view {
     pub use super::predict::{
-        closeness, describe_options, domain_error, format_value_in, metric_unit,
+        backend_words, closeness, describe_options, domain_error, format_value_in, metric_unit,
     };
 }
 pub use quiz::{QuizAction, QuizState};

@@ -11,7 +11,9 @@ use std::collections::BTreeMap;
 mod withhold;
 mod wording;
 
-pub use wording::{closeness, describe_options, domain_error, format_value_in, metric_unit};
+pub use wording::{
+    backend_words, closeness, describe_options, domain_error, format_value_in, metric_unit,
+};
 
 use super::App;
 use super::panel::Running;
@@ -126,7 +128,7 @@ impl App {
         }
     }
 
-    /// The value of metric `name` for lesson text, e.g. `55.1 GB/s (simulated)`: from the last
+    /// The value of metric `name` for lesson text, e.g. `55.1 GB/s` (naming the backend only where another one measured it): from the last
     /// run with default parameters (the open lesson's experiments first); failing that, from a
     /// run with other parameters, naming them. `None` before any run measured it.
     pub fn metric_text(&self, name: &str) -> Option<String> {
@@ -141,7 +143,8 @@ impl App {
                 all.into_iter().find(|r| r.metrics.contains_key(name))
             });
         if let Some(run) = default_run {
-            return Some(quoted(&run.metrics[name], run.source.backend, None));
+            let now = self.panel.backend.kind();
+            return Some(quoted(&run.metrics[name], run.source.backend, now, None));
         }
         let (run, options) = self
             .runs
@@ -153,6 +156,7 @@ impl App {
         Some(quoted(
             &run.metrics[name],
             run.source.backend,
+            self.panel.backend.kind(),
             Some(&params),
         ))
     }

@@ -26,7 +26,18 @@ impl App {
     pub fn panes(&self) -> Panes {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
         let banners = self.measure.banner_lines(self, area.width);
-        layout::panes(area, banners, self.nav.focus, self.nav.zoomed)
+        self.panes_in(area, banners)
+    }
+
+    /// The layout of `area` with `banners` lines of banners: a short card gives its spare rows
+    /// to the panel (the view draws into exactly these panes).
+    pub fn panes_in(&self, area: Rect, banners: usize) -> Panes {
+        let card_lines = |width: u16| match self.entry() {
+            Some(crate::lesson::LessonEntry::Ok(_)) => self.card_lines(width).len(),
+            // A broken lesson's problems are drawn in place of the card: keep the whole share.
+            _ => usize::MAX,
+        };
+        layout::panes_fitting(area, banners, self.nav.focus, self.nav.zoomed, &card_lines)
     }
 
     fn help_open(&self) -> bool {

@@ -102,10 +102,10 @@ fn list_json(args: &[&str]) -> Vec<Value> {
     json["lessons"].as_array().unwrap().clone()
 }
 
-/// The SEEN, QUIZ and PREDICTIONS cells of a table line.
+/// The SEEN, QUIZ and PREDICTIONS cells of a table line (EXERCISES follows them).
 fn scores(line: &str) -> Vec<&str> {
     let cells: Vec<&str> = line.split_whitespace().collect();
-    cells[cells.len().saturating_sub(3)..].to_vec()
+    cells[cells.len().saturating_sub(4)..cells.len().saturating_sub(1)].to_vec()
 }
 
 #[test]
@@ -180,9 +180,14 @@ fn list_table_fits_80_columns() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(lines.len(), 7, "{text}");
     assert!(lines[0].starts_with("#  ID"), "{text}");
+    assert!(lines[0].ends_with("PREDICTIONS  EXERCISES"), "{text}");
     assert!(lines[4].starts_with("SEEN: cards seen. QUIZ:"), "{text}");
+    assert!(
+        lines[6].starts_with("EXERCISES: exercises passed"),
+        "{text}"
+    );
     for (line, (id, title)) in lines[1..].iter().zip([
         ("pageable", "Pageable"),
         ("streams", "Streams"),
