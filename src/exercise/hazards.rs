@@ -316,7 +316,13 @@ impl<'a> Checker<'a> {
             Call::HostWrite { range, what } => self.host_access(e.line, range, what, true),
             Call::Free { region, call } => self.release(e.line, *region, call),
             Call::Unregister { region } => self.release(e.line, *region, "cudaHostUnregister"),
-            _ => {}
+            // An allocation or a registration orders nothing; a record the model refused and a
+            // query that answered not-ready teach it nothing.
+            Call::Alloc { .. }
+            | Call::Register { .. }
+            | Call::EventRecord { .. }
+            | Call::StreamQuery { done: false, .. }
+            | Call::EventQuery { done: false, .. } => {}
         }
         // Only a call that tells the host something can end an op's flight: skip the rescan
         // otherwise (60,000 async calls never synchronised were a rescan per call).
@@ -526,7 +532,22 @@ fn teaches_host(call: &Call) -> bool {
         | Call::DeviceSync
         | Call::StreamQuery { done: true, .. }
         | Call::EventQuery { done: true, .. } => true,
-        _ => false,
+        Call::Alloc { .. }
+        | Call::Free { .. }
+        | Call::Register { .. }
+        | Call::Unregister { .. }
+        | Call::StreamCreate { .. }
+        | Call::StreamDestroy { .. }
+        | Call::PerThreadStream { .. }
+        | Call::EventCreate { .. }
+        | Call::EventDestroy { .. }
+        | Call::EventRecord { .. }
+        | Call::EventElapsed { .. }
+        | Call::StreamWaitEvent { .. }
+        | Call::StreamQuery { done: false, .. }
+        | Call::EventQuery { done: false, .. }
+        | Call::HostRead { .. }
+        | Call::HostWrite { .. } => false,
     }
 }
 
