@@ -104,7 +104,6 @@ impl Interp<'_> {
             .gpu
             .host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
         let ok = self.m(a.pos, "check_output", res)?;
-        self.out.output_checks.push((self.line, ok));
         self.out.checks.push(OutputCheck {
             line: self.line,
             passed: ok,

@@ -13,7 +13,14 @@ use crate::report::HostMemKind;
 impl Interp<'_> {
     /// `malloc(bytes)`.
     pub(super) fn malloc(&mut self, a: &Args) -> Res<Value> {
-        let r = self.alloc(a, MemKind::Pageable, a.count(0)?, HostMemKind::Pageable)?;
+        let bytes = a.count(0)?;
+        let r = self.alloc(
+            a,
+            CallId::Malloc,
+            MemKind::Pageable,
+            bytes,
+            HostMemKind::Pageable,
+        )?;
         Ok(Value::Ptr {
             region: RegionId(r as u32),
             off: 0,
@@ -39,7 +46,7 @@ impl Interp<'_> {
         } else {
             HostMemKind::Pinned
         };
-        self.alloc_into(a, MemKind::Pinned, host_kind)
+        self.alloc_into(a, CallId::CudaHostAlloc, MemKind::Pinned, host_kind)
     }
 
     /// `cudaMalloc(&ptr, bytes)`, `cudaMallocHost(&ptr, bytes)` and `cudaHostAlloc`'s
@@ -47,12 +54,13 @@ impl Interp<'_> {
     pub(super) fn alloc_into(
         &mut self,
         a: &Args,
+        call: CallId,
         kind: MemKind,
         host_kind: HostMemKind,
     ) -> Res<Value> {
         let place = a.place(0)?;
         let bytes = a.count(1)?;
-        let r = self.alloc(a, kind, bytes, host_kind)?;
+        let r = self.alloc(a, call, kind, bytes, host_kind)?;
         let region = RegionId(r as u32);
         self.out
             .region_names
@@ -62,9 +70,11 @@ impl Interp<'_> {
         Ok(Value::Int(0))
     }
 
+    /// An allocation of `bytes` by `call`, checked against the limits and logged.
     pub(super) fn alloc(
         &mut self,
         a: &Args,
+        call: CallId,
         kind: MemKind,
         bytes: u64,
         host_kind: HostMemKind,
@@ -125,7 +135,7 @@ impl Interp<'_> {
             region,
             kind,
             bytes,
-            name: a.name.to_string(),
+            call,
         });
         Ok(region.0 as usize)
     }

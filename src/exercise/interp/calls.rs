@@ -84,8 +84,8 @@ impl Interp<'_> {
         use CallId as C;
         match id {
             C::Malloc => self.malloc(a),
-            C::CudaMalloc => self.alloc_into(a, MemKind::Device, HostMemKind::Pinned),
-            C::CudaMallocHost => self.alloc_into(a, MemKind::Pinned, HostMemKind::Pinned),
+            C::CudaMalloc => self.alloc_into(a, id, MemKind::Device, HostMemKind::Pinned),
+            C::CudaMallocHost => self.alloc_into(a, id, MemKind::Pinned, HostMemKind::Pinned),
             C::CudaHostAlloc => self.host_alloc(a),
             C::Free | C::CudaFree | C::CudaFreeHost => self.free(a, id),
             C::CudaHostRegister => self.register(a, true),

@@ -14,6 +14,7 @@ use super::functions::Collected;
 use super::value::Value;
 use super::{Interp, Region, Res};
 use crate::exercise::ast::Ty;
+use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, RegionId};
 
 impl Interp<'_> {
@@ -52,7 +53,7 @@ impl Interp<'_> {
             region,
             kind: MemKind::Device,
             bytes,
-            name: a.name.to_string(),
+            call: CallId::CudaMallocAsync,
         });
         self.device_op(
             a,

@@ -358,7 +358,7 @@ fn a_pageable_async_upload_has_taken_its_source_when_it_returns() {
         "    free(h_page);",
     ]);
     // The overwrite after the call did not reach the GPU: the data is the filled input.
-    assert!(t.out.output_checks.iter().all(|(_, ok)| *ok));
+    assert!(t.out.checks.iter().all(|c| c.passed));
     assert!(!t.races(), "{:?}", t.hazards);
     assert!(
         t.hazards
@@ -459,11 +459,7 @@ fn a_stream_ordered_free_happens_after_the_work_queued_before_it() {
         "    cudaStreamSynchronize(s1);",
         "    bool ok = check_output(h_out, n);",
     ]);
-    assert!(
-        t.out.output_checks.iter().all(|(_, ok)| *ok),
-        "{}",
-        t.out.output
-    );
+    assert!(t.out.checks.iter().all(|c| c.passed), "{}", t.out.output);
     assert!(!t.races(), "{:?}", t.hazards);
 }
 
@@ -487,7 +483,7 @@ fn a_synchronous_upload_from_pageable_memory_waits_for_its_stream_then_takes_its
         "the spin before it ended first"
     );
     assert!(
-        t.out.output_checks.iter().all(|(_, ok)| *ok),
+        t.out.checks.iter().all(|c| c.passed),
         "the overwrite did not reach the GPU"
     );
     assert!(!t.races(), "{:?}", t.hazards);
