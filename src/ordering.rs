@@ -309,6 +309,30 @@ impl Model {
         Ok(e.record.as_ref().map(|(op, c)| (*op, c)))
     }
 
+    /// Whether event `id` exists (created and not destroyed).
+    pub fn event_exists(&self, id: u32) -> bool {
+        self.events.contains_key(&id)
+    }
+
+    /// Whether event `id` exists and was recorded at least once.
+    pub fn ever_recorded(&self, id: u32) -> bool {
+        self.events.get(&id).is_some_and(|e| e.record.is_some())
+    }
+
+    /// The streams that can take work, the legacy one aside, in id order (the per-thread
+    /// stream included once made).
+    pub fn live_streams(&self) -> impl Iterator<Item = u32> + '_ {
+        self.streams
+            .iter()
+            .filter(|(id, s)| **id != LEGACY && s.alive)
+            .map(|(id, _)| *id)
+    }
+
+    /// The events that exist, in id order.
+    pub fn live_events(&self) -> impl Iterator<Item = u32> + '_ {
+        self.events.keys().copied()
+    }
+
     /// `cudaStreamWaitEvent(stream, event)`: a marker op of `stream` after the event's last
     /// record, so the stream's later ops wait for it.
     pub fn wait_event(&mut self, stream: u32, event: u32) -> Result<Issued, Refused> {

@@ -25,13 +25,14 @@ mod stmt;
 mod streams;
 mod value;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicBool;
 
 use super::Diagnostic;
 use super::ast::{Pos, Program};
 use super::log::{Call, Entry, MemKind, Range, RegionId};
 use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
+use crate::ordering::{Model, Refused};
 use crate::report::Op;
 
 pub use errors::CudaError;
@@ -144,10 +145,7 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         halt,
         scopes: vec![HashMap::new()],
         regions: Vec::new(),
-        streams: BTreeSet::new(),
-        per_thread: None,
-        events: BTreeSet::new(),
-        recorded: BTreeSet::new(),
+        model: Model::new(),
         out: Outcome::default(),
         line: 1,
         gpu_ops: 0,
@@ -192,14 +190,11 @@ struct Interp<'a> {
     halt: Halt<'a>,
     scopes: Vec<HashMap<String, Var>>,
     regions: Vec<Region>,
-    /// Streams and events created and not yet destroyed: sets, so a create, a destroy and a
-    /// lookup cost O(log n) (review 2026-12-01b CK7), in creation order (ids only grow).
-    streams: BTreeSet<StreamId>,
-    /// The per-thread default stream, once the program used it.
-    per_thread: Option<StreamId>,
-    events: BTreeSet<EventId>,
-    /// Events recorded at least once (`cudaEventElapsedTime` needs both recorded).
-    recorded: BTreeSet<EventId>,
+    /// The ordering model, driven with every stream, event and device op the backend
+    /// accepted: which streams and events are live, which events were ever recorded and the
+    /// per-thread stream are its to say, never a copy kept here (review 2026-12-01b §2.2). Its
+    /// ids are the backend's (`StreamId.0`, `EventId.0`), as in the checker and the simulator.
+    model: Model,
     out: Outcome,
     /// The line of the statement being run, for log entries.
     line: u32,
@@ -283,6 +278,12 @@ impl Interp<'_> {
         })
     }
 
+    /// A refusal of the ordering model as a stop at `pos` naming `what`. The interpreter checks
+    /// every handle against the model before it calls the backend, so none is expected.
+    fn ordered<T>(&self, pos: Pos, what: &str, r: Result<T, Refused>) -> Res<T> {
+        r.map_err(|e| stop(pos, format!("{what}: {e}")))
+    }
+
     /// Give back whatever the program left allocated, so the backend is clean for the next run.
     /// Not logged: the leak checker has already seen the program end without it.
     fn release_leftovers(&mut self) {
@@ -301,14 +302,19 @@ impl Interp<'_> {
                 let _ = self.gpu.device_free(d);
             }
         }
-        for s in std::mem::take(&mut self.streams)
-            .into_iter()
-            .chain(self.per_thread.take())
-        {
-            let _ = self.gpu.stream_destroy(s);
+        // The program's streams, then the per-thread one (which the program does not own).
+        let per_thread = self.model.per_thread_stream();
+        let streams: Vec<u32> = (self.model.live_streams())
+            .filter(|s| Some(*s) != per_thread)
+            .chain(per_thread)
+            .collect();
+        for s in streams {
+            let _ = self.gpu.stream_destroy(StreamId(s));
         }
-        for e in std::mem::take(&mut self.events) {
-            let _ = self.gpu.event_destroy(e);
+        let events: Vec<u32> = self.model.live_events().collect();
+        for e in events {
+            let _ = self.gpu.event_destroy(EventId(e));
         }
+        self.model = Model::new();
     }
 }

@@ -51,7 +51,7 @@ impl Interp<'_> {
                 ));
             }
         };
-        if s != StreamId::LEGACY_DEFAULT && !self.streams.contains(&s) {
+        if self.model.check_stream(s.0).is_err() {
             return Err(stop(
                 a.at(i),
                 "this stream was destroyed (or never created)",
@@ -64,12 +64,12 @@ impl Interp<'_> {
     /// blocking stream (it synchronises with the legacy default stream: Runtime API, "Stream
     /// synchronization behavior"), which is how the backend makes it.
     fn per_thread_stream(&mut self, a: &Args) -> Res<StreamId> {
-        if let Some(s) = self.per_thread {
-            return Ok(s);
+        if let Some(s) = self.model.per_thread_stream() {
+            return Ok(StreamId(s));
         }
         let r = self.gpu.stream_create(crate::gpu::StreamKind::Blocking);
         let s = self.m(a.pos, "cudaStreamPerThread", r)?;
-        self.per_thread = Some(s);
+        self.model.create_per_thread_stream(s.0);
         self.log(Call::PerThreadStream { stream: s });
         Ok(s)
     }
@@ -248,6 +248,14 @@ impl Interp<'_> {
         self.gpu_op(a.pos)?;
         // The backend tags the ops this call queues with the line, for the timeline.
         self.gpu.set_source_line(Some(self.line));
+        let r = self.model.issue(op.stream.0);
+        let issued = self.ordered(a.pos, a.name, r)?;
+        // What the host may rely on after the call, as the checker reads it from the log.
+        match op.host_wait {
+            HostWait::None | HostWait::SourceTaken => {}
+            HostWait::Staged => self.model.learn_before(&issued),
+            HostWait::Completion => self.model.learn_op(&issued),
+        }
         self.log(Call::Device(op));
         Ok(())
     }

@@ -19,7 +19,7 @@ impl Interp<'_> {
         self.gpu_op(a.pos)?;
         let r = self.gpu.event_create(flags & 2 == 0);
         let e = self.m(a.pos, a.name, r)?;
-        self.events.insert(e);
+        self.model.create_event(e.0);
         self.log(Call::EventCreate { event: e });
         self.write_place(&place, Value::Event(e), a.pos)?;
         Ok(Value::Int(0))
@@ -31,7 +31,8 @@ impl Interp<'_> {
         self.log(Call::EventDestroy { event: e });
         let r = self.gpu.event_destroy(e);
         self.m(a.pos, a.name, r)?;
-        self.events.remove(&e);
+        let r = self.model.destroy_event(e.0);
+        self.ordered(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
 
@@ -46,7 +47,8 @@ impl Interp<'_> {
         });
         let r = self.gpu.event_record(e, s);
         self.m(a.pos, a.name, r)?;
-        self.recorded.insert(e);
+        let r = self.model.record(e.0, s.0);
+        self.ordered(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
 
@@ -56,6 +58,8 @@ impl Interp<'_> {
         self.log(Call::EventSync { event: e });
         let r = self.gpu.event_sync(e);
         self.m(a.pos, a.name, r)?;
+        let r = self.model.sync_event(e.0);
+        self.ordered(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
 
@@ -65,7 +69,7 @@ impl Interp<'_> {
         let place = a.place(0)?;
         let (start, end) = (self.event_arg(a, 1)?, self.event_arg(a, 2)?);
         for (e, which) in [(start, "start"), (end, "end")] {
-            if !self.recorded.contains(&e) {
+            if !self.model.ever_recorded(e.0) {
                 return Ok(self.cuda_error(
                     a.name,
                     errors::INVALID_HANDLE,
@@ -94,7 +98,7 @@ impl Interp<'_> {
 
     pub(super) fn event_arg(&self, a: &Args, i: usize) -> Res<EventId> {
         match a.vals.get(i) {
-            Some(Value::Event(e)) if self.events.contains(e) => Ok(*e),
+            Some(Value::Event(e)) if self.model.event_exists(e.0) => Ok(*e),
             Some(Value::Event(_)) => Err(stop(a.pos, "this event was destroyed")),
             Some(v) => Err(stop(
                 a.pos,

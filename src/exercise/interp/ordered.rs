@@ -23,6 +23,10 @@ impl Interp<'_> {
         let s = self.stream_arg(a, 0)?;
         let r = self.gpu.stream_query(s);
         let done = self.m(a.pos, a.name, r)?;
+        if done {
+            let r = self.model.learn_stream(s.0);
+            self.ordered(a.pos, a.name, r)?;
+        }
         self.log_query(Call::StreamQuery { stream: s, done });
         Ok(Value::Int(if done { 0 } else { NOT_READY }))
     }
@@ -32,6 +36,10 @@ impl Interp<'_> {
         let e = self.event_arg(a, 0)?;
         let r = self.gpu.event_query(e);
         let done = self.m(a.pos, a.name, r)?;
+        if done {
+            let r = self.model.learn_event(e.0);
+            self.ordered(a.pos, a.name, r)?;
+        }
         self.log_query(Call::EventQuery { event: e, done });
         Ok(Value::Int(if done { 0 } else { NOT_READY }))
     }

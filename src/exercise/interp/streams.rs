@@ -23,7 +23,7 @@ impl Interp<'_> {
         };
         let r = self.gpu.stream_create(kind);
         let s = self.m(a.pos, a.name, r)?;
-        self.streams.insert(s);
+        self.model.create_stream(s.0, kind == StreamKind::Blocking);
         let name = self.place_label(&place);
         self.log(Call::StreamCreate {
             stream: s,
@@ -37,13 +37,14 @@ impl Interp<'_> {
     /// `cudaStreamDestroy(stream)`: not of a default stream.
     pub(super) fn stream_destroy(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
-        if s == StreamId::LEGACY_DEFAULT || Some(s) == self.per_thread {
+        if s == StreamId::LEGACY_DEFAULT || Some(s.0) == self.model.per_thread_stream() {
             return Err(stop(a.pos, "a default stream cannot be destroyed"));
         }
         self.log(Call::StreamDestroy { stream: s });
         let r = self.gpu.stream_destroy(s);
         self.m(a.pos, a.name, r)?;
-        self.streams.remove(&s);
+        let r = self.model.destroy_stream(s.0);
+        self.ordered(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
 
@@ -53,6 +54,8 @@ impl Interp<'_> {
         self.log(Call::StreamSync { stream: s });
         let r = self.gpu.stream_sync(s);
         self.m(a.pos, a.name, r)?;
+        let r = self.model.sync_stream(s.0);
+        self.ordered(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
 
@@ -61,6 +64,7 @@ impl Interp<'_> {
         self.log(Call::DeviceSync);
         let r = self.gpu.device_sync();
         self.m(a.pos, a.name, r)?;
+        self.model.sync_device();
         Ok(Value::Int(0))
     }
 
@@ -75,6 +79,8 @@ impl Interp<'_> {
         });
         let r = self.gpu.stream_wait_event(s, e);
         self.m(a.pos, a.name, r)?;
+        let r = self.model.wait_event(s.0, e.0);
+        self.ordered(a.pos, a.name, r)?;
         Ok(Value::Int(0))
     }
 }
