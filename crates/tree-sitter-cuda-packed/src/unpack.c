@@ -1,4 +1,4 @@
-/* Unpacks tree-sitter-cuda's dense parse table (the format is in build.rs), once per process,
+/* Unpacks tree-sitter-cuda's parse tables (the format is in build/lz.rs), once per process,
  * the first time the language is asked for. Compiled apart from the generated parser.c, whose
  * `#pragma GCC optimize ("O0")` would make this loop slow. */
 #include <stddef.h>
