@@ -1,8 +1,9 @@
 //! Rewrites tree-sitter-cuda's generated `parser.c` so its two parse tables, the dense
 //! `ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT]` (5.8 MB of mostly zeros and repeated rows)
-//! and the flat `ts_small_parse_table` (0.77 MB of repeated groups), are stored LZ-packed and
-//! unpacked at first use into zero-initialised arrays, which cost no space in the binary.
-//! Everything else in `parser.c` is compiled as generated.
+//! and the flat `ts_small_parse_table` (0.77 MB of repeated groups), and its lex modes
+//! (`ts_lex_modes`, 78 KB, one lexer state per parse state), are stored LZ-packed and unpacked
+//! at first use into zero-initialised arrays, which cost no space in the binary. Everything
+//! else in `parser.c` is compiled as generated.
 //!
 //! Falls back to tree-sitter-cuda's own build (cfg `tree_sitter_cuda_unpacked`) with a warning
 //! when the sources are not found or not in the expected shape: the program is then bigger,
@@ -19,6 +20,7 @@ use std::{env, fs};
 const VERSION: &str = "0.21.2";
 const DENSE_START: &str =
     "static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {\n";
+const LEX_MODES_START: &str = "static const TSLexerMode ts_lex_modes[STATE_COUNT] = {\n";
 const SMALL_START: &str = "static const uint16_t ts_small_parse_table[] = {\n";
 const TABLE_END: &str = "\n};\n";
 const LANGUAGE_FN: &str = "TS_PUBLIC const TSLanguage *tree_sitter_cuda(void) {\n";
@@ -86,14 +88,18 @@ fn build_packed(src: &Path, out: &Path) -> Result<(), String> {
         .map_err(|e| format!("compiling: {e}"))
 }
 
-/// `parser` with both parse tables replaced by packed ones and the language function renamed
-/// to `tree_sitter_cuda_packed`, unpacking the tables once before returning the language.
+/// `parser` with its lex modes and both parse tables replaced by packed ones and the language
+/// function renamed to `tree_sitter_cuda_packed`, unpacking the tables once before returning
+/// the language.
 fn rewrite(parser: &str) -> Result<String, String> {
+    let states = tables::define(parser, "STATE_COUNT")?;
     let rows = tables::define(parser, "LARGE_STATE_COUNT")?;
     let columns = tables::define(parser, "SYMBOL_COUNT")?;
     let symbols = tables::symbol_values(parser)?;
-    let dense = find_table(parser, DENSE_START, 0)?;
+    let modes = find_table(parser, LEX_MODES_START, 0)?;
+    let dense = find_table(parser, DENSE_START, modes.end)?;
     let small = find_table(parser, SMALL_START, dense.end)?;
+    let mode_values = tables::lex_modes(&parser[modes.body.clone()], states)?;
     let dense_values = tables::dense_table(&parser[dense.body.clone()], rows, columns, &symbols)?;
     let small_values = tables::small_table(&parser[small.body.clone()], &symbols)?;
     let rest = &parser[small.end..];
@@ -105,18 +111,23 @@ fn rewrite(parser: &str) -> Result<String, String> {
         "TS_PUBLIC const TSLanguage *tree_sitter_cuda_packed(void) {\n  \
          tree_sitter_cuda_packed_once(ts_tables_unpack);\n",
     );
-    let dims = format!("[{}]", small_values.len());
+    let small_type = format!("uint16_t ts_small_parse_table[{}]", small_values.len());
     Ok(format!(
-        "{}{}{}{}{UNPACK_C}{rest}",
-        &parser[..dense.start],
+        "{}{}{}{}{}{}{UNPACK_C}{rest}",
+        &parser[..modes.start],
         packed_c(
-            "ts_parse_table",
-            "[LARGE_STATE_COUNT][SYMBOL_COUNT]",
+            "TSLexerMode ts_lex_modes[STATE_COUNT]",
+            &mode_values,
+            Some(3)
+        )?,
+        &parser[modes.end..dense.start],
+        packed_c(
+            "uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT]",
             &dense_values,
             Some(columns)
         )?,
         &parser[dense.end..small.start],
-        packed_c("ts_small_parse_table", &dims, &small_values, None)?,
+        packed_c(&small_type, &small_values, None)?,
     ))
 }
 
@@ -146,21 +157,21 @@ fn find_table(parser: &str, opening: &str, from: usize) -> Result<Table, String>
     })
 }
 
-/// The C that replaces table `name`: a zeroed array of the same shape and its packed values,
-/// after checking that they unpack to `values`. `row_len` lets the packer copy from one row up.
-fn packed_c(
-    name: &str,
-    dims: &str,
-    values: &[u16],
-    row_len: Option<usize>,
-) -> Result<String, String> {
+/// The C that replaces a table (`declaration`: its type, name and size): a zeroed array of the
+/// same type and its packed values, after checking that they unpack to `values`. `row_len`
+/// lets the packer copy from one row up.
+fn packed_c(declaration: &str, values: &[u16], row_len: Option<usize>) -> Result<String, String> {
+    let name = declaration
+        .split(['[', ' '])
+        .nth(1)
+        .ok_or(format!("no table name in `{declaration}`"))?;
     let packed = lz::pack(values, row_len);
     if lz::unpack(&packed, values.len()) != values {
         return Err(format!("the packed {name} does not unpack to the original"));
     }
     let mut c = format!(
         "/* Packed by tree-sitter-cuda-packed's build.rs; unpacked by unpack.c on first use. */\n\
-         static uint16_t {name}{dims};\n\
+         static {declaration};\n\
          static const uint16_t {name}_packed[] = {{\n"
     );
     for line in packed.chunks(24) {
@@ -172,13 +183,17 @@ fn packed_c(
     Ok(c)
 }
 
-/// Fills both tables, once per process (unpack.c).
+/// Fills the three tables, once per process (unpack.c).
 const UNPACK_C: &str = "\
 void tree_sitter_cuda_packed_unpack(uint16_t *, size_t, const uint16_t *, size_t);
 void tree_sitter_cuda_packed_once(void (*)(void));
+/* Each table is unpacked as an array of uint16_t: a TSLexerMode is three of them (hence the
+ * parenthesised divisor, which tells GCC the division by uint16_t is meant). */
+_Static_assert(sizeof(TSLexerMode) == 3 * sizeof(uint16_t), \"TSLexerMode is not 3 uint16_t\");
 #define TS_UNPACK(name) tree_sitter_cuda_packed_unpack((uint16_t *)name, \\
-  sizeof name / sizeof(uint16_t), name##_packed, sizeof name##_packed / sizeof(uint16_t))
+  sizeof name / (sizeof(uint16_t)), name##_packed, sizeof name##_packed / sizeof(uint16_t))
 static void ts_tables_unpack(void) {
+  TS_UNPACK(ts_lex_modes);
   TS_UNPACK(ts_parse_table);
   TS_UNPACK(ts_small_parse_table);
 }

@@ -1,5 +1,5 @@
 //! Reading parser.c's tables back into numbers: its `#define`s, the symbol enum, the dense
-//! table's designated initialisers and the small table's flat list.
+//! table's designated initialisers, the small table's flat list and the lex modes.
 
 use std::collections::HashMap;
 
@@ -81,6 +81,29 @@ pub fn small_table(body: &str, symbols: &HashMap<&str, usize>) -> Result<Vec<u16
         table.push(value.ok_or(format!("bad value `{item}` in the small table"))?);
     }
     Ok(table)
+}
+
+/// `ts_lex_modes`' initialisers (`[7] = {.lex_state = 500, .external_lex_state = 2},`) as three
+/// values per state in `TSLexerMode`'s field order; a field left out is 0.
+pub fn lex_modes(body: &str, states: usize) -> Result<Vec<u16>, String> {
+    const FIELDS: [&str; 3] = [".lex_state", ".external_lex_state", ".reserved_word_set_id"];
+    let mut modes = vec![0u16; states * FIELDS.len()];
+    for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let bad = || format!("unexpected lex mode `{line}`");
+        let (state, fields) = line
+            .strip_prefix('[')
+            .and_then(|l| l.strip_suffix("},"))
+            .and_then(|l| l.split_once("] = {"))
+            .ok_or_else(bad)?;
+        let state = number(state).filter(|&s| s < states).ok_or_else(bad)?;
+        for field in fields.split(", ") {
+            let (name, value) = field.split_once(" = ").ok_or_else(bad)?;
+            let column = FIELDS.iter().position(|f| *f == name).ok_or_else(bad)?;
+            let value = number(value).and_then(|v| u16::try_from(v).ok());
+            modes[state * FIELDS.len() + column] = value.ok_or_else(bad)?;
+        }
+    }
+    Ok(modes)
 }
 
 /// `12`, `STATE(12)` or `ACTIONS(12)` as 12.
