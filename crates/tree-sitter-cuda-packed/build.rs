@@ -1,22 +1,29 @@
-//! Rewrites tree-sitter-cuda's generated `parser.c` so its dense parse table
-//! (`ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT]`, 5.8 MB of mostly zeros and repeated rows)
-//! is stored LZ-packed and unpacked at first use into a zero-initialised array, which costs no
-//! space in the binary. Everything else in `parser.c` is compiled as generated.
+//! Rewrites tree-sitter-cuda's generated `parser.c` so its two parse tables, the dense
+//! `ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT]` (5.8 MB of mostly zeros and repeated rows)
+//! and the flat `ts_small_parse_table` (0.77 MB of repeated groups), and its lex modes
+//! (`ts_lex_modes`, 78 KB, one lexer state per parse state), are stored LZ-packed and unpacked
+//! at first use into zero-initialised arrays, which cost no space in the binary. Everything
+//! else in `parser.c` is compiled as generated.
 //!
 //! Falls back to tree-sitter-cuda's own build (cfg `tree_sitter_cuda_unpacked`) with a warning
 //! when the sources are not found or not in the expected shape: the program is then bigger,
-//! never wrong. The packed stream is decoded again here and compared before it is used.
+//! never wrong. Each packed stream is decoded again here and compared before it is used.
 
-use std::collections::HashMap;
+#[path = "build/lz.rs"]
+mod lz;
+#[path = "build/tables.rs"]
+mod tables;
+
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
 const VERSION: &str = "0.21.2";
-const TABLE_START: &str =
+const DENSE_START: &str =
     "static const uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT] = {\n";
+const LEX_MODES_START: &str = "static const TSLexerMode ts_lex_modes[STATE_COUNT] = {\n";
+const SMALL_START: &str = "static const uint16_t ts_small_parse_table[] = {\n";
+const TABLE_END: &str = "\n};\n";
 const LANGUAGE_FN: &str = "TS_PUBLIC const TSLanguage *tree_sitter_cuda(void) {\n";
-const MIN_COPY: usize = 4;
-const MAX_RUN: usize = 0x7fff;
 
 fn main() {
     println!("cargo::rustc-check-cfg=cfg(tree_sitter_cuda_unpacked)");
@@ -81,218 +88,114 @@ fn build_packed(src: &Path, out: &Path) -> Result<(), String> {
         .map_err(|e| format!("compiling: {e}"))
 }
 
-/// `parser` with the dense table replaced by a packed one and the language function renamed
-/// to `tree_sitter_cuda_packed`, unpacking the table once before returning the language.
+/// `parser` with its lex modes and both parse tables replaced by packed ones and the language
+/// function renamed to `tree_sitter_cuda_packed`, unpacking the tables once before returning
+/// the language.
 fn rewrite(parser: &str) -> Result<String, String> {
-    let rows = define(parser, "LARGE_STATE_COUNT")?;
-    let columns = define(parser, "SYMBOL_COUNT")?;
-    let symbols = symbol_values(parser)?;
-    let start = parser.find(TABLE_START).ok_or("no dense ts_parse_table")?;
-    let body_start = start + TABLE_START.len();
-    let body_len = parser[body_start..]
-        .find("\n};\n")
-        .ok_or("ts_parse_table never ends")?;
-    let table = dense_table(
-        &parser[body_start..body_start + body_len],
-        rows,
-        columns,
-        &symbols,
-    )?;
-    let packed = pack(&table, columns);
-    if unpack(&packed, table.len()) != table {
-        return Err("the packed table does not unpack to the original".into());
-    }
-    let rest = &parser[body_start + body_len + "\n};\n".len()..];
+    let states = tables::define(parser, "STATE_COUNT")?;
+    let rows = tables::define(parser, "LARGE_STATE_COUNT")?;
+    let columns = tables::define(parser, "SYMBOL_COUNT")?;
+    let symbols = tables::symbol_values(parser)?;
+    let modes = find_table(parser, LEX_MODES_START, 0)?;
+    let dense = find_table(parser, DENSE_START, modes.end)?;
+    let small = find_table(parser, SMALL_START, dense.end)?;
+    let mode_values = tables::lex_modes(&parser[modes.body.clone()], states)?;
+    let dense_values = tables::dense_table(&parser[dense.body.clone()], rows, columns, &symbols)?;
+    let small_values = tables::small_table(&parser[small.body.clone()], &symbols)?;
+    let rest = &parser[small.end..];
     if !rest.contains(LANGUAGE_FN) {
         return Err("no tree_sitter_cuda() function".into());
     }
     let rest = rest.replace(
         LANGUAGE_FN,
         "TS_PUBLIC const TSLanguage *tree_sitter_cuda_packed(void) {\n  \
-         tree_sitter_cuda_packed_once(ts_parse_table_unpack);\n",
+         tree_sitter_cuda_packed_once(ts_tables_unpack);\n",
     );
+    let small_type = format!("uint16_t ts_small_parse_table[{}]", small_values.len());
     Ok(format!(
-        "{}{}{rest}",
-        &parser[..start],
-        packed_table_c(&packed)
+        "{}{}{}{}{}{}{UNPACK_C}{rest}",
+        &parser[..modes.start],
+        packed_c(
+            "TSLexerMode ts_lex_modes[STATE_COUNT]",
+            &mode_values,
+            Some(3)
+        )?,
+        &parser[modes.end..dense.start],
+        packed_c(
+            "uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT]",
+            &dense_values,
+            Some(columns)
+        )?,
+        &parser[dense.end..small.start],
+        packed_c(&small_type, &small_values, None)?,
     ))
 }
 
-/// The value of `#define NAME value`.
-fn define(parser: &str, name: &str) -> Result<usize, String> {
-    let prefix = format!("#define {name} ");
-    parser
-        .lines()
-        .find_map(|line| line.strip_prefix(&prefix))
-        .and_then(|value| value.trim().parse().ok())
-        .ok_or_else(|| format!("no #define {name}"))
+/// Where a table's definition starts, where its initialisers are and where it ends.
+struct Table {
+    start: usize,
+    body: std::ops::Range<usize>,
+    end: usize,
 }
 
-/// Each symbol's number, from `enum ts_symbol_identifiers` (plus the built-in end symbol, 0).
-fn symbol_values(parser: &str) -> Result<HashMap<&str, usize>, String> {
-    let start = parser
-        .find("enum ts_symbol_identifiers {\n")
-        .ok_or("no symbol enum")?;
-    let body = &parser[start..];
-    let body = &body[..body.find("\n};").ok_or("symbol enum never ends")?];
-    let mut values: HashMap<&str, usize> = body
-        .lines()
-        .skip(1)
-        .filter_map(|line| {
-            let (name, value) = line.trim().trim_end_matches(',').split_once(" = ")?;
-            Some((name, value.parse().ok()?))
-        })
-        .collect();
-    values.insert("ts_builtin_sym_end", 0);
-    Ok(values)
+/// The first table opened by `opening` at or after `from`.
+fn find_table(parser: &str, opening: &str, from: usize) -> Result<Table, String> {
+    let name = opening.trim_end_matches(" = {\n");
+    let start = from
+        + parser[from..]
+            .find(opening)
+            .ok_or(format!("no `{name}` (after the dense table)"))?;
+    let body_start = start + opening.len();
+    let body_len = parser[body_start..]
+        .find(TABLE_END)
+        .ok_or(format!("`{name}` never ends"))?;
+    let body = body_start..body_start + body_len;
+    Ok(Table {
+        start,
+        end: body.end + TABLE_END.len(),
+        body,
+    })
 }
 
-/// The table's designated initialisers (`[STATE(3)] = {`, `[sym_x] = ACTIONS(7),`, `},`) as a
-/// dense row-major array.
-fn dense_table(
-    body: &str,
-    rows: usize,
-    columns: usize,
-    symbols: &HashMap<&str, usize>,
-) -> Result<Vec<u16>, String> {
-    let mut table = vec![0u16; rows * columns];
-    let mut row = None;
-    for line in body.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if line == "}," {
-            row = None;
-        } else if let Some(index) = line.strip_suffix("] = {") {
-            let index = number(index.trim_start_matches('['));
-            row = Some(
-                index
-                    .filter(|&r| r < rows)
-                    .ok_or(format!("bad row `{line}`"))?,
-            );
-        } else {
-            let (key, value) = line
-                .strip_prefix('[')
-                .and_then(|l| l.trim_end_matches(',').split_once("] = "))
-                .ok_or(format!("unexpected line `{line}`"))?;
-            let column = symbols.get(key).copied().filter(|&c| c < columns);
-            let cell = row.zip(column).ok_or(format!("bad cell `{line}`"))?;
-            let value = number(value).and_then(|v| u16::try_from(v).ok());
-            table[cell.0 * columns + cell.1] = value.ok_or(format!("bad value `{line}`"))?;
-        }
+/// The C that replaces a table (`declaration`: its type, name and size): a zeroed array of the
+/// same type and its packed values, after checking that they unpack to `values`. `row_len`
+/// lets the packer copy from one row up.
+fn packed_c(declaration: &str, values: &[u16], row_len: Option<usize>) -> Result<String, String> {
+    let name = declaration
+        .split(['[', ' '])
+        .nth(1)
+        .ok_or(format!("no table name in `{declaration}`"))?;
+    let packed = lz::pack(values, row_len);
+    if lz::unpack(&packed, values.len()) != values {
+        return Err(format!("the packed {name} does not unpack to the original"));
     }
-    Ok(table)
-}
-
-/// `12`, `STATE(12)` or `ACTIONS(12)` as 12.
-fn number(text: &str) -> Option<usize> {
-    let inner = ["STATE(", "ACTIONS("]
-        .iter()
-        .find_map(|p| text.strip_prefix(p).and_then(|t| t.strip_suffix(')')))
-        .unwrap_or(text);
-    inner.parse().ok()
-}
-
-/// Greedy LZ over u16 values in unpack.c's format. Candidates for a copy: the last place the
-/// next three values occurred, the previous value (runs of zeros) and the same column one row
-/// up (neighbouring states share most of their actions).
-fn pack(data: &[u16], row_len: usize) -> Vec<u16> {
-    let mut out = Vec::new();
-    let mut literals: Vec<u16> = Vec::new();
-    let mut last_seen: HashMap<[u16; 3], usize> = HashMap::new();
-    let key = |i: usize| [data[i], data[i + 1], data[i + 2]];
-    let mut i = 0;
-    while i < data.len() {
-        let mut best = (0, 0);
-        let hashed = (i + 3 <= data.len())
-            .then(|| last_seen.get(&key(i)).copied())
-            .flatten();
-        for from in hashed
-            .into_iter()
-            .chain(i.checked_sub(1))
-            .chain(i.checked_sub(row_len))
-        {
-            let len = (0..MAX_RUN.min(data.len() - i))
-                .take_while(|&k| data[i + k] == data[from + k])
-                .count();
-            if len > best.0 {
-                best = (len, i - from);
-            }
-        }
-        let step = if best.0 >= MIN_COPY && best.1 < 1 << 32 {
-            best.0
-        } else {
-            1
-        };
-        for k in i..(i + step).min(data.len().saturating_sub(2)) {
-            last_seen.insert(key(k), k);
-        }
-        if step == 1 {
-            literals.push(data[i]);
-            if literals.len() == MAX_RUN {
-                flush(&mut out, &mut literals);
-            }
-        } else {
-            flush(&mut out, &mut literals);
-            out.extend([0x8000 | best.0 as u16, best.1 as u16, (best.1 >> 16) as u16]);
-        }
-        i += step;
-    }
-    flush(&mut out, &mut literals);
-    out
-}
-
-fn flush(out: &mut Vec<u16>, literals: &mut Vec<u16>) {
-    if !literals.is_empty() {
-        out.push(literals.len() as u16);
-        out.append(literals);
-    }
-}
-
-/// unpack.c's loop in Rust, to check `pack` before its output is compiled in.
-fn unpack(packed: &[u16], len: usize) -> Vec<u16> {
-    let mut out = Vec::with_capacity(len);
-    let mut i = 0;
-    while i < packed.len() {
-        let head = packed[i] as usize;
-        i += 1;
-        if head & 0x8000 != 0 {
-            let (Some(&lo), Some(&hi)) = (packed.get(i), packed.get(i + 1)) else {
-                break;
-            };
-            i += 2;
-            let distance = lo as usize | (hi as usize) << 16;
-            if distance == 0 || distance > out.len() {
-                break;
-            }
-            for _ in 0..head & 0x7fff {
-                out.push(out[out.len() - distance]);
-            }
-        } else {
-            out.extend(packed.iter().skip(i).take(head));
-            i += head;
-        }
-    }
-    out
-}
-
-/// The C that replaces the dense table.
-fn packed_table_c(packed: &[u16]) -> String {
-    let mut c = String::from(
+    let mut c = format!(
         "/* Packed by tree-sitter-cuda-packed's build.rs; unpacked by unpack.c on first use. */\n\
-         static uint16_t ts_parse_table[LARGE_STATE_COUNT][SYMBOL_COUNT];\n\
-         static const uint16_t ts_parse_table_packed[] = {\n",
+         static {declaration};\n\
+         static const uint16_t {name}_packed[] = {{\n"
     );
     for line in packed.chunks(24) {
         let values: Vec<String> = line.iter().map(u16::to_string).collect();
         c.push_str(&values.join(","));
         c.push_str(",\n");
     }
-    c.push_str(
-        "};\n\
-         void tree_sitter_cuda_packed_unpack(uint16_t *, size_t, const uint16_t *, size_t);\n\
-         void tree_sitter_cuda_packed_once(void (*)(void));\n\
-         static void ts_parse_table_unpack(void) {\n  \
-           tree_sitter_cuda_packed_unpack(&ts_parse_table[0][0], \
-         (size_t)LARGE_STATE_COUNT * SYMBOL_COUNT, ts_parse_table_packed,\n    \
-           sizeof ts_parse_table_packed / sizeof ts_parse_table_packed[0]);\n}\n",
-    );
-    c
+    c.push_str("};\n");
+    Ok(c)
 }
+
+/// Fills the three tables, once per process (unpack.c).
+const UNPACK_C: &str = "\
+void tree_sitter_cuda_packed_unpack(uint16_t *, size_t, const uint16_t *, size_t);
+void tree_sitter_cuda_packed_once(void (*)(void));
+/* Each table is unpacked as an array of uint16_t: a TSLexerMode is three of them (hence the
+ * parenthesised divisor, which tells GCC the division by uint16_t is meant). */
+_Static_assert(sizeof(TSLexerMode) == 3 * sizeof(uint16_t), \"TSLexerMode is not 3 uint16_t\");
+#define TS_UNPACK(name) tree_sitter_cuda_packed_unpack((uint16_t *)name, \\
+  sizeof name / (sizeof(uint16_t)), name##_packed, sizeof name##_packed / sizeof(uint16_t))
+static void ts_tables_unpack(void) {
+  TS_UNPACK(ts_lex_modes);
+  TS_UNPACK(ts_parse_table);
+  TS_UNPACK(ts_small_parse_table);
+}
+#undef TS_UNPACK
+";

@@ -1,22 +1,26 @@
-/* Unpacks tree-sitter-cuda's dense parse table (the format is in build.rs), once per process,
+/* Unpacks tree-sitter-cuda's parse tables (the format is in build/lz.rs), once per process,
  * the first time the language is asked for. Compiled apart from the generated parser.c, whose
  * `#pragma GCC optimize ("O0")` would make this loop slow. */
 #include <stddef.h>
 #include <stdint.h>
 
 /* A stream of u16: a header below 0x8000 is a run of that many literal values; a header with
- * the top bit set copies (header & 0x7fff) values from `distance` values back (distance in the
- * next two u16, low half first). Writes never go past dst_len. */
+ * the top bit set copies (header & 0x7fff) values from `distance` values back: the next u16
+ * holds the distance's low 15 bits and, when its top bit is set, one more u16 holds the rest.
+ * Writes never go past dst_len. */
 void tree_sitter_cuda_packed_unpack(uint16_t *dst, size_t dst_len, const uint16_t *src,
                                     size_t src_len) {
   size_t out = 0, in = 0;
   while (in < src_len) {
     uint16_t head = src[in++];
     if (head & 0x8000u) {
-      if (in + 2 > src_len) return;
+      if (in >= src_len) return;
       size_t count = head & 0x7fffu;
-      size_t distance = (size_t)src[in] | ((size_t)src[in + 1] << 16);
-      in += 2;
+      size_t distance = src[in] & 0x7fffu;
+      if (src[in++] & 0x8000u) {
+        if (in >= src_len) return;
+        distance |= (size_t)src[in++] << 15;
+      }
       if (distance == 0 || distance > out) return;
       for (size_t k = 0; k < count && out < dst_len; k++, out++) dst[out] = dst[out - distance];
     } else {
