@@ -79,13 +79,14 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-/// `✓ ✗ ○ ○ ◌`: every question of the lesson, the one shown reversed; then the score when the
-/// frame has no room for it.
+/// `✓ ✗ ○ ○ ◌`: every question offered so far (those whose card is reached: a prefix of the
+/// lesson's), the one shown reversed; then the score when the frame has no room for it.
 fn map_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let marks = app.question_marks(app.nav.lesson);
+    let offered = app.questions().len();
     let mut spans = Vec::new();
-    for (i, mark) in marks.iter().enumerate() {
+    for (i, mark) in marks.iter().take(offered).enumerate() {
         let style = if i == app.quiz.question {
             theme.selected()
         } else if *mark == Mark::Wrong {

@@ -414,3 +414,26 @@ fn the_verdict_pane_scrolls_and_shows_a_new_hint_at_80x24() {
     let footer = end.lines().last().unwrap();
     assert!(footer.contains("Alt-↑↓ verdict"), "{footer}");
 }
+
+/// The quiz pane's map shows the questions offered so far (those whose card is reached), not
+/// every question of the lesson: "Quick check 1/4" above seven glyphs read as seven questions.
+#[test]
+fn the_quiz_map_counts_only_the_questions_offered() {
+    let mut shipped = App::new(
+        cuda_academy::lesson::Catalog::embedded(),
+        Theme::new(false),
+        Progress::default(),
+        Size::new(120, 40),
+    );
+    press(&mut shipped, "1 Right Right Right Right");
+    let offered = shipped.questions().len();
+    let total = shipped.question_marks(0).len();
+    assert!(offered > 0 && offered < total, "{offered} of {total}");
+    let screen = text(draw(&shipped, 120, 40).backend().buffer());
+    let map = screen
+        .lines()
+        .find(|l| l.contains("quiz 0/") && l.contains('○'))
+        .and_then(|l| l.split('│').find(|cell| cell.contains('○')))
+        .unwrap_or_else(|| panic!("no question map:\n{screen}"));
+    assert_eq!(map.matches('○').count(), offered, "{map}");
+}
