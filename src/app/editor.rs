@@ -14,17 +14,20 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
 mod check;
+mod comment;
 mod conflict;
+pub mod editing;
+mod find;
 mod indent;
 pub mod lines;
 mod msg;
 mod picker;
 mod replies;
 pub mod timeline;
+mod undo;
 mod update;
 mod verdict_scroll;
 
@@ -32,7 +35,9 @@ use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
 use crate::exercise::attempts::{self, Attempt, CHECKS_BEFORE_SOLUTION, Gate};
 use crate::exercise::{Verdict, catalog};
 pub use check::{Checking, Stage};
-pub use conflict::{Conflict, DiffLine};
+pub use conflict::{Conflict, DiffLine, PromptAction};
+pub use editing::{EditOp, Editing};
+pub use find::{Find, FindOp};
 use lines::LineMap;
 pub use msg::{ExerciseCmd, ExerciseMsg, SharedVerdict, Stamp};
 pub use picker::Picker;
@@ -94,6 +99,8 @@ pub struct EditorState {
     pub scroll: Cell<usize>,
     /// How far the verdict pane is scrolled (Alt-↑↓, the wheel; Ctrl-T and Ctrl-G reveal).
     pub verdict_scroll: VerdictScroll,
+    /// Undo steps, the clipboard, the find bar, where the code was drawn (`editing`).
+    pub editing: Editing,
 }
 
 /// Exercise state of the whole session.
@@ -143,6 +150,7 @@ impl EditorState {
             quit_prompt: None,
             scroll: Cell::new(0),
             verdict_scroll: VerdictScroll::default(),
+            editing: Editing::default(),
         }
     }
 
@@ -235,44 +243,25 @@ impl App {
         vec![Cmd::Exercise(ExerciseCmd::Open { id })]
     }
 
-    /// The editor's key: Ctrl-keys of the table first (the caller), then the open prompt (the
-    /// file changed outside; quitting would lose the text), then text editing.
-    pub(super) fn editor_type(&mut self, key: KeyEvent) -> Vec<Cmd> {
-        if let Some(cmds) = self.editor_prompt_key(key) {
-            return cmds;
-        }
-        if let Some(ed) = self.exercises.editor.as_mut()
-            && let Some(area) = ed.area.as_mut()
-            && indent::input(area, key)
-        {
-            ed.remap();
-        }
-        Vec::new()
-    }
-
-    /// The text area while no prompt is up (a prompt takes the keys).
-    fn editor_free_area(&mut self) -> Option<&mut TextArea<'static>> {
-        let ed = self.exercises.editor.as_mut()?;
-        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
-            return None;
-        }
-        ed.area.as_mut()
-    }
-
-    /// Alt-W: copy the selection into the buffer Ctrl-Y pastes from.
-    pub(super) fn editor_copy(&mut self) {
-        if let Some(area) = self.editor_free_area() {
-            area.copy();
-        }
-    }
-
-    /// Alt-U: redo what Ctrl-U undid.
-    pub(super) fn editor_redo(&mut self) {
-        if let Some(area) = self.editor_free_area()
-            && area.redo()
-            && let Some(ed) = self.exercises.editor.as_mut()
-        {
-            ed.remap();
+    /// One editing action on the text (`editing::edit`); the system clipboard's copy and a
+    /// save (Ctrl-S) are asked of the shell.
+    pub(super) fn editor_edit(&mut self, op: EditOp) -> Vec<Cmd> {
+        let Some(ed) = self.exercises.editor.as_mut() else {
+            return Vec::new();
+        };
+        let Some(area) = ed.area.as_mut() else {
+            return Vec::new();
+        };
+        match editing::edit(area, &mut ed.editing, op) {
+            editing::EditEffect::None => Vec::new(),
+            editing::EditEffect::Changed => {
+                ed.remap();
+                Vec::new()
+            }
+            editing::EditEffect::Clipboard(text) => {
+                ed.remap();
+                vec![Cmd::CopyText(text)]
+            }
         }
     }
 
@@ -386,6 +375,7 @@ impl App {
         }
         // Terminals send a pasted newline as CR.
         let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        ed.editing.undo.before(area, undo::EditKind::Other);
         area.insert_str(text);
         ed.remap();
     }

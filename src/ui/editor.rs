@@ -16,7 +16,8 @@ use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthChar;
 
-use crate::app::editor::Stage;
+use crate::app::editor::editing::CodeView;
+use crate::app::editor::{Find, Stage};
 use crate::app::{App, EditorState};
 use crate::exercise::catalog;
 use crate::ui::pane_block;
@@ -92,13 +93,25 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     let lines = text_area.lines();
     let (row, col) = (text_area.cursor().0, text_area.cursor().1);
     let body_height = usize::from(inner.height - 1);
-    let top = keep_visible(ed.scroll.get(), row, body_height);
+    // From where the last frame (or a page key) left the view.
+    let top = keep_visible(ed.editing.view.get().top, row, body_height);
     ed.scroll.set(top);
     let styled = highlighted(app, lines, top, top + body_height);
     let number_width = lines.len().max(1).to_string().len().max(3);
     let gutter = u16::try_from(number_width + 2).unwrap_or(5);
     let code_width = usize::from(inner.width.saturating_sub(gutter));
     let hscroll = col.saturating_sub(code_width.saturating_sub(1));
+    // Where the code is, for a page's height and the mouse (`app::editor::editing`).
+    ed.editing.view.set(CodeView {
+        x: inner.x,
+        y: inner.y,
+        width: inner.width,
+        height: inner.height - 1,
+        top,
+        left: hscroll,
+        gutter,
+    });
+    let selection = text_area.selection_range();
     for (screen_row, line_idx) in (top..lines.len()).take(body_height).enumerate() {
         let y = inner.y + u16::try_from(screen_row).unwrap_or(0);
         let mark = line_mark(app, ed, line_idx + 1);
@@ -118,7 +131,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
             code_width,
             styled.get(line_idx - top).map_or(&[][..], Vec::as_slice),
             hscroll,
-            cursor,
+            (cursor, selected_columns(selection, line_idx)),
         );
     }
     let position = cursor_message(ed, row + 1)
@@ -126,6 +139,10 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     let status = match check_status(ed) {
         Some(check) => format!("{check} · {position}"),
         None => position,
+    };
+    let status = match &ed.editing.find {
+        Some(find) => find_status(find),
+        None => status,
     };
     let status = match (&ed.save_error, &ed.conflict) {
         (_, Some(_)) => format!("changed outside · {status}"),
@@ -208,7 +225,33 @@ fn cells_of(line: &Line<'static>) -> Vec<(char, Style)> {
         .collect()
 }
 
-/// Draw a line's cells from column `skip`, at most `width` columns; the cursor cell reversed.
+/// The find bar, in the status line: what is searched, and whether it is there.
+fn find_status(find: &Find) -> String {
+    let found = if find.found || find.query.is_empty() {
+        ""
+    } else {
+        " (not found)"
+    };
+    format!("find: {}▏{found} · Enter next · Esc close", find.query)
+}
+
+/// The columns of line `line` inside `selection` (`(start, end)` positions, end not included).
+fn selected_columns(
+    selection: Option<((usize, usize), (usize, usize))>,
+    line: usize,
+) -> Option<(usize, usize)> {
+    let ((r0, c0), (r1, c1)) = selection?;
+    if line < r0 || line > r1 {
+        return None;
+    }
+    let from = if line == r0 { c0 } else { 0 };
+    // A line inside the selection is selected to its end, its newline too.
+    let to = if line == r1 { c1 } else { usize::MAX };
+    Some((from, to))
+}
+
+/// Draw a line's cells from column `skip`, at most `width` columns; the cursor cell reversed,
+/// and the selected ones (`(cursor, selected)`).
 fn draw_cells(
     buf: &mut Buffer,
     x: u16,
@@ -216,7 +259,7 @@ fn draw_cells(
     width: usize,
     cells: &[(char, Style)],
     skip: usize,
-    cursor: Option<usize>,
+    (cursor, selected): (Option<usize>, Option<(usize, usize)>),
 ) {
     let mut used = 0usize;
     let blank = [(' ', Style::new())];
@@ -226,12 +269,13 @@ fn draw_cells(
         if used + w > width {
             break;
         }
-        let style = if cursor == Some(i) {
+        let in_selection = selected.is_some_and(|(from, to)| i >= from && i < to);
+        let style = if cursor == Some(i) || in_selection {
             style.add_modifier(Modifier::REVERSED)
         } else {
             *style
         };
-        if cursor != Some(i) && i == cells.len() {
+        if cursor != Some(i) && !in_selection && i == cells.len() {
             break;
         }
         let col = x + u16::try_from(used).unwrap_or(0);

@@ -92,11 +92,11 @@ fn section_lines(
         out.push(Line::styled(title.to_string(), theme.heading(2)));
         for (keys, name, description) in rows {
             let mut spans = vec![
-                Span::styled(format!("  {keys:<11}"), theme.strong()),
+                Span::styled(format!("  {keys:<15} "), theme.strong()),
                 Span::raw(format!("{name:<19}")),
             ];
             if describe {
-                let room = usize::from(width).saturating_sub(32);
+                let room = usize::from(width).saturating_sub(37);
                 spans.push(Span::styled(
                     text_fit::truncate(description, room),
                     theme.muted(),

@@ -55,10 +55,14 @@ impl App {
                 } else {
                     "your text is kept in the editor"
                 };
+                let check = crate::keymap::first_key(
+                    crate::keymap::Ctx::Editor,
+                    crate::keymap::Action::EditorCheck,
+                );
                 self.overlays.banners.push(Banner {
                     kind: BannerKind::Error,
                     text: format!(
-                        "exercise not saved: {why}; {then}: fix that and press Ctrl-R or Esc again (quitting writes it to a recovery file)"
+                        "exercise not saved: {why}; {then}: fix that and press {check} or Esc again (quitting writes it to a recovery file)"
                     ),
                 });
             }

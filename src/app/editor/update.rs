@@ -5,8 +5,6 @@
 //! The editor's handlers reach the banners and the confirmation dialog as well as
 //! [`super::Exercises`], so this update is a method of the app, like `overlay_update`.
 
-use ratatui::crossterm::event::KeyEvent;
-
 use crate::app::{App, Cmd};
 use crate::timeline::TimelineAction;
 
@@ -41,14 +39,12 @@ pub enum EditorAction {
     Reset,
     /// Alt-↑↓ (lines), Alt-PgUp/PgDn (pages, `page: true`): scroll the verdict pane.
     ScrollVerdict { steps: i32, page: bool },
-    /// Any other key: the open prompt's answer, or text editing.
-    Type(KeyEvent),
+    /// The text's own keys: moves, selection, typing, undo, the clipboard, find, comments.
+    Edit(super::EditOp),
+    /// An answer to a prompt (the file changed outside; quitting would lose the text).
+    Prompt(super::PromptAction),
     /// Alt-arrows, Alt-= Alt--, Alt-, Alt-.: the timeline's op selection, zoom and pan.
     Timeline(TimelineAction),
-    /// Alt-W: copy the selection (Ctrl-Y pastes it).
-    Copy,
-    /// Alt-U: redo what Ctrl-U undid.
-    Redo,
 }
 
 impl App {
@@ -69,10 +65,9 @@ impl App {
             EditorAction::Solution => self.editor_solution(),
             EditorAction::Reset => self.editor_ask_reset(),
             EditorAction::ScrollVerdict { steps, page } => self.scroll_verdict(steps, page),
-            EditorAction::Type(key) => return self.editor_type(key),
+            EditorAction::Edit(op) => return self.editor_edit(op),
+            EditorAction::Prompt(answer) => return self.editor_prompt(answer),
             EditorAction::Timeline(action) => self.editor_timeline(action),
-            EditorAction::Copy => self.editor_copy(),
-            EditorAction::Redo => self.editor_redo(),
         }
         Vec::new()
     }
