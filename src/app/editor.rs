@@ -20,6 +20,8 @@ mod check;
 mod comment;
 mod conflict;
 pub mod editing;
+#[cfg(test)]
+mod editing_tests;
 mod find;
 mod indent;
 pub mod lines;
