@@ -12,7 +12,7 @@
 //! | [`Overlays`]: help, confirm, parameter form, links, banners | [`OverlayAction`] | `overlay`, `links` | `dispatch`, `list` |
 //! | [`PanelState`]: experiments, runs, results, timelines | [`PanelAction`] | `panel` | `run`, `predict` |
 //! | [`ParamsForm`] (inside [`Overlay::Params`]) | [`FormAction`] | `params` | `params` |
-//! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/msg` |
+//! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/update` |
 //!
 //! Keys become [`crate::keymap::Action`]s, and `dispatch` is the one table from an action to the
 //! sub-state action it stands for. Views that follow from state are derived where they are read
@@ -59,7 +59,7 @@ pub use predict::{RunLedger, off_factor, within_tolerance};
 /// Prediction wording shared by the quiz pane and the results view.
 pub mod predict_view {
     pub use super::predict::{
-        closeness, describe_options, domain_error, format_value_in, metric_unit,
+        backend_words, closeness, describe_options, domain_error, format_value_in, metric_unit,
     };
 }
 pub use quiz::{QuizAction, QuizState};
@@ -159,13 +159,10 @@ impl App {
                 if let Some(ed) = self.exercises.editor.as_mut() {
                     ed.editing.undo.tick();
                 }
-                self.editor_poll()
+                self.exercises.poll()
             }
             Msg::Exercise(reply) => self.on_exercise(reply),
-            Msg::Paste(text) => {
-                self.editor_paste(&text);
-                Vec::new()
-            }
+            Msg::Paste(text) => self.editor_update(EditorAction::Paste(text)),
             Msg::Exported(result) => {
                 self.on_exported(result);
                 Vec::new()

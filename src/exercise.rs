@@ -12,6 +12,7 @@
 pub mod api;
 pub mod ast;
 pub mod attempts;
+pub mod calls;
 pub mod catalog;
 pub mod halt;
 pub mod hazards;

@@ -7,6 +7,8 @@
 
 pub mod catalog;
 pub mod cue;
+mod hazard_links;
+pub mod placement;
 pub mod validate;
 
 use serde::Deserialize;
@@ -93,6 +95,16 @@ pub struct Question {
     /// `predict` only: how far (percent of the measured value) a prediction may be and still count.
     #[serde(default)]
     pub tolerance_pct: Option<f64>,
+    /// The title of the card that teaches what the question asks: the quiz pane offers the
+    /// question once the learner has reached that card (`lesson::placement`). Without it the
+    /// question is offered from the start.
+    #[serde(default)]
+    pub card: Option<String>,
+    /// `predict` only: the title of the card that gives the measured answer. That card is
+    /// withheld (a note in its place) until the learner has predicted or a run has measured
+    /// the metric.
+    #[serde(default)]
+    pub answer_card: Option<String>,
     /// Shown after answering, right or wrong: why the answer is what it is.
     pub explanation: String,
 }

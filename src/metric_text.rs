@@ -42,13 +42,16 @@ pub fn format_in(v: f64, unit: &str) -> String {
 
 /// How a metric was measured, for people: `n=5 · IQR 0.310 GB/s · device-cupti`. The clock is
 /// left out when it is `common` to every metric shown (the heading says it once), and a zero
-/// spread (the simulator's repeated runs agree exactly) is not printed.
+/// spread is not printed. A modelled figure (the simulator's) has neither count nor spread:
+/// its repeats are one computation, so an IQR of nanoseconds there is rounding, not variation
+/// (review 2026-12-01b).
 pub fn provenance(metric: &Metric, common: Option<Clock>) -> String {
     let mut parts = Vec::new();
-    if metric.n > 1 {
+    let measured = metric.clock != Some(Clock::Model);
+    if metric.n > 1 && measured {
         parts.push(format!("n={}", metric.n));
     }
-    if let Some(spread) = metric.spread.filter(|s| s.iqr > 0.0) {
+    if let Some(spread) = metric.spread.filter(|s| s.iqr > 0.0 && measured) {
         parts.push(format!("IQR {}", format_in(spread.iqr, &metric.unit)));
     }
     if let Some(clock) = metric.clock.filter(|c| Some(*c) != common) {
@@ -120,6 +123,10 @@ mod tests {
         one.clock = Some(Clock::Model);
         assert_eq!(provenance(&one, None), "model");
         assert_eq!(provenance(&one, Some(Clock::Model)), "");
+        // The simulator's repeats are one computation: no count, no spread.
+        let mut modelled = m.clone();
+        modelled.clock = Some(Clock::Model);
+        assert_eq!(provenance(&modelled, None), "model");
         assert_eq!(common_clock([&m, &one].into_iter()), None);
         assert_eq!(common_clock([&one, &one].into_iter()), Some(Clock::Model));
     }

@@ -1,7 +1,11 @@
 //! CUDA's ordering rules, in one place: which earlier work an operation waits for, and what
 //! the host knows has completed. The simulator's scheduler asks it "what may this op start
 //! after?" ([`Issued::direct`]); the exercise checker asks it "is A ordered before B?"
-//! ([`Issued::after`], [`Model::host`]). Both read the same state, so they cannot disagree.
+//! ([`Issued::after`], [`Model::host`]). Both read the same state, so they cannot disagree;
+//! what they need of it beyond that (the legacy stream's barrier, an event's last record, the
+//! per-thread stream) they read through the model's accessors, never a copy. What a call makes
+//! the host wait for is the rules table's (`rules.rs`): the checker reads `promised`, the
+//! simulator `observed`.
 //!
 //! The rules (each with its source in `rules.rs` and the README's table):
 //! - ops on one stream run in issue order;
@@ -110,6 +114,8 @@ pub struct Model {
     forget_looks: u64,
     events: BTreeMap<u32, Event>,
     host: Clock,
+    /// The per-thread default stream, once made.
+    per_thread: Option<u32>,
 }
 
 impl Default for Model {
@@ -132,6 +138,7 @@ impl Model {
             forget_looks: 0,
             events: BTreeMap::new(),
             host: Clock::default(),
+            per_thread: None,
         }
     }
 
@@ -162,6 +169,27 @@ impl Model {
                 tail: Clock::default(),
             },
         );
+    }
+
+    /// The per-thread default stream `id` (`cudaStreamPerThread`): a blocking stream the
+    /// program does not own.
+    pub fn create_per_thread_stream(&mut self, id: u32) {
+        self.create_stream(id, true);
+        self.per_thread = Some(id);
+    }
+
+    /// The per-thread default stream, once the program used it.
+    pub fn per_thread_stream(&self) -> Option<u32> {
+        self.per_thread
+    }
+
+    /// The streams the legacy default stream is a barrier with: every blocking stream but
+    /// itself, alive or destroyed while the host does not know its work is done.
+    pub fn legacy_barrier_streams(&self) -> impl Iterator<Item = u32> + '_ {
+        self.streams
+            .iter()
+            .filter(|(id, s)| **id != LEGACY && s.blocking)
+            .map(|(id, _)| *id)
     }
 
     /// `cudaStreamDestroy`: the stream takes no more work, but its queued work still runs and

@@ -9,7 +9,7 @@
 //! Very wide (200+ columns): lesson list | card | then three columns or panel above quiz, as
 //! below. Wide (182+ body columns): card | panel | quiz. Code-wide (140+): card | panel above
 //! quiz. Below 140: the card across the width on top (at least half the rows, more with the
-//! focus), then panel and quiz side by side. (A card column beside the panel below 140 columns
+//! focus, fewer when its text is shorter), then panel and quiz side by side. (A card column beside the panel below 140 columns
 //! was narrower than a code block, which then wrapped: review 2026-12-01 at 100-120 columns.) The status bar (which backend runs experiments)
 //! sits above the footer on every layout.
 
@@ -52,6 +52,8 @@ const SIDEBAR_WIDTH: u16 = 36;
 pub const CARD_SHARE_MIN: u16 = 50;
 /// The card's share of the rows, in percent, when it has the focus (narrow).
 const CARD_SHARE_FOCUSED: u16 = 60;
+/// The fewest rows a short card shrinks to (its frame and three lines).
+const MIN_CARD_ROWS: u16 = 5;
 
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,8 +83,23 @@ pub fn too_small(size: Size) -> bool {
 
 /// The panes for a screen of `area`, with `banners` lines of banners (at most a quarter of the
 /// screen), `focus` taking the larger share where panes are stacked, or all of the body when
-/// `zoomed` (the other panes are empty rectangles, drawn as nothing).
+/// `zoomed` (the other panes are empty rectangles, drawn as nothing). The card keeps its whole
+/// share of the rows, however short its text: [`panes_fitting`] gives the spare ones away.
 pub fn panes(area: Rect, banners: usize, focus: Focus, zoomed: bool) -> Panes {
+    panes_fitting(area, banners, focus, zoomed, &|_| usize::MAX)
+}
+
+/// [`panes`] for a card whose text takes `card_lines(width)` lines at a text width of `width`:
+/// where the card is stacked above the panel, a short card gives the rows it does not fill to
+/// the panel and the quiz (review 2026-12-01b: at 120x40 lesson 4's comparison needed `z`
+/// while the card above it had four empty rows).
+pub fn panes_fitting(
+    area: Rect,
+    banners: usize,
+    focus: Focus,
+    zoomed: bool,
+    card_lines: &dyn Fn(u16) -> usize,
+) -> Panes {
     let banner_rows = u16::try_from(banners).unwrap_or(0).min(area.height / 4);
     let [header, banners, body, status, footer] = Layout::vertical([
         Constraint::Length(1),
@@ -104,7 +121,7 @@ pub fn panes(area: Rect, banners: usize, focus: Focus, zoomed: bool) -> Panes {
         (true, Focus::Cards) => [main, Rect::default(), Rect::default()],
         (true, Focus::Panel) => [Rect::default(), main, Rect::default()],
         (true, Focus::Quiz) => [Rect::default(), Rect::default(), main],
-        _ => body_panes(main, focus),
+        _ => body_panes(main, focus, card_lines),
     };
     Panes {
         header,
@@ -119,7 +136,7 @@ pub fn panes(area: Rect, banners: usize, focus: Focus, zoomed: bool) -> Panes {
 }
 
 /// Card, panel and quiz inside `main`.
-fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
+fn body_panes(main: Rect, focus: Focus, card_lines: &dyn Fn(u16) -> usize) -> [Rect; 3] {
     if main.width >= THREE_COLUMNS_FROM {
         let room = main.width - CODE_CARD_WIDTH - MIN_PANEL_COLUMN;
         let quiz = (main.width / 4)
@@ -143,8 +160,9 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
         .areas(right);
         return [card, panel, quiz];
     }
-    // The card is what the learner reads: it keeps at least half the rows whatever has the
-    // focus (at 80x24 a quarter was 3 lines of text); the card pane with the focus gets more.
+    // The card is what the learner reads: it keeps half the rows (fewer only when its text is
+    // shorter) whatever has the focus (at 80x24 a quarter was 3 lines of text); the card pane
+    // with the focus gets more.
     let card_share = if focus == Focus::Cards {
         CARD_SHARE_FOCUSED
     } else {
@@ -152,6 +170,10 @@ fn body_panes(main: Rect, focus: Focus) -> [Rect; 3] {
     };
     let card_rows = (u32::from(main.height) * u32::from(card_share)).div_ceil(100);
     let card_rows = u16::try_from(card_rows).unwrap_or(main.height);
+    // A card shorter than its share keeps only the rows its text fills (and its frame).
+    let needed = card_lines(main.width.saturating_sub(4)).saturating_add(2);
+    let needed = u16::try_from(needed).unwrap_or(u16::MAX).max(MIN_CARD_ROWS);
+    let card_rows = card_rows.min(needed);
     let [card, bottom] =
         Layout::vertical([Constraint::Length(card_rows), Constraint::Fill(1)]).areas(main);
     // The focused one of the two gets the wider half.
@@ -258,6 +280,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_short_card_gives_its_spare_rows_to_the_panel() {
+        for (w, h) in [(60, 20), (80, 24), (120, 40), (139, 50)] {
+            for focus in [Focus::Cards, Focus::Panel, Focus::Quiz] {
+                let area = Rect::new(0, 0, w, h);
+                let full = panes(area, 0, focus, false);
+                let short = panes_fitting(area, 0, focus, false, &|width| {
+                    assert_eq!(width, w - 4, "measured at the card's text width");
+                    4
+                });
+                assert_eq!(
+                    short.card.height, 6,
+                    "{w}x{h} {focus:?}: four lines and a frame"
+                );
+                assert_eq!(short.panel.y, short.card.bottom(), "{w}x{h}");
+                assert_eq!(
+                    short.panel.height,
+                    full.panel.height + full.card.height - 6,
+                    "{w}x{h} {focus:?}"
+                );
+                // A long card keeps its share; an empty one keeps three lines.
+                let long = panes_fitting(area, 0, focus, false, &|_| 500);
+                assert_eq!(long, full, "{w}x{h}");
+                let empty = panes_fitting(area, 0, focus, false, &|_| 0);
+                assert_eq!(empty.card.height, MIN_CARD_ROWS, "{w}x{h}");
+            }
+        }
+        // Side by side (140 columns on) the card's length changes nothing.
+        let area = Rect::new(0, 0, 160, 48);
+        assert_eq!(
+            panes_fitting(area, 0, Focus::Panel, false, &|_| 1),
+            panes(area, 0, Focus::Panel, false)
+        );
     }
 
     #[test]

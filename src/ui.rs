@@ -39,12 +39,7 @@ impl Widget for &App {
             too_small::render(self, area, buf);
             return;
         }
-        let panes = layout::panes(
-            area,
-            banner::lines(self, area.width).len(),
-            self.nav.focus,
-            self.nav.zoomed,
-        );
+        let panes = self.panes_in(area, banner::lines(self, area.width).len());
         header::render(self, panes.header, buf);
         banner::render(self, panes.banners, buf);
         if self.editor_open() {

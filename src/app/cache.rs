@@ -15,7 +15,8 @@ use crate::markdown::{self, Link, LinkSpot, RenderOptions};
 pub(super) struct CardCache {
     /// (width, highlight) the lines below were rendered for.
     stamp: Option<(u16, bool)>,
-    lines: HashMap<(usize, usize), Rc<CardView>>,
+    /// By (lesson, card, withheld): a withheld card opens as soon as its prediction is made.
+    lines: HashMap<(usize, usize, bool), Rc<CardView>>,
 }
 
 /// A card rendered to one width: its lines, its web links and where they are drawn.
@@ -37,7 +38,8 @@ impl App {
 
     /// The open card rendered to `width` columns, with its links (cached).
     pub fn card_view(&self, width: u16) -> Rc<CardView> {
-        let key = (self.nav.lesson, self.nav.card);
+        let withheld = self.withheld_card(self.nav.card).is_some();
+        let key = (self.nav.lesson, self.nav.card, withheld);
         let stamp = Some((width, self.highlight_ready));
         if let Ok(mut cache) = self.cache.try_borrow_mut() {
             if cache.stamp != stamp {
@@ -73,7 +75,10 @@ impl App {
             highlight: self.highlight_ready,
             metric: &|name| self.metric_text(name),
         };
-        let rendered = markdown::render_card(&card.markdown, &opts);
+        // A card that answers a prediction not made yet shows a note instead (`predict`).
+        let withheld = self.withheld_card(self.nav.card);
+        let text = withheld.as_deref().unwrap_or(&card.markdown);
+        let rendered = markdown::render_card(text, &opts);
         CardView {
             lines: Rc::new(rendered.lines),
             links: rendered.links,

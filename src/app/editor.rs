@@ -1,5 +1,7 @@
-//! The exercise editor's state and its part of `update`: the exercise list (`w`) opens one, keys
-//! edit it (the `ratatui-textarea` widget keeps the text, cursor and undo), Ctrl-R saves and
+//! The exercise editor's state ([`Exercises`], a sub-state as the others are: its
+//! [`Exercises::update`] takes an [`EditorAction`] and what it needs of the rest of the app as an
+//! [`EditorCtx`], and answers with [`EditorEffect`]s, never touching the app). The exercise
+//! list (`w`) opens one, keys edit it (the `ratatui-textarea` widget keeps the text, cursor and undo), Ctrl-R saves and
 //! checks it off the UI thread, hints come one at a time, the solution shows once it passes
 //! (before that, after three checks of a changed file and a y/n, recorded), Ctrl-X resets it to its starter after a y/n. File I/O and the
 //! check itself are side effects: the shell carries out [`ExerciseCmd`] (`crate::tui::exercise_shell`).
@@ -28,14 +30,16 @@ pub mod lines;
 mod msg;
 mod picker;
 mod replies;
+mod solution;
 pub mod timeline;
 mod undo;
 mod update;
 mod verdict_scroll;
 
-use super::{App, Banner, BannerKind, Cmd, OverlayAction, Reset};
-use crate::exercise::attempts::{self, Attempt, CHECKS_BEFORE_SOLUTION, Gate};
-use crate::exercise::{Verdict, catalog};
+use super::{App, Banner, BannerKind, Cmd};
+use crate::exercise::Verdict;
+use crate::exercise::attempts::Attempt;
+use crate::timeline::TimelineCursor;
 pub use check::{Checking, Stage};
 pub use conflict::{Conflict, DiffLine, PromptAction};
 pub use editing::{EditOp, Editing};
@@ -44,12 +48,8 @@ use lines::LineMap;
 pub use msg::{ExerciseCmd, ExerciseMsg, SharedVerdict, Stamp};
 pub use picker::Picker;
 use timeline::VerdictTimeline;
-pub use update::EditorAction;
+pub use update::{EditorAction, EditorCtx, EditorEffect};
 pub use verdict_scroll::{Reveal, VerdictScroll};
-
-/// How the banner saying why Ctrl-G shows no solution yet begins (it goes once the solution
-/// is shown).
-const SOLUTION_LOCKED: &str = "the solution unlocks";
 
 /// The open exercise.
 #[derive(Debug)]
@@ -60,8 +60,10 @@ pub struct EditorState {
     pub area: Option<TextArea<'static>>,
     /// The last check's verdict.
     pub verdict: Option<Arc<Verdict>>,
-    /// The last verdict's timeline, with its hazards placed on it.
-    pub timeline: Option<VerdictTimeline>,
+    /// Where the learner is on the last verdict's timeline (window, selected op); `None`: a
+    /// fresh view, its first hazard's op selected. The timeline itself is derived from the
+    /// verdict ([`EditorState::timeline`]), never stored beside it.
+    pub timeline_cursor: Option<TimelineCursor>,
     /// The text the last verdict is about (its lines are the verdict's line numbers).
     pub checked_text: Option<String>,
     /// Where the checked text's lines are in the editor now (rebuilt after each edit), so the
@@ -101,6 +103,9 @@ pub struct EditorState {
     pub scroll: Cell<usize>,
     /// How far the verdict pane is scrolled (Alt-↑↓, the wheel; Ctrl-T and Ctrl-G reveal).
     pub verdict_scroll: VerdictScroll,
+    /// The status line says the editor's keys (the session's first editor, until the first
+    /// key typed or check).
+    pub tell_keys: bool,
     /// Undo steps, the clipboard, the find bar, where the code was drawn (`editing`).
     pub editing: Editing,
 }
@@ -125,6 +130,8 @@ pub struct Exercises {
     /// Where the cursor was in each exercise when its editor closed (this session), so that
     /// reopening it puts the cursor back.
     pub cursors: BTreeMap<String, (usize, usize)>,
+    /// The editor's keys were said (once a session: [`EditorState::tell_keys`]).
+    pub keys_told: bool,
     pub(super) next_check: u64,
 }
 
@@ -134,7 +141,7 @@ impl EditorState {
             id,
             area: None,
             verdict: None,
-            timeline: None,
+            timeline_cursor: None,
             checked_text: None,
             lines: LineMap::default(),
             checking: None,
@@ -152,6 +159,7 @@ impl EditorState {
             quit_prompt: None,
             scroll: Cell::new(0),
             verdict_scroll: VerdictScroll::default(),
+            tell_keys: false,
             editing: Editing::default(),
         }
     }
@@ -182,10 +190,25 @@ impl EditorState {
             (Some(old), Some(_)) => LineMap::between(old, &self.text().unwrap_or_default()),
             _ => LineMap::default(),
         };
-        let lines = &self.lines;
-        if let Some(t) = self.timeline.as_mut() {
-            t.follow_lines(|line| lines.now(line));
-        }
+    }
+
+    /// The last verdict's timeline, its ops on the lines where they are now and the learner's
+    /// window and selection applied; `None` before a check, or when the program recorded no
+    /// operation.
+    pub fn timeline(&self) -> Option<VerdictTimeline> {
+        let mut t = VerdictTimeline::new(self.verdict.as_ref()?)?;
+        t.follow_lines(|line| self.lines.now(line));
+        Some(match self.timeline_cursor {
+            Some(cursor) => t.with_cursor(cursor),
+            None => t,
+        })
+    }
+
+    /// Whether there is a timeline to show (without building it).
+    pub fn has_timeline(&self) -> bool {
+        self.verdict
+            .as_ref()
+            .is_some_and(|v| !v.timeline.is_empty())
     }
 
     /// The checked text's line `line` is on now, if it is still there (the verdict's lines, as
@@ -238,17 +261,32 @@ pub(super) fn put_cursor(area: &mut TextArea<'static>, (row, col): (usize, usize
     ));
 }
 
-impl App {
+/// A banner, as the editor asks for one.
+fn banner(kind: BannerKind, text: impl Into<String>) -> EditorEffect {
+    EditorEffect::Banner(Banner {
+        kind,
+        text: text.into(),
+    })
+}
+
+/// Commands for the shell, as effects.
+fn cmds(cmds: Vec<Cmd>) -> Vec<EditorEffect> {
+    cmds.into_iter().map(EditorEffect::Cmd).collect()
+}
+
+impl Exercises {
     /// Open exercise `id` in the editor (from the exercise list).
-    pub(super) fn open_exercise(&mut self, id: String) -> Vec<Cmd> {
-        self.exercises.editor = Some(EditorState::new(id.clone()));
+    pub(super) fn open(&mut self, id: String) -> Vec<Cmd> {
+        let mut ed = EditorState::new(id.clone());
+        ed.tell_keys = !std::mem::replace(&mut self.keys_told, true);
+        self.editor = Some(ed);
         vec![Cmd::Exercise(ExerciseCmd::Open { id })]
     }
 
     /// One editing action on the text (`editing::edit`); the system clipboard's copy and a
     /// save (Ctrl-S) are asked of the shell.
-    pub(super) fn editor_edit(&mut self, op: EditOp) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    fn edit(&mut self, op: EditOp) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         let Some(area) = ed.area.as_mut() else {
@@ -262,36 +300,35 @@ impl App {
             }
             editing::EditEffect::Clipboard(text) => {
                 ed.remap();
-                vec![Cmd::CopyText(text)]
+                vec![EditorEffect::Cmd(Cmd::CopyText(text))]
             }
         }
     }
 
-    /// The timeline's op selection, zoom and pan (Alt keys: plain ones type).
-    pub(super) fn editor_timeline(&mut self, action: crate::timeline::TimelineAction) {
-        if let Some(t) = self
-            .exercises
-            .editor
-            .as_mut()
-            .and_then(|ed| ed.timeline.as_mut())
+    /// The timeline's op selection, zoom and pan (Alt keys: plain ones type): applied to the
+    /// derived timeline, and the learner's window and selection kept.
+    fn timeline(&mut self, action: crate::timeline::TimelineAction) {
+        if let Some(ed) = self.editor.as_mut()
+            && let Some(mut t) = ed.timeline()
         {
             t.view.apply(action);
+            ed.timeline_cursor = Some(t.view.cursor());
         }
     }
 
     /// Close the editor, keeping where its cursor was for the next time it opens.
-    pub(super) fn close_editor(&mut self) {
-        if let Some(ed) = self.exercises.editor.take()
+    fn close(&mut self) {
+        if let Some(ed) = self.editor.take()
             && let Some(cursor) = ed.cursor()
         {
-            self.exercises.cursors.insert(ed.id, cursor);
+            self.cursors.insert(ed.id, cursor);
         }
     }
 
     /// Esc: close the editor, saving first when its text is not saved. The editor stays open
     /// until the save is done (`Saved` closes it); a failed save keeps it open with its text.
-    pub(super) fn editor_leave(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    fn leave(&mut self) -> Vec<Cmd> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         match ed.unsaved() {
@@ -304,21 +341,140 @@ impl App {
                 })]
             }
             None => {
-                self.close_editor();
+                self.close();
                 Vec::new()
             }
         }
     }
 
     /// Save the open file if its text is not saved (on quit).
-    pub fn editor_save_cmd(&self) -> Option<Cmd> {
-        let ed = self.exercises.editor.as_ref()?;
+    pub fn save_cmd(&self) -> Option<Cmd> {
+        let ed = self.editor.as_ref()?;
         let text = ed.unsaved()?;
         Some(Cmd::Exercise(ExerciseCmd::Save {
             id: ed.id.clone(),
             text,
             base: ed.stamp,
         }))
+    }
+
+    /// Ctrl-E: hand the file to the learner's own editor (saved first, if need be).
+    fn external(&self) -> Vec<Cmd> {
+        let Some(ed) = self.editor.as_ref() else {
+            return Vec::new();
+        };
+        if ed.area.is_none() {
+            return Vec::new();
+        }
+        vec![Cmd::Exercise(ExerciseCmd::External {
+            id: ed.id.clone(),
+            text: ed.unsaved(),
+            base: ed.stamp,
+        })]
+    }
+
+    /// A bracketed paste: one edit however long (the widget inserts it in one go and keeps it
+    /// as one undo step), refused with a message when the file would pass the size cap.
+    fn paste(&mut self, text: &str) -> Vec<EditorEffect> {
+        let cap = crate::exercise::SOURCE_CAP.bytes;
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
+        };
+        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
+            return Vec::new();
+        }
+        let Some(area) = ed.area.as_mut() else {
+            return Vec::new();
+        };
+        let have: usize = area.lines().iter().map(|l| l.len() + 1).sum();
+        if (have + text.len()) as u64 > cap {
+            return vec![banner(
+                BannerKind::Error,
+                format!(
+                    "paste refused: {} bytes would make the file larger than {cap} bytes, the most an exercise file may hold",
+                    text.len()
+                ),
+            )];
+        }
+        // Terminals send a pasted newline as CR.
+        let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        ed.editing.undo.before(area, undo::EditKind::Other);
+        area.insert_str(text);
+        ed.remap();
+        Vec::new()
+    }
+
+    /// The exercise a confirmed [`Reset::Exercise`](crate::app::Reset::Exercise) puts back: the one selected in the
+    /// exercise list while it is open, else the one in the editor.
+    pub fn to_reset(&self) -> Option<&str> {
+        match (&self.picker, &self.editor) {
+            (Some(picker), _) => picker.selected_id(),
+            (None, Some(ed)) => Some(ed.id.as_str()),
+            (None, None) => None,
+        }
+    }
+
+    /// The confirmed reset (of the exercise list's selection, or of the open exercise).
+    fn reset(&mut self) -> Vec<Cmd> {
+        if let Some(picker) = self.picker.as_mut() {
+            return picker.reset_selected();
+        }
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
+        };
+        ed.verdict = None;
+        ed.timeline_cursor = None;
+        ed.show_solution = false;
+        vec![Cmd::Exercise(ExerciseCmd::Reset { id: ed.id.clone() })]
+    }
+
+    /// On the tick: ask the shell whether the file changed on disk (since the change the
+    /// prompt is about, while it is up).
+    pub fn poll(&self) -> Vec<Cmd> {
+        match &self.editor {
+            Some(ed) if ed.area.is_some() => vec![Cmd::Exercise(ExerciseCmd::Poll {
+                id: ed.id.clone(),
+                seen: ed.conflict.as_ref().map_or(ed.stamp, |c| c.stamp),
+                external: false,
+            })],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Ctrl-L: where code and verdict are stacked, show the timeline or the verdict.
+    fn toggle_timeline(&mut self) {
+        if let Some(ed) = self.editor.as_mut() {
+            ed.show_timeline = !ed.show_timeline;
+        }
+    }
+
+    /// Alt-Z: the verdict or timeline below the code takes most of the rows, or gives them back.
+    fn toggle_zoom(&mut self) {
+        if let Some(ed) = self.editor.as_mut() {
+            ed.zoom_lower = !ed.zoom_lower;
+        }
+    }
+
+    /// Alt-↑↓ and Alt-PgUp/PgDn: scroll the verdict pane by `steps` lines or pages. Where the
+    /// timeline is in its place (narrow, Ctrl-L) the verdict comes back, so the key is never
+    /// pressed at nothing.
+    fn scroll_verdict(&mut self, steps: i32, page: bool) {
+        let Some(ed) = self.editor.as_mut() else {
+            return;
+        };
+        ed.show_timeline = false;
+        let scroll = &ed.verdict_scroll;
+        let lines = if page { steps * scroll.page() } else { steps };
+        scroll.scroll(lines);
+    }
+}
+
+/// What the shell and the view read of the editor (reads only: every change goes through
+/// [`Exercises::update`]).
+impl App {
+    /// Save the open file if its text is not saved (on quit).
+    pub fn editor_save_cmd(&self) -> Option<Cmd> {
+        self.exercises.save_cmd()
     }
 
     /// The open exercise's id and text when that text is not saved (after a failed or refused
@@ -336,201 +492,19 @@ impl App {
             .is_some_and(|e| e.save_error.is_some())
     }
 
-    /// Ctrl-E: hand the file to the learner's own editor (saved first, if need be).
-    pub(super) fn editor_external(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_ref() else {
-            return Vec::new();
-        };
-        if ed.area.is_none() {
-            return Vec::new();
-        }
-        vec![Cmd::Exercise(ExerciseCmd::External {
-            id: ed.id.clone(),
-            text: ed.unsaved(),
-            base: ed.stamp,
-        })]
-    }
-
-    /// A bracketed paste: one edit however long (the widget inserts it in one go and keeps it
-    /// as one undo step), refused with a message when the file would pass the size cap.
-    pub fn editor_paste(&mut self, text: &str) {
-        let cap = crate::exercise::SOURCE_CAP.bytes;
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
-            return;
-        }
-        let Some(area) = ed.area.as_mut() else {
-            return;
-        };
-        let have: usize = area.lines().iter().map(|l| l.len() + 1).sum();
-        if (have + text.len()) as u64 > cap {
-            self.overlays.banners.push(Banner {
-                kind: BannerKind::Error,
-                text: format!(
-                    "paste refused: {} bytes would make the file larger than {cap} bytes, the most an exercise file may hold",
-                    text.len()
-                ),
-            });
-            return;
-        }
-        // Terminals send a pasted newline as CR.
-        let text = text.replace("\r\n", "\n").replace('\r', "\n");
-        ed.editing.undo.before(area, undo::EditKind::Other);
-        area.insert_str(text);
-        ed.remap();
-    }
-
-    /// Ctrl-T: one more hint.
-    pub(super) fn editor_hint(&mut self) {
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        let total = catalog::find(&ed.id).map_or(0, |e| e.hints.len());
-        ed.show_solution = false;
-        ed.hints_shown = (ed.hints_shown + 1).min(total);
-        ed.verdict_scroll.reveal(Reveal::LastHint);
-    }
-
-    /// The open exercise's attempts (none yet: the default).
-    pub fn editor_attempt(&self) -> Attempt {
-        self.exercises
-            .editor
-            .as_ref()
-            .and_then(|e| self.exercises.attempts.get(&e.id))
-            .copied()
-            .unwrap_or_default()
-    }
-
-    /// Whether Ctrl-G may show the solution: passed, or (after a y/n) enough checks of a
-    /// changed file (`exercise::attempts`, the gate `exercise show --solution` uses).
+    /// Whether Ctrl-G may show the solution ([`Exercises::solution_unlocked`]).
     pub fn editor_solution_unlocked(&self) -> bool {
-        !matches!(
-            attempts::gate(self.editor_passed(), self.editor_attempt(), true),
-            Gate::Closed(_)
-        )
-    }
-
-    /// Ctrl-G: once passed, show or hide the solution; before that, after enough checks of a
-    /// changed file, ask y/n (viewing it is recorded), else say when it will unlock.
-    pub(super) fn editor_solution(&mut self) {
-        let passed = self.editor_passed();
-        let attempt = self.editor_attempt();
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        if ed.show_solution {
-            ed.show_solution = false;
-            ed.verdict_scroll.reveal(Reveal::Top);
-            return;
-        }
-        match attempts::gate(passed, attempt, true) {
-            Gate::Open => self.show_solution(),
-            Gate::Forced if attempt.solution_viewed => self.show_solution(),
-            Gate::Forced => {
-                self.overlay_update(OverlayAction::AskReset(Reset::Solution));
-            }
-            Gate::Closed(_) => {
-                let left = CHECKS_BEFORE_SOLUTION.saturating_sub(attempt.changed_checks);
-                self.overlays.banners.push(Banner {
-                    kind: BannerKind::Info,
-                    text: format!(
-                        "{SOLUTION_LOCKED} when the exercise passes, or after {left} more check(s) of your changed file"
-                    ),
-                });
-            }
-        }
-    }
-
-    /// Put the solution on screen; the banner saying it is locked goes.
-    fn show_solution(&mut self) {
-        if let Some(ed) = self.exercises.editor.as_mut() {
-            verdict_scroll::show_solution(ed);
-            self.overlays
-                .banners
-                .retain(|b| !b.text.starts_with(SOLUTION_LOCKED));
-        }
-    }
-
-    /// The confirmed y of Ctrl-G before a pass: show the solution and record the view.
-    pub(super) fn editor_view_solution(&mut self) -> Vec<Cmd> {
-        let Some(id) = self.exercises.editor.as_ref().map(|ed| ed.id.clone()) else {
-            return Vec::new();
-        };
-        self.show_solution();
-        self.exercises
-            .attempts
-            .entry(id.clone())
-            .or_default()
-            .solution_viewed = true;
-        vec![Cmd::Exercise(ExerciseCmd::SolutionViewed { id })]
+        self.exercises.solution_unlocked()
     }
 
     /// Whether the open exercise has been passed.
     pub fn editor_passed(&self) -> bool {
-        self.exercises
-            .editor
-            .as_ref()
-            .is_some_and(|e| self.exercises.passed.contains(&e.id))
+        self.exercises.open_passed()
     }
 
-    /// Ctrl-X: ask before putting the starter back.
-    pub(super) fn editor_ask_reset(&mut self) {
-        if self.exercises.editor.is_some() {
-            self.overlay_update(OverlayAction::AskReset(Reset::Exercise));
-        }
-    }
-
-    /// The exercise a confirmed [`Reset::Exercise`] puts back: the one selected in the
-    /// exercise list while it is open, else the one in the editor.
+    /// The exercise a confirmed [`Reset::Exercise`](crate::app::Reset::Exercise) puts back ([`Exercises::to_reset`]).
     pub fn exercise_to_reset(&self) -> Option<&str> {
-        match (&self.exercises.picker, &self.exercises.editor) {
-            (Some(picker), _) => picker.selected_id(),
-            (None, Some(ed)) => Some(ed.id.as_str()),
-            (None, None) => None,
-        }
-    }
-
-    /// The confirmed reset (of the exercise list's selection, or of the open exercise).
-    pub(super) fn editor_reset(&mut self) -> Vec<Cmd> {
-        if let Some(picker) = self.exercises.picker.as_mut() {
-            return picker.reset_selected();
-        }
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return Vec::new();
-        };
-        ed.verdict = None;
-        ed.timeline = None;
-        ed.show_solution = false;
-        vec![Cmd::Exercise(ExerciseCmd::Reset { id: ed.id.clone() })]
-    }
-
-    /// On the tick: ask the shell whether the file changed on disk (since the change the
-    /// prompt is about, while it is up).
-    pub(super) fn editor_poll(&self) -> Vec<Cmd> {
-        match &self.exercises.editor {
-            Some(ed) if ed.area.is_some() => vec![Cmd::Exercise(ExerciseCmd::Poll {
-                id: ed.id.clone(),
-                seen: ed.conflict.as_ref().map_or(ed.stamp, |c| c.stamp),
-                external: false,
-            })],
-            _ => Vec::new(),
-        }
-    }
-
-    /// Ctrl-L: where code and verdict are stacked, show the timeline or the verdict.
-    pub(super) fn editor_toggle_timeline(&mut self) {
-        if let Some(ed) = self.exercises.editor.as_mut() {
-            ed.show_timeline = !ed.show_timeline;
-        }
-    }
-
-    /// Alt-Z: the verdict or timeline below the code takes most of the rows, or gives them back.
-    pub(super) fn editor_toggle_zoom(&mut self) {
-        if let Some(ed) = self.exercises.editor.as_mut() {
-            ed.zoom_lower = !ed.zoom_lower;
-        }
+        self.exercises.to_reset()
     }
 
     /// Whether the shell should tick (the editor watches its file).

@@ -63,7 +63,7 @@ fn keys() -> Vec<KeyEvent> {
 
 fn editor_app() -> App {
     let mut app = app();
-    app.open_exercise("vector-add".to_string());
+    let _ = app.exercises.open("vector-add".to_string());
     if let Some(ed) = app.exercises.editor.as_mut() {
         ed.area = Some(text_area("int main() {\n    return 0;\n}\n"));
     }

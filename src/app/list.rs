@@ -2,7 +2,7 @@
 //! confirmation dialog reports a `y` ([`super::overlay::OverlayEffect::Confirmed`]).
 
 use super::overlay::OverlayAction;
-use super::{App, Cmd, Reset};
+use super::{App, Cmd, EditorAction, Reset};
 
 impl App {
     /// `x` in the lesson list: ask before resetting lesson `idx` (a broken lesson has nothing).
@@ -29,8 +29,8 @@ impl App {
                     self.nav.card = 0;
                 }
             }
-            Reset::Exercise => return self.editor_reset(),
-            Reset::Solution => return self.editor_view_solution(),
+            Reset::Exercise => return self.editor_update(EditorAction::ResetConfirmed),
+            Reset::Solution => return self.editor_update(EditorAction::SolutionConfirmed),
             Reset::All => {
                 self.progress.reset_all();
                 self.nav.card = 0;

@@ -119,7 +119,7 @@ impl NavState {
             NavAction::NextCard => return self.next_card(ctx),
             NavAction::PrevCard => return self.prev_card(ctx),
             NavAction::JumpLesson(idx) => return self.jump(idx, ctx),
-            NavAction::CycleFocus { forward } => self.cycle_focus(forward),
+            NavAction::CycleFocus { forward } => self.cycle_focus(forward, ctx.sidebar),
             NavAction::Focus(focus) => self.focus = focus,
             NavAction::ToggleZoom => self.zoomed = !self.zoomed,
             NavAction::ToggleLessons if self.focus == Focus::Lessons => self.focus = Focus::Cards,
@@ -190,13 +190,20 @@ impl NavState {
         effect
     }
 
-    fn cycle_focus(&mut self, forward: bool) {
-        self.focus = match (self.focus, forward) {
+    /// The next pane on screen: the lesson list only where it is a sidebar (below 200 columns
+    /// it is an overlay that `l` opens, and Tab landing on it left `z` zooming a pane the
+    /// learner did not mean: review 2026-12-01b).
+    fn cycle_focus(&mut self, forward: bool, sidebar: bool) {
+        let step = |focus| match (focus, forward) {
             (Focus::Cards, true) | (Focus::Panel, false) => Focus::Quiz,
             (Focus::Quiz, true) | (Focus::Lessons, false) => Focus::Panel,
             (Focus::Panel, true) | (Focus::Cards, false) => Focus::Lessons,
             (Focus::Lessons, true) | (Focus::Quiz, false) => Focus::Cards,
         };
+        self.focus = step(self.focus);
+        if self.focus == Focus::Lessons && !sidebar {
+            self.focus = step(self.focus);
+        }
         if self.focus == Focus::Lessons {
             self.list_selected = self.lesson;
         }

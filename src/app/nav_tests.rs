@@ -112,3 +112,33 @@ fn the_list_selection_stays_in_the_catalog_and_enter_opens_it() {
     assert_eq!(nav.update(NavAction::Close, &ctx), NavEffect::None);
     assert_eq!(nav.focus, Focus::Cards, "Esc leaves the list");
 }
+
+#[test]
+fn tab_cycles_only_through_the_panes_on_screen() {
+    // Review 2026-12-01b: below 200 columns Tab passed through the hidden lesson list.
+    let (catalog, progress) = (sample_catalog(), Progress::default());
+    for (sidebar, cycle) in [
+        (false, vec![Focus::Quiz, Focus::Panel, Focus::Cards]),
+        (
+            true,
+            vec![Focus::Quiz, Focus::Panel, Focus::Lessons, Focus::Cards],
+        ),
+    ] {
+        let ctx = ctx(&catalog, &progress, sidebar);
+        let mut nav = NavState::default();
+        let mut seen = Vec::new();
+        for _ in 0..cycle.len() {
+            nav.update(NavAction::CycleFocus { forward: true }, &ctx);
+            seen.push(nav.focus);
+        }
+        assert_eq!(seen, cycle, "forward, sidebar {sidebar}");
+        let mut back = Vec::new();
+        for _ in 0..cycle.len() {
+            nav.update(NavAction::CycleFocus { forward: false }, &ctx);
+            back.push(nav.focus);
+        }
+        let mut expected: Vec<Focus> = cycle.iter().rev().skip(1).copied().collect();
+        expected.push(Focus::Cards);
+        assert_eq!(back, expected, "backward, sidebar {sidebar}");
+    }
+}

@@ -98,8 +98,10 @@ pub enum OverlayAction {
     Link(LinkAction),
     /// What the shell did with a link.
     LinkReport(String),
-    /// Show a banner.
+    /// Show a banner: the one way a banner is added (the editor's, the shell's, the app's).
     Banner(Banner),
+    /// Take back the banners that begin with this text (one that no longer holds).
+    DropBanners(&'static str),
     /// Saving progress failed: one save banner at a time, the latest reason replacing the last.
     SaveFailed(String),
     /// Saving worked: an earlier save failure banner goes.
@@ -156,12 +158,17 @@ impl Overlays {
             OverlayAction::Link(_) => {}
             OverlayAction::LinkReport(text) => self.links.message = Some(text),
             OverlayAction::Banner(banner) => self.banners.push(banner),
+            OverlayAction::DropBanners(prefix) => {
+                self.banners.retain(|b| !b.text.starts_with(prefix))
+            }
             OverlayAction::SaveFailed(why) => {
                 self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED));
-                self.banners.push(Banner {
+                let text = format!("{SAVE_FAILED}: {why}");
+                let banner = Banner {
                     kind: BannerKind::Error,
-                    text: format!("{SAVE_FAILED}: {why}"),
-                });
+                    text,
+                };
+                return self.update(OverlayAction::Banner(banner), links, width);
             }
             OverlayAction::Saved => self.banners.retain(|b| !b.text.starts_with(SAVE_FAILED)),
             OverlayAction::DismissBanners => self.banners.clear(),
@@ -183,14 +190,6 @@ impl Overlays {
             Some(Overlay::Params(form)) => Some(form),
             _ => None,
         }
-    }
-
-    /// Add a banner (a shorthand for the parts of the app that report one).
-    pub fn banner(&mut self, kind: BannerKind, text: impl Into<String>) {
-        self.banners.push(Banner {
-            kind,
-            text: text.into(),
-        });
     }
 }
 

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use crate::experiment::{ExperimentOptions, registry};
 use crate::gpu::DeviceInfo;
 use crate::lesson::PanelCue;
-use crate::report::Report;
+use crate::report::{BackendKind, Report};
 use crate::timeline::{TimelineView, ViewMode};
 
 mod outcome;
@@ -30,6 +30,16 @@ pub enum BackendState {
     Ready(Box<DeviceInfo>),
     /// No backend could be opened; why.
     Failed(String),
+}
+
+impl BackendState {
+    /// The kind of backend that runs experiments now, once it is open.
+    pub fn kind(&self) -> Option<BackendKind> {
+        match self {
+            BackendState::Ready(info) => Some(info.backend.kind),
+            _ => None,
+        }
+    }
 }
 
 /// Which part of the results the panel shows.

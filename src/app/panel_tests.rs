@@ -64,7 +64,9 @@ fn done(app: &mut App, run_id: u64, report: Box<Report>) -> Vec<Cmd> {
 #[test]
 fn r_runs_the_lessons_experiment_once_and_esc_cancels_it() {
     let mut app = app();
+    let focus = app.nav.focus;
     let cmds = press(&mut app, "r");
+    assert_eq!(app.nav.focus, focus, "r leaves the focus where it was");
     match &cmds[..] {
         [Cmd::RunExperiment { experiment, .. }] => assert_eq!(experiment, "pageable-vs-pinned"),
         other => panic!("{other:?}"),

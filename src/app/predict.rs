@@ -3,13 +3,17 @@
 //! measured value, the run's parameters and backend (in progress). The last default run of each
 //! experiment is kept in progress too, and is what `{{metric:NAME}}` in lesson text quotes; a
 //! run with other parameters is quoted only when there is no default one, and then says which
-//! parameters it used.
+//! parameters it used. The card that gives a prediction's answer is withheld until the learner
+//! has predicted (`withhold`).
 
 use std::collections::BTreeMap;
 
+mod withhold;
 mod wording;
 
-pub use wording::{closeness, describe_options, domain_error, format_value_in, metric_unit};
+pub use wording::{
+    backend_words, closeness, describe_options, domain_error, format_value_in, metric_unit,
+};
 
 use super::App;
 use super::panel::Running;
@@ -124,7 +128,7 @@ impl App {
         }
     }
 
-    /// The value of metric `name` for lesson text, e.g. `55.1 GB/s (simulated)`: from the last
+    /// The value of metric `name` for lesson text, e.g. `55.1 GB/s` (naming the backend only where another one measured it): from the last
     /// run with default parameters (the open lesson's experiments first); failing that, from a
     /// run with other parameters, naming them. `None` before any run measured it.
     pub fn metric_text(&self, name: &str) -> Option<String> {
@@ -139,7 +143,8 @@ impl App {
                 all.into_iter().find(|r| r.metrics.contains_key(name))
             });
         if let Some(run) = default_run {
-            return Some(quoted(&run.metrics[name], run.source.backend, None));
+            let now = self.panel.backend.kind();
+            return Some(quoted(&run.metrics[name], run.source.backend, now, None));
         }
         let (run, options) = self
             .runs
@@ -151,6 +156,7 @@ impl App {
         Some(quoted(
             &run.metrics[name],
             run.source.backend,
+            self.panel.backend.kind(),
             Some(&params),
         ))
     }

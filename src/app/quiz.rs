@@ -211,3 +211,7 @@ impl QuizState {
 #[cfg(test)]
 #[path = "quiz/update_tests.rs"]
 mod update_tests;
+
+#[cfg(test)]
+#[path = "quiz/placement_tests.rs"]
+mod placement_tests;

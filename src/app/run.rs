@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::panel::{PanelAction, PanelView};
-use super::{App, Cmd, Focus};
+use super::{App, Cmd};
 use crate::experiment::registry;
 use crate::lesson::{Catalog, LessonEntry, PanelCue};
 use crate::report::Report;
@@ -98,10 +98,9 @@ impl App {
         {
             running.phase = "queued behind the exercise check".to_string();
         }
-        // The results are what the learner looks at next; the panel gets the room.
-        if self.nav.focus == Focus::Cards {
-            self.nav.focus = Focus::Panel;
-        }
+        // The focus stays where the learner put it (review 2026-12-01b: moving it to the panel
+        // made the next `z` zoom a pane the learner did not mean); the short card's spare rows
+        // already go to the panel.
         vec![Cmd::RunExperiment {
             run_id,
             experiment: id,

@@ -6,7 +6,7 @@
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
-use super::editor::EditOp;
+use super::editor::{EditOp, EditorAction};
 use ratatui::layout::{Position, Rect};
 
 use super::nav::{Focus, NavAction};
@@ -28,7 +28,18 @@ impl App {
     pub fn panes(&self) -> Panes {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
         let banners = self.measure.banner_lines(self, area.width);
-        layout::panes(area, banners, self.nav.focus, self.nav.zoomed)
+        self.panes_in(area, banners)
+    }
+
+    /// The layout of `area` with `banners` lines of banners: a short card gives its spare rows
+    /// to the panel (the view draws into exactly these panes).
+    pub fn panes_in(&self, area: Rect, banners: usize) -> Panes {
+        let card_lines = |width: u16| match self.entry() {
+            Some(crate::lesson::LessonEntry::Ok(_)) => self.card_lines(width).len(),
+            // A broken lesson's problems are drawn in place of the card: keep the whole share.
+            _ => usize::MAX,
+        };
+        layout::panes_fitting(area, banners, self.nav.focus, self.nav.zoomed, &card_lines)
     }
 
     fn help_open(&self) -> bool {
@@ -109,19 +120,6 @@ impl App {
         self.measure.help_max_scroll(area)
     }
 
-    /// Alt-↑↓ and Alt-PgUp/PgDn in the editor: scroll the verdict pane by `steps` lines or
-    /// pages. Where the timeline is in its place (narrow, Ctrl-L) the verdict comes back, so
-    /// the key is never pressed at nothing.
-    pub(super) fn scroll_verdict(&mut self, steps: i32, page: bool) {
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
-        };
-        ed.show_timeline = false;
-        let scroll = &ed.verdict_scroll;
-        let lines = if page { steps * scroll.page() } else { steps };
-        scroll.scroll(lines);
-    }
-
     /// The wheel scrolls the pane under the pointer (the help while it is open, the lesson
     /// list's selection while it is an overlay, the verdict pane in the editor); a click
     /// focuses the pane under it.
@@ -138,11 +136,11 @@ impl App {
                 MouseEventKind::ScrollUp => -WHEEL_LINES,
                 MouseEventKind::ScrollDown => WHEEL_LINES,
                 MouseEventKind::Down(MouseButton::Left) if ed.editing.in_code(at) => {
-                    self.editor_edit(EditOp::Click { column, row });
+                    self.editor_update(EditorAction::Edit(EditOp::Click { column, row }));
                     return;
                 }
                 MouseEventKind::Drag(MouseButton::Left) => {
-                    self.editor_edit(EditOp::Drag { column, row });
+                    self.editor_update(EditorAction::Edit(EditOp::Drag { column, row }));
                     return;
                 }
                 _ => return,

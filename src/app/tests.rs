@@ -213,6 +213,12 @@ fn the_lesson_list_selects_and_opens() {
         "cards → quiz → experiment panel"
     );
     press(&mut app, "Tab");
+    assert_eq!(
+        app.nav.focus,
+        Focus::Cards,
+        "no sidebar at 80 columns: Tab skips the hidden list"
+    );
+    press(&mut app, "L");
     assert_eq!(app.nav.focus, Focus::Lessons);
     press(&mut app, "j j Enter");
     assert_eq!((at(&app), app.nav.focus), ((2, 0), Focus::Cards));

@@ -2,7 +2,8 @@
 //!
 //! Prints one `file:line: message` per problem on stdout (duplicate ids included) and exits 1 if
 //! there is any; otherwise prints `N lessons OK` and exits 0. A missing, unreadable or empty
-//! folder is an error (exit 1), never a silent success.
+//! folder is an error (exit 1), never a silent success. A lesson that renamed a card the
+//! exercise checker's hazard messages link to is a problem too.
 
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ pub fn check(args: &CheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
         );
     }
     let mut problems = catalog.problems();
+    problems.extend(catalog.hazard_link_problems());
     // By file, then line: duplicate-id problems are found after parsing, out of file order.
     problems.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     let mut out = BufWriter::new(io::stdout().lock());
@@ -40,11 +42,12 @@ pub fn check(args: &CheckArgs, global: &GlobalArgs) -> anyhow::Result<ExitCode> 
     if problems.is_empty() {
         return Ok(ExitCode::SUCCESS);
     }
-    let broken = catalog
-        .entries
+    // The files with a problem: broken ones, and good ones with a broken hazard link.
+    let broken = problems
         .iter()
-        .filter(|e| e.lesson().is_none())
-        .count();
+        .map(|p| p.file.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .len();
     let _ = writeln!(
         io::stderr(),
         "cuda-academy: {} in {broken} of {} lesson files",

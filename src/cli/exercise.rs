@@ -192,51 +192,8 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
         )
     })
     .map_err(|e| anyhow::anyhow!("the check stopped: {e}"))?;
-    if !verdict.cancelled
-        && let Err(e) = crate::progress::state_dir()
-            .and_then(|d| attempts::record_check(&d, &ex.id, &source, ex.starter))
-    {
-        let _ = writeln!(
-            std::io::stderr(),
-            "cuda-academy: the check is not counted: {}",
-            clean_line(&format!("{e:#}"))
-        );
-    }
-    if verdict.passed
-        && let Err(e) = crate::progress::state_dir().and_then(|d| state::record_pass(&d, id))
-    {
-        let _ = writeln!(
-            std::io::stderr(),
-            "cuda-academy: the pass is not recorded: {}",
-            clean_line(&format!("{e:#}"))
-        );
-    }
-    let shown = if is_stdin(file) {
-        STDIN_NAME.to_string()
-    } else {
-        clean_line(&file.display().to_string())
-    };
-    let text = if json {
-        let j = CheckJson {
-            schema_version: SCHEMA_VERSION,
-            exercise: &ex.id,
-            passed: verdict.passed,
-            backend: &backend,
-            checks: &verdict.checks,
-            diagnostics: &verdict.diagnostics,
-            hazards: &verdict.hazards,
-            metrics: &verdict.metrics,
-            timeline: &verdict.timeline,
-            output: &verdict.output,
-        };
-        // serde_json escapes C0 only: C1 and bidi controls from the learner's file, a profile
-        // or the driver are escaped here, as `run --json` does.
-        sanitize::json(
-            serde_json::to_string_pretty(&j).context("cannot write the verdict as JSON")? + "\n",
-        )
-    } else {
-        render(&verdict, &shown, &backend)
-    };
+    record(ex, &source, &verdict);
+    let text = verdict_text(ex, file, json, &backend, &verdict)?;
     // A full stdout is an error; main keeps a closed pipe quiet (issue 9).
     std::io::stdout().lock().write_all(text.as_bytes())?;
     if verdict.passed {
@@ -260,6 +217,66 @@ fn check(id: &str, file: &Path, json: bool, backend: &BackendSpec) -> anyhow::Re
         );
     }
     Ok(ExitCode::FAILURE)
+}
+
+/// Count the check and record a pass in the state folder, as the tutorial does; a failure to
+/// write is said on stderr and never changes the verdict.
+fn record(ex: &Exercise, source: &str, verdict: &exercise::Verdict) {
+    if !verdict.cancelled
+        && let Err(e) = crate::progress::state_dir()
+            .and_then(|d| attempts::record_check(&d, &ex.id, source, ex.starter))
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: the check is not counted: {}",
+            clean_line(&format!("{e:#}"))
+        );
+    }
+    if verdict.passed
+        && let Err(e) = crate::progress::state_dir().and_then(|d| state::record_pass(&d, &ex.id))
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: the pass is not recorded: {}",
+            clean_line(&format!("{e:#}"))
+        );
+    }
+}
+
+/// The verdict as the learner asked for it: JSON, or the text report naming `file`.
+fn verdict_text(
+    ex: &Exercise,
+    file: &Path,
+    json: bool,
+    backend: &BackendInfo,
+    verdict: &exercise::Verdict,
+) -> anyhow::Result<String> {
+    let shown = if is_stdin(file) {
+        STDIN_NAME.to_string()
+    } else {
+        clean_line(&file.display().to_string())
+    };
+    Ok(if json {
+        let j = CheckJson {
+            schema_version: SCHEMA_VERSION,
+            exercise: &ex.id,
+            passed: verdict.passed,
+            backend,
+            checks: &verdict.checks,
+            diagnostics: &verdict.diagnostics,
+            hazards: &verdict.hazards,
+            metrics: &verdict.metrics,
+            timeline: &verdict.timeline,
+            output: &verdict.output,
+        };
+        // serde_json escapes C0 only: C1 and bidi controls from the learner's file, a profile
+        // or the driver are escaped here, as `run --json` does.
+        sanitize::json(
+            serde_json::to_string_pretty(&j).context("cannot write the verdict as JSON")? + "\n",
+        )
+    } else {
+        render(verdict, &shown, backend)
+    })
 }
 
 /// When `--backend auto` found a driver it could not use (an entry point missing, absurd

@@ -97,8 +97,11 @@ pub fn gather(backend: &BackendSpec) -> (InfoReport, Option<String>) {
             detail: if status.nvrtc {
                 "libnvrtc loads".into()
             } else {
-                "libnvrtc.so could not be loaded: kernels cannot be compiled; copy-only \
-                 experiments still run"
+                // Shown only where the simulator runs (a live GPU says what its kernels do, in
+                // `fill_device`): there every experiment runs, kernels included (review
+                // 2026-12-01b: "copy-only experiments still run" said otherwise).
+                "libnvrtc.so could not be loaded (a live GPU needs it to compile kernels); the \
+                 simulator runs every experiment without it"
                     .into()
             },
         },

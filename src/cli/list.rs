@@ -50,6 +50,10 @@ pub struct Row {
     /// The lesson's exercises: passed, and whether the solution was viewed before the pass.
     #[serde(default)]
     pub exercises: Vec<ExerciseRow>,
+    /// How many exercises the lesson names (the table's EXERCISES column counts passes of
+    /// these; `exercises` stays empty when the state folder cannot be read).
+    #[serde(skip)]
+    pub exercise_count: usize,
 }
 
 /// One exercise of a lesson, as `list` reports it.
@@ -183,6 +187,7 @@ fn row(entry: &LessonEntry, progress: Option<&Progress>) -> Row {
                 source: lesson.source.clone(),
                 progress: stats,
                 exercises: Vec::new(),
+                exercise_count: lesson.meta.exercises.len(),
             }
         }
         LessonEntry::Broken { source, problems } => {
@@ -208,20 +213,30 @@ fn row(entry: &LessonEntry, progress: Option<&Progress>) -> Row {
                 source: source.clone(),
                 progress: None,
                 exercises: Vec::new(),
+                exercise_count: 0,
             }
         }
     }
 }
 
 /// Column headings of the table.
-const HEADINGS: [&str; 6] = ["#", "ID", "TITLE", "SEEN", "QUIZ", "PREDICTIONS"];
+const HEADINGS: [&str; COLUMNS] = [
+    "#",
+    "ID",
+    "TITLE",
+    "SEEN",
+    "QUIZ",
+    "PREDICTIONS",
+    "EXERCISES",
+];
+const COLUMNS: usize = 7;
 
-/// The table for people: `#  ID  TITLE  SEEN  QUIZ  PREDICTIONS`, at most 80 columns wide, then
-/// what the columns count.
+/// The table for people: `#  ID  TITLE  SEEN  QUIZ  PREDICTIONS  EXERCISES`, at most 80 columns
+/// wide, then what the columns count.
 pub fn table(rows: &[Row]) -> String {
     let header = HEADINGS.map(String::from);
-    let cells: Vec<[String; 6]> = rows.iter().map(cells).collect();
-    let lines: Vec<&[String; 6]> = std::iter::once(&header).chain(&cells).collect();
+    let cells: Vec<[String; COLUMNS]> = rows.iter().map(cells).collect();
+    let lines: Vec<&[String; COLUMNS]> = std::iter::once(&header).chain(&cells).collect();
     let widths = column_widths(&lines);
     let mut text = String::new();
     for line in lines {
@@ -244,7 +259,8 @@ pub fn table(rows: &[Row]) -> String {
     }
     text.push_str(
         "SEEN: cards seen. QUIZ: multiple-choice questions right on the first try.\n\
-         PREDICTIONS: graded within tolerance by a run with default parameters.\n",
+         PREDICTIONS: graded within tolerance by a run with default parameters.\n\
+         EXERCISES: exercises passed (`cuda-academy exercise list` names them).\n",
     );
     let reset: Vec<String> = rows
         .iter()
@@ -283,8 +299,8 @@ pub fn table(rows: &[Row]) -> String {
 }
 
 /// Each column as wide as its widest cell; ids capped, the title taking what is left of 80.
-fn column_widths(lines: &[&[String; 6]]) -> [usize; 6] {
-    let mut widths = [0usize; 6];
+fn column_widths(lines: &[&[String; COLUMNS]]) -> [usize; COLUMNS] {
+    let mut widths = [0usize; COLUMNS];
     for line in lines {
         for (w, cell) in widths.iter_mut().zip(line.iter()) {
             *w = (*w).max(crate::sanitize::width(&crate::sanitize::clean_line(cell)));
@@ -297,7 +313,7 @@ fn column_widths(lines: &[&[String; 6]]) -> [usize; 6] {
     widths
 }
 
-fn cells(row: &Row) -> [String; 6] {
+fn cells(row: &Row) -> [String; COLUMNS] {
     let Some(reason) = &row.broken else {
         let s = row.progress;
         let fraction = |done: Option<usize>, of: usize| match (of, done) {
@@ -312,6 +328,12 @@ fn cells(row: &Row) -> [String; 6] {
             fraction(s.map(|s| s.cards_seen), row.cards),
             fraction(s.map(|s| s.quiz_right), row.quiz_questions),
             fraction(s.map(|s| s.predictions_close), row.predict_questions),
+            // Unknown (`-/N`) where the state folder could not be read.
+            fraction(
+                (!row.exercises.is_empty())
+                    .then(|| row.exercises.iter().filter(|e| e.passed).count()),
+                row.exercise_count,
+            ),
         ];
     };
     // The reason without the path prefix, which the ID column already names.
@@ -326,5 +348,44 @@ fn cells(row: &Row) -> [String; 6] {
         dash(),
         dash(),
         dash(),
+        dash(),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_counts_each_lessons_exercises_passed() {
+        let catalog = Catalog::embedded();
+        let mut rows = rows(&catalog, Some(&Progress::fresh()));
+        let first = rows
+            .iter()
+            .position(|r| r.exercise_count >= 2)
+            .expect("a built-in lesson with exercises");
+        let count = rows[first].exercise_count;
+        let unknown = table(&rows);
+        let id = rows[first].id.clone();
+        let line = |text: &str| {
+            text.lines()
+                .find(|l| l.split_whitespace().nth(1) == Some(id.as_str()))
+                .map(|l| l.split_whitespace().last().unwrap_or("").to_string())
+        };
+        assert!(unknown.lines().next().unwrap().ends_with("EXERCISES"));
+        assert_eq!(line(&unknown), Some(format!("-/{count}")), "{unknown}");
+        rows[first].exercises = (0..count)
+            .map(|i| ExerciseRow {
+                id: format!("x{i}"),
+                passed: i == 0,
+                solution_viewed: false,
+            })
+            .collect();
+        let text = table(&rows);
+        assert_eq!(line(&text), Some(format!("1/{count}")), "{text}");
+        assert!(
+            text.lines().all(|l| l.chars().count() <= TABLE_WIDTH),
+            "{text}"
+        );
+    }
 }

@@ -138,15 +138,16 @@ pub fn render_table(report: &Report) -> String {
         report.experiment,
         experiment::options::format_bytes(p.size)
     );
-    if let (Some(s), Some(c)) = (p.streams, p.chunks) {
-        out += &format!("  best {}", experiment::pipeline::shape(s, c));
-        if let Some(sizes) = experiment::pipeline::shapes::chunk_shape(report) {
+    let words = registry::words(report);
+    if let Some(shape) = (words.shape)(report) {
+        out += &format!("  best {shape}");
+        if let Some(sizes) = (words.pieces)(report) {
             out += &format!(" ({sizes})");
         }
     }
     out += "\n\n";
-    if let Some(win) = experiment::pipeline::order_result(report) {
-        out += &format!("winning layout: {}, {}\n\n", win.winner, win.describe());
+    if let Some((winner, how)) = (words.winner)(report) {
+        out += &format!("winning layout: {winner}, {how}\n\n");
     }
     // The registry's order: contract metrics first, as declared; then any others by name.
     let declared = registry::find(&report.experiment).map_or(&[][..], |s| s.metrics);
@@ -171,7 +172,9 @@ pub fn render_table(report: &Report) -> String {
     for name in names {
         let m = &report.metrics[name];
         let clock = m.clock.map_or("", |c| c.name());
-        let spread = m.spread.map_or(String::new(), |s| {
+        // A modelled figure's repeats are one computation: no spread to show (issue 28).
+        let modelled = m.clock == Some(crate::report::Clock::Model);
+        let spread = m.spread.filter(|_| !modelled).map_or(String::new(), |s| {
             format!(
                 "n={} IQR {} (min {}, max {})",
                 m.n,

@@ -92,7 +92,7 @@ pub enum ExprKind {
     /// `sizeof(T)`: the size in bytes.
     SizeOf(u64),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// A call of a function from [`super::api::CALLS`] or of a function of the file.
+    /// A call of a function from [`super::calls::TABLE`] or of a function of the file.
     Call {
         name: String,
         args: Vec<Expr>,

@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::interp::{Halt, Halted};
 use super::log::{Call, DeviceOp, DeviceOpKind, Entry, HostWait, Range, RegionId};
-use crate::ordering::{Issued, LEGACY, Model};
+use crate::ordering::{Issued, LEGACY, Model, OpRef};
 
 /// What kind of mistake a hazard is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -156,8 +156,6 @@ pub fn check_within(
         model: Model::new(),
         stream_numbers: HashMap::new(),
         stream_vars: HashMap::new(),
-        blocking: HashSet::new(),
-        per_thread: None,
         record_lines: HashMap::new(),
         in_flight: Vec::new(),
         touching: HashMap::new(),
@@ -192,12 +190,10 @@ pub(super) struct Checker<'a> {
     /// The variable each stream was created into (`up`): messages name it beside its number,
     /// so "stream 2 (`compute`)" matches both the timeline and the code.
     stream_vars: HashMap<u32, &'a str>,
-    /// Live blocking streams (for the default-stream warning).
-    blocking: HashSet<u32>,
-    /// The per-thread default stream, once the program used it.
-    per_thread: Option<u32>,
-    /// Per event: the line of its last record.
-    record_lines: HashMap<u32, u32>,
+    /// The line of each event record op. Which record is an event's last is the model's
+    /// (`Model::last_record`), as are the per-thread stream and the legacy stream's barrier:
+    /// the checker keeps no copy of them (review 2026-12-01b: a copy of the barrier drifted).
+    record_lines: HashMap<OpRef, u32>,
     in_flight: Vec<InFlight<'a>>,
     /// Per allocation, how many ops in flight read or write it: a host access of one no op
     /// touches is answered without a scan (60,000 unsynchronised memsets of one buffer and
@@ -219,7 +215,7 @@ impl<'a> Checker<'a> {
         if s == LEGACY {
             return "the legacy default stream".into();
         }
-        if self.per_thread == Some(s) {
+        if self.model.per_thread_stream() == Some(s) {
             return "the per-thread default stream".into();
         }
         match (self.stream_numbers.get(&s), self.stream_vars.get(&s)) {
@@ -273,25 +269,19 @@ impl<'a> Checker<'a> {
                 let n = self.stream_numbers.len() + 1;
                 self.stream_numbers.entry(stream.0).or_insert(n);
                 self.stream_vars.insert(stream.0, name.as_str());
-                if *blocking {
-                    self.blocking.insert(stream.0);
-                }
             }
-            Call::PerThreadStream { stream } => {
-                self.model.create_stream(stream.0, true);
-                self.per_thread = Some(stream.0);
-                self.blocking.insert(stream.0);
-            }
+            Call::PerThreadStream { stream } => self.model.create_per_thread_stream(stream.0),
             Call::StreamDestroy { stream } => {
                 let _ = self.model.destroy_stream(stream.0);
-                self.blocking.remove(&stream.0);
             }
             Call::EventCreate { event } => self.model.create_event(event.0),
             Call::EventDestroy { event } => {
                 let _ = self.model.destroy_event(event.0);
             }
-            Call::EventRecord { event, stream } if self.model.record(event.0, stream.0).is_ok() => {
-                self.record_lines.insert(event.0, e.line);
+            Call::EventRecord { event, stream } => {
+                if let Ok(issued) = self.model.record(event.0, stream.0) {
+                    self.record_lines.insert(issued.op, e.line);
+                }
             }
             Call::StreamWaitEvent { stream, event } => {
                 let _ = self.model.wait_event(stream.0, event.0);
@@ -316,7 +306,12 @@ impl<'a> Checker<'a> {
             Call::HostWrite { range, what } => self.host_access(e.line, range, what, true),
             Call::Free { region, call } => self.release(e.line, *region, call),
             Call::Unregister { region } => self.release(e.line, *region, "cudaHostUnregister"),
-            _ => {}
+            // Nothing to order or judge (an allocation is the leak check's; an unanswered query
+            // teaches the host nothing). Every entry is named: a new one must be placed here.
+            Call::Alloc { .. }
+            | Call::Register { .. }
+            | Call::StreamQuery { done: false, .. }
+            | Call::EventQuery { done: false, .. } => {}
         }
         // Only a call that tells the host something can end an op's flight: skip the rescan
         // otherwise (60,000 async calls never synchronised were a rescan per call).
@@ -341,6 +336,9 @@ impl<'a> Checker<'a> {
         let Ok(issued) = self.model.issue(op.stream.0) else {
             return;
         };
+        // The model's barrier at the issue, destroyed-but-busy blocking streams included (read
+        // before the host learns what this call waited for).
+        let fenced = self.model.legacy_barrier_streams().next().is_some();
         if op.kind == DeviceOpKind::HostFunc {
             self.host_function(op, &issued);
         } else {
@@ -355,7 +353,7 @@ impl<'a> Checker<'a> {
             let message = messages::pageable_async(self, op);
             self.report(HazardKind::PageableAsync, line, None, message);
         }
-        if self.overlap && op.stream.0 == LEGACY && !self.blocking.is_empty() {
+        if self.overlap && op.stream.0 == LEGACY && fenced {
             self.report(
                 HazardKind::DefaultStream,
                 line,
@@ -418,8 +416,11 @@ impl<'a> Checker<'a> {
     /// cudaErrorNotReady, and a program that ignores it times nothing.
     fn elapsed(&mut self, line: u32, events: [u32; 2]) {
         for ev in events {
-            let pending = matches!(self.model.last_record(ev), Ok(Some((op, _))) if !self.model.host_knows_done(op));
-            if let (true, Some(&rec_line)) = (pending, self.record_lines.get(&ev)) {
+            let pending = match self.model.last_record(ev) {
+                Ok(Some((op, _))) if !self.model.host_knows_done(op) => Some(op),
+                _ => None,
+            };
+            if let Some(&rec_line) = pending.and_then(|op| self.record_lines.get(&op)) {
                 self.report(
                     HazardKind::ReadBeforeSync,
                     line,
@@ -526,7 +527,22 @@ fn teaches_host(call: &Call) -> bool {
         | Call::DeviceSync
         | Call::StreamQuery { done: true, .. }
         | Call::EventQuery { done: true, .. } => true,
-        _ => false,
+        Call::Alloc { .. }
+        | Call::Free { .. }
+        | Call::Register { .. }
+        | Call::Unregister { .. }
+        | Call::StreamCreate { .. }
+        | Call::StreamDestroy { .. }
+        | Call::PerThreadStream { .. }
+        | Call::EventCreate { .. }
+        | Call::EventDestroy { .. }
+        | Call::EventRecord { .. }
+        | Call::EventElapsed { .. }
+        | Call::StreamWaitEvent { .. }
+        | Call::StreamQuery { done: false, .. }
+        | Call::EventQuery { done: false, .. }
+        | Call::HostRead { .. }
+        | Call::HostWrite { .. } => false,
     }
 }
 

@@ -7,19 +7,22 @@
 //! operations, allocations checked against the device's free memory and a host budget, a
 //! wall-clock limit, and a cancellation flag polled as it runs.
 
+mod academy;
 mod alloc;
+mod args;
 mod arith;
 mod calls;
 mod copies;
 mod errors;
 mod eval;
+mod events;
 mod functions;
-mod helpers;
 mod launch;
 mod limits;
 mod memory;
 mod ordered;
 mod stmt;
+mod streams;
 mod value;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -43,9 +46,7 @@ pub struct Outcome {
     pub log: Vec<Entry>,
     /// `report(name, value)` calls; a name reported twice keeps the last value.
     pub metrics: BTreeMap<String, f64>,
-    /// Each `check_output` call: its line and result.
-    pub output_checks: Vec<(u32, bool)>,
-    /// Each `check_output` call with the bytes it checked.
+    /// Each `check_output` call: its line, its result and the bytes it checked.
     pub checks: Vec<OutputCheck>,
     /// The host buffer the last device-to-host copy wrote, and its size: where the program's
     /// result is, which `output-correct` wants checked in full.
@@ -230,7 +231,22 @@ impl Interp<'_> {
                 Call::HostRead { range, .. } => return c.read(range, self.line),
                 Call::HostWrite { range, .. } => return c.write(range, self.line),
                 Call::Alloc { .. } | Call::Free { .. } => {}
-                _ => {
+                Call::Register { .. }
+                | Call::Unregister { .. }
+                | Call::StreamCreate { .. }
+                | Call::StreamDestroy { .. }
+                | Call::PerThreadStream { .. }
+                | Call::EventCreate { .. }
+                | Call::EventDestroy { .. }
+                | Call::Device(_)
+                | Call::EventRecord { .. }
+                | Call::EventElapsed { .. }
+                | Call::StreamWaitEvent { .. }
+                | Call::StreamSync { .. }
+                | Call::StreamQuery { .. }
+                | Call::EventQuery { .. }
+                | Call::EventSync { .. }
+                | Call::DeviceSync => {
                     c.cuda_calls += 1;
                     return;
                 }

@@ -1,6 +1,7 @@
 //! The call log: everything an exercise program did, in program order, with the line that did
 //! it. The interpreter writes it; the hazard checker reads nothing else.
 
+use crate::exercise::calls::CallId;
 use crate::gpu::{EventId, StreamId};
 pub use crate::ordering::rules::HostWait;
 
@@ -96,7 +97,8 @@ pub enum Call {
         region: RegionId,
         kind: MemKind,
         bytes: u64,
-        name: String,
+        /// The call that allocated it (`malloc`, `cudaMallocAsync`, ...).
+        call: CallId,
     },
     Free {
         region: RegionId,

@@ -13,6 +13,7 @@ mod passes;
 mod pins;
 mod poll;
 mod repeats;
+mod reported;
 mod staging;
 #[cfg(test)]
 mod tests;

@@ -55,6 +55,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     chart: Some(Chart::AsyncReturnBars),
     opens_on_chart: false,
     headline: spec::this_run,
+    words: spec::RunWords::NONE,
     run,
 };
 /// The kernel of the copy-kernel-copy sequence (exact in `f32` for the fill pattern).

@@ -39,6 +39,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     chart: None,
     opens_on_chart: false,
     headline: |_| "two blocking streams (legacy default)".to_string(),
+    words: super::spec::RunWords::NONE,
     run,
 };
 /// The copy's size by default.

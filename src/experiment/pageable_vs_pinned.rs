@@ -57,6 +57,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     chart: Some(Chart::BandwidthBySize),
     opens_on_chart: true,
     headline: spec::this_run,
+    words: spec::RunWords::NONE,
     run,
 };
 const KINDS: [HostMemKind; 2] = [HostMemKind::Pinned, HostMemKind::Pageable];

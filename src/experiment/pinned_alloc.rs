@@ -88,6 +88,7 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     chart: Some(Chart::HostMemoryBars),
     opens_on_chart: true,
     headline: spec::this_run,
+    words: spec::RunWords::NONE,
     run,
 };
 /// The default allocation size.

@@ -9,7 +9,10 @@
 use super::{async_copy, default_stream, pageable_vs_pinned, pinned_alloc, pipeline};
 // The declaration types live in `spec.rs`, which every experiment file reads; this file is only
 // the list (and the look-ups over it), so the list importing each experiment makes no circle.
-pub use super::spec::{Chart, ExperimentSpec, MetricSpec, Param, RunFn, Timing, this_run};
+pub use super::spec::{
+    Chart, ExperimentSpec, MetricSpec, Param, RunFn, RunWords, Timing, this_run,
+};
+use crate::report::Report;
 
 /// Every experiment, in lesson order.
 pub const ALL: [&ExperimentSpec; 5] = [
@@ -38,6 +41,12 @@ pub fn metric(name: &str) -> Option<(&'static ExperimentSpec, &'static MetricSpe
 /// The label people read for metric `name` (its raw name when undeclared).
 pub fn label(name: &str) -> &str {
     metric(name).map_or(name, |(_, m)| m.label)
+}
+
+/// What `report`'s experiment says of it beyond its metrics ([`RunWords`]): nothing for a
+/// report of no registered experiment.
+pub fn words(report: &Report) -> RunWords {
+    find(&report.experiment).map_or(RunWords::NONE, |spec| spec.words)
 }
 
 /// The id closest to `wrong` (a typo), for "did you mean" hints.

@@ -4,8 +4,9 @@
 //! list, so that the list importing each experiment makes no import circle (issue 20).
 
 use crate::gpu::Gpu;
-use crate::report::{Clock, Report, TimingSource};
+use crate::report::{Clock, Op, Report, TimingSource};
 
+use super::options::IssueOrder;
 use super::{ExperimentError, ExperimentOptions, RunContext};
 
 /// How an experiment runs: validated options in, a report out.
@@ -31,6 +32,8 @@ pub struct ExperimentSpec {
     pub opens_on_chart: bool,
     /// What the headline timeline shows, for labels when it is compared with another.
     pub headline: fn(&Report) -> String,
+    /// What the results and `run`'s table say of a run beyond its metrics.
+    pub words: RunWords,
     /// Runs it.
     pub run: RunFn,
 }
@@ -141,6 +144,36 @@ impl Chart {
             _ => "chart",
         }
     }
+}
+
+/// A run in the experiment's own words (and its layouts' timelines), for the screens that show
+/// its results, so that no view names an experiment (issue 26). Each answers `None` where the
+/// run has nothing to say.
+#[derive(Debug, Clone, Copy)]
+pub struct RunWords {
+    /// The shape of the configuration it ran: `3 streams x 32 chunks`.
+    pub shape: fn(&Report) -> Option<String>,
+    /// The sizes of its pieces: `first and last 8.5 MiB, 14 x 17.1 MiB`.
+    pub pieces: fn(&Report) -> Option<String>,
+    /// Which of the layouts it compared won, and by how much: (`per-chunk`, `5.66 ms against
+    /// 7.21 ms breadth-first (3 streams x 32 chunks)`).
+    pub winner: fn(&Report) -> Option<(String, String)>,
+    /// The timeline of the run of one issue order or layout, with its name, where the run
+    /// recorded it (the panel's comparison of layouts).
+    pub layout: LayoutFn,
+}
+
+/// See [`RunWords::layout`]: the timeline's name and its operations.
+pub type LayoutFn = fn(&Report, IssueOrder) -> Option<(String, &[Op])>;
+
+impl RunWords {
+    /// Nothing beyond the metrics.
+    pub const NONE: RunWords = RunWords {
+        shape: |_| None,
+        pieces: |_| None,
+        winner: |_| None,
+        layout: |_, _| None,
+    };
 }
 
 /// The headline timeline's name when nothing more specific applies.

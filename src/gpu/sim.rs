@@ -6,7 +6,8 @@
 //! when a call blocks: a stream or device sync, a pageable copy (staged by the host through a
 //! pinned buffer, so the call returns only after the whole copy, in both directions, as measured
 //! on the H200; only an upload of at most `pageable_async_h2d_max_bytes` returns once staged),
-//! freeing pinned or device memory. The *device* (`sim/engines.rs`) runs copies on
+//! freeing pinned or device memory; what each call waits for is the rules table's `observed`
+//! (`ordering::rules`, read by `sim/host_wait.rs`). The *device* (`sim/engines.rs`) runs copies on
 //! an H2D and a D2H copy engine and kernels on a compute engine, with in-order streams and the
 //! legacy default stream's barriers (`sim/scheduler.rs`), per-copy latency plus bytes over the
 //! bandwidth of the host memory kind and direction (`sim/costs.rs`), and a fluid model of the
@@ -35,6 +36,7 @@ mod engines;
 mod events;
 mod host_access;
 mod host_clock;
+mod host_wait;
 mod issue;
 mod launch;
 mod memory;

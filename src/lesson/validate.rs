@@ -11,6 +11,7 @@ use super::{FORMAT_VERSION, FrontMatter, Lesson};
 mod body;
 mod chunked;
 mod cues;
+mod placement;
 mod references;
 
 mod lines;
@@ -95,6 +96,7 @@ pub fn parse_lesson(source: &str, bytes: &[u8]) -> Result<Lesson, Vec<Diagnostic
     );
     if let Some(meta) = &meta {
         cues::check(source, &meta.experiments, &cards, &mut problems);
+        placement::check(source, &meta.quiz, &cards, &lines, &mut problems);
     }
     match meta {
         Some(meta) if problems.is_empty() => Ok(Lesson {

@@ -1,13 +1,15 @@
 //! Code blocks: highlighted by syntect when it is warm, plain otherwise, behind a `▎ ` gutter
-//! (so code reads apart from prose without colour). Lines longer than the pane are cut and go
-//! on after a `↪ ` continuation marker, since every character of code matters.
+//! (so code reads apart from prose without colour). A line longer than the pane whose trailing
+//! `//` comment, set on its own line above, lets both fit is shown that way (still the same
+//! program: at 80 columns no built-in card's code wraps); other long lines are cut and go on
+//! after a `↪ ` continuation marker, since every character of code matters.
 
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
 use super::RenderOptions;
 use super::text::clean_code_line;
-use super::wrap::{Piece, hard_wrap};
+use super::wrap::{Piece, hard_wrap, width_of};
 use crate::highlight;
 
 const GUTTER: &str = "▎ ";
@@ -51,6 +53,13 @@ pub(super) fn code_block(
     let mut out = Vec::with_capacity(source.len());
     let narrower = body.saturating_sub(CONTINUATION.width()).max(1);
     for line in source {
+        if width_of(&line) > body
+            && let Some([comment, code]) = comment_above(&line, body)
+        {
+            out.push(with_gutter(vec![], comment, muted));
+            out.push(with_gutter(vec![], code, muted));
+            continue;
+        }
         for (i, chunk) in hard_wrap(line, body, narrower).into_iter().enumerate() {
             let lead = if i == 0 {
                 vec![]
@@ -67,4 +76,87 @@ fn with_gutter(mut lead: Vec<Piece>, body: Vec<Piece>, muted: Style) -> Vec<Piec
     lead.insert(0, Piece::new(GUTTER, muted));
     lead.extend(body.into_iter().filter(|p| !p.text.is_empty()));
     lead
+}
+
+/// `line`'s trailing `//` comment on a line of its own at the code's indentation, then the code
+/// without it, when both then fit in `body` columns (review 2026-12-01b: at 80 columns
+/// `cudaMemcpy(…); // straight to` went on with `↪ DMA`). `None` for a line without such a
+/// comment, a line that is only a comment, or one that still would not fit.
+fn comment_above(line: &[Piece], body: usize) -> Option<[Vec<Piece>; 2]> {
+    let text: String = line.iter().map(|p| p.text.as_str()).collect();
+    let at = comment_start(&text)?;
+    let code = text[..at].trim_end();
+    let indent = &text[..text.len() - text.trim_start().len()];
+    if code.trim().is_empty() || code.width() > body || indent.width() + text[at..].width() > body {
+        return None;
+    }
+    let (before, comment) = split_at(line, at);
+    let (code_pieces, _) = split_at(&before, code.len());
+    let mut above = vec![Piece::new(indent, Style::new())];
+    above.extend(comment);
+    Some([above, code_pieces])
+}
+
+/// Where a `//` comment starts in a line of C or C++, outside string and character literals.
+fn comment_start(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut quote = None;
+    let mut i = 0;
+    while i + 1 < bytes.len() {
+        match (quote, bytes[i]) {
+            (Some(_), b'\\') => i += 1,
+            (Some(q), c) if c == q => quote = None,
+            (None, c @ (b'"' | b'\'')) => quote = Some(c),
+            (None, b'/') if bytes[i + 1] == b'/' => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `pieces` cut at byte `at` of their joined text (a char boundary).
+fn split_at(pieces: &[Piece], at: usize) -> (Vec<Piece>, Vec<Piece>) {
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    let mut pos = 0;
+    for piece in pieces {
+        let end = pos + piece.text.len();
+        if end <= at {
+            before.push(piece.clone());
+        } else if pos >= at {
+            after.push(piece.clone());
+        } else if let (Some(head), Some(tail)) =
+            (piece.text.get(..at - pos), piece.text.get(at - pos..))
+        {
+            before.push(Piece::new(head, piece.style));
+            after.push(Piece::new(tail, piece.style));
+        }
+        pos = end;
+    }
+    (before, after)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joined(pieces: &[Piece]) -> String {
+        pieces.iter().map(|p| p.text.as_str()).collect()
+    }
+
+    #[test]
+    fn a_trailing_comment_goes_above_the_code_it_would_wrap() {
+        let line = [
+            Piece::new("  cudaMemcpy(d, h, n, ", Style::new()),
+            Piece::new("kind); // straight to DMA", Style::new()),
+        ];
+        let [comment, code] = comment_above(&line, 30).unwrap();
+        assert_eq!(joined(&comment), "  // straight to DMA");
+        assert_eq!(joined(&code), "  cudaMemcpy(d, h, n, kind);");
+        // Still too wide, or nothing to move: wrapped as before.
+        assert!(comment_above(&line, 20).is_none());
+        assert!(comment_above(&[Piece::new("// only a comment", Style::new())], 8).is_none());
+        assert_eq!(comment_start(r#"printf("a // b"); // c"#), Some(18));
+        assert_eq!(comment_start("char c = '/'; x = a / b;"), None);
+    }
 }

@@ -199,3 +199,31 @@ fn creating_and_destroying_many_streams_costs_linear_work() {
     m.sync_device();
     assert_eq!(m.forget_looks(), held + 1, "forgotten after it");
 }
+
+#[test]
+fn the_barrier_accessor_keeps_a_destroyed_busy_stream_until_the_host_knows_it_done() {
+    let mut m = Model::new();
+    m.create_stream(1, true);
+    m.create_stream(2, false);
+    assert_eq!(m.legacy_barrier_streams().collect::<Vec<_>>(), vec![1]);
+    m.issue(1).unwrap();
+    m.destroy_stream(1).unwrap();
+    // Destroyed while busy: the legacy stream still waits for it, and the accessor says so.
+    assert_eq!(m.legacy_barrier_streams().collect::<Vec<_>>(), vec![1]);
+    m.sync_device();
+    assert_eq!(m.legacy_barrier_streams().count(), 0);
+    // An idle blocking stream destroyed is gone at once.
+    m.create_stream(3, true);
+    m.destroy_stream(3).unwrap();
+    assert_eq!(m.legacy_barrier_streams().count(), 0);
+}
+
+#[test]
+fn the_per_thread_stream_is_a_blocking_stream_the_model_names() {
+    let mut m = Model::new();
+    assert_eq!(m.per_thread_stream(), None);
+    m.create_per_thread_stream(7);
+    assert_eq!(m.per_thread_stream(), Some(7));
+    let a = m.issue(7).unwrap();
+    assert!(m.issue(LEGACY).unwrap().is_after(a.op));
+}

@@ -85,12 +85,6 @@ impl ExerciseShell {
                 &text,
                 "your text from before loading the file on disk",
             ),
-            ExerciseCmd::Open { id } => {
-                let cmds = self.file_reply(ExerciseCmd::Open { id: id.clone() });
-                let cmds = cmds.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)));
-                close_unopened(app, &id);
-                cmds
-            }
             cmd => {
                 let reply = self.file_reply(cmd);
                 reply.map_or_else(Vec::new, |msg| app.update(Msg::Exercise(msg)))
@@ -174,6 +168,10 @@ impl ExerciseShell {
             let why = "exercise files cannot be kept: no state folder (set CUDA_ACADEMY_STATE_DIR)";
             return match cmd {
                 ExerciseCmd::Poll { .. } => None,
+                ExerciseCmd::Open { id } => Some(ExerciseMsg::OpenFailed {
+                    id,
+                    why: why.into(),
+                }),
                 ExerciseCmd::Save { id, .. } => Some(ExerciseMsg::SaveFailed {
                     id,
                     why: why.into(),
@@ -196,9 +194,12 @@ impl ExerciseShell {
         };
         Some(match cmd {
             ExerciseCmd::Open { id } => match store::load_or_create(dir, &id) {
-                Err(e) => ExerciseMsg::Failed(format!(
-                    "cannot open exercise {id}: {e:#}; the file is left as it is: make it smaller or fix it in your own editor, or move it away to start again from the starter"
-                )),
+                Err(e) => ExerciseMsg::OpenFailed {
+                    why: format!(
+                        "cannot open exercise {id}: {e:#}; the file is left as it is: make it smaller or fix it in your own editor, or move it away to start again from the starter"
+                    ),
+                    id,
+                },
                 text => loaded(&id, text),
             },
             ExerciseCmd::Reset { id } => loaded(
@@ -241,20 +242,6 @@ impl ExerciseShell {
             | ExerciseCmd::Cancel { .. }
             | ExerciseCmd::KeepCopy { .. } => return None,
         })
-    }
-}
-
-/// Close the editor of `id` if its file could not be opened (it has no text): left open, it
-/// said "opening…" for ever (review 2026-12-01 NP6); the banner says why. The editor's own
-/// messages have no "open failed" reply, so the shell closes it here.
-fn close_unopened(app: &mut App, id: &str) {
-    let unopened = app
-        .exercises
-        .editor
-        .as_ref()
-        .is_some_and(|e| e.id == id && e.area.is_none());
-    if unopened {
-        app.exercises.editor = None;
     }
 }
 

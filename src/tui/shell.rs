@@ -119,7 +119,7 @@ impl Shell {
             self.exercises.carry_out(app, &mut self.worker, save);
         }
         if self.exercise_report.is_none() {
-            app.exercises.quit_anyway = true;
+            app.update(Msg::Exercise(ExerciseMsg::QuitConfirmed));
             self.keep_unsaved(app);
         }
         self.saver.save(app)

@@ -4,7 +4,9 @@
 //! verdict (`verdict`) above the program's timeline (`timeline`). Where the screen
 //! is narrow the verdict goes below the code and Ctrl-L swaps it for the timeline.
 
+mod code_wrap;
 mod conflict;
+mod keys_hint;
 pub mod picker;
 pub mod timeline;
 mod verdict;
@@ -35,15 +37,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     // Drawn below where it is on screen; the wheel finds it there.
     ed.verdict_scroll.hidden();
+    let derived = ed.timeline();
+    let tl = derived.as_ref();
     if area.width >= SIDE_BY_SIDE_FROM {
         let [code, side] =
             Layout::horizontal([Constraint::Percentage(55), Constraint::Fill(1)]).areas(area);
         render_code(app, ed, code, buf);
-        let rows = timeline::rows_wanted(ed).min(side.height / 2);
+        let rows = timeline::rows_wanted(tl).min(side.height / 2);
         let [verdict, timeline] =
             Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(side);
         verdict::render(app, ed, verdict, false, buf);
-        timeline::render(app, ed, timeline, false, buf);
+        timeline::render(app, (ed, tl), timeline, false, buf);
     } else {
         // The verdict takes 40% of the rows; the timeline, when shown, as many as its lanes
         // want (at 80x24 a three-stream race needs all its lanes on screen), leaving the code
@@ -54,7 +58,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
                 .saturating_sub(MIN_CODE_ROWS)
                 .max(share.min(area.height))
         } else if ed.show_timeline {
-            timeline::rows_wanted(ed)
+            timeline::rows_wanted(tl)
                 .max(share)
                 .min(area.height.saturating_sub(MIN_CODE_ROWS))
                 .max(share.min(area.height))
@@ -65,7 +69,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Layout::vertical([Constraint::Fill(1), Constraint::Length(lower_rows)]).areas(area);
         render_code(app, ed, code, buf);
         if ed.show_timeline {
-            timeline::render(app, ed, lower, true, buf);
+            timeline::render(app, (ed, tl), lower, true, buf);
         } else {
             verdict::render(app, ed, lower, true, buf);
         }
@@ -99,7 +103,8 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     let styled = highlighted(app, lines, top, top + body_height);
     let number_width = lines.len().max(1).to_string().len().max(3);
     let gutter = u16::try_from(number_width + 2).unwrap_or(5);
-    let code_width = usize::from(inner.width.saturating_sub(gutter));
+    // The code's last column is kept for `»`, the mark of a line that goes on to the right.
+    let code_width = usize::from(inner.width.saturating_sub(gutter + 1));
     let hscroll = col.saturating_sub(code_width.saturating_sub(1));
     // Where the code is, for a page's height and the mouse (`app::editor::editing`).
     ed.editing.view.set(CodeView {
@@ -124,18 +129,35 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         };
         buf.set_string(inner.x + 1, y, number, number_style);
         let cursor = (line_idx == row && app.overlays.dialog.is_none()).then_some(col);
-        draw_cells(
-            buf,
-            inner.x + gutter,
-            y,
-            code_width,
-            styled.get(line_idx - top).map_or(&[][..], Vec::as_slice),
-            hscroll,
-            (cursor, selected_columns(selection, line_idx)),
-        );
+        let cells = styled.get(line_idx - top).map_or(&[][..], Vec::as_slice);
+        let x = inner.x + gutter;
+        let marks = (cursor, selected_columns(selection, line_idx));
+        let shown = draw_cells(buf, (x, y), code_width, cells, hscroll, marks);
+        draw_continued(buf, (x, y), code_width, (cells.len(), hscroll, shown), app);
     }
-    let position = cursor_message(ed, row + 1)
-        .unwrap_or_else(|| format!("line {}, column {}", row + 1, col + 1));
+    let status = status_line(ed, (row, col), usize::from(inner.width));
+    let status_style = if ed.save_error.is_some() {
+        app.theme.error()
+    } else {
+        app.theme.muted()
+    };
+    buf.set_string(inner.x, inner.y + inner.height - 1, status, status_style);
+    let prompt_area = Rect {
+        height: inner.height - 1,
+        ..inner
+    };
+    conflict::render(app, ed, prompt_area, buf);
+}
+
+/// The code pane's last line: the message of the cursor's line, else the keys (once) or where
+/// the cursor is; after what the check in flight is doing and the file's trouble, if any; cut
+/// to `width` with a `…` (the whole message is in the verdict pane).
+fn status_line(ed: &EditorState, (row, col): (usize, usize), width: usize) -> String {
+    let position = match cursor_message(ed, row + 1) {
+        Some(message) => message,
+        None if ed.tell_keys => keys_hint::line(width),
+        None => format!("line {}, column {}", row + 1, col + 1),
+    };
     let status = match check_status(ed) {
         Some(check) => format!("{check} · {position}"),
         None => position,
@@ -149,19 +171,7 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         (Some(_), None) => format!("NOT SAVED · {status}"),
         (None, None) => status,
     };
-    // Cut with a `…` (the whole message is in the verdict pane).
-    let status = crate::text_fit::truncate(&clean(&status), usize::from(inner.width));
-    let status_style = if ed.save_error.is_some() {
-        app.theme.error()
-    } else {
-        app.theme.muted()
-    };
-    buf.set_string(inner.x, inner.y + inner.height - 1, status, status_style);
-    let prompt_area = Rect {
-        height: inner.height - 1,
-        ..inner
-    };
-    conflict::render(app, ed, prompt_area, buf);
+    crate::text_fit::truncate(&clean(&status), width)
 }
 
 /// What the check in flight is doing, for the status line.
@@ -250,19 +260,19 @@ fn selected_columns(
     Some((from, to))
 }
 
-/// Draw a line's cells from column `skip`, at most `width` columns; the cursor cell reversed,
-/// and the selected ones (`(cursor, selected)`).
+/// Draw a line's cells from cell `skip`, at most `width` columns; the cursor cell reversed,
+/// and the selected ones (`(cursor, selected)`). Returns the index of the first cell not drawn.
 fn draw_cells(
     buf: &mut Buffer,
-    x: u16,
-    y: u16,
+    (x, y): (u16, u16),
     width: usize,
     cells: &[(char, Style)],
     skip: usize,
     (cursor, selected): (Option<usize>, Option<(usize, usize)>),
-) {
+) -> usize {
     let mut used = 0usize;
     let blank = [(' ', Style::new())];
+    let mut next = skip;
     for (i, (c, style)) in cells.iter().chain(blank.iter()).enumerate().skip(skip) {
         let shown = if c.is_control() { ' ' } else { *c };
         let w = shown.width().unwrap_or(1).max(1);
@@ -281,6 +291,28 @@ fn draw_cells(
         let col = x + u16::try_from(used).unwrap_or(0);
         buf.set_string(col, y, shown.to_string(), style);
         used += w;
+        next = i + 1;
+    }
+    next
+}
+
+/// The marks of a line scrolled sideways (walkthrough 2026-12-01b: every line moved with no
+/// sign of it): `«` in the gutter, just left of the code, where the line has text scrolled
+/// out to the left, and `»` in the column kept right of the code where it goes on past the
+/// edge. `(len, skip, shown)`: the line's cells, the first shown, the first not drawn.
+fn draw_continued(
+    buf: &mut Buffer,
+    (x, y): (u16, u16),
+    width: usize,
+    (len, skip, shown): (usize, usize, usize),
+    app: &App,
+) {
+    if skip > 0 && len > 0 {
+        buf.set_string(x.saturating_sub(1), y, "«", app.theme.muted());
+    }
+    if shown < len {
+        let right = x + u16::try_from(width).unwrap_or(0);
+        buf.set_string(right, y, "»", app.theme.muted());
     }
 }
 

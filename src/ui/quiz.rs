@@ -54,6 +54,9 @@ fn score_fits_title(app: &App, width: u16) -> bool {
 pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(q) = app.question() else {
+        if let Some(waiting) = app.quiz_waiting() {
+            return muted_wrapped(app, &waiting, width);
+        }
         let why = if app.entry().and_then(|e| e.lesson()).is_some() {
             "This lesson has no quick-check questions."
         } else {

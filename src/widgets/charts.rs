@@ -48,15 +48,16 @@ pub fn series_marker(index: usize) -> char {
 
 /// Pageable vs pinned vs write-combined (and registered) H2D bandwidth at the largest size,
 /// from the contract metrics `pageable_h2d_gbps`, `pinned_h2d_gbps`, `write_combined_h2d_gbps`
-/// and `registered_h2d_gbps` (those the report has).
+/// and `registered_h2d_gbps` (those the report has), labelled as the registry labels them less
+/// the `H2D` the title says.
 pub fn host_memory_bars(report: &Report, theme: Theme) -> ValueBars {
     let metrics = [
-        ("pageable_h2d_gbps", "pageable"),
-        ("pinned_h2d_gbps", "pinned"),
-        ("write_combined_h2d_gbps", "write-combined"),
-        ("registered_h2d_gbps", "registered"),
+        "pageable_h2d_gbps",
+        "pinned_h2d_gbps",
+        "write_combined_h2d_gbps",
+        "registered_h2d_gbps",
     ];
-    ValueBars::from_metrics(report, "H2D bandwidth by host memory", &metrics, theme)
+    ValueBars::from_registry(report, "H2D bandwidth by host memory", &metrics, theme)
 }
 
 /// How long `cuMemcpyHtoDAsync` took to return vs until the copy was done, from pinned and
@@ -64,12 +65,12 @@ pub fn host_memory_bars(report: &Report, theme: Theme) -> ValueBars {
 /// orders of magnitude.
 pub fn async_copy_bars(report: &Report, theme: Theme) -> ValueBars {
     let metrics = [
-        ("async_return_us_pinned", "returned, pinned"),
-        ("copy_done_us_pinned", "done, pinned"),
-        ("async_return_us_pageable", "returned, pageable"),
-        ("copy_done_us_pageable", "done, pageable"),
+        "async_return_us_pinned",
+        "copy_done_us_pinned",
+        "async_return_us_pageable",
+        "copy_done_us_pageable",
     ];
-    ValueBars::from_metrics(
+    ValueBars::from_registry(
         report,
         "Async copy: call returned vs copy done",
         &metrics,

@@ -102,10 +102,10 @@ fn list_json(args: &[&str]) -> Vec<Value> {
     json["lessons"].as_array().unwrap().clone()
 }
 
-/// The SEEN, QUIZ and PREDICTIONS cells of a table line.
+/// The SEEN, QUIZ and PREDICTIONS cells of a table line (EXERCISES follows them).
 fn scores(line: &str) -> Vec<&str> {
     let cells: Vec<&str> = line.split_whitespace().collect();
-    cells[cells.len().saturating_sub(3)..].to_vec()
+    cells[cells.len().saturating_sub(4)..cells.len().saturating_sub(1)].to_vec()
 }
 
 #[test]
@@ -113,7 +113,7 @@ fn list_json_from_a_folder() {
     let dir = good_folder();
     let lessons = list_json(&["list", "--json", "--lessons", dir.path().to_str().unwrap()]);
     let ids: Vec<&str> = lessons.iter().map(|l| l["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["pageable", "streams", "pipeline"]);
+    assert_eq!(ids, ["pageable", "streams", "overlap"]);
     assert_eq!(lessons[1]["title"], "Streams");
     assert_eq!(lessons[1]["order"], 2);
     assert_eq!(lessons[1]["cards"], 2);
@@ -180,13 +180,18 @@ fn list_table_fits_80_columns() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines.len(), 6, "{text}");
+    assert_eq!(lines.len(), 7, "{text}");
     assert!(lines[0].starts_with("#  ID"), "{text}");
+    assert!(lines[0].ends_with("PREDICTIONS  EXERCISES"), "{text}");
     assert!(lines[4].starts_with("SEEN: cards seen. QUIZ:"), "{text}");
+    assert!(
+        lines[6].starts_with("EXERCISES: exercises passed"),
+        "{text}"
+    );
     for (line, (id, title)) in lines[1..].iter().zip([
         ("pageable", "Pageable"),
         ("streams", "Streams"),
-        ("pipeline", "A very long title"),
+        ("overlap", "A very long title"),
     ]) {
         assert!(line.contains(id) && line.contains(title), "{line}");
     }

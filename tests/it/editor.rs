@@ -11,6 +11,7 @@ mod follow;
 mod gpu;
 mod picker;
 mod safety;
+mod screen;
 mod snapshots;
 
 use std::sync::mpsc::{Receiver, channel};

@@ -62,9 +62,12 @@ fn press(app: &mut App, keys: &str) -> Vec<Cmd> {
         .collect()
 }
 
-/// Press `keys` (which must end in a run), then deliver `report` as that run's result.
+/// Press `keys` (which must end in a run), then deliver `report` as that run's result, with the
+/// focus on the panel, as a learner who looks at the results puts it (`r` leaves the focus
+/// where it was: issue 28).
 fn run(app: &mut App, keys: &str, report: Box<Report>) {
     let cmds = press(app, keys);
+    app.nav.focus = Focus::Panel;
     let Some(Cmd::RunExperiment { run_id, .. }) = cmds.last() else {
         panic!("{keys} did not start a run: {cmds:?}");
     };
@@ -200,6 +203,7 @@ fn running_failed_and_the_form() {
     for (w, h) in SIZES {
         let mut app = app(Catalog::embedded(), w, h, true);
         let cmds = press(&mut app, "4 r");
+        app.nav.focus = Focus::Panel;
         let Some(Cmd::RunExperiment { run_id, .. }) = cmds.last() else {
             panic!("{cmds:?}");
         };

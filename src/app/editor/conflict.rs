@@ -5,14 +5,18 @@
 //! at once. Otherwise a prompt offers "keep mine" (Alt-K: the next save replaces the file),
 //! "load theirs" (Alt-L: the editor's text is kept in a recovery file first) and "compare"
 //! (Alt-C: the diff). The prompt appears on its own while the learner may be typing, so it
-//! takes no typed key: typing goes on into the text (see [`App::editor_prompt`]). Saves are refused meanwhile (the shell compares the
+//! takes no typed key: typing goes on into the text (see [`Exercises::prompt`]). Saves are refused meanwhile (the shell compares the
 //! file's stamp), so two instances never reload and re-save each other, and a file the editor
 //! cannot load (Latin-1, binary, over the cap) is left as it is on disk.
 //!
 //! The same module answers the y/n asked when quitting would lose the text.
 
-use super::{EditorState, Stamp, normal, put_cursor, text_area};
-use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd};
+use super::{
+    EditorCtx, EditorEffect, EditorState, Exercises, Stamp, banner, cmds, normal, put_cursor,
+    text_area,
+};
+use crate::app::{BannerKind, Cmd, ExerciseCmd};
+use crate::keymap::{Action, Ctx, first_key};
 
 /// An answer to one of the editor's prompts, or the diff's scrolling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,16 +121,14 @@ pub fn diff(mine: &str, theirs: &str) -> Vec<DiffLine> {
     out
 }
 
-impl App {
+impl Exercises {
     /// The shell found the file on disk different from what the editor last read or wrote.
-    pub(in crate::app) fn on_changed_outside(
+    pub(super) fn on_changed_outside(
         &mut self,
-        id: &str,
-        theirs: Result<String, String>,
-        stamp: Option<Stamp>,
-        external: bool,
-    ) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut().filter(|e| e.id == id) else {
+        (id, theirs, stamp, external): (&str, Result<String, String>, Option<Stamp>, bool),
+        ctx: &EditorCtx,
+    ) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut().filter(|e| e.id == id) else {
             return Vec::new();
         };
         ed.leaving = false;
@@ -143,27 +145,27 @@ impl App {
             Ok(text) if !ed.dirty() && ed.conflict.is_none() => {
                 reload(ed, &text, stamp);
                 if external {
-                    return self.editor_check();
+                    return cmds(self.check(ctx));
                 }
-                self.overlays.banners.push(Banner {
-                    kind: BannerKind::Info,
-                    text: "the exercise file changed outside and was loaded (the editor had no unsaved changes)".into(),
-                });
-                Vec::new()
+                vec![banner(
+                    BannerKind::Info,
+                    "the exercise file changed outside and was loaded (the editor had no unsaved changes)",
+                )]
             }
             theirs => {
+                let mut effects = Vec::new();
                 if let Err(why) = &theirs {
                     let whose = if external {
                         "your editor's save"
                     } else {
                         "the file on disk"
                     };
-                    self.overlays.banners.push(Banner {
-                        kind: BannerKind::Warning,
-                        text: format!(
+                    effects.push(banner(
+                        BannerKind::Warning,
+                        format!(
                             "{whose} cannot be loaded: {why}; it is left as it is, and the text here is kept"
                         ),
-                    });
+                    ));
                 }
                 ed.conflict = Some(Conflict {
                     theirs,
@@ -171,7 +173,7 @@ impl App {
                     diff: None,
                     diff_top: 0,
                 });
-                Vec::new()
+                effects
             }
         }
     }
@@ -187,19 +189,19 @@ impl App {
     /// the text, and the answers are Alt keys that type nothing (Alt-K keep mine, Alt-L load
     /// theirs, Alt-C compare); with no prompt up they do nothing. Only the diff, which covers
     /// the code, takes the keys while it is shown (its scrolling; nothing is typed unseen).
-    pub(in crate::app) fn editor_prompt(&mut self, answer: PromptAction) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    pub(super) fn prompt(&mut self, answer: PromptAction) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         match answer {
             PromptAction::QuitYes if ed.quit_prompt.is_some() => {
-                self.exercises.quit_anyway = true;
-                return vec![Cmd::Quit];
+                self.quit_anyway = true;
+                return vec![EditorEffect::Cmd(Cmd::Quit)];
             }
             PromptAction::QuitNo => ed.quit_prompt = None,
             PromptAction::Keep if ed.conflict.is_some() => return self.keep_mine(),
             PromptAction::Load if ed.conflict.is_some() => return self.load_theirs(),
-            PromptAction::Compare => self.toggle_diff(),
+            PromptAction::Compare => return self.toggle_diff(),
             PromptAction::DiffScroll(lines) => {
                 if let Some(c) = ed.conflict.as_mut() {
                     c.diff_top = c.diff_top.saturating_add_signed(lines);
@@ -216,13 +218,13 @@ impl App {
     }
 
     /// Alt-C: show the diff of the editor's text and the disk's, or hide it.
-    fn toggle_diff(&mut self) {
-        let Some(ed) = self.exercises.editor.as_mut() else {
-            return;
+    fn toggle_diff(&mut self) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
         };
         let mine = ed.text().unwrap_or_default();
         let Some(conflict) = ed.conflict.as_mut() else {
-            return;
+            return Vec::new();
         };
         match &conflict.theirs {
             Ok(theirs) => {
@@ -231,21 +233,19 @@ impl App {
                     None => Some(diff(&mine, theirs)),
                 };
                 conflict.diff_top = 0;
+                Vec::new()
             }
             Err(why) => {
                 let text = format!("no diff: the file on disk cannot be loaded: {why}");
-                self.overlays.banners.push(Banner {
-                    kind: BannerKind::Info,
-                    text,
-                });
+                vec![banner(BannerKind::Info, text)]
             }
         }
     }
 
     /// Esc while a prompt is up: close the diff, or answer "no" to quitting; `false` when no
     /// prompt took it.
-    pub(in crate::app) fn editor_prompt_escape(&mut self) -> bool {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    pub(super) fn prompt_escape(&mut self) -> bool {
+        let Some(ed) = self.editor.as_mut() else {
             return false;
         };
         if ed.quit_prompt.take().is_some() {
@@ -262,8 +262,8 @@ impl App {
 
     /// Alt-K: the editor's text stays; the next save replaces the file (its stamp is taken as
     /// seen; a FIFO or device in the file's place is not replaced, and that save says so).
-    fn keep_mine(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    fn keep_mine(&mut self) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         let Some(c) = ed.conflict.take() else {
@@ -271,27 +271,20 @@ impl App {
         };
         ed.stamp = c.stamp;
         ed.saved = c.theirs.ok();
-        self.overlays.banners.push(Banner {
-            kind: BannerKind::Info,
-            text: format!(
+        vec![banner(
+            BannerKind::Info,
+            format!(
                 "kept your text; it replaces the file on disk when saved ({}, {}, Esc, quit)",
-                crate::keymap::first_key(
-                    crate::keymap::Ctx::Editor,
-                    crate::keymap::Action::EditSave
-                ),
-                crate::keymap::first_key(
-                    crate::keymap::Ctx::Editor,
-                    crate::keymap::Action::EditorCheck
-                )
+                first_key(Ctx::Editor, Action::EditSave),
+                first_key(Ctx::Editor, Action::EditorCheck)
             ),
-        });
-        Vec::new()
+        )]
     }
 
     /// Alt-L: the disk's text replaces the editor's (when it can be loaded); the editor's text
     /// goes to a recovery file first (the shell says where), so the choice loses nothing.
-    fn load_theirs(&mut self) -> Vec<Cmd> {
-        let Some(ed) = self.exercises.editor.as_mut() else {
+    fn load_theirs(&mut self) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
             return Vec::new();
         };
         let Some(c) = ed.conflict.as_ref() else {
@@ -305,23 +298,21 @@ impl App {
                 reload(ed, &text, stamp);
                 mine.filter(|m| normal(m) != normal(&text))
                     .map(|text| {
-                        Cmd::Exercise(ExerciseCmd::KeepCopy {
+                        EditorEffect::Cmd(Cmd::Exercise(ExerciseCmd::KeepCopy {
                             id: ed.id.clone(),
                             text,
-                        })
+                        }))
                     })
                     .into_iter()
                     .collect()
             }
-            Err(why) => {
-                self.overlays.banners.push(Banner {
-                    kind: BannerKind::Error,
-                    text: format!(
-                        "cannot load the file on disk: {why}; fix it in your editor, or press Alt-K to keep the text here"
-                    ),
-                });
-                Vec::new()
-            }
+            Err(why) => vec![banner(
+                BannerKind::Error,
+                format!(
+                    "cannot load the file on disk: {why}; fix it in your editor, or press {} to keep the text here",
+                    first_key(Ctx::Editor, Action::ConflictKeep)
+                ),
+            )],
         }
     }
 }

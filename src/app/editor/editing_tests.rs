@@ -10,7 +10,7 @@ use crate::app::{App, Cmd, ExerciseCmd, Msg};
 
 fn editor(text: &str) -> App {
     let mut app = crate::app::tests::app();
-    app.open_exercise("vector-add".to_string());
+    let _ = app.exercises.open("vector-add".to_string());
     if let Some(ed) = app.exercises.editor.as_mut() {
         ed.area = Some(text_area(text));
         ed.saved = ed.text();

@@ -103,6 +103,12 @@ pub enum ExerciseMsg {
         stamp: Option<Stamp>,
         external: bool,
     },
+    /// Exercise `id` could not be opened (`why`: what happened and what to do): the editor,
+    /// which has no text, closes (left open it said "opening…" for ever, review 2026-12-01 NP6).
+    OpenFailed { id: String, why: String },
+    /// The way out asks no question (a signal, the terminal gone): quitting goes ahead though
+    /// the editor's text could not be kept.
+    QuitConfirmed,
     /// Quitting would lose unsaved text: it could be neither saved nor written to a recovery
     /// file (`why`). The editor asks before quitting.
     QuitRefused { why: String },

@@ -5,7 +5,8 @@
 
 use std::collections::BTreeSet;
 
-use crate::app::{App, Banner, BannerKind, Cmd, ExerciseCmd, OverlayAction, Reset};
+use super::{EditorEffect, Exercises, banner};
+use crate::app::{App, BannerKind, Cmd, ExerciseCmd};
 
 /// The open exercise list.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,38 +46,40 @@ impl App {
             .map_or_else(Vec::new, |lesson| lesson.meta.exercises.clone())
     }
 
-    /// `w`: list the lesson's exercises, the first not passed yet selected (so each pass leads
-    /// on to the next), and ask the shell which files are edited.
-    pub(in crate::app) fn open_picker(&mut self) -> Vec<Cmd> {
-        let ids = self.lesson_exercises();
-        if ids.is_empty() {
-            self.overlays.banners.push(Banner {
-                kind: BannerKind::Info,
-                text: "this lesson has no exercise; `cuda-academy exercise list` shows them all"
-                    .into(),
-            });
-            return Vec::new();
-        }
-        let selected = ids
-            .iter()
-            .position(|id| !self.exercises.passed.contains(id))
-            .unwrap_or(0);
-        self.exercises.picker = Some(Picker {
-            ids: ids.clone(),
-            selected,
-            edited: None,
-        });
-        vec![Cmd::Exercise(ExerciseCmd::Survey { ids })]
-    }
-
     /// Whether the exercise list is open.
     pub fn picker_open(&self) -> bool {
         self.exercises.picker.is_some()
     }
+}
+
+impl Exercises {
+    /// `w`: list the lesson's exercises (`ids`), the first not passed yet selected (so each
+    /// pass leads on to the next), and ask the shell which files are edited.
+    pub(super) fn open_picker(&mut self, ids: &[String]) -> Vec<EditorEffect> {
+        if ids.is_empty() {
+            return vec![banner(
+                BannerKind::Info,
+                "this lesson has no exercise; `cuda-academy exercise list` shows them all",
+            )];
+        }
+        let selected = ids
+            .iter()
+            .position(|id| !self.passed.contains(id))
+            .unwrap_or(0);
+        self.picker = Some(Picker {
+            ids: ids.to_vec(),
+            selected,
+            edited: None,
+        });
+        let ids = ids.to_vec();
+        vec![EditorEffect::Cmd(Cmd::Exercise(ExerciseCmd::Survey {
+            ids,
+        }))]
+    }
 
     /// `↑`/`↓` in the list (wrapping).
-    pub(in crate::app) fn picker_move(&mut self, step: isize) {
-        if let Some(p) = self.exercises.picker.as_mut()
+    pub(super) fn picker_move(&mut self, step: isize) {
+        if let Some(p) = self.picker.as_mut()
             && !p.ids.is_empty()
         {
             let n = p.ids.len() as isize;
@@ -85,31 +88,19 @@ impl App {
     }
 
     /// Enter: open the selected exercise in the editor (the list closes).
-    pub(in crate::app) fn picker_open_selected(&mut self) -> Vec<Cmd> {
-        let Some(picker) = self.exercises.picker.take() else {
+    pub(super) fn picker_open_selected(&mut self) -> Vec<Cmd> {
+        let Some(picker) = self.picker.take() else {
             return Vec::new();
         };
         match picker.selected_id() {
-            Some(id) => self.open_exercise(id.to_string()),
+            Some(id) => self.open(id.to_string()),
             None => Vec::new(),
         }
     }
 
-    /// `x`: ask before putting the selected exercise's starter back.
-    pub(in crate::app) fn picker_ask_reset(&mut self) {
-        if self.exercises.picker.is_some() {
-            self.overlay_update(OverlayAction::AskReset(Reset::Exercise));
-        }
-    }
-
-    /// Esc: close the list.
-    pub(in crate::app) fn picker_close(&mut self) {
-        self.exercises.picker = None;
-    }
-
     /// The shell's survey of edited files.
-    pub(in crate::app) fn on_edited(&mut self, edited: BTreeSet<String>) {
-        if let Some(p) = self.exercises.picker.as_mut() {
+    pub(super) fn on_edited(&mut self, edited: BTreeSet<String>) {
+        if let Some(p) = self.picker.as_mut() {
             p.edited = Some(edited);
         }
     }

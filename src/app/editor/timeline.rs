@@ -14,7 +14,7 @@
 
 use crate::exercise::{HazardKind, Verdict};
 use crate::report::{Op, OpKind};
-use crate::timeline::{TimelineView, time_order};
+use crate::timeline::{TimelineCursor, TimelineView, time_order};
 
 /// One hazard as drawn on the timeline.
 #[derive(Debug, Clone, PartialEq)]
@@ -86,6 +86,15 @@ impl VerdictTimeline {
             marks,
             checked_lines,
         })
+    }
+
+    /// This timeline with the learner's window and selection (`cursor`, kept by the editor
+    /// while the timeline is derived anew from the verdict).
+    pub fn with_cursor(self, cursor: TimelineCursor) -> Self {
+        VerdictTimeline {
+            view: self.view.with_cursor(cursor),
+            ..self
+        }
     }
 
     /// Give each op the line its checked line is on now (`now`), so the details line names

@@ -9,8 +9,7 @@
 //! shown give the same cue (so a choice on one card without a cue holds on the next one).
 
 use crate::experiment::options::IssueOrder;
-use crate::experiment::pipeline::orders::layout_timeline;
-use crate::experiment::{pipeline, registry};
+use crate::experiment::registry;
 use crate::lesson::PanelCue;
 use crate::progress::SavedRun;
 use crate::report::Report;
@@ -262,8 +261,13 @@ fn headline_name(report: &Report) -> String {
 
 fn previous_name(report: &Report) -> String {
     let size = crate::experiment::options::format_bytes(report.params.size);
-    match (report.params.streams, report.params.chunks) {
-        (Some(s), Some(c)) => format!("previous run ({size}, {})", pipeline::shape(s, c)),
-        _ => format!("previous run ({size})"),
+    match (registry::words(report).shape)(report) {
+        Some(shape) => format!("previous run ({size}, {shape})"),
+        None => format!("previous run ({size})"),
     }
+}
+
+/// The timeline of `order`'s run in `report`, with its name, from the report's experiment.
+fn layout_timeline(report: &Report, order: IssueOrder) -> Option<(String, &[crate::report::Op])> {
+    (registry::words(report).layout)(report, order)
 }

@@ -24,15 +24,32 @@ pub fn format_value_in(value: f64, unit: &str) -> String {
     format_metric(&Metric::new(value, unit))
 }
 
-/// `55.1 GB/s (simulated)`, `8.10 GB/s (simulated; size 64 MiB)`, `55.1 GB/s (size 64 MiB)`.
-pub(super) fn quoted(metric: &Metric, backend: BackendKind, params: Option<&str>) -> String {
+/// `55.1 GB/s`, `8.10 GB/s (size 64 MiB)`, or with the backend that measured it where it is
+/// not the one running now (`current`): `55.1 GB/s (simulated)`, `8.10 GB/s (on your GPU;
+/// size 64 MiB)`. The status line says once where this screen's figures come from (review
+/// 2026-12-01b: "(simulated)" was stamped on every figure).
+pub(super) fn quoted(
+    metric: &Metric,
+    backend: BackendKind,
+    current: Option<BackendKind>,
+    params: Option<&str>,
+) -> String {
     let value = format_metric(metric);
-    let simulated = backend == BackendKind::Simulated;
-    match (simulated, params) {
-        (false, None) => value,
-        (true, None) => format!("{value} (simulated)"),
-        (false, Some(p)) => format!("{value} ({p})"),
-        (true, Some(p)) => format!("{value} (simulated; {p})"),
+    let other = current.is_some_and(|now| now != backend);
+    let stamp = other.then(|| backend_words(backend));
+    match (stamp, params) {
+        (None, None) => value,
+        (Some(s), None) => format!("{value} ({s})"),
+        (None, Some(p)) => format!("{value} ({p})"),
+        (Some(s), Some(p)) => format!("{value} ({s}; {p})"),
+    }
+}
+
+/// Where a figure was measured, in words: `simulated`, `on your GPU`.
+pub fn backend_words(backend: BackendKind) -> &'static str {
+    match backend {
+        BackendKind::Simulated => "simulated",
+        BackendKind::Cuda => "on your GPU",
     }
 }
 
@@ -96,6 +113,22 @@ pub fn domain_error(value: f64, unit: &str) -> Option<String> {
 mod tests {
     use super::*;
     use crate::report::HostMemKind;
+
+    #[test]
+    fn a_figure_names_its_backend_only_where_another_one_runs_now() {
+        let m = Metric::new(55.1, "GB/s");
+        let (sim, gpu) = (BackendKind::Simulated, BackendKind::Cuda);
+        assert_eq!(quoted(&m, sim, Some(sim), None), "55.1 GB/s");
+        assert_eq!(
+            quoted(&m, sim, None, Some("size 4 MiB")),
+            "55.1 GB/s (size 4 MiB)"
+        );
+        assert_eq!(quoted(&m, sim, Some(gpu), None), "55.1 GB/s (simulated)");
+        assert_eq!(
+            quoted(&m, gpu, Some(sim), Some("1 stream")),
+            "55.1 GB/s (on your GPU; 1 stream)"
+        );
+    }
 
     #[test]
     fn closeness_bands_and_domains() {

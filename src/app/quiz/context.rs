@@ -1,7 +1,9 @@
 //! What the quiz reads from the rest of the app ([`QuizContext`]): the open lesson's questions,
 //! its answers in progress, the learner's shuffle seed, and whether a measured value of the
 //! question's metric is already on screen. Questions are asked by index, so the same queries
-//! serve the quiz's update and the view.
+//! serve the quiz's update and the view. Only the questions whose card the learner has reached
+//! are offered (`lesson::placement`): they are a prefix of the lesson's, so each keeps its index
+//! as more are offered.
 
 use crate::app::predict::metric_unit;
 use crate::lesson::{Lesson, Question};
@@ -23,9 +25,35 @@ pub struct QuizContext<'a> {
 }
 
 impl<'a> QuizContext<'a> {
-    /// The lesson's questions.
+    /// The lesson's questions offered so far: those whose card has been reached.
     pub fn questions(&self) -> &'a [Question] {
-        self.lesson.map_or(&[], |l| l.meta.quiz.as_slice())
+        let Some(lesson) = self.lesson else {
+            return &[];
+        };
+        let quiz = lesson.meta.quiz.as_slice();
+        &quiz[..lesson
+            .offered_questions(self.furthest_card())
+            .min(quiz.len())]
+    }
+
+    /// The furthest card of the lesson the learner has seen (stale indices of an edited lesson
+    /// left out).
+    pub fn furthest_card(&self) -> Option<usize> {
+        let cards = self.lesson?.cards.len();
+        self.progress?
+            .seen
+            .iter()
+            .copied()
+            .filter(|&c| c < cards)
+            .max()
+    }
+
+    /// The next question not offered yet, and the title of the card that offers it.
+    pub fn next_locked(&self) -> Option<(&'a Question, &'a str)> {
+        let lesson = self.lesson?;
+        let q = lesson.meta.quiz.get(self.questions().len())?;
+        let card = lesson.cards.get(lesson.teaching_card(q)?)?;
+        Some((q, card.title()))
     }
 
     /// Question `index`.

@@ -63,7 +63,19 @@ impl App {
         self.quiz = QuizState::for_lesson(self.nav.lesson, &self.quiz_context());
     }
 
-    /// The open lesson's questions.
+    /// Why the quiz pane shows no question yet: the first question comes with a later card.
+    pub fn quiz_waiting(&self) -> Option<String> {
+        let ctx = self.quiz_context();
+        if !ctx.questions().is_empty() {
+            return None;
+        }
+        let (_, card) = ctx.next_locked()?;
+        Some(format!(
+            "No question yet: the first comes with the card \"{card}\". Read on."
+        ))
+    }
+
+    /// The open lesson's questions offered so far (their cards reached).
     pub fn questions(&self) -> &[Question] {
         self.quiz_context().questions()
     }

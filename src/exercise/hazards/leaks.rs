@@ -1,10 +1,126 @@
 //! Leaks: memory, registrations, streams and events still held when the program ends.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use super::messages::{EVENT_LEAK, STREAM_LEAK};
 use super::{CardRef, Checker, HazardKind};
-use crate::exercise::log::{Call, DeviceOpKind, Entry, RegionId};
+use crate::exercise::calls::CallId;
+use crate::exercise::log::{Call, DeviceOpKind, Entry, MemKind, RegionId};
+use crate::gpu::{EventId, StreamId};
+
+/// Something the program holds until it releases it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Handle {
+    Region(RegionId),
+    Stream(StreamId),
+    Event(EventId),
+}
+
+/// One handle still held: where it was made, what to say, the card that teaches releasing it.
+struct Held {
+    line: u32,
+    message: String,
+    card: CardRef,
+}
+
+/// The call that releases memory from `call` of `kind`.
+fn release_of(kind: MemKind, call: CallId) -> &'static str {
+    match kind {
+        MemKind::Pageable => "free",
+        MemKind::Pinned => "cudaFreeHost",
+        MemKind::Device if call == CallId::CudaMallocAsync => "cudaFreeAsync (or cudaFree)",
+        MemKind::Device => "cudaFree",
+    }
+}
+
+/// What a log entry does to what the program holds.
+enum Effect {
+    /// Makes a handle the program must release.
+    Opens(Handle, Held),
+    /// Releases a handle.
+    Releases(Handle),
+    Registers(RegionId),
+    Unregisters(RegionId),
+    /// `free`, `cudaFree`, `cudaFreeHost`: releases the region, which must not be registered.
+    Frees(RegionId),
+    Nothing,
+}
+
+/// What `e` does to the program's handles; `name` names a region for messages.
+fn effect(e: &Entry, name: &dyn Fn(&RegionId) -> String) -> Effect {
+    let opens = |h, message, card| {
+        Effect::Opens(
+            h,
+            Held {
+                line: e.line,
+                message,
+                card,
+            },
+        )
+    };
+    match &e.call {
+        Call::Alloc {
+            region, kind, call, ..
+        } => opens(
+            Handle::Region(*region),
+            format!(
+                "`{}` ({} on line {}) is never released; call `{}` when you are done with it",
+                name(region),
+                call.name(),
+                e.line,
+                release_of(*kind, *call)
+            ),
+            CardRef::of(HazardKind::Leak),
+        ),
+        Call::StreamCreate { stream, name, .. } => {
+            let var = if name.is_empty() {
+                String::new()
+            } else {
+                format!("`{name}` ")
+            };
+            opens(
+                Handle::Stream(*stream),
+                format!(
+                    "the stream {var}created on line {} is never destroyed; call `cudaStreamDestroy`",
+                    e.line
+                ),
+                STREAM_LEAK,
+            )
+        }
+        Call::EventCreate { event } => opens(
+            Handle::Event(*event),
+            format!(
+                "the event created on line {} is never destroyed; call `cudaEventDestroy`",
+                e.line
+            ),
+            EVENT_LEAK,
+        ),
+        Call::Register { region } => Effect::Registers(*region),
+        Call::Unregister { region } => Effect::Unregisters(*region),
+        Call::Free { region, .. } => Effect::Frees(*region),
+        // A stream-ordered free releases its allocation too.
+        Call::Device(op) => match op.writes.first() {
+            Some(w) if op.kind == DeviceOpKind::FreeAsync => {
+                Effect::Releases(Handle::Region(w.region))
+            }
+            Some(_) | None => Effect::Nothing,
+        },
+        Call::StreamDestroy { stream } => Effect::Releases(Handle::Stream(*stream)),
+        Call::EventDestroy { event } => Effect::Releases(Handle::Event(*event)),
+        // The per-thread stream is the runtime's, not the program's to destroy.
+        Call::PerThreadStream { .. }
+        | Call::EventRecord { .. }
+        | Call::EventElapsed { .. }
+        | Call::StreamWaitEvent { .. }
+        | Call::StreamSync { .. }
+        | Call::StreamQuery { .. }
+        | Call::EventQuery { .. }
+        | Call::EventSync { .. }
+        | Call::DeviceSync
+        | Call::HostRead { .. }
+        | Call::HostWrite { .. } => Effect::Nothing,
+    }
+}
 
 /// Everything allocated, registered or created and not released by the end.
 pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Checker) {
@@ -14,94 +130,36 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
             .cloned()
             .unwrap_or_else(|| format!("allocation #{}", r.0 + 1))
     };
-    // (line, message, the card that teaches releasing it), in creation order
-    let mut held: Vec<(u32, String, CardRef)> = Vec::new();
-    let mut open: HashMap<String, usize> = HashMap::new();
+    // Held handles by creation order (the log index), so the report follows the program.
+    let mut held: BTreeMap<usize, Held> = BTreeMap::new();
+    let mut open: HashMap<Handle, usize> = HashMap::new();
     let mut registered: HashMap<RegionId, u32> = HashMap::new();
-    for e in log {
-        let (key, msg, card) = match &e.call {
-            Call::Alloc {
-                region, name: call, ..
-            } => {
-                let release = match call.as_str() {
-                    "malloc" => "free",
-                    "cudaMalloc" => "cudaFree",
-                    "cudaMallocAsync" => "cudaFreeAsync (or cudaFree)",
-                    _ => "cudaFreeHost",
-                };
-                (
-                    format!("r{}", region.0),
-                    format!(
-                        "`{}` ({call} on line {}) is never released; call `{release}` when you are done with it",
-                        name(region),
-                        e.line
-                    ),
-                    CardRef::of(HazardKind::Leak),
-                )
+    for (i, e) in log.iter().enumerate() {
+        let mut release = |h: Handle| {
+            if let Some(i) = open.remove(&h) {
+                held.remove(&i);
             }
-            Call::StreamCreate { stream, name, .. } => (
-                format!("s{}", stream.0),
-                format!(
-                    "the stream {}created on line {} is never destroyed; call `cudaStreamDestroy`",
-                    if name.is_empty() {
-                        String::new()
-                    } else {
-                        format!("`{name}` ")
-                    },
-                    e.line
-                ),
-                STREAM_LEAK,
-            ),
-            Call::EventCreate { event } => (
-                format!("e{}", event.0),
-                format!(
-                    "the event created on line {} is never destroyed; call `cudaEventDestroy`",
-                    e.line
-                ),
-                EVENT_LEAK,
-            ),
-            Call::Register { region } => {
-                registered.insert(*region, e.line);
-                continue;
-            }
-            Call::Unregister { region } => {
-                registered.remove(region);
-                continue;
-            }
-            Call::Free { region, .. } => {
-                if let Some(reg_line) = registered.remove(region) {
-                    c.report(HazardKind::Leak, e.line, Some(reg_line), format!("`{}` is freed while still registered (line {reg_line}); call `cudaHostUnregister` first", name(region)));
-                }
-                if let Some(i) = open.remove(&format!("r{}", region.0)) {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            // A stream-ordered free releases its allocation too.
-            Call::Device(op) if op.kind == DeviceOpKind::FreeAsync => {
-                if let Some(region) = op.writes.first().map(|r| r.region)
-                    && let Some(i) = open.remove(&format!("r{}", region.0))
-                {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            Call::StreamDestroy { stream } => {
-                if let Some(i) = open.remove(&format!("s{}", stream.0)) {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            Call::EventDestroy { event } => {
-                if let Some(i) = open.remove(&format!("e{}", event.0)) {
-                    held[i].1.clear();
-                }
-                continue;
-            }
-            _ => continue,
         };
-        open.insert(key, held.len());
-        held.push((e.line, msg, card));
+        match effect(e, &name) {
+            Effect::Opens(h, what) => {
+                open.insert(h, i);
+                held.insert(i, what);
+            }
+            Effect::Releases(h) => release(h),
+            Effect::Registers(region) => {
+                registered.insert(region, e.line);
+            }
+            Effect::Unregisters(region) => {
+                registered.remove(&region);
+            }
+            Effect::Frees(region) => {
+                if let Some(reg_line) = registered.remove(&region) {
+                    c.report(HazardKind::Leak, e.line, Some(reg_line), format!("`{}` is freed while still registered (line {reg_line}); call `cudaHostUnregister` first", name(&region)));
+                }
+                release(Handle::Region(region));
+            }
+            Effect::Nothing => {}
+        }
     }
     for (region, line) in registered {
         c.report(
@@ -114,9 +172,7 @@ pub(super) fn leaks(log: &[Entry], names: &HashMap<RegionId, String>, c: &mut Ch
             ),
         );
     }
-    for (line, msg, card) in held {
-        if !msg.is_empty() {
-            c.report_teaching(HazardKind::Leak, line, None, msg, card);
-        }
+    for h in held.into_values() {
+        c.report_teaching(HazardKind::Leak, h.line, None, h.message, h.card);
     }
 }

@@ -2,17 +2,79 @@
 //! `cudaMallocHost`/`cudaHostAlloc`/`cudaFreeHost`, `cudaHostRegister`/`cudaHostUnregister`,
 //! each checked against the limits and the kind of memory it takes.
 
-use super::calls::Args;
+use super::args::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Region, Res};
+use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, MemKind, RegionId};
 use crate::report::HostMemKind;
 
 impl Interp<'_> {
+    /// `malloc(bytes)`.
+    pub(super) fn malloc(&mut self, a: &Args) -> Res<Value> {
+        let bytes = a.count(0)?;
+        let r = self.alloc(
+            a,
+            CallId::Malloc,
+            MemKind::Pageable,
+            bytes,
+            HostMemKind::Pageable,
+        )?;
+        Ok(Value::Ptr {
+            region: RegionId(r as u32),
+            off: 0,
+        })
+    }
+
+    /// `cudaHostAlloc(&ptr, bytes, flags)`: flags are an `unsigned int`, and a bit outside
+    /// Portable (1), Mapped (2) and WriteCombined (4) is cudaErrorInvalidValue, as the Runtime
+    /// API documents (review 2026-12-01b CK17: 0xFFFFFFFF and -1 returned cudaSuccess).
+    pub(super) fn host_alloc(&mut self, a: &Args) -> Res<Value> {
+        a.place(0)?;
+        a.count(1)?;
+        let flags = a.int(2)? as u32;
+        if flags & !7 != 0 {
+            return Ok(self.cuda_error(
+                a.name,
+                super::errors::INVALID_VALUE,
+                format!("flags {flags:#x} have bits other than cudaHostAllocPortable (1), cudaHostAllocMapped (2) and cudaHostAllocWriteCombined (4); nothing was allocated"),
+            ));
+        }
+        let host_kind = if flags & 4 != 0 {
+            HostMemKind::WriteCombined
+        } else {
+            HostMemKind::Pinned
+        };
+        self.alloc_into(a, CallId::CudaHostAlloc, MemKind::Pinned, host_kind)
+    }
+
+    /// `cudaMalloc(&ptr, bytes)`, `cudaMallocHost(&ptr, bytes)` and `cudaHostAlloc`'s
+    /// allocation: the pointer is written to `ptr`, whose name the messages use.
+    pub(super) fn alloc_into(
+        &mut self,
+        a: &Args,
+        call: CallId,
+        kind: MemKind,
+        host_kind: HostMemKind,
+    ) -> Res<Value> {
+        let place = a.place(0)?;
+        let bytes = a.count(1)?;
+        let r = self.alloc(a, call, kind, bytes, host_kind)?;
+        let region = RegionId(r as u32);
+        self.out
+            .region_names
+            .entry(region)
+            .or_insert_with(|| place.name.clone());
+        self.write_place(&place, Value::Ptr { region, off: 0 }, a.pos)?;
+        Ok(Value::Int(0))
+    }
+
+    /// An allocation of `bytes` by `call`, checked against the limits and logged.
     pub(super) fn alloc(
         &mut self,
         a: &Args,
+        call: CallId,
         kind: MemKind,
         bytes: u64,
         host_kind: HostMemKind,
@@ -73,13 +135,13 @@ impl Interp<'_> {
             region,
             kind,
             bytes,
-            name: a.name.to_string(),
+            call,
         });
         Ok(region.0 as usize)
     }
 
-    pub(super) fn free(&mut self, a: &Args) -> Res<Value> {
-        a.arity(1, 1)?;
+    /// `free`, `cudaFree` and `cudaFreeHost` (`id` says which).
+    pub(super) fn free(&mut self, a: &Args, id: CallId) -> Res<Value> {
         if matches!(a.val(0)?, Value::Null) {
             return Ok(Value::Int(0));
         }
@@ -87,9 +149,9 @@ impl Interp<'_> {
         let name = self.region_name(r);
         let region = self.regions[r].clone();
         let want = match region.kind {
-            MemKind::Pageable => "free",
-            MemKind::Pinned => "cudaFreeHost",
-            MemKind::Device => "cudaFree",
+            MemKind::Pageable => CallId::Free,
+            MemKind::Pinned => CallId::CudaFreeHost,
+            MemKind::Device => CallId::CudaFree,
         };
         if region.freed {
             return Err(stop(a.pos, format!("`{name}` is freed twice")));
@@ -103,9 +165,13 @@ impl Interp<'_> {
                 ),
             ));
         }
-        if a.name != want {
-            let message = format!("`{name}` must be released with `{want}`, not `{}`", a.name);
-            if a.name == "free" {
+        if id != want {
+            let message = format!(
+                "`{name}` must be released with `{}`, not `{}`",
+                want.name(),
+                id.name()
+            );
+            if id == CallId::Free {
                 // The C library's `free` of memory it did not allocate ends the program.
                 return Err(stop(a.pos, message));
             }
@@ -116,14 +182,9 @@ impl Interp<'_> {
                 format!("{message}; it stays allocated"),
             ));
         }
-        let call = match a.name {
-            "free" => "free",
-            "cudaFree" => "cudaFree",
-            _ => "cudaFreeHost",
-        };
         self.log(Call::Free {
             region: RegionId(r as u32),
-            call,
+            call: id.name(),
         });
         let result = match (region.host, region.dev) {
             (Some(h), _) => self.gpu.host_free(h),
@@ -140,9 +201,8 @@ impl Interp<'_> {
         Ok(Value::Int(0))
     }
 
-    pub(super) fn register(&mut self, a: &Args) -> Res<Value> {
-        let on = a.name == "cudaHostRegister";
-        a.arity(if on { 3 } else { 1 }, if on { 3 } else { 1 })?;
+    /// `cudaHostRegister` (`on`) and `cudaHostUnregister`.
+    pub(super) fn register(&mut self, a: &Args, on: bool) -> Res<Value> {
         let (r, off) = a.ptr(0)?;
         let name = self.region_name(r);
         let region = self.regions[r].clone();

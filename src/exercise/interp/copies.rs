@@ -1,9 +1,10 @@
 //! Copies and memsets: which way each goes, checked ranges, the log entry, the backend call.
 
-use super::calls::Args;
+use super::args::Args;
 use super::eval::stop;
 use super::value::{LEGACY_HANDLE, PER_THREAD, PER_THREAD_HANDLE, Value};
 use super::{Interp, Res};
+use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, Range, RegionId};
 use crate::gpu::StreamId;
 use crate::ordering::rules::{self, Way};
@@ -73,13 +74,8 @@ impl Interp<'_> {
         Ok(s)
     }
 
-    pub(super) fn memcpy_cuda(&mut self, a: &Args) -> Res<Value> {
-        let sync = a.name == "cudaMemcpy";
-        if sync {
-            a.arity(4, 4)?
-        } else {
-            a.arity(4, 5)?
-        }
+    /// `cudaMemcpy` (`sync`) and `cudaMemcpyAsync`.
+    pub(super) fn memcpy_cuda(&mut self, a: &Args, sync: bool) -> Res<Value> {
         let ((dr, doff), (sr, soff), bytes, kind) = (a.ptr(0)?, a.ptr(1)?, a.count(2)?, a.int(3)?);
         let stream = if sync {
             StreamId::LEGACY_DEFAULT
@@ -98,7 +94,7 @@ impl Interp<'_> {
             (false, true) => (DeviceOpKind::CopyH2D, 1),
             (true, false) => (DeviceOpKind::CopyD2H, 2),
             (true, true) => (DeviceOpKind::CopyD2D, 3),
-            (false, false) => return self.memcpy_host(a),
+            (false, false) => return self.memcpy_host(a, !sync),
         };
         if kind != expected && kind != 4 {
             return Err(stop(
@@ -132,9 +128,11 @@ impl Interp<'_> {
                 body_accesses: vec![],
             },
         )?;
-        // A synchronous copy from pageable memory first waits for the stream (the rule's
-        // "stream sync is performed before the copy is initiated").
-        if sync && rule.promised == HostWait::Staged {
+        // The backend's copy is asynchronous: the rule says which stream syncs make this call
+        // wait as it promises (a synchronous pageable upload syncs first, "a stream sync is
+        // performed before the copy is initiated"; one that completes syncs after).
+        let syncs = rule.host_syncs();
+        if syncs.before {
             let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
@@ -159,9 +157,7 @@ impl Interp<'_> {
             },
         };
         self.m(a.pos, a.name, result)?;
-        // The backend's async call already blocks where the driver does (pageable memory); a
-        // synchronous call whose rule promises completion waits for it here.
-        if sync && rule.promised == HostWait::Completion {
+        if syncs.after {
             let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
@@ -169,8 +165,9 @@ impl Interp<'_> {
     }
 
     /// `memcpy` (or `cudaMemcpy` between two host buffers): a host read and a host write.
-    pub(super) fn memcpy_host(&mut self, a: &Args) -> Res<Value> {
-        if a.name == "cudaMemcpyAsync" {
+    /// `is_async` for `cudaMemcpyAsync`, which this subset does not take between host buffers.
+    pub(super) fn memcpy_host(&mut self, a: &Args, is_async: bool) -> Res<Value> {
+        if is_async {
             return Err(stop(
                 a.pos,
                 "`cudaMemcpyAsync` between two host buffers is not supported here; use `memcpy`",
@@ -205,13 +202,8 @@ impl Interp<'_> {
         Ok(Value::Int(0))
     }
 
-    pub(super) fn memset(&mut self, a: &Args) -> Res<Value> {
-        let sync = a.name == "cudaMemset";
-        if sync {
-            a.arity(3, 3)?
-        } else {
-            a.arity(3, 4)?
-        }
+    /// `cudaMemset` (`sync`) and `cudaMemsetAsync`.
+    pub(super) fn memset(&mut self, a: &Args, sync: bool) -> Res<Value> {
         let ((r, off), byte, bytes) = (a.ptr(0)?, a.int(1)?, a.count(2)?);
         let stream = if sync {
             StreamId::LEGACY_DEFAULT
@@ -237,8 +229,12 @@ impl Interp<'_> {
                 call: a.name.to_string(),
                 reads: vec![],
                 writes: vec![range],
-                // `cudaMemset` on device memory does not make the host wait either.
-                host_wait: rules::MEMSET.promised,
+                // `cudaMemset` on device memory does not make the host wait either: the row's
+                // rule (MEMSET, or ASYNC_OP for `cudaMemsetAsync`) says what the host may rely on.
+                host_wait: memset_id(sync)
+                    .row()
+                    .rule()
+                    .map_or(HostWait::None, |r| r.promised),
                 pageable_async: false,
                 body_accesses: vec![],
             },
@@ -254,5 +250,14 @@ impl Interp<'_> {
         self.gpu.set_source_line(Some(self.line));
         self.log(Call::Device(op));
         Ok(())
+    }
+}
+
+/// The row of a memset: `cudaMemset` when `sync`, else `cudaMemsetAsync`.
+fn memset_id(sync: bool) -> CallId {
+    if sync {
+        CallId::CudaMemset
+    } else {
+        CallId::CudaMemsetAsync
     }
 }

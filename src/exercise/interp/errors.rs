@@ -2,8 +2,9 @@
 //! runtime does), `cudaGetLastError` returns and clears it, and the run goes on so what follows
 //! is still checked. Only what the real program could not survive stops a run.
 
-use super::Interp;
+use super::args::Args;
 use super::value::Value;
+use super::{Interp, Res};
 
 /// `cudaErrorInvalidValue`: e.g. `cudaFree` of memory from `cudaMallocHost`.
 pub(super) const INVALID_VALUE: i64 = 1;
@@ -43,6 +44,13 @@ pub(super) fn name(code: i64) -> &'static str {
         .iter()
         .find(|c| c.0 == code)
         .map_or("cudaErrorUnknown", |c| c.1)
+}
+
+/// `cudaGetErrorName(err)` when `name_of`, else `cudaGetErrorString(err)`.
+pub(super) fn error_text(a: &Args, name_of: bool) -> Res<Value> {
+    let code = a.int(0)?;
+    let text = if name_of { name(code) } else { text(code) };
+    Ok(Value::Str(text.into()))
 }
 
 /// `cudaGetErrorString` of `code`.
@@ -93,6 +101,15 @@ impl Interp<'_> {
             name: name(code),
             message: message.into(),
         });
+        Value::Int(code)
+    }
+
+    /// `cudaGetLastError()` (`clear`) or `cudaPeekAtLastError()`: the last error code.
+    pub(super) fn last_error(&mut self, clear: bool) -> Value {
+        let code = self.last_error;
+        if clear {
+            self.last_error = 0;
+        }
         Value::Int(code)
     }
 }

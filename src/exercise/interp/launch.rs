@@ -1,6 +1,6 @@
 //! Kernel launches: `transform<<<…>>>(in, out, n)` and `spin<<<…>>>(cycles)` from academy.cuh.
 
-use super::calls::Args;
+use super::args::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};

@@ -7,77 +7,66 @@
 //! have. Its host accesses become the reads and writes of one stream-ordered op in the log, so
 //! the checker compares them with the device work and with `main`'s accesses.
 
-use super::calls::Args;
+use super::args::Args;
 use super::errors::{INVALID_VALUE, NOT_READY};
 use super::eval::stop;
 use super::functions::Collected;
 use super::value::Value;
 use super::{Interp, Region, Res};
 use crate::exercise::ast::Ty;
+use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, RegionId};
 
 impl Interp<'_> {
-    pub(super) fn ordered(&mut self, a: &Args) -> Res<Value> {
-        let pos = a.pos;
-        match a.name {
-            "cudaStreamQuery" => {
-                a.arity(1, 1)?;
-                let s = self.stream_arg(a, 0)?;
-                let r = self.gpu.stream_query(s);
-                let done = self.m(pos, a.name, r)?;
-                self.log_query(Call::StreamQuery { stream: s, done });
-                Ok(Value::Int(if done { 0 } else { NOT_READY }))
-            }
-            "cudaEventQuery" => {
-                a.arity(1, 1)?;
-                let e = self.event_arg(a, 0)?;
-                let r = self.gpu.event_query(e);
-                let done = self.m(pos, a.name, r)?;
-                self.log_query(Call::EventQuery { event: e, done });
-                Ok(Value::Int(if done { 0 } else { NOT_READY }))
-            }
-            "cudaLaunchHostFunc" => self.host_func(a),
-            "cudaMallocAsync" => {
-                a.arity(3, 3)?;
-                let place = a.place(0)?;
-                let bytes = a.count(1)?;
-                let s = self.stream_arg(a, 2)?;
-                let r = self.alloc_device_ordered(a, bytes, s)?;
-                let region = RegionId(r as u32);
-                self.out
-                    .region_names
-                    .entry(region)
-                    .or_insert_with(|| place.name.clone());
-                let whole = self.range(r, 0, bytes);
-                // An allocation like any other for the leak check (released by cudaFreeAsync).
-                self.log(Call::Alloc {
-                    region,
-                    kind: MemKind::Device,
-                    bytes,
-                    name: a.name.to_string(),
-                });
-                self.device_op(
-                    a,
-                    DeviceOp::queued(
-                        s,
-                        DeviceOpKind::AllocAsync,
-                        a.name.to_string(),
-                        vec![],
-                        vec![whole],
-                    ),
-                )?;
-                self.write_place(&place, Value::Ptr { region, off: 0 }, pos)?;
-                Ok(Value::Int(0))
-            }
-            "cudaFreeAsync" => self.free_async(a),
-            other => Err(stop(
-                pos,
-                format!(
-                    "`{other}` is not supported here; {}",
-                    crate::exercise::parse::OUTSIDE_THE_SUBSET
-                ),
-            )),
-        }
+    /// `cudaStreamQuery(stream)`: answered from the backend without waiting.
+    pub(super) fn stream_query(&mut self, a: &Args) -> Res<Value> {
+        let s = self.stream_arg(a, 0)?;
+        let r = self.gpu.stream_query(s);
+        let done = self.m(a.pos, a.name, r)?;
+        self.log_query(Call::StreamQuery { stream: s, done });
+        Ok(Value::Int(if done { 0 } else { NOT_READY }))
+    }
+
+    /// `cudaEventQuery(event)`: answered from the backend without waiting.
+    pub(super) fn event_query(&mut self, a: &Args) -> Res<Value> {
+        let e = self.event_arg(a, 0)?;
+        let r = self.gpu.event_query(e);
+        let done = self.m(a.pos, a.name, r)?;
+        self.log_query(Call::EventQuery { event: e, done });
+        Ok(Value::Int(if done { 0 } else { NOT_READY }))
+    }
+
+    /// `cudaMallocAsync(&ptr, bytes, stream)`.
+    pub(super) fn malloc_async(&mut self, a: &Args) -> Res<Value> {
+        let place = a.place(0)?;
+        let bytes = a.count(1)?;
+        let s = self.stream_arg(a, 2)?;
+        let r = self.alloc_device_ordered(a, bytes, s)?;
+        let region = RegionId(r as u32);
+        self.out
+            .region_names
+            .entry(region)
+            .or_insert_with(|| place.name.clone());
+        let whole = self.range(r, 0, bytes);
+        // An allocation like any other for the leak check (released by cudaFreeAsync).
+        self.log(Call::Alloc {
+            region,
+            kind: MemKind::Device,
+            bytes,
+            call: CallId::CudaMallocAsync,
+        });
+        self.device_op(
+            a,
+            DeviceOp::queued(
+                s,
+                DeviceOpKind::AllocAsync,
+                a.name.to_string(),
+                vec![],
+                vec![whole],
+            ),
+        )?;
+        self.write_place(&place, Value::Ptr { region, off: 0 }, a.pos)?;
+        Ok(Value::Int(0))
     }
 
     /// Log a query, once for a run of unanswered polls of the same thing on one line (a
@@ -96,8 +85,8 @@ impl Interp<'_> {
         self.log(call);
     }
 
-    fn host_func(&mut self, a: &Args) -> Res<Value> {
-        a.arity(3, 3)?;
+    /// `cudaLaunchHostFunc(stream, fn, data)`.
+    pub(super) fn host_func(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         let program = self.program;
         let f = match a.val(1)? {
@@ -165,8 +154,8 @@ impl Interp<'_> {
         Ok(Value::Int(0))
     }
 
-    fn free_async(&mut self, a: &Args) -> Res<Value> {
-        a.arity(2, 2)?;
+    /// `cudaFreeAsync(ptr, stream)`.
+    pub(super) fn free_async(&mut self, a: &Args) -> Res<Value> {
         if matches!(a.val(0)?, Value::Null) {
             return Ok(Value::Int(0));
         }

@@ -19,77 +19,20 @@ impl Cx<'_, '_> {
         }
         let d = depth + 1;
         let kind = match node.kind() {
-            "identifier" => {
-                let name = self.text(node);
-                match (api::constant(&name), name.as_str()) {
-                    (Some(v), _) => ExprKind::Int(v),
-                    (None, "NULL") => ExprKind::Null,
-                    _ if self.functions.contains(&name) => ExprKind::Func(name),
-                    _ => ExprKind::Var(name),
-                }
-            }
-            "null" | "nullptr" => ExprKind::Null,
-            "true" => ExprKind::Bool(true),
-            "false" => ExprKind::Bool(false),
-            "number_literal" => self.number(node)?,
-            "string_literal" => ExprKind::Str(self.string(node)?),
-            "concatenated_string" => {
-                let mut s = String::new();
-                let mut cursor = node.walk();
-                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
-                for part in parts {
-                    s += &self.string(part)?;
-                }
-                ExprKind::Str(s)
-            }
+            "identifier"
+            | "null"
+            | "nullptr"
+            | "true"
+            | "false"
+            | "number_literal"
+            | "string_literal"
+            | "concatenated_string" => self.literal(node)?,
             "parenthesized_expression" => return self.expression(node.named_child(0)?, d),
-            "binary_expression" => {
-                let op = self.binop(node, "")?;
-                let l = self.field_expr(node, "left", d)?;
-                let r = self.field_expr(node, "right", d)?;
-                ExprKind::Binary(op, l, r)
-            }
-            "assignment_expression" => {
-                let op_node = node.child_by_field_name("operator")?;
-                let op = match self.text(op_node).as_str() {
-                    "=" => None,
-                    _ => Some(self.binop(node, "=")?),
-                };
-                let l = self.field_expr(node, "left", d)?;
-                let r = self.field_expr(node, "right", d)?;
-                ExprKind::Assign(op, l, r)
-            }
-            "unary_expression" => {
-                let op = match self.text(node.child_by_field_name("operator")?).as_str() {
-                    "-" => UnOp::Neg,
-                    "!" => UnOp::Not,
-                    "+" => UnOp::Plus,
-                    other => return self.unsupported(node, &format!("the operator `{other}`")),
-                };
-                ExprKind::Unary(op, self.field_expr(node, "argument", d)?)
-            }
-            "update_expression" => {
-                let op = self.text(node.child_by_field_name("operator")?);
-                let prefix = node.child(0).is_some_and(|c| c.kind() == op);
-                ExprKind::Update {
-                    inc: op == "++",
-                    prefix,
-                    target: self.field_expr(node, "argument", d)?,
-                }
-            }
-            "pointer_expression" => {
-                let arg = self.field_expr(node, "argument", d)?;
-                match self.text(node.child_by_field_name("operator")?).as_str() {
-                    "&" => ExprKind::AddrOf(arg),
-                    _ => ExprKind::Index(
-                        arg,
-                        Box::new(Expr {
-                            kind: ExprKind::Int(0),
-                            pos: pos(node),
-                        }),
-                    ),
-                }
-            }
+            "binary_expression"
+            | "assignment_expression"
+            | "unary_expression"
+            | "update_expression"
+            | "pointer_expression" => self.operation(node, d)?,
             "subscript_expression" => {
                 let arg = self.field_expr(node, "argument", d)?;
                 let indices = node.child_by_field_name("indices")?;
@@ -124,6 +67,90 @@ impl Cx<'_, '_> {
         Some(Expr {
             kind,
             pos: pos(node),
+        })
+    }
+
+    /// A name or a literal: the leaves of an expression, which nest nothing.
+    fn literal(&mut self, node: Node) -> Option<ExprKind> {
+        Some(match node.kind() {
+            "identifier" => {
+                let name = self.text(node);
+                match (api::constant(&name), name.as_str()) {
+                    (Some(v), _) => ExprKind::Int(v),
+                    (None, "NULL") => ExprKind::Null,
+                    _ if self.functions.contains(&name) => ExprKind::Func(name),
+                    _ => ExprKind::Var(name),
+                }
+            }
+            "true" => ExprKind::Bool(true),
+            "false" => ExprKind::Bool(false),
+            "number_literal" => self.number(node)?,
+            "string_literal" => ExprKind::Str(self.string(node)?),
+            "concatenated_string" => {
+                let mut s = String::new();
+                let mut cursor = node.walk();
+                let parts: Vec<Node> = node.named_children(&mut cursor).collect();
+                for part in parts {
+                    s += &self.string(part)?;
+                }
+                ExprKind::Str(s)
+            }
+            // "null" and "nullptr", the only other kinds `expression` sends here.
+            _ => ExprKind::Null,
+        })
+    }
+
+    /// An operator applied to operands: binary, assignment, unary, `++`/`--`, `*p` and `&x`.
+    fn operation(&mut self, node: Node, d: usize) -> Option<ExprKind> {
+        Some(match node.kind() {
+            "binary_expression" => {
+                let op = self.binop(node, "")?;
+                let l = self.field_expr(node, "left", d)?;
+                let r = self.field_expr(node, "right", d)?;
+                ExprKind::Binary(op, l, r)
+            }
+            "assignment_expression" => {
+                let op_node = node.child_by_field_name("operator")?;
+                let op = match self.text(op_node).as_str() {
+                    "=" => None,
+                    _ => Some(self.binop(node, "=")?),
+                };
+                let l = self.field_expr(node, "left", d)?;
+                let r = self.field_expr(node, "right", d)?;
+                ExprKind::Assign(op, l, r)
+            }
+            "unary_expression" => {
+                let op = match self.text(node.child_by_field_name("operator")?).as_str() {
+                    "-" => UnOp::Neg,
+                    "!" => UnOp::Not,
+                    "+" => UnOp::Plus,
+                    other => return self.unsupported(node, &format!("the operator `{other}`")),
+                };
+                ExprKind::Unary(op, self.field_expr(node, "argument", d)?)
+            }
+            "update_expression" => {
+                let op = self.text(node.child_by_field_name("operator")?);
+                let prefix = node.child(0).is_some_and(|c| c.kind() == op);
+                ExprKind::Update {
+                    inc: op == "++",
+                    prefix,
+                    target: self.field_expr(node, "argument", d)?,
+                }
+            }
+            // "pointer_expression", the only other kind `expression` sends here.
+            _ => {
+                let arg = self.field_expr(node, "argument", d)?;
+                match self.text(node.child_by_field_name("operator")?).as_str() {
+                    "&" => ExprKind::AddrOf(arg),
+                    _ => ExprKind::Index(
+                        arg,
+                        Box::new(Expr {
+                            kind: ExprKind::Int(0),
+                            pos: pos(node),
+                        }),
+                    ),
+                }
+            }
         })
     }
 

@@ -3,7 +3,10 @@
 use tree_sitter::Node;
 
 use super::{Cx, MAX_DEPTH, pos};
-use crate::exercise::ast::{Stmt, StmtKind, Ty, VarDecl};
+use crate::exercise::ast::{Expr, Stmt, StmtKind, Ty, VarDecl};
+
+/// A brace list's items and the list's node (for messages about it).
+type BraceList<'t> = (Vec<Expr>, Node<'t>);
 
 impl Cx<'_, '_> {
     /// The statements inside `{ … }`, comments skipped.
@@ -89,7 +92,7 @@ impl Cx<'_, '_> {
     }
 
     /// The expression inside an `if`/`while` condition clause.
-    fn condition(&mut self, node: Node, depth: usize) -> Option<crate::exercise::ast::Expr> {
+    fn condition(&mut self, node: Node, depth: usize) -> Option<Expr> {
         let clause = node.child_by_field_name("condition")?;
         match clause.child_by_field_name("value") {
             Some(v)
@@ -176,66 +179,8 @@ impl Cx<'_, '_> {
         node: Node,
         depth: usize,
     ) -> Option<VarDecl> {
-        let mut init_list = None;
-        let (mut d, init) = match node.kind() {
-            "init_declarator" => {
-                let value = node.child_by_field_name("value")?;
-                if value.kind() == "argument_list" && base.trim() == "dim3" {
-                    // `dim3 grid(256, 1, 1)`: the constructor, read as a call of `dim3`.
-                    (
-                        node.child_by_field_name("declarator")?,
-                        Some(self.dim3_ctor(value, depth)?),
-                    )
-                } else if value.kind() == "initializer_list" {
-                    // `T a[n] = {x, y}`: checked to be an array below.
-                    let mut items = Vec::new();
-                    let mut cursor = value.walk();
-                    let nodes: Vec<Node> = value
-                        .named_children(&mut cursor)
-                        .filter(|n| n.kind() != "comment")
-                        .collect();
-                    for item in nodes {
-                        items.push(self.expression(item, depth)?);
-                    }
-                    init_list = Some((items, value));
-                    (node.child_by_field_name("declarator")?, None)
-                } else if value.kind() != "argument_list" {
-                    (
-                        node.child_by_field_name("declarator")?,
-                        Some(self.expression(value, depth)?),
-                    )
-                } else {
-                    return self.unsupported(value, "a constructor call");
-                }
-            }
-            _ => (node, None),
-        };
-        let (mut pointers, mut array_len) = (0, None);
-        loop {
-            match d.kind() {
-                "pointer_declarator" => pointers += 1,
-                "array_declarator" if array_len.is_none() => {
-                    let size = d.child_by_field_name("size");
-                    array_len = match (size, &init_list) {
-                        (Some(s), _) => Some(self.expression(s, depth)?),
-                        // `T a[] = {x, y}`: as many elements as the list has.
-                        (None, Some((items, _))) => Some(crate::exercise::ast::Expr {
-                            kind: crate::exercise::ast::ExprKind::Int(items.len() as i64),
-                            pos: pos(d),
-                        }),
-                        (None, None) => {
-                            return self.error(d, "an array needs a size here, e.g. `s[4]`");
-                        }
-                    };
-                }
-                "identifier" => break,
-                _ => {
-                    let what = self.construct_name(d);
-                    return self.unsupported(d, &what);
-                }
-            }
-            d = d.child_by_field_name("declarator")?;
-        }
+        let (d, init, init_list) = self.initializer(base, node, depth)?;
+        let (d, pointers, array_len) = self.shape(d, init_list.as_ref(), depth)?;
         let ty = self.type_of(base, pointers, base_node)?;
         let init_list = match init_list {
             Some((_, list)) if array_len.is_none() => {
@@ -254,8 +199,80 @@ impl Cx<'_, '_> {
         })
     }
 
+    /// What follows `= ` (or the `(…)` of `dim3`) in a declarator: the declarator without it,
+    /// the initial value, and a brace list's items with the list's node (checked by the caller
+    /// to initialise an array).
+    fn initializer<'t>(
+        &mut self,
+        base: &str,
+        node: Node<'t>,
+        depth: usize,
+    ) -> Option<(Node<'t>, Option<Expr>, Option<BraceList<'t>>)> {
+        if node.kind() != "init_declarator" {
+            return Some((node, None, None));
+        }
+        let value = node.child_by_field_name("value")?;
+        let declarator = node.child_by_field_name("declarator")?;
+        if value.kind() == "argument_list" && base.trim() == "dim3" {
+            // `dim3 grid(256, 1, 1)`: the constructor, read as a call of `dim3`.
+            Some((declarator, Some(self.dim3_ctor(value, depth)?), None))
+        } else if value.kind() == "initializer_list" {
+            // `T a[n] = {x, y}`: checked to be an array by the caller.
+            let mut items = Vec::new();
+            let mut cursor = value.walk();
+            let nodes: Vec<Node> = value
+                .named_children(&mut cursor)
+                .filter(|n| n.kind() != "comment")
+                .collect();
+            for item in nodes {
+                items.push(self.expression(item, depth)?);
+            }
+            Some((declarator, None, Some((items, value))))
+        } else if value.kind() != "argument_list" {
+            Some((declarator, Some(self.expression(value, depth)?), None))
+        } else {
+            self.unsupported(value, "a constructor call")
+        }
+    }
+
+    /// The pointers and array size wrapped round a declared name: the name's node, how many
+    /// `*`, and the array length (from `[n]`, or from the brace list's length for `[]`).
+    fn shape<'t>(
+        &mut self,
+        mut d: Node<'t>,
+        init_list: Option<&BraceList<'t>>,
+        depth: usize,
+    ) -> Option<(Node<'t>, usize, Option<Expr>)> {
+        let (mut pointers, mut array_len) = (0, None);
+        loop {
+            match d.kind() {
+                "pointer_declarator" => pointers += 1,
+                "array_declarator" if array_len.is_none() => {
+                    let size = d.child_by_field_name("size");
+                    array_len = match (size, init_list) {
+                        (Some(s), _) => Some(self.expression(s, depth)?),
+                        // `T a[] = {x, y}`: as many elements as the list has.
+                        (None, Some((items, _))) => Some(Expr {
+                            kind: crate::exercise::ast::ExprKind::Int(items.len() as i64),
+                            pos: pos(d),
+                        }),
+                        (None, None) => {
+                            return self.error(d, "an array needs a size here, e.g. `s[4]`");
+                        }
+                    };
+                }
+                "identifier" => return Some((d, pointers, array_len)),
+                _ => {
+                    let what = self.construct_name(d);
+                    return self.unsupported(d, &what);
+                }
+            }
+            d = d.child_by_field_name("declarator")?;
+        }
+    }
+
     /// `(x, y, z)` after `dim3 name`: a call of `dim3` with those arguments.
-    fn dim3_ctor(&mut self, list: Node, depth: usize) -> Option<crate::exercise::ast::Expr> {
+    fn dim3_ctor(&mut self, list: Node, depth: usize) -> Option<Expr> {
         let mut args = Vec::new();
         let mut cursor = list.walk();
         let nodes: Vec<Node> = list

@@ -168,17 +168,20 @@ pub fn rounds(
     let mut n = 0u32;
     let mut checks_seen = 0usize;
     for (i, e) in out.log.iter().enumerate() {
-        match (&want, big.get(&i), &e.call) {
-            (Want::In, Some(DeviceOpKind::CopyH2D), _) => want = Want::Out,
-            (Want::Out, Some(DeviceOpKind::CopyD2H), _) => want = Want::Check,
-            (Want::Check, _, Call::HostRead { what, .. }) if what == "check_output" => {
-                checks_seen += 1;
-                if checks_seen <= passed_checks {
-                    n += 1;
-                }
-                want = Want::In;
+        // Each round is a big copy in, a big copy out, then a `check_output`; anything else
+        // between them leaves the round where it is.
+        let big_op = big.get(&i);
+        let checks = matches!(&e.call, Call::HostRead { what, .. } if what == "check_output");
+        if want == Want::In && big_op == Some(&DeviceOpKind::CopyH2D) {
+            want = Want::Out;
+        } else if want == Want::Out && big_op == Some(&DeviceOpKind::CopyD2H) {
+            want = Want::Check;
+        } else if want == Want::Check && checks {
+            checks_seen += 1;
+            if checks_seen <= passed_checks {
+                n += 1;
             }
-            _ => {}
+            want = Want::In;
         }
     }
     if n >= count {
@@ -293,7 +296,21 @@ pub fn reuse_after_event(
                 }
                 list.retain(|&r| reads[r].state != State::Gone);
             }
-            _ => {
+            Call::Alloc { .. }
+            | Call::Free { .. }
+            | Call::Register { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::Device(_)
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { done: false, .. }
+            | Call::HostRead { .. } => {
                 if let Some(op) = async_reads.get(&i)
                     && let Some(range) = op.op.reads.first()
                 {

@@ -48,7 +48,24 @@ pub(super) fn timed_pairs(out: &Outcome, poll: &Poll) -> Result<Vec<TimedPair>, 
                     });
                 }
             }
-            _ => {}
+            Call::Alloc { .. }
+            | Call::Free { .. }
+            | Call::Register { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::Device(_)
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::DeviceSync
+            | Call::HostRead { .. }
+            | Call::HostWrite { .. } => {}
         }
     }
     Ok(pairs)

@@ -8,8 +8,6 @@
 //! criterion that reads a `_gbps` figure also fails one faster than the fastest copy the run's
 //! timeline measured.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
 use super::CheckResult;
@@ -17,6 +15,7 @@ use super::behaviour;
 use super::facts::{DevOp, Direction, Memory};
 use super::passes::Order;
 use super::poll::Poll;
+use super::reported::{self, Reference};
 use super::timed::{self, Lane, Measured};
 use crate::exercise::hazards::Hazard;
 use crate::exercise::interp::Outcome;
@@ -174,304 +173,176 @@ impl Criterion {
     }
 }
 
+/// Grade one criterion on a run: its name in the verdict, and whether and why it passed.
 pub(super) fn grade(
     c: &Criterion,
     out: &Outcome,
     ops: &[DevOp<'_>],
     hazards: &[Hazard],
-    reference: Option<&Result<BTreeMap<String, f64>, String>>,
+    reference: Reference<'_>,
     poll: &Poll,
 ) -> CheckResult {
-    let metric = |m: &str| out.metrics.get(m).copied();
-    let refm = |m: &str| -> Result<f64, String> {
-        match reference {
-            Some(Ok(r)) => r
-                .get(m)
-                .copied()
-                .ok_or_else(|| format!("the reference run did not report `{m}`")),
-            Some(Err(e)) => Err(e.clone()),
-            None => Err("no reference run".into()),
-        }
-    };
-    let (name, result): (String, Result<String, String>) = match c {
-        Criterion::OutputCorrect => ("output is correct".into(), output_correct(out)),
-        Criterion::NoHazards => (
-            "no hazards".into(),
-            match hazards.first() {
-                None => Ok("none found".into()),
-                Some(_) => {
-                    let shown: Vec<String> = hazards
-                        .iter()
-                        .take(3)
-                        .map(|h| format!("{} (line {})", h.kind.name(), h.line))
-                        .collect();
-                    let more = hazards.len().saturating_sub(3);
-                    let tail = if more > 0 {
-                        format!(" and {more} more")
-                    } else {
-                        String::new()
-                    };
-                    Err(format!("{}{tail}", shown.join(", ")))
-                }
-            },
-        ),
-        Criterion::MetricsReported { metrics } => (format!("reports {}", metrics.join(", ")), {
-            let missing: Vec<&str> = metrics
-                .iter()
-                .map(String::as_str)
-                .filter(|m| metric(m).is_none())
-                .collect();
-            if missing.is_empty() {
-                Ok("all reported".into())
-            } else {
-                Err(format!("not reported: {}", missing.join(", ")))
+    let result = judge(c, out, ops, hazards, reference, poll);
+    CheckResult {
+        name: c.title(),
+        passed: result.is_ok(),
+        detail: match result {
+            Ok(detail) | Err(detail) => detail,
+        },
+    }
+}
+
+impl Criterion {
+    /// The criterion's name in the verdict.
+    pub fn title(&self) -> String {
+        match self {
+            Criterion::OutputCorrect => "output is correct".into(),
+            Criterion::NoHazards => "no hazards".into(),
+            Criterion::MetricsReported { metrics } => format!("reports {}", metrics.join(", ")),
+            Criterion::MetricNearReference {
+                metric,
+                tolerance_pct,
+            } => format!("{metric} within {tolerance_pct}% of this machine's"),
+            Criterion::MetricAtLeastReference { metric, fraction } => {
+                format!(
+                    "{metric} at least {:.0}% of this machine's",
+                    fraction * 100.0
+                )
             }
-        }),
-        Criterion::MetricNearReference {
-            metric: m,
-            tolerance_pct,
-        } => (
-            format!("{m} within {tolerance_pct}% of this machine's"),
-            compare(out, metric(m), refm(m), m, |x, r| {
-                (
-                    (x - r).abs() / r.abs().max(1e-12) * 100.0 <= *tolerance_pct,
-                    format!("{x:.3} vs {r:.3}"),
-                )
-            }),
-        ),
-        Criterion::MetricAtLeastReference {
-            metric: m,
-            fraction,
-        } => (
-            format!("{m} at least {:.0}% of this machine's", fraction * 100.0),
-            compare(out, metric(m), refm(m), m, |x, r| {
-                (
-                    x >= fraction * r,
-                    format!(
-                        "{x:.3}, needs {:.3} ({:.0}% of {r:.3})",
-                        fraction * r,
-                        fraction * 100.0
-                    ),
-                )
-            }),
-        ),
-        Criterion::MetricAtMostReference {
-            metric: m,
-            factor,
-            exercise,
-        } => (
-            match exercise {
-                Some(id) => format!("{m} at most {factor}x {id}'s solution on this machine"),
-                None => format!("{m} at most {factor}x this machine's"),
+            Criterion::MetricAtMostReference {
+                metric,
+                factor,
+                exercise,
+            } => match exercise {
+                Some(id) => format!("{metric} at most {factor}x {id}'s solution on this machine"),
+                None => format!("{metric} at most {factor}x this machine's"),
             },
-            compare(out, metric(m), refm(m), m, |x, r| {
-                (
-                    x <= factor * r,
-                    format!(
-                        "{x:.3}, needs at most {:.3} ({factor} x {r:.3})",
-                        factor * r
-                    ),
-                )
-            }),
-        ),
-        Criterion::PinsAtMost { count } => super::pins::grade(out, *count),
-        Criterion::InputStaysPageable => (
-            "the input stays pageable".into(),
-            super::staging::input_stays_pageable(out),
-        ),
-        Criterion::PinnedAtMost { bytes } => (
-            format!(
+            Criterion::MetricBelowSum {
+                metric,
+                parts,
+                fraction,
+            } => format!(
+                "{metric} at most {:.0}% of {}",
+                fraction * 100.0,
+                parts.join(" + ")
+            ),
+            Criterion::PinsAtMost { count } => super::pins::title(*count),
+            Criterion::InputStaysPageable => "the input stays pageable".into(),
+            Criterion::PinnedAtMost { bytes } => format!(
                 "at most {} page-locked at once",
                 crate::units::format_bytes(*bytes)
             ),
-            super::staging::pinned_at_most(out, *bytes),
-        ),
-        Criterion::CallOnCopiedBuffer { call, direction } => (
-            format!("`{call}` on the copied buffer"),
-            behaviour::call_on_copied_buffer(out, ops, call, *direction, poll),
-        ),
+            Criterion::DeviceMemoryAtMost { bytes } => format!(
+                "device memory at most {}",
+                crate::units::format_bytes(*bytes)
+            ),
+            Criterion::CallOnCopiedBuffer { call, .. } => format!("`{call}` on the copied buffer"),
+            Criterion::CopiesFrom {
+                direction, memory, ..
+            } => format!("{} copies with {} memory", direction.name(), memory.name()),
+            Criterion::IssueOrder { .. } => "issue order".into(),
+            Criterion::Rounds { count, .. } => format!("{count} rounds ran"),
+            Criterion::EventsTimeCopies { metric, .. } => {
+                format!("{metric} timed by events around the copy")
+            }
+            Criterion::OpsOverlap { a, b, .. } => format!("{} overlap {}", a.name(), b.name()),
+            Criterion::MetricMatchesTimeline { metric, .. } => {
+                format!("{metric} matches the timeline")
+            }
+            Criterion::MedianOfTimedCopies { metric, count, .. } => {
+                format!("{metric}: the median of {count} event-timed copies after a warm-up")
+            }
+            Criterion::ReuseAfterEvent { .. } => "buffers reused after an event".into(),
+        }
+    }
+}
+
+/// Whether the run meets `c`, and why: the detail, passed or not.
+fn judge(
+    c: &Criterion,
+    out: &Outcome,
+    ops: &[DevOp<'_>],
+    hazards: &[Hazard],
+    reference: Reference<'_>,
+    poll: &Poll,
+) -> Result<String, String> {
+    match c {
+        Criterion::OutputCorrect => reported::output_correct(out),
+        Criterion::NoHazards => reported::no_hazards(hazards),
+        Criterion::MetricsReported { metrics } => reported::all_reported(out, metrics),
+        Criterion::MetricNearReference {
+            metric,
+            tolerance_pct,
+        } => reported::near_reference(out, reference, metric, *tolerance_pct),
+        Criterion::MetricAtLeastReference { metric, fraction } => {
+            reported::at_least_reference(out, reference, metric, *fraction)
+        }
+        Criterion::MetricAtMostReference { metric, factor, .. } => {
+            reported::at_most_reference(out, reference, metric, *factor)
+        }
+        Criterion::MetricBelowSum {
+            metric,
+            parts,
+            fraction,
+        } => reported::below_sum(out, metric, parts, *fraction),
+        Criterion::PinsAtMost { count } => super::pins::grade(out, *count),
+        Criterion::InputStaysPageable => super::staging::input_stays_pageable(out),
+        Criterion::PinnedAtMost { bytes } => super::staging::pinned_at_most(out, *bytes),
+        Criterion::DeviceMemoryAtMost { bytes } => super::devmem::grade(out, *bytes),
+        Criterion::CallOnCopiedBuffer { call, direction } => {
+            behaviour::call_on_copied_buffer(out, ops, call, *direction, poll)
+        }
         Criterion::CopiesFrom {
             direction,
             memory,
             min_bytes,
-        } => (
-            format!("{} copies with {} memory", direction.name(), memory.name()),
-            behaviour::copies_from(ops, *direction, *memory, *min_bytes),
-        ),
-        Criterion::IssueOrder { orders } => (
-            "issue order".into(),
-            behaviour::issue_order(out, ops, orders),
-        ),
-        Criterion::Rounds { count, min_bytes } => (
-            format!("{count} rounds ran"),
-            behaviour::rounds(out, ops, *count, *min_bytes),
-        ),
+        } => behaviour::copies_from(ops, *direction, *memory, *min_bytes),
+        Criterion::IssueOrder { orders } => behaviour::issue_order(out, ops, orders),
+        Criterion::Rounds { count, min_bytes } => behaviour::rounds(out, ops, *count, *min_bytes),
         Criterion::EventsTimeCopies {
-            metric: m,
+            metric,
             direction,
             memory,
             min_bytes,
             tolerance_pct,
-        } => (
-            format!("{m} timed by events around the copy"),
-            timed::events_time_copies(
-                out,
-                ops,
-                m,
-                (*direction, *memory, *min_bytes),
-                *tolerance_pct,
-                poll,
-            ),
+        } => timed::events_time_copies(
+            out,
+            ops,
+            metric,
+            (*direction, *memory, *min_bytes),
+            *tolerance_pct,
+            poll,
         ),
-        Criterion::OpsOverlap { a, b, min_fraction } => (
-            format!("{} overlap {}", a.name(), b.name()),
-            timed::ops_overlap(out, *a, *b, *min_fraction),
-        ),
+        Criterion::OpsOverlap { a, b, min_fraction } => {
+            timed::ops_overlap(out, *a, *b, *min_fraction)
+        }
         Criterion::MetricMatchesTimeline {
-            metric: m,
+            metric,
             ops: which,
             tolerance_pct,
-        } => (
-            format!("{m} matches the timeline"),
-            timed::metric_matches_timeline(out, ops, m, *which, *tolerance_pct),
-        ),
-        Criterion::DeviceMemoryAtMost { bytes } => super::devmem::grade(out, *bytes),
+        } => timed::metric_matches_timeline(out, ops, metric, *which, *tolerance_pct),
         Criterion::MedianOfTimedCopies {
-            metric: m,
+            metric,
             direction,
             memory,
             min_bytes,
             count,
             tolerance_pct,
-        } => (
-            format!("{m}: the median of {count} event-timed copies after a warm-up"),
-            super::repeats::median_of_timed_copies(
-                out,
-                ops,
-                m,
-                super::repeats::Timed {
-                    direction: *direction,
-                    memory: *memory,
-                    min_bytes: *min_bytes,
-                    count: *count,
-                },
-                *tolerance_pct,
-                poll,
-            ),
-        ),
-        Criterion::ReuseAfterEvent { min_reuses } => (
-            "buffers reused after an event".into(),
-            behaviour::reuse_after_event(out, ops, *min_reuses, poll),
-        ),
-        Criterion::MetricBelowSum {
-            metric: m,
-            parts,
-            fraction,
-        } => (
-            format!(
-                "{m} at most {:.0}% of {}",
-                fraction * 100.0,
-                parts.join(" + ")
-            ),
-            {
-                let sum: Option<f64> = parts.iter().map(|p| metric(p)).sum();
-                compare(
-                    out,
-                    metric(m),
-                    sum.ok_or_else(|| format!("not all of {} were reported", parts.join(", "))),
-                    m,
-                    |x, s| {
-                        (
-                            x <= fraction * s,
-                            format!(
-                                "{x:.3}, needs at most {:.3} ({:.0}% of {s:.3})",
-                                fraction * s,
-                                fraction * 100.0
-                            ),
-                        )
-                    },
-                )
+        } => super::repeats::median_of_timed_copies(
+            out,
+            ops,
+            metric,
+            super::repeats::Timed {
+                direction: *direction,
+                memory: *memory,
+                min_bytes: *min_bytes,
+                count: *count,
             },
+            *tolerance_pct,
+            poll,
         ),
-    };
-    match result {
-        Ok(detail) => CheckResult {
-            name,
-            passed: true,
-            detail,
-        },
-        Err(detail) => CheckResult {
-            name,
-            passed: false,
-            detail,
-        },
-    }
-}
-
-/// Compare a reported metric with a reference value through `test`, which says pass and why.
-fn compare(
-    out: &Outcome,
-    mine: Option<f64>,
-    reference: Result<f64, String>,
-    name: &str,
-    test: impl Fn(f64, f64) -> (bool, String),
-) -> Result<String, String> {
-    let x = mine.ok_or_else(|| format!("`{name}` was not reported"))?;
-    // A time of 0 makes a rate infinite: "fast enough" must not pass on a missing measurement.
-    if !x.is_finite() {
-        return Err(format!(
-            "`{name}` is {x}: was the time it divides by measured?"
-        ));
-    }
-    timed::within_link(out, name, x)?;
-    let r = reference?;
-    match test(x, r) {
-        (true, d) => Ok(d),
-        (false, d) => Err(d),
-    }
-}
-
-/// `check_output` passed every time and, together, over all of the result buffer.
-fn output_correct(out: &Outcome) -> Result<String, String> {
-    if out.checks.is_empty() {
-        return Err("the program never calls `check_output`".into());
-    }
-    if let Some(c) = out.checks.iter().find(|c| !c.passed) {
-        return Err(format!("`check_output` on line {} returned false", c.line));
-    }
-    let Some((region, bytes)) = out.output_region else {
-        return Ok(format!(
-            "`check_output` passed {} time(s)",
-            out.checks.len()
-        ));
-    };
-    let mut ranges: Vec<(u64, u64)> = out
-        .checks
-        .iter()
-        .filter(|c| c.range.region == region)
-        .map(|c| (c.range.start, c.range.end))
-        .collect();
-    ranges.sort_unstable();
-    let mut covered = 0u64; // bytes from 0 on with no gap
-    for (start, end) in ranges {
-        if start > covered {
-            break;
+        Criterion::ReuseAfterEvent { min_reuses } => {
+            behaviour::reuse_after_event(out, ops, *min_reuses, poll)
         }
-        covered = covered.max(end);
-    }
-    let name = out
-        .region_names
-        .get(&region)
-        .cloned()
-        .unwrap_or_else(|| "the output buffer".into());
-    if covered >= bytes {
-        Ok(format!(
-            "`check_output` passed {} time(s), over all {bytes} bytes of `{name}`",
-            out.checks.len()
-        ))
-    } else {
-        Err(format!(
-            "`check_output` checked `{name}` only from byte 0 to {covered} of its {bytes}: the results copied into it must all be checked (e.g. `check_output({name}, n)` with n its number of floats)"
-        ))
     }
 }

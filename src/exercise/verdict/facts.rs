@@ -108,7 +108,12 @@ pub fn device_ops(out: &Outcome) -> Vec<DevOp<'_>> {
                 let host_region = match op.kind {
                     DeviceOpKind::CopyH2D => op.reads.first().map(|r| r.region),
                     DeviceOpKind::CopyD2H => op.writes.first().map(|r| r.region),
-                    _ => None,
+                    DeviceOpKind::CopyD2D
+                    | DeviceOpKind::Memset
+                    | DeviceOpKind::Kernel
+                    | DeviceOpKind::HostFunc
+                    | DeviceOpKind::AllocAsync
+                    | DeviceOpKind::FreeAsync => None,
                 };
                 let host = host_region.and_then(|r| {
                     let mem = match kinds.get(&r)? {
@@ -134,7 +139,22 @@ pub fn device_ops(out: &Outcome) -> Vec<DevOp<'_>> {
                     timed,
                 });
             }
-            _ => {}
+            Call::Free { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::DeviceSync
+            | Call::HostRead { .. }
+            | Call::HostWrite { .. } => {}
         }
     }
     ops
@@ -146,7 +166,10 @@ fn timeline_kind(k: DeviceOpKind) -> Option<OpKind> {
         DeviceOpKind::CopyH2D => Some(OpKind::H2d),
         DeviceOpKind::CopyD2H => Some(OpKind::D2h),
         DeviceOpKind::Kernel | DeviceOpKind::Memset => Some(OpKind::Kernel),
-        _ => None,
+        DeviceOpKind::CopyD2D
+        | DeviceOpKind::HostFunc
+        | DeviceOpKind::AllocAsync
+        | DeviceOpKind::FreeAsync => None,
     }
 }
 

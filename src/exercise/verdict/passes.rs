@@ -55,7 +55,22 @@ pub fn passes<'a>(out: &Outcome, ops: &[DevOp<'a>]) -> Vec<Pass<'a>> {
         .filter(|(_, e)| match &e.call {
             Call::DeviceSync | Call::StreamSync { .. } | Call::EventSync { .. } => true,
             Call::Device(op) => op.call == "cudaMemcpy",
-            _ => false,
+            Call::Alloc { .. }
+            | Call::Free { .. }
+            | Call::Register { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::HostRead { .. }
+            | Call::HostWrite { .. } => false,
         })
         .map(|(i, _)| i)
         .collect();

@@ -14,14 +14,18 @@ use std::collections::BTreeMap;
 use crate::exercise::interp::Outcome;
 use crate::exercise::log::{Call, MemKind};
 
-/// The criterion's name and its result: the detail, passed or not.
-pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String>) {
+/// The criterion's name in the verdict.
+pub(super) fn title(count: u32) -> String {
     let times = match count {
         1 => "once".to_string(),
         2 => "twice".to_string(),
         n => format!("{n} times"),
     };
-    let name = format!("pins host memory at most {times}");
+    format!("pins host memory at most {times}")
+}
+
+/// Whether the run pinned at most `count` times: the detail, passed or not.
+pub(super) fn grade(out: &Outcome, count: u32) -> Result<String, String> {
     // Line -> how many times the run pinned there.
     let mut by_line: BTreeMap<u32, u32> = BTreeMap::new();
     let mut registrations = 0u32;
@@ -42,7 +46,7 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
     }
     let total: u32 = by_line.values().sum();
     if total <= count {
-        return (name, Ok(format!("{total} pinned allocation(s)")));
+        return Ok(format!("{total} pinned allocation(s)"));
     }
     let lines: Vec<String> = by_line
         .iter()
@@ -75,5 +79,5 @@ pub(super) fn grade(out: &Outcome, count: u32) -> (String, Result<String, String
          the loop, and {release} once after it",
         lines.join(", ")
     );
-    (name, Err(detail))
+    Err(detail)
 }

@@ -26,7 +26,24 @@ pub(super) fn input_stays_pageable(out: &Outcome) -> Result<String, String> {
             Call::HostWrite { range, what } if what == "fill_input" => {
                 inputs.entry(range.region).or_insert(e.line);
             }
-            _ => {}
+            Call::Free { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::Device(_)
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::DeviceSync
+            | Call::HostRead { .. }
+            | Call::HostWrite { .. } => {}
         }
     }
     if inputs.is_empty() {
@@ -79,7 +96,22 @@ pub(super) fn pinned_at_most(out: &Outcome, max_bytes: u64) -> Result<String, St
             }
             Call::Register { region } => (*region, true),
             Call::Unregister { region } | Call::Free { region, .. } => (*region, false),
-            _ => continue,
+            Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::Device(_)
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::DeviceSync
+            | Call::HostRead { .. }
+            | Call::HostWrite { .. } => continue,
         };
         if locks {
             let bytes = sizes.get(&region).map_or(0, |s| s.0);

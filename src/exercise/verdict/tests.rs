@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::facts::{self, Direction, Memory};
 use super::poll::Poll;
 use super::{behaviour, repeats, timed};
+use crate::exercise::calls::CallId;
 use crate::exercise::halt::Halt;
 use crate::exercise::interp::Outcome;
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, Entry, MemKind, Range, RegionId};
@@ -52,7 +53,7 @@ fn ck5(copies: usize, reads: usize) -> Outcome {
                 region: HOST,
                 kind: MemKind::Pinned,
                 bytes: 4 << 20,
-                name: "cudaMallocHost".into(),
+                call: CallId::CudaMallocHost,
             },
         ),
         entry(
@@ -61,7 +62,7 @@ fn ck5(copies: usize, reads: usize) -> Outcome {
                 region: DEV,
                 kind: MemKind::Device,
                 bytes: 4 << 20,
-                name: "cudaMalloc".into(),
+                call: CallId::CudaMalloc,
             },
         ),
         entry(8, copy(s, 2 << 20)),

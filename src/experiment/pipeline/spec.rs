@@ -3,7 +3,7 @@
 use crate::report::Report;
 
 use super::super::metrics::{CHUNKS, GBPS, MS, RATIO, STREAMS, TIMES};
-use super::super::spec::{Chart, ExperimentSpec, MetricSpec, Param, Timing};
+use super::super::spec::{Chart, ExperimentSpec, MetricSpec, Param, RunWords, Timing};
 use super::{DEFAULT_SIZE, ID, run};
 
 /// The registry's declaration (see [`crate::experiment::registry`]).
@@ -68,6 +68,14 @@ pub const SPEC: ExperimentSpec = ExperimentSpec {
     chart: Some(Chart::PipelineSweep),
     opens_on_chart: false,
     headline: headline_name,
+    words: RunWords {
+        shape: run_shape,
+        pieces: |report| super::shapes::chunk_shape(report).map(String::from),
+        winner: |report| {
+            super::order_result(report).map(|win| (win.winner.to_string(), win.describe()))
+        },
+        layout: super::orders::layout_timeline,
+    },
     run,
 };
 
@@ -94,6 +102,11 @@ fn headline_name(report: &Report) -> String {
         "best: {order}{time} · {}",
         shape(streams.unwrap_or(0), chunks.unwrap_or(0))
     )
+}
+
+/// The streams and chunks a run used, where it fixed both: `3 streams x 32 chunks`.
+fn run_shape(report: &Report) -> Option<String> {
+    Some(shape(report.params.streams?, report.params.chunks?))
 }
 
 /// `1 stream x 1 chunk`, `3 streams x 32 chunks`.

@@ -12,44 +12,38 @@ use super::scheduler::refused;
 use crate::gpu::{EventId, GpuError, StreamId};
 use crate::report::OpKind;
 
-#[derive(Debug)]
-struct Event {
-    timing: bool,
-    /// The marker of the last record, if the event was ever recorded.
-    last: Option<OpId>,
-}
-
-/// Every live event of the simulated context.
+/// The simulated context's events: only what the ordering model does not hold. Which events
+/// exist and each one's last record are the model's (`Model::last_record`); the device op of
+/// that record is the scheduler's map.
 #[derive(Debug, Default)]
 pub(super) struct Events {
     next: u32,
-    live: BTreeMap<u32, Event>,
-}
-
-impl Events {
-    fn get(&self, ev: EventId) -> Result<&Event, GpuError> {
-        self.live.get(&ev.0).ok_or_else(|| unknown(ev))
-    }
-}
-
-fn unknown(ev: EventId) -> GpuError {
-    GpuError::Invalid(format!("no event {} (destroyed or never created)", ev.0))
+    /// Per live event: whether it was created with timing.
+    timing: BTreeMap<u32, bool>,
 }
 
 impl SimGpu {
+    /// The device op of `ev`'s last record, if it was ever recorded (an error if there is no
+    /// such event).
+    fn last_marker(&self, ev: EventId) -> Result<Option<OpId>, GpuError> {
+        let last = self.streams.model.last_record(ev.0).map_err(refused)?;
+        Ok(last.and_then(|(op, _)| self.streams.device_op(op)))
+    }
+
     pub(super) fn create_event(&mut self, timing: bool) -> EventId {
         self.clock.spend(self.profile.api_call_us);
         self.events.next += 1;
         let id = self.events.next;
-        self.events.live.insert(id, Event { timing, last: None });
+        self.events.timing.insert(id, timing);
         self.streams.model.create_event(id);
         EventId(id)
     }
 
     pub(super) fn destroy_event(&mut self, ev: EventId) -> Result<(), GpuError> {
-        let event = self.events.live.remove(&ev.0).ok_or_else(|| unknown(ev))?;
+        let last = self.last_marker(ev)?;
         self.streams.model.destroy_event(ev.0).map_err(refused)?;
-        if let Some(id) = event.last {
+        self.events.timing.remove(&ev.0);
+        if let Some(id) = last {
             self.device.forget_end(id);
         }
         self.clock.spend(self.profile.api_call_us);
@@ -57,20 +51,19 @@ impl SimGpu {
     }
 
     pub(super) fn record_event(&mut self, ev: EventId, stream: StreamId) -> Result<(), GpuError> {
-        self.events.get(ev)?;
+        let old = self.last_marker(ev)?;
         self.clock.spend(self.profile.async_call_us);
         let issued = self.streams.model.record(ev.0, stream.0).map_err(refused)?;
         let work = Work::Marker { keep_end: true };
-        let id = self.issue_as(&issued, OpKind::Kernel, "event", 0, None, work)?;
-        let event = self.events.live.get_mut(&ev.0).ok_or_else(|| unknown(ev))?;
-        if let Some(old) = event.last.replace(id) {
+        self.issue_as(&issued, OpKind::Kernel, "event", 0, None, work)?;
+        if let Some(old) = old {
             self.device.forget_end(old);
         }
         Ok(())
     }
 
     pub(super) fn wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
-        self.events.get(ev)?;
+        self.last_marker(ev)?;
         self.clock.spend(self.profile.async_call_us);
         let issued = self
             .streams
@@ -83,7 +76,6 @@ impl SimGpu {
     }
 
     pub(super) fn sync_event(&mut self, ev: EventId) -> Result<(), GpuError> {
-        self.events.get(ev)?;
         if let Some(op) = self.streams.model.sync_event(ev.0).map_err(refused)? {
             self.wait_ops(&[op])?;
         }
@@ -102,15 +94,15 @@ impl SimGpu {
 
     /// When the event's last record completed, or the error the driver gives.
     fn completed_at(&self, ev: EventId) -> Result<f64, GpuError> {
-        let event = self.events.get(ev)?;
-        if !event.timing {
+        let last = self.last_marker(ev)?;
+        if !self.events.timing.get(&ev.0).copied().unwrap_or(false) {
             return Err(GpuError::Invalid(format!(
                 "event {} was created without timing (CU_EVENT_DISABLE_TIMING); create it with \
                  timing to measure elapsed time",
                 ev.0
             )));
         }
-        let Some(id) = event.last else {
+        let Some(id) = last else {
             return Err(GpuError::Invalid(format!(
                 "event {} was never recorded (CUDA_ERROR_INVALID_HANDLE); record it first",
                 ev.0

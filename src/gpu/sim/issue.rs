@@ -10,6 +10,7 @@ use super::effects::{Effect, From, Loc};
 use super::engines::{DevOp, Pacing, Work};
 use super::scheduler::refused;
 use crate::gpu::{DevBuf, GpuError, HostBuf, StreamId};
+use crate::ordering::rules::{self, Way};
 use crate::ordering::{Issued, OpRef};
 use crate::report::{HostMemKind, OpKind};
 
@@ -73,7 +74,8 @@ impl SimGpu {
         self.issue_copy(stream, Dir::D2h, kind, bytes, effect)
     }
 
-    /// Queue a copy with its effect; a pageable one also blocks the host until it has ended.
+    /// Queue a copy with its effect; the host waits as the copy's rule says the H200 did
+    /// (`ordering::rules`: a pageable copy is staged, or waited for).
     fn issue_copy(
         &mut self,
         stream: StreamId,
@@ -87,27 +89,18 @@ impl SimGpu {
             latency_us: costs::copy_latency_us(&self.profile, kind),
             bytes_per_us: costs::copy_bytes_per_us(&self.profile, kind, dir),
         };
-        let (op_kind, label) = match dir {
-            Dir::H2d => (OpKind::H2d, "h2d"),
-            Dir::D2h => (OpKind::D2h, "d2h"),
+        let (op_kind, label, way) = match dir {
+            Dir::H2d => (OpKind::H2d, "h2d", Way::HostToDevice),
+            Dir::D2h => (OpKind::D2h, "d2h", Way::DeviceToHost),
         };
-        let pageable = kind == HostMemKind::Pageable;
-        // A small pageable H2D copy is staged at once: the host pays the memcpy, then returns.
-        let staged =
-            pageable && dir == Dir::H2d && bytes <= self.profile.pageable_async_h2d_max_bytes;
+        // The backend's copy is `cudaMemcpyAsync`; registered memory is pinned.
+        let rule = rules::copy(false, way, kind == HostMemKind::Pageable);
+        let stall = self.stall(rule.observed, bytes);
         self.clock.spend(self.profile.async_call_us);
-        if staged {
-            self.clock
-                .spend(costs::pageable_staging_us(&self.profile, bytes));
-        }
+        self.stall_before(stall, bytes)?;
         let id = self.issue(stream, op_kind, label, bytes, Some(kind), work)?;
         self.defer(id, effect);
-        if pageable
-            && !staged
-            && let Some(end) = self.device.wait_for(&[id])?
-        {
-            self.clock.wait_until(end);
-        }
+        self.stall_after(stall, id)?;
         self.apply_finished();
         Ok(())
     }

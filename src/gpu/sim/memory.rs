@@ -1,11 +1,13 @@
 //! Allocation, first touch, pinning and freeing, charged to the host clock.
 //!
-//! Freeing pinned or registered memory and freeing device memory synchronise with the device
-//! first, as `cuMemFreeHost`, `cuMemHostUnregister` and `cuMemFree` do.
+//! Freeing pinned or registered memory, unregistering and freeing device memory wait as the
+//! rules table records the H200 did (`ordering::rules::release`: for the whole device, as
+//! `cuMemFreeHost`, `cuMemHostUnregister` and `cuMemFree` did); libc's `free` waits for nothing.
 
 use super::contents::Contents;
 use super::{HostEntry, SimGpu, costs};
 use crate::gpu::{DevBuf, GpuError, HostBuf};
+use crate::ordering::rules;
 use crate::report::HostMemKind;
 
 fn nonzero(bytes: u64, what: &str) -> Result<(), GpuError> {
@@ -44,9 +46,9 @@ impl SimGpu {
     pub(super) fn free_host(&mut self, buf: HostBuf) -> Result<(), GpuError> {
         let entry = self.host.get(buf.0)?;
         let (kind, len, touched) = (entry.kind, entry.contents.len(), entry.touched);
-        if kind != HostMemKind::Pageable {
-            self.sync_device()?;
-        }
+        // Pinned (or still registered) memory goes back through cuMemFreeHost.
+        let stall = self.stall(rules::release(kind != HostMemKind::Pageable), len);
+        self.stall_before(stall, len)?;
         let cost = costs::host_free_us(&self.profile, kind, len, touched);
         self.clock.spend(cost);
         self.host.remove(buf.0, len)?;
@@ -91,7 +93,8 @@ impl SimGpu {
             )));
         }
         let len = entry.contents.len();
-        self.sync_device()?;
+        let stall = self.stall(rules::release(true), len);
+        self.stall_before(stall, len)?;
         self.clock.spend(costs::unregister_us(&self.profile, len));
         self.host.get_mut(buf.0)?.kind = HostMemKind::Pageable;
         Ok(())
@@ -115,7 +118,8 @@ impl SimGpu {
 
     pub(super) fn free_device(&mut self, buf: DevBuf) -> Result<(), GpuError> {
         let len = self.dev.get(buf.0)?.len();
-        self.sync_device()?;
+        let stall = self.stall(rules::release(true), len);
+        self.stall_before(stall, len)?;
         self.clock.spend(self.profile.device_free_us);
         self.dev.remove(buf.0, len)?;
         self.info.free_mem = self.dev.total - self.dev.used;

@@ -47,6 +47,11 @@ impl Streams {
             .collect()
     }
 
+    /// The device op behind one model op, if it was issued to the device.
+    pub(super) fn device_op(&self, op: OpRef) -> Option<OpId> {
+        self.ids.get(&op).copied()
+    }
+
     /// Record that the model's op became device op `id`.
     pub(super) fn issued(&mut self, issued: &Issued, id: OpId) {
         self.ids.insert(issued.op, id);

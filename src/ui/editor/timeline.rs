@@ -24,8 +24,8 @@ pub const HAZARD_MARK: char = '▲';
 
 /// Rows the pane would like: its frame, the lanes, the widget's footer, a line per hazard (0
 /// when there is no timeline, so the verdict keeps the room).
-pub fn rows_wanted(ed: &EditorState) -> u16 {
-    ed.timeline.as_ref().map_or(0, |t| {
+pub fn rows_wanted(timeline: Option<&VerdictTimeline>) -> u16 {
+    timeline.map_or(0, |t| {
         let lanes = u16::try_from(t.view.run.lanes.len()).unwrap_or(u16::MAX);
         let marks = u16::try_from(t.marks.len()).unwrap_or(u16::MAX);
         2u16.saturating_add(lanes)
@@ -34,8 +34,15 @@ pub fn rows_wanted(ed: &EditorState) -> u16 {
     })
 }
 
-/// Draw the timeline pane in `area`; `stacked` when it shares its place with the verdict.
-pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut Buffer) {
+/// Draw the timeline pane (`timeline`: the editor's, derived once per drawing) in `area`;
+/// `stacked` when it shares its place with the verdict.
+pub fn render(
+    app: &App,
+    (ed, timeline): (&EditorState, Option<&VerdictTimeline>),
+    area: Rect,
+    stacked: bool,
+    buf: &mut Buffer,
+) {
     if area.height == 0 {
         return;
     }
@@ -62,7 +69,7 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
     let block = pane_block(&app.theme, false).title(title);
     let inner = block.inner(area);
     block.render(area, buf);
-    let Some(t) = &ed.timeline else {
+    let Some(t) = timeline else {
         let text = if ed.verdict.is_some() {
             "the program recorded no GPU operation".to_string()
         } else {

@@ -9,10 +9,8 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
-use unicode_width::UnicodeWidthChar;
 
 use super::{check_status, clean};
 use crate::app::editor::Reveal;
@@ -22,7 +20,7 @@ use crate::theme::Theme;
 use crate::ui::{layout, pane_block, text};
 
 /// A line of the pane before wrapping: prose wraps at spaces; code and program output keep
-/// their spaces and break at the pane's edge.
+/// their spaces and break after the last one that fits (`code_wrap`).
 struct Piece {
     line: Line<'static>,
     verbatim: bool,
@@ -70,7 +68,7 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
                 .map(|l| verbatim(Line::raw(clean(l))))
                 .collect(),
         )
-    } else if stacked && ed.timeline.is_some() {
+    } else if stacked && ed.has_timeline() {
         (
             format!(
                 " Verdict · {} timeline · {zoom} zoom ",
@@ -143,42 +141,12 @@ fn wrap(pieces: Vec<Piece>, width: u16) -> (Vec<Line<'static>>, Option<usize>) {
             })
             .collect();
         if piece.verbatim {
-            out.extend(break_at_edge(&spans, width));
+            out.extend(super::code_wrap::break_at_words(&spans, width));
         } else {
             out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
         }
     }
     (out, hint_at)
-}
-
-/// Verbatim text cut into lines of `width` columns, every space kept.
-fn break_at_edge(spans: &[Span<'static>], width: u16) -> Vec<Line<'static>> {
-    let width = usize::from(width.max(1));
-    let mut lines = Vec::new();
-    let mut line: Vec<Span<'static>> = Vec::new();
-    let mut used = 0;
-    for span in spans {
-        let mut run = String::new();
-        for c in span.content.chars() {
-            let w = c.width().unwrap_or(0);
-            if used + w > width && used > 0 {
-                flush(&mut line, &mut run, span.style);
-                lines.push(Line::from(std::mem::take(&mut line)));
-                used = 0;
-            }
-            run.push(c);
-            used += w;
-        }
-        flush(&mut line, &mut run, span.style);
-    }
-    lines.push(Line::from(line));
-    lines
-}
-
-fn flush(line: &mut Vec<Span<'static>>, run: &mut String, style: Style) {
-    if !run.is_empty() {
-        line.push(Span::styled(std::mem::take(run), style));
-    }
 }
 
 fn verdict_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {

@@ -6,6 +6,7 @@ use ratatui::text::{Line, Span};
 use crate::app::App;
 use crate::app::params::fields;
 use crate::experiment::options::format_bytes;
+use crate::experiment::registry;
 use crate::report::{Report, TimingSource};
 use crate::ui::{metrics, text};
 
@@ -129,11 +130,12 @@ pub fn source_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>
     } else {
         format!(" · {}", format_bytes(report.params.size))
     };
-    if let (Some(s), Some(c)) = (report.params.streams, report.params.chunks) {
-        what.push_str(&format!(", {}", crate::experiment::pipeline::shape(s, c)));
-        // The chunk sizes the search chose (tapered ends show here).
-        if let Some(sizes) = crate::experiment::pipeline::shapes::chunk_shape(report) {
-            what.push_str(&format!(" ({})", crate::sanitize::clean(sizes)));
+    let words = registry::words(report);
+    if let Some(shape) = (words.shape)(report) {
+        what.push_str(&format!(", {shape}"));
+        // The sizes of the pieces the run chose (the pipeline's tapered ends show here).
+        if let Some(sizes) = (words.pieces)(report) {
+            what.push_str(&format!(" ({})", crate::sanitize::clean(&sizes)));
         }
     }
     if let Some(mem) = report.params.extra.get("host_mem") {
@@ -164,13 +166,13 @@ pub fn params_lines(app: &App, id: &str, width: u16) -> Vec<Line<'static>> {
 /// For a run that compared the best layout with the best of the others: which won, by how much
 /// (`Winning layout: per-chunk, 5.66 ms against 7.21 ms breadth-first (3 streams x 32 chunks)`).
 fn winning_order(app: &App, report: &Report, width: u16) -> Vec<Line<'static>> {
-    let Some(win) = crate::experiment::pipeline::order_result(report) else {
+    let Some((winner, how)) = (registry::words(report).winner)(report) else {
         return Vec::new();
     };
     let spans = [
         Span::styled("Winning layout: ", app.theme.text()),
-        Span::styled(win.winner.to_string(), app.theme.strong()),
-        Span::styled(format!(", {}", win.describe()), app.theme.text()),
+        Span::styled(winner, app.theme.strong()),
+        Span::styled(format!(", {how}"), app.theme.text()),
     ];
     text::wrap(&spans, width, Span::raw(""), Span::raw("  "))
 }

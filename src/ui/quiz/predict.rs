@@ -5,10 +5,9 @@
 use ratatui::text::{Line, Span};
 
 use super::muted_wrapped;
-use crate::app::predict_view::{closeness, format_value_in};
+use crate::app::predict_view::{backend_words, format_value_in};
 use crate::app::{App, Focus};
 use crate::progress::Grade;
-use crate::report::BackendKind;
 use crate::ui::text;
 
 /// The lines below the prompt.
@@ -87,19 +86,27 @@ fn graded_lines(app: &App, predicted: f64, grade: &Grade, width: u16) -> Vec<Lin
     } else {
         ("✗ Off", theme.wrong())
     };
-    let backend = match grade.run.backend {
-        BackendKind::Simulated => "simulated",
-        BackendKind::Cuda => "on your GPU",
+    // The backend is named only where it is not the one the status line names now.
+    let run = if app
+        .panel
+        .backend
+        .kind()
+        .is_some_and(|now| now != grade.run.backend)
+    {
+        format!("{}, default parameters", backend_words(grade.run.backend))
+    } else {
+        "default parameters".to_string()
     };
     let factor = crate::app::off_factor(predicted, grade.measured);
+    // One measure throughout, the factor (review 2026-12-01b: "off by a factor of 1.11 (within
+    // 25%). Within a factor of 1.15 either way counts" mixed a percentage band with it).
     let how_far = if factor.is_finite() {
-        let pct = (factor - 1.0) * 100.0;
-        format!("; off by a factor of {factor:.2} ({})", closeness(pct))
+        format!("; off by a factor of {factor:.2}")
     } else {
         String::new()
     };
     let sentence = format!(
-        "you predicted {}; measured {} ({backend}, default parameters){how_far}. Within a factor of {:.2} either way counts.",
+        "you predicted {}; measured {} ({run}){how_far}. Within a factor of {:.2} either way counts.",
         format_value_in(predicted, &grade.unit),
         format_value_in(grade.measured, &grade.unit),
         1.0 + grade.tolerance_pct / 100.0

@@ -157,32 +157,32 @@ impl<'a> BandwidthChart<'a> {
     }
 }
 
-/// The log2 x bounds and labels for sizes `min..max` bytes with room for `width` columns:
-/// multiples of a step of 2, 4, 8 or 16 powers of two, so labels are evenly spaced.
+/// The log2 x bounds and labels for sizes `min..max` bytes with room for `width` columns: the
+/// sweep's own first and last sizes, and between them labels a step of 2, 4, 8 or 16 powers of
+/// two apart where the step divides the sweep, so labels are evenly spaced and the axis never
+/// runs past the data (review 2026-12-01b: at 80x24 a 4 KiB..256 MiB sweep read `256 … 4G`).
 fn x_axis(min: f64, max: f64, width: u16) -> ([f64; 2], Vec<String>) {
-    let lo_exp = min.max(1.0).log2().floor();
-    let hi_exp = max.max(1.0).log2().ceil().max(lo_exp + 1.0);
-    // Steps of 4 powers give the familiar 4K, 64K, 1M, 16M, 256M; short sweeps use 2.
-    let steps: &[f64] = if hi_exp - lo_exp <= 8.0 {
-        &[2.0, 4.0, 8.0, 16.0]
+    let lo = min.max(1.0).log2().floor();
+    let hi = max.max(1.0).log2().ceil().max(lo + 1.0);
+    let span = hi - lo;
+    // Steps of 4 powers give the familiar 4K, 64K, 1M, 16M, 256M; short sweeps use 2, and a
+    // sweep that 4, 8 and 16 do not divide (4K..4M) steps by 2 or 5 where those do.
+    let steps: &[f64] = if span <= 8.0 {
+        &[2.0, 4.0, 8.0]
     } else {
-        &[4.0, 8.0, 16.0]
+        &[4.0, 8.0, 16.0, 2.0, 5.0]
     };
-    for &step in steps {
-        let lo = (lo_exp / step).floor() * step;
-        let hi = ((hi_exp / step).ceil() * step).max(lo + step);
-        let count = ((hi - lo) / step) as usize + 1;
-        if count * 6 <= usize::from(width) || step >= 16.0 {
-            let labels = (0..count)
-                .map(|k| size_label(lo + k as f64 * step))
-                .collect();
-            return ([lo, hi], labels);
-        }
-    }
-    (
-        [lo_exp, hi_exp],
-        vec![size_label(lo_exp), size_label(hi_exp)],
-    )
+    let fits = |step: f64| ((span / step) as usize + 1) * 6 <= usize::from(width);
+    let step = steps
+        .iter()
+        .copied()
+        .find(|&step| span % step == 0.0 && fits(step))
+        .unwrap_or(span);
+    let count = (span / step) as usize + 1;
+    let labels = (0..count)
+        .map(|k| size_label(lo + k as f64 * step))
+        .collect();
+    ([lo, hi], labels)
 }
 
 /// `2^exp` bytes as `4K`, `64K`, `1M`, `16M`, `256M`, `4G`.
@@ -198,6 +198,10 @@ pub fn size_label(exp: f64) -> String {
 fn plottable(point: &(f64, f64)) -> bool {
     point.0 > 0.0 && point.0.is_finite() && point.1.is_finite()
 }
+
+/// The fewest rows of plot the chart draws (below, the one-line-per-series summary): at four
+/// rows of a 0..60 GB/s axis a row is 15 GB/s, so 8 and 55 GB/s land three rows apart.
+const MIN_PLOT_ROWS: u16 = 4;
 
 /// The marker of a point two series share (same size, same cell row).
 pub const OVERLAP_MARKER: char = '◎';
@@ -319,7 +323,8 @@ impl BandwidthChart<'_> {
 }
 
 impl Widget for BandwidthChart<'_> {
-    /// Title, chart and legend; a one-line-per-series summary when smaller than 24x6.
+    /// Title, chart and legend; a one-line-per-series summary when smaller than 24x6 or when the
+    /// plot would have fewer than [`MIN_PLOT_ROWS`] rows.
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
         if area.is_empty() {
@@ -349,6 +354,12 @@ impl Widget for BandwidthChart<'_> {
         }
         // At most half the chart's rows for the legend; the rest of it is cut (rare: 3+ lines).
         let legend_rows = (legend.len() as u16).min((area.height - 1) / 2).max(1);
+        // Fewer plot rows than this cannot tell 8 from 55 GB/s (review 2026-12-01b: two rows
+        // of markers at 80x24): the peaks say it in words instead.
+        if area.height.saturating_sub(1 + legend_rows + 2) < MIN_PLOT_ROWS {
+            self.render_summary(area, buf);
+            return;
+        }
         let chart_area = Rect {
             y: area.y + 1,
             height: area.height - 1 - legend_rows,
@@ -395,9 +406,94 @@ mod tests {
         assert_eq!(bounds, [12.0, 28.0]);
         assert_eq!(labels, ["4K", "64K", "1M", "16M", "256M"]);
         let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 24);
-        assert_eq!(bounds, [8.0, 32.0]);
-        assert_eq!(labels, ["256", "64K", "16M", "4G"]);
+        assert_eq!(bounds, [12.0, 28.0], "never past the sweep");
+        assert_eq!(labels, ["4K", "1M", "256M"]);
+        let (bounds, labels) = x_axis(4096.0, 268_435_456.0, 12);
+        assert_eq!(
+            (bounds, labels),
+            ([12.0, 28.0], vec!["4K".into(), "256M".into()])
+        );
         let (_, labels) = x_axis(4096.0, 65536.0, 100);
         assert_eq!(labels, ["4K", "16K", "64K"]);
+        let (_, labels) = x_axis(4096.0, 4_194_304.0, 40);
+        assert_eq!(labels, ["4K", "16K", "64K", "256K", "1M", "4M"]);
+        // A sweep no step divides: its first and last size.
+        let (bounds, labels) = x_axis(1024.0, 131_072.0, 100);
+        assert_eq!(
+            (bounds, labels),
+            ([10.0, 17.0], vec!["1K".into(), "128K".into()])
+        );
+    }
+
+    /// Lesson 1's sweep: 4 KiB to 256 MiB, pinned near 55 GB/s, pageable near 8.
+    fn lesson_one() -> Vec<Series> {
+        let sizes = (12..=28).step_by(2).map(|e| f64::from(1u32 << e));
+        let series = |name: &str, peak: f64| Series {
+            name: name.into(),
+            x_unit: "B".into(),
+            y_unit: "GB/s".into(),
+            points: sizes
+                .clone()
+                .map(|x| (x, peak * x / (x + 65536.0)))
+                .collect(),
+        };
+        vec![
+            series("pinned_h2d_gbps_by_size", 55.4),
+            series("pageable_h2d_gbps_by_size", 8.1),
+        ]
+    }
+
+    fn rows(series: &[Series], w: u16, h: u16) -> Vec<String> {
+        let chart = BandwidthChart::new(series.iter().collect(), Theme::new(false));
+        let area = Rect::new(0, 0, w, h);
+        let mut buf = Buffer::empty(area);
+        chart.render(area, &mut buf);
+        (0..h)
+            .map(|y| (0..w).map(|x| buf[(x, y)].symbol()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn the_small_chart_reads_right_at_every_panel_width() {
+        // Review 2026-12-01b: at 80x24 the axis read `256 … 4G` and two rows of plot could not
+        // tell 8 from 55 GB/s. The panel's text area at every width from 60 to 200, on the
+        // heights a panel has at 24 and 40 rows.
+        let series = lesson_one();
+        for screen in 60..=200u16 {
+            for (pane_h, focus) in [
+                (24, crate::panes::Focus::Cards),
+                (40, crate::panes::Focus::Quiz),
+            ] {
+                let panes = crate::panes::panes(Rect::new(0, 0, screen, pane_h), 0, focus, false);
+                let text = crate::panes::text_area(panes.panel);
+                for h in [text.height.saturating_sub(2), text.height] {
+                    let at = format!("{screen}x{pane_h}: chart {}x{h}", text.width);
+                    let rows = rows(&series, text.width, h);
+                    let Some(axis) = rows.iter().find(|r| r.trim_start().starts_with("4K")) else {
+                        // No plot: the peaks in words, each series on its own line.
+                        let all = rows.join("\n");
+                        assert!(all.contains("pinned H2D: peak 55.4"), "{at}\n{all}");
+                        assert!(all.contains("pageable H2D: peak"), "{at}\n{all}");
+                        continue;
+                    };
+                    assert!(axis.trim_end().ends_with("256M"), "{at}: {axis}");
+                    assert!(
+                        !axis.contains("4G") && !axis.contains("256 "),
+                        "{at}: {axis}"
+                    );
+                    // The measured points of the two series on different rows at the large
+                    // sizes: 8 and 55 GB/s read apart.
+                    let row_of =
+                        |marker: char| rows.iter().position(|r| r.trim_end().ends_with(marker));
+                    let (pinned, pageable) = (row_of('o'), row_of('x'));
+                    assert!(
+                        pinned.is_some() && pageable.is_some() && pinned < pageable,
+                        "{at}: pinned row {pinned:?}, pageable row {pageable:?}\n{}",
+                        rows.join("\n")
+                    );
+                    assert!(pageable.unwrap_or(0) - pinned.unwrap_or(0) >= 2, "{at}");
+                }
+            }
+        }
     }
 }

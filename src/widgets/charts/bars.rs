@@ -9,12 +9,14 @@ use ratatui::layout::Rect;
 use ratatui::widgets::Widget;
 
 use super::series_style;
+use crate::experiment::registry;
 use crate::report::Report;
 use crate::theme::Theme;
 use crate::timeline::format::{format_duration_us, three_digits};
 
-/// The fewest columns a bar keeps before its label is cut.
-const MIN_BAR: usize = 10;
+/// The fewest columns a bar keeps before its label is cut (the value is printed after it, so
+/// a short bar still reads; review 2026-12-01b: at 80x24 `write-comb…` was cut for 10).
+const MIN_BAR: usize = 6;
 /// Above this ratio of largest to smallest value, [`BarScale::Auto`] picks a log scale.
 pub const AUTO_LOG_RATIO: f64 = 100.0;
 
@@ -98,6 +100,41 @@ impl ValueBars {
         Self::new(title, bars, theme)
     }
 
+    /// Bars for the report's metrics `names`, in that order, labelled as the experiment registry
+    /// labels them (issue 26: the charts restated the labels), less a last word every label
+    /// shares that the title says (`pinned H2D`, `pageable H2D` under `H2D bandwidth…`:
+    /// `pinned`, `pageable`).
+    /// Metrics the report lacks are left out.
+    pub fn from_registry(
+        report: &Report,
+        title: impl Into<String>,
+        names: &[&str],
+        theme: Theme,
+    ) -> Self {
+        let title = title.into();
+        let present: Vec<&str> = names
+            .iter()
+            .copied()
+            .filter(|n| report.metrics.contains_key(*n))
+            .collect();
+        let labels: Vec<&str> = present.iter().map(|n| registry::label(n)).collect();
+        let shared = labels
+            .first()
+            .and_then(|l| l.rsplit_once(' '))
+            .map(|(_, last)| format!(" {last}"))
+            .filter(|last| title.contains(last.trim()))
+            .filter(|last| labels.len() > 1 && labels.iter().all(|l| l.ends_with(last.as_str())));
+        let pairs: Vec<(&str, &str)> = present
+            .iter()
+            .zip(&labels)
+            .map(|(name, label)| {
+                let short = shared.as_deref().and_then(|s| label.strip_suffix(s));
+                (*name, short.unwrap_or(label))
+            })
+            .collect();
+        Self::from_metrics(report, title, &pairs, theme)
+    }
+
     /// Forces a linear or log scale.
     pub fn with_scale(mut self, scale: BarScale) -> Self {
         self.scale = scale;
@@ -172,10 +209,10 @@ impl Widget for &ValueBars {
             .max()
             .unwrap_or(0);
         // Labels whole when the bars keep MIN_BAR columns (at 80 columns `write-combined H2D`
-        // was cut to `write-combi`), else cut with an ellipsis; never more than half the width.
+        // was cut to `write-combi`), else cut with an ellipsis; never more than 3/5 of the width.
         let label_room = width
             .saturating_sub(value_width + 2 + MIN_BAR)
-            .clamp(width / 3, width / 2);
+            .clamp(width / 3, width * 3 / 5);
         let label_width = label_width.min(label_room);
         let bar_room = width.saturating_sub(label_width + value_width + 2) as u16;
         for (i, bar) in self.bars.iter().enumerate() {
@@ -237,6 +274,60 @@ mod tests {
             1,
             "at least one cell"
         );
+    }
+
+    #[test]
+    fn bars_take_the_registrys_labels_less_the_word_they_share() {
+        let gpu = crate::gpu::detect::open_sim(None, "test".into()).unwrap();
+        let params = crate::report::Params::default();
+        let mut report = crate::experiment::new_report("pinned-alloc", gpu.as_ref(), params);
+        for name in ["pinned_h2d_gbps", "write_combined_h2d_gbps"] {
+            report
+                .metrics
+                .insert(name.into(), crate::report::Metric::new(50.0, "GB/s"));
+        }
+        let names = [
+            "pageable_h2d_gbps",
+            "pinned_h2d_gbps",
+            "write_combined_h2d_gbps",
+        ];
+        let b = ValueBars::from_registry(&report, "H2D bandwidth", &names, Theme::new(false));
+        let labels: Vec<&str> = b.bars.iter().map(|b| b.label.as_str()).collect();
+        assert_eq!(
+            labels,
+            ["pinned", "write-combined"],
+            "the missing one left out"
+        );
+        assert_eq!(
+            registry::label("write_combined_h2d_gbps"),
+            "write-combined H2D"
+        );
+        let async_names = ["async_return_us_pinned", "copy_done_us_pinned"];
+        for name in async_names {
+            report
+                .metrics
+                .insert(name.into(), crate::report::Metric::new(2.0, "us"));
+        }
+        // Both end in `(pinned)`, which the title does not say: kept.
+        let b = ValueBars::from_registry(&report, "Async copy", &async_names, Theme::new(false));
+        assert_eq!(b.bars[0].label, registry::label("async_return_us_pinned"));
+        assert!(b.bars[0].label.ends_with("(pinned)"));
+    }
+
+    #[test]
+    fn write_combined_is_not_cut_at_80_columns() {
+        let bars = ["pageable", "pinned", "write-combined"]
+            .map(|l| ValueBar::new(l, 55.4, "GB/s"))
+            .to_vec();
+        let b = ValueBars::new("t", bars, Theme::new(false));
+        // The panel's text at 80x24 (quiz focused, and not), and at 60 columns.
+        for width in [32, 44] {
+            let area = Rect::new(0, 0, width, 5);
+            let mut buf = Buffer::empty(area);
+            (&b).render(area, &mut buf);
+            let row: String = (0..width).map(|x| buf[(x, 3)].symbol()).collect();
+            assert!(row.contains("write-combined █"), "{width}: {row}");
+        }
     }
 
     #[test]

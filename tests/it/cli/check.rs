@@ -262,3 +262,33 @@ fn an_explanation_that_names_an_option_letter() {
     });
     expect_problem("letter.md", bytes, 7, "names an option by its letter");
 }
+
+/// Issue 26: a hazard message links to a card by its title; a lesson folder whose
+/// `async-copy` lesson renamed that card fails the check, naming the file and the card.
+#[test]
+fn a_renamed_card_a_hazard_links_to_is_a_problem() {
+    let shipped = include_str!("../../../lessons/03-async-copy.md");
+    let title = "Returning is not finishing";
+    assert!(shipped.contains(title), "the card moved: update this test");
+    let renamed = shipped.replace(title, "Returning early");
+    let dir = folder(&[("03-async-copy.md", renamed.into_bytes())]);
+    let out = run(&["check", dir.path().to_str().unwrap()]);
+    assert_no_panic(&out);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let text = stdout(&out);
+    let prefix = format!("{}:1: ", dir.path().join("03-async-copy.md").display());
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with(&prefix) && l.contains(&format!("{title:?}"))),
+        "{text}"
+    );
+    assert!(
+        stderr(&out).contains("1 problem in 1 of 1 lesson files"),
+        "{}",
+        stderr(&out)
+    );
+    // The shipped file itself passes: the problem is the rename, not the folder.
+    let dir = folder(&[("03-async-copy.md", shipped.as_bytes().to_vec())]);
+    let out = run(&["check", dir.path().to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+}

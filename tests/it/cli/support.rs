@@ -84,7 +84,7 @@ pub fn good_folder() -> tempfile::TempDir {
         (
             "c.md",
             lesson(
-                "pipeline",
+                "overlap",
                 "A very long title that goes on and on well past the width of any sensible terminal column",
                 3,
             )

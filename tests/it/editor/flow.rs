@@ -60,7 +60,7 @@ fn a_race_is_drawn_on_the_timeline_at_the_copy_it_races_with() {
         .find(|x| x.kind == HazardKind::ReadBeforeSync)
         .expect("the starter reads h_out too early");
     let other = race.other_line.expect("it races with a line");
-    let timeline = ed.timeline.as_ref().expect("the program's timeline");
+    let timeline = ed.timeline().expect("the program's timeline");
     let mark = timeline.marks.iter().find(|m| m.line == race.line).unwrap();
     let op = mark.op.expect("placed on an op");
     // The op it races with is the copy back (the D2H the starter issues on that line).

@@ -129,8 +129,8 @@ fn the_timeline_keys_select_zoom_and_pan_in_the_editor() {
     h.typed("3");
     h.open_first();
     h.check();
-    let selected = |h: &super::Harness| h.editor().timeline.as_ref().unwrap().view.selected_index();
-    let scale = |h: &super::Harness| h.editor().timeline.as_ref().unwrap().view.scale;
+    let selected = |h: &super::Harness| h.editor().timeline().unwrap().view.selected_index();
+    let scale = |h: &super::Harness| h.editor().timeline().unwrap().view.scale;
     let first = selected(&h);
     h.key(KeyCode::Left, KeyModifiers::ALT);
     assert_ne!(selected(&h), first, "Alt-← selects the previous op");
@@ -145,6 +145,20 @@ fn the_timeline_keys_select_zoom_and_pan_in_the_editor() {
     h.key(KeyCode::Char('.'), KeyModifiers::ALT);
     assert_eq!(scale(&h).start_us, zoomed.start_us, "Alt-. back right");
     assert!(!h.editor().dirty(), "nothing was typed");
+}
+
+#[test]
+fn a_check_shows_its_verdict_even_with_the_timeline_in_its_place() {
+    let mut h = harness();
+    h.open_first();
+    h.check();
+    h.f(8);
+    assert!(h.editor().show_timeline, "F8: the timeline below the code");
+    assert!(h.screen(80, 24).contains(" Timeline"));
+    h.check();
+    assert!(!h.editor().show_timeline, "the new verdict is in view");
+    let screen = h.screen(80, 24);
+    assert!(screen.contains(" Verdict"), "{screen}");
 }
 
 #[test]

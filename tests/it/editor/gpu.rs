@@ -54,7 +54,7 @@ fn after_an_experiment_the_race_is_drawn_and_the_solution_passes_on_the_same_wor
             .iter()
             .any(|x| x.kind == HazardKind::ReadBeforeSync)
     );
-    let timeline = ed.timeline.as_ref().expect("a CUPTI timeline");
+    let timeline = ed.timeline().expect("a CUPTI timeline");
     let op = timeline.marks[0].op.expect("placed on the copy back");
     assert_eq!(timeline.view.run.ops[op].kind, OpKind::D2h);
     let solution = catalog::find("fix-the-race").unwrap().solution;

@@ -1,8 +1,8 @@
-//! No call of the subset panics whatever its arguments: every callable of `api.rs`, with 0 to 6
+//! No call of the subset panics whatever its arguments: every row of the call table, with 0 to 6
 //! arguments of each kind, ends in a diagnostic (or runs, when the call is right), and a wrong
 //! number of arguments is always a diagnostic at the call.
 
-use cuda_academy::exercise::api::{CALLS, arity};
+use cuda_academy::exercise::calls::TABLE;
 use cuda_academy::exercise::log::Call;
 
 use super::{program, run};
@@ -15,8 +15,8 @@ const SETUP: &str = "    float *h;\n    cudaMallocHost(&h, 1024);\n    float *d;
 #[test]
 fn every_callable_with_any_arguments_ends_in_a_diagnostic_not_a_panic() {
     let mut runs = 0;
-    for (name, _) in CALLS {
-        let (min, max) = arity(name).unwrap();
+    for row in TABLE {
+        let (name, (min, max)) = (row.name, row.arity());
         for n in 0..=6usize {
             for kind in KINDS {
                 let args = vec![*kind; n].join(", ");

@@ -140,65 +140,98 @@ impl<'m, 'h> Expander<'m, 'h> {
                 continue;
             };
             let key: &'m str = key.as_str();
+            let site = Site {
+                text,
+                copied,
+                at: i,
+                len,
+                depth,
+            };
             let end = match &mac.params {
-                None => {
-                    if depth >= MAX_DEPTH {
-                        return Err(Sub::TooDeep(
-                            outer.first().copied().unwrap_or(key).to_string(),
-                        ));
-                    }
-                    self.push(out, &text[copied..i], depth)?;
-                    outer.push(key);
-                    let r = self.substitute(&mac.body, false, depth + 1, outer, out);
-                    outer.pop();
-                    r?;
-                    i + len
-                }
-                Some(params) => {
-                    let mut j = i + len;
-                    while j < b.len() && b[j].is_ascii_whitespace() {
-                        j += 1;
-                    }
-                    if b.get(j) != Some(&b'(') {
+                None => self.expand_object(&site, key, mac, outer, out)?,
+                Some(params) => match self.expand_call(&site, key, mac, params, outer, out)? {
+                    Some(end) => end,
+                    None => {
                         // A function-like macro's name without arguments is just a name.
                         i += len;
                         continue;
                     }
-                    let Some((spans, end)) = arguments(b, j) else {
-                        return Err(Sub::Unclosed);
-                    };
-                    let args: Vec<&str> = spans.iter().map(|&(a, z)| text[a..z].trim()).collect();
-                    let given = if args.len() == 1 && args[0].is_empty() {
-                        0
-                    } else {
-                        args.len()
-                    };
-                    if given != params.len() {
-                        return Err(Sub::Arity(key.to_string(), params.len(), given));
-                    }
-                    if depth >= MAX_DEPTH {
-                        return Err(Sub::TooDeep(
-                            outer.first().copied().unwrap_or(key).to_string(),
-                        ));
-                    }
-                    let body = self.replace_params(mac, params, &args, depth, outer)?;
-                    self.push(out, &text[copied..i], depth)?;
-                    outer.push(key);
-                    let r = self.substitute(&body, false, depth + 1, outer, out);
-                    outer.pop();
-                    r?;
-                    if depth == 0 {
-                        // The lines the invocation spanned, so later lines stay put.
-                        let spanned = text[i..end].matches('\n').count();
-                        self.push(out, &"\n".repeat(spanned), 0)?;
-                    }
-                    end
-                }
+                },
             };
             i = end;
             copied = end;
         }
         self.push(out, &text[copied..], depth)
+    }
+
+    /// Expand the object-like macro `key` named at `site`; the index after its name.
+    fn expand_object(
+        &mut self,
+        site: &Site,
+        key: &'m str,
+        mac: &Macro,
+        outer: &mut Vec<&'m str>,
+        out: &mut String,
+    ) -> Res<usize> {
+        let depth = site.depth;
+        if depth >= MAX_DEPTH {
+            return Err(too_deep(outer, key));
+        }
+        self.push(out, &site.text[site.copied..site.at], depth)?;
+        outer.push(key);
+        let r = self.substitute(&mac.body, false, depth + 1, outer, out);
+        outer.pop();
+        r?;
+        Ok(site.at + site.len)
+    }
+
+    /// Expand the function-like macro `key` named at `site` with `params`; the index after
+    /// its `)`, or `None` when no `(` follows the name (then it is just a name).
+    fn expand_call(
+        &mut self,
+        site: &Site,
+        key: &'m str,
+        mac: &Macro,
+        params: &[String],
+        outer: &mut Vec<&'m str>,
+        out: &mut String,
+    ) -> Res<Option<usize>> {
+        let depth = site.depth;
+        let (text, b) = (site.text, site.text.as_bytes());
+        let mut j = site.at + site.len;
+        while j < b.len() && b[j].is_ascii_whitespace() {
+            j += 1;
+        }
+        if b.get(j) != Some(&b'(') {
+            return Ok(None);
+        }
+        let Some((spans, end)) = arguments(b, j) else {
+            return Err(Sub::Unclosed);
+        };
+        let args: Vec<&str> = spans.iter().map(|&(a, z)| text[a..z].trim()).collect();
+        let given = if args.len() == 1 && args[0].is_empty() {
+            0
+        } else {
+            args.len()
+        };
+        if given != params.len() {
+            return Err(Sub::Arity(key.to_string(), params.len(), given));
+        }
+        if depth >= MAX_DEPTH {
+            return Err(too_deep(outer, key));
+        }
+        let body = self.replace_params(mac, params, &args, depth, outer)?;
+        self.push(out, &text[site.copied..site.at], depth)?;
+        outer.push(key);
+        let r = self.substitute(&body, false, depth + 1, outer, out);
+        outer.pop();
+        r?;
+        if depth == 0 {
+            // The lines the invocation spanned, so later lines stay put.
+            let spanned = text[site.at..end].matches('\n').count();
+            self.push(out, &"\n".repeat(spanned), 0)?;
+        }
+        Ok(Some(end))
     }
 
     /// `mac`'s body with its `params` replaced by `args`: `#p` as a string literal, `a ## b`
@@ -246,16 +279,7 @@ impl<'m, 'h> Expander<'m, 'h> {
                     match param(&mac.body[j..j + len]) {
                         Some(k) if len > 0 => {
                             self.push(&mut out, &mac.body[copied..i], 1)?;
-                            let mut s = String::with_capacity(args[k].len() + 2);
-                            s.push('"');
-                            for c in args[k].chars() {
-                                if c == '"' || c == '\\' {
-                                    s.push('\\');
-                                }
-                                s.push(c);
-                            }
-                            s.push('"');
-                            self.push(&mut out, &s, 1)?;
+                            self.push(&mut out, &stringify(args[k]), 1)?;
                             i = j + len;
                             copied = i;
                         }
@@ -271,11 +295,7 @@ impl<'m, 'h> Expander<'m, 'h> {
                         if after_paste || before_paste {
                             self.push(&mut out, args[k], 1)?;
                         } else {
-                            if expanded[k].is_none() {
-                                let mut e = String::new();
-                                self.substitute(args[k], false, depth + 1, outer, &mut e)?;
-                                expanded[k] = Some(e);
-                            }
+                            self.expand_arg_once(&mut expanded[k], args[k], depth, outer)?;
                             let e = expanded[k].as_deref().unwrap_or_default();
                             self.push(&mut out, e, 1)?;
                         }
@@ -294,6 +314,52 @@ impl<'m, 'h> Expander<'m, 'h> {
         self.push(&mut out, &mac.body[copied..], 1)?;
         Ok(out)
     }
+
+    /// Fill `memo` with `arg` with its own macros expanded, once however often its parameter
+    /// appears in the body.
+    fn expand_arg_once(
+        &mut self,
+        memo: &mut Option<String>,
+        arg: &str,
+        depth: usize,
+        outer: &mut Vec<&'m str>,
+    ) -> Res<()> {
+        if memo.is_none() {
+            let mut e = String::new();
+            self.substitute(arg, false, depth + 1, outer, &mut e)?;
+            *memo = Some(e);
+        }
+        Ok(())
+    }
+}
+
+/// Where a macro's name stands in the text being scanned: the text, how much of it is already
+/// copied to the output, the name's start and length, and how many expansions deep the text is.
+struct Site<'t> {
+    text: &'t str,
+    copied: usize,
+    at: usize,
+    len: usize,
+    depth: usize,
+}
+
+/// The error for nesting past [`MAX_DEPTH`], naming the outermost macro being expanded.
+fn too_deep(outer: &[&str], key: &str) -> Sub {
+    Sub::TooDeep(outer.first().copied().unwrap_or(key).to_string())
+}
+
+/// `#arg`: the argument as a string literal, its quotes and backslashes escaped.
+fn stringify(arg: &str) -> String {
+    let mut s = String::with_capacity(arg.len() + 2);
+    s.push('"');
+    for c in arg.chars() {
+        if c == '"' || c == '\\' {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s.push('"');
+    s
 }
 
 /// The argument spans of the invocation whose `(` is at `open`, split at top-level commas,
