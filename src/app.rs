@@ -155,6 +155,10 @@ impl App {
             Msg::Worker(event) => self.on_worker(event),
             Msg::Tick => {
                 self.tick();
+                // A pause in typing ends an undo step.
+                if let Some(ed) = self.exercises.editor.as_mut() {
+                    ed.editing.undo.tick();
+                }
                 self.exercises.poll()
             }
             Msg::Exercise(reply) => self.on_exercise(reply),
@@ -173,6 +177,8 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod every_key_tests;
 #[cfg(test)]
 mod panel_tests;
 #[cfg(test)]

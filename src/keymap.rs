@@ -3,15 +3,16 @@
 //! The same table dispatches keys ([`lookup`]), writes the footer ([`footer`]) and the `?` help
 //! overlay ([`help_sections`]), so what the screen says is always what the keys do.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 mod action;
-pub use action::Action;
+mod motion;
+pub use action::{Action, Motion};
 
-/// Where a key is pressed. The focused pane, or an open dialog.
+/// Where a key is pressed: the focused pane, an open dialog, or a prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ctx {
-    /// Every context, dialogs included (only Ctrl-C lives here).
+    /// Every context outside the editor, dialogs included (Ctrl-C and Ctrl-Z live here).
     Always,
     /// Every pane of the main screen (not dialogs).
     Main,
@@ -19,6 +20,8 @@ pub enum Ctx {
     Cards,
     /// The quiz pane has the focus.
     Quiz,
+    /// The quiz's prediction field is open (it takes the number typed).
+    Prediction,
     /// The lesson list has the focus.
     Lessons,
     /// The experiment panel has the focus.
@@ -31,6 +34,12 @@ pub enum Ctx {
     Confirm,
     /// The exercise editor is open (other keys edit the text).
     Editor,
+    /// The editor's find bar (Ctrl-F) is open: typing goes into the search.
+    EditorFind,
+    /// The diff of the "file changed outside" prompt covers the code.
+    EditorDiff,
+    /// The editor asks whether to quit although its text cannot be kept.
+    QuitPrompt,
     /// The card's links are listed over the screen.
     Links,
     /// The exercise list (`w`) is open.
@@ -44,94 +53,84 @@ impl Ctx {
             Ctx::Always | Ctx::Main => "Everywhere",
             Ctx::Cards => "Card pane",
             Ctx::Quiz => "Quiz pane",
+            Ctx::Prediction => "Prediction field",
             Ctx::Lessons => "Lesson list",
             Ctx::Panel => "Experiment panel",
             Ctx::Params => "Parameter form",
             Ctx::Help => "Help",
             Ctx::Confirm => "Confirmation",
             Ctx::Editor => "Exercise editor",
+            Ctx::EditorFind => "Find in the editor",
+            Ctx::EditorDiff => "Changed outside: the diff",
+            Ctx::QuitPrompt => "Quit without keeping the text",
             Ctx::Links => "Links of the card",
             Ctx::Picker => "Exercise list",
         }
     }
 
-    /// Dialogs take only their own keys (and Ctrl-C), not the main screen's; `Always` alone is
-    /// just Ctrl-C.
-    fn is_modal(self) -> bool {
-        matches!(
-            self,
-            Ctx::Help
-                | Ctx::Confirm
-                | Ctx::Params
-                | Ctx::Always
-                | Ctx::Editor
-                | Ctx::Links
-                | Ctx::Picker
-        )
-    }
-}
-
-/// A key as written in the table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
-    /// A character, with or without Shift.
-    Char(char),
-    /// Ctrl plus a character.
-    Ctrl(char),
-    /// Alt plus a character (terminals send Esc then the character).
-    Alt(char),
-    /// A named key without Ctrl or Alt.
-    Code(KeyCode),
-    /// Ctrl plus a named key (an arrow).
-    CtrlCode(KeyCode),
-    /// Alt plus a named key (an arrow, Backspace).
-    AltCode(KeyCode),
-}
-
-impl Key {
-    fn matches(self, ev: &KeyEvent) -> bool {
-        let ctrl_alt = ev.modifiers & (KeyModifiers::CONTROL | KeyModifiers::ALT);
+    /// The parts of the table a key is looked up in, in order. Panes take the main screen's
+    /// keys; dialogs only their own and Ctrl-C; the editor and its prompts only their own, so
+    /// Ctrl-C copies there and never leaves the program, and Ctrl-Z undoes.
+    fn layers(self) -> &'static [Ctx] {
         match self {
-            Key::Char(c) => ev.code == KeyCode::Char(c) && ctrl_alt.is_empty(),
-            Key::Ctrl(c) => {
-                ev.code == KeyCode::Char(c) && ev.modifiers.contains(KeyModifiers::CONTROL)
-            }
-            Key::Alt(c) => ev.code == KeyCode::Char(c) && ctrl_alt == KeyModifiers::ALT,
-            Key::Code(code) => ev.code == code && ctrl_alt.is_empty(),
-            Key::CtrlCode(code) => ev.code == code && ctrl_alt == KeyModifiers::CONTROL,
-            Key::AltCode(code) => ev.code == code && ctrl_alt == KeyModifiers::ALT,
+            Ctx::Cards => &[Ctx::Cards, Ctx::Main, Ctx::Always],
+            Ctx::Quiz => &[Ctx::Quiz, Ctx::Main, Ctx::Always],
+            Ctx::Lessons => &[Ctx::Lessons, Ctx::Main, Ctx::Always],
+            Ctx::Panel => &[Ctx::Panel, Ctx::Main, Ctx::Always],
+            Ctx::Prediction => &[Ctx::Prediction, Ctx::Always],
+            Ctx::Params => &[Ctx::Params, Ctx::Always],
+            Ctx::Help => &[Ctx::Help, Ctx::Always],
+            Ctx::Confirm => &[Ctx::Confirm, Ctx::Always],
+            Ctx::Links => &[Ctx::Links, Ctx::Always],
+            Ctx::Picker => &[Ctx::Picker, Ctx::Always],
+            Ctx::Editor => &[Ctx::Editor],
+            Ctx::EditorFind => &[Ctx::EditorFind],
+            Ctx::EditorDiff => &[Ctx::EditorDiff],
+            Ctx::QuitPrompt => &[Ctx::QuitPrompt],
+            Ctx::Main => &[Ctx::Main],
+            Ctx::Always => &[Ctx::Always],
         }
     }
+
+    /// Whether the footer shows the main screen's keys after this context's own.
+    fn is_pane(self) -> bool {
+        matches!(self, Ctx::Cards | Ctx::Quiz | Ctx::Lessons | Ctx::Panel)
+    }
 }
 
-/// One row of the table.
+mod key;
+pub use key::Key;
+
+/// One row of the table: one line of `table.rs`.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
     /// Where it applies.
     pub ctx: Ctx,
-    /// The keys that trigger it.
+    /// The keys that trigger it (how they are written on screen is derived from them:
+    /// [`Binding::label`]).
     pub keys: &'static [Key],
-    /// How the keys are written on screen.
-    pub label: &'static str,
     /// What it does.
     pub action: Action,
-    /// `(keys, text)` for the footer; `None` keeps it out of the footer (a pair of actions such
-    /// as previous/next card shows once, on one of them).
+    /// `(keys, text)` for the footer, which names a group of rows in a few columns ("↑↓
+    /// scroll"); `None` keeps it out of the footer.
     pub footer: Option<(&'static str, &'static str)>,
+}
+
+impl Binding {
+    /// How the keys are written in the help: each key's label, a run of three or more letters
+    /// or digits in a row as `a-d`.
+    pub fn label(&self) -> String {
+        key::label(self.keys)
+    }
 }
 
 mod table;
 pub use table::BINDINGS;
 
-/// The action for `key` in `ctx`: the context's own bindings first, then the main screen's (for
-/// panes), then Ctrl-C.
+/// The action for `key` in `ctx`: the context's own bindings first, then those of the layers
+/// below it ([`Ctx::layers`]).
 pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Action> {
-    let layers: &[Ctx] = if ctx.is_modal() {
-        &[ctx, Ctx::Always]
-    } else {
-        &[ctx, Ctx::Main, Ctx::Always]
-    };
-    layers.iter().find_map(|layer| {
+    ctx.layers().iter().find_map(|layer| {
         BINDINGS
             .iter()
             .filter(|b| b.ctx == *layer)
@@ -140,24 +139,41 @@ pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Action> {
     })
 }
 
-/// Fill in the digit of a lesson jump, the letter of an option.
+/// Fill in what the key itself says: the digit of a lesson jump, the letter of an option, the
+/// character typed.
 fn resolve(action: Action, key: &KeyEvent) -> Action {
     match (action, key.code) {
         (Action::PickOption(_), KeyCode::Char(c)) if c.is_ascii_lowercase() => {
             Action::PickOption(c as u8 - b'a')
         }
-        (Action::PickerMove(_), KeyCode::Up | KeyCode::Char('k')) => Action::PickerMove(-1),
-        (Action::VerdictScroll(_), KeyCode::Up) => Action::VerdictScroll(-1),
-        (Action::VerdictPage(_), KeyCode::PageUp) => Action::VerdictPage(-1),
-        (Action::EditorOp(_), KeyCode::Left) => Action::EditorOp(-1),
-        (Action::EditorZoom(_), KeyCode::Char('-')) => Action::EditorZoom(-1),
-        (Action::EditorPan(_), KeyCode::Char(',')) => Action::EditorPan(-1),
+        (Action::EditType(_), KeyCode::Char(c)) => Action::EditType(c),
+        (Action::FindType(_), KeyCode::Char(c)) => Action::FindType(c),
+        (Action::PredictionType(_), KeyCode::Char(c)) => Action::PredictionType(c),
+        (Action::ParamsType(_), KeyCode::Char(c)) => Action::ParamsType(c),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())
             .map_or(action, Action::JumpLesson),
         _ => action,
     }
+}
+
+/// The first binding of `action` in `ctx`, for a hint that names its keys.
+pub fn binding(ctx: Ctx, action: Action) -> Option<&'static Binding> {
+    BINDINGS.iter().find(|b| b.ctx == ctx && b.action == action)
+}
+
+/// The first key of `action` in `ctx` (`F5`), for a hint on screen that names it: hints name
+/// keys from the table, never typed beside it.
+pub fn first_key(ctx: Ctx, action: Action) -> String {
+    binding(ctx, action)
+        .map(|b| key::short(b.keys))
+        .unwrap_or_default()
+}
+
+/// The keys of `action` in `ctx` as the help writes them (empty when it is not bound there).
+pub fn keys_of(ctx: Ctx, action: Action) -> String {
+    binding(ctx, action).map(Binding::label).unwrap_or_default()
 }
 
 /// One entry of the footer: the keys, what they do, and the action (the view leaves out what
@@ -174,10 +190,10 @@ pub struct FooterKey {
 
 /// The footer's entries in `ctx`: the context's own first, then the main ones, in table order.
 pub fn footer(ctx: Ctx) -> Vec<FooterKey> {
-    let layers: &[Ctx] = if ctx.is_modal() {
-        &[ctx]
-    } else {
+    let layers: &[Ctx] = if ctx.is_pane() {
         &[ctx, Ctx::Main]
+    } else {
+        &[ctx]
     };
     layers
         .iter()
@@ -208,28 +224,33 @@ pub fn lesson_digits(lessons: usize) -> &'static str {
 /// Alt-,/. pan` (the timeline's hint when no op is selected; plain keys type into the code).
 pub fn editor_timeline_hint() -> String {
     [
-        (Action::EditorOp(1), "op"),
-        (Action::EditorZoom(1), "zoom"),
-        (Action::EditorPan(1), "pan"),
+        (Action::EditorOpPrev, Action::EditorOpNext, "op"),
+        (Action::EditorZoomIn, Action::EditorZoomOut, "zoom"),
+        (Action::EditorPanLeft, Action::EditorPanRight, "pan"),
     ]
     .iter()
-    .filter_map(|(action, word)| {
-        let b = BINDINGS
-            .iter()
-            .find(|b| b.ctx == Ctx::Editor && b.action == *action)?;
-        Some(format!("{} {word}", b.label))
+    .map(|(a, b, word)| {
+        let first = key::short(binding(Ctx::Editor, *a).map_or(&[][..], |b| b.keys));
+        let second = key::short(binding(Ctx::Editor, *b).map_or(&[][..], |b| b.keys));
+        // `Alt-←/→`: the second without the modifier the two share.
+        let shared = first.rfind('-').map_or("", |i| &first[..=i]);
+        let second = second
+            .strip_prefix(shared)
+            .filter(|_| !shared.is_empty())
+            .unwrap_or(&second);
+        format!("{first}/{second} {word}")
     })
     .collect::<Vec<_>>()
     .join("  ")
 }
 
 /// One row of the help overlay: keys, action name, description.
-pub type HelpRow = (&'static str, &'static str, &'static str);
+pub type HelpRow = (String, &'static str, &'static str);
 
-/// The help overlay's sections, in order: a title and its rows. The overlay's own keys are left
-/// out: its frame says them, and every one of its actions is listed under another section. So
-/// are the links overlay's: its footer says them all, and `u` is listed with what it opens (at
-/// 160x48 the two columns are full).
+/// The help overlay's sections, in order: a title and its rows. Neighbouring lines of the
+/// table with the same action name share a row (`← → ↑ ↓  move`). The overlay's own keys are
+/// left out: its frame says them, and every one of its actions is listed under another section.
+/// So are the links overlay's: its footer says them all, and `u` is listed with what it opens.
 /// The digit keys' row says the digits of the `lessons` there are ([`lesson_digits`]).
 pub fn help_sections(lessons: usize) -> Vec<(&'static str, Vec<HelpRow>)> {
     let order = [
@@ -238,30 +259,35 @@ pub fn help_sections(lessons: usize) -> Vec<(&'static str, Vec<HelpRow>)> {
         Ctx::Panel,
         Ctx::Confirm,
         Ctx::Quiz,
+        Ctx::Prediction,
         Ctx::Lessons,
         Ctx::Params,
         Ctx::Picker,
         Ctx::Editor,
+        Ctx::EditorFind,
+        Ctx::EditorDiff,
+        Ctx::QuitPrompt,
     ];
     order
         .iter()
         .map(|&ctx| {
-            // The main section also lists Ctrl-C (the one binding of every context), last.
+            // The main section also lists Ctrl-C and Ctrl-Z (of every context but the
+            // editor's), last.
             let always = BINDINGS
                 .iter()
                 .filter(|b| ctx == Ctx::Main && b.ctx == Ctx::Always);
-            let rows = BINDINGS
-                .iter()
-                .filter(|b| b.ctx == ctx)
-                .chain(always)
-                .map(|b| {
-                    let label = match b.action {
-                        Action::JumpLesson(_) => lesson_digits(lessons),
-                        _ => b.label,
-                    };
-                    (label, b.action.name(), b.action.description())
-                })
-                .collect();
+            let mut rows: Vec<HelpRow> = Vec::new();
+            for b in BINDINGS.iter().filter(|b| b.ctx == ctx).chain(always) {
+                let label = match b.action {
+                    Action::JumpLesson(_) => lesson_digits(lessons).to_string(),
+                    _ => b.label(),
+                };
+                let (name, description) = b.action.help_text();
+                match rows.last_mut() {
+                    Some(last) if last.1 == name => last.0 = format!("{} {label}", last.0),
+                    _ => rows.push((label, name, description)),
+                }
+            }
             (ctx.title(), rows)
         })
         .collect()

@@ -8,11 +8,13 @@
 //! if one sub-state carries it out, give that sub-state an action and a line in [`route`]; else
 //! handle it in [`App::perform_app`].
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
+use super::editor::{EditOp, FindOp, PromptAction};
 use super::links::LinkAction;
 use super::nav::NavAction;
 use super::overlay::{Overlay, OverlayAction, OverlayEffect};
+use super::quiz::PredictionKey;
 use super::{App, Cmd, EditorAction, Focus, FormAction, PanelAction, QuizAction, Reset};
 use crate::keymap::{self, Action, Ctx};
 use crate::timeline::TimelineAction;
@@ -73,43 +75,67 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::ValueLess => Form(FormAction::Value(-1)),
         Action::ValueMore => Form(FormAction::Value(1)),
         Action::OpenEditor => E(EditorAction::OpenList),
-        Action::PickerMove(step) => E(EditorAction::ListMove(step.into())),
+        Action::PickerUp => E(EditorAction::ListMove(-1)),
+        Action::PickerDown => E(EditorAction::ListMove(1)),
         Action::PickerOpen => E(EditorAction::ListOpen),
         Action::PickerReset => E(EditorAction::ListReset),
         Action::PickerClose => E(EditorAction::ListClose),
-        Action::EditorTimeline => E(EditorAction::ToggleTimeline),
-        Action::EditorZoomPane => E(EditorAction::ToggleZoom),
+        Action::EditorToggleTimeline => E(EditorAction::ToggleTimeline),
+        Action::EditorToggleZoom => E(EditorAction::ToggleZoom),
         Action::EditorCheck => E(EditorAction::Check),
         Action::EditorLeave => E(EditorAction::Leave),
         Action::EditorExternal => E(EditorAction::External),
         Action::EditorHint => E(EditorAction::Hint),
         Action::EditorSolution => E(EditorAction::Solution),
         Action::EditorReset => E(EditorAction::Reset),
-        Action::VerdictScroll(n) => E(EditorAction::ScrollVerdict {
-            steps: n.into(),
-            page: false,
-        }),
-        Action::VerdictPage(n) => E(EditorAction::ScrollVerdict {
-            steps: n.into(),
-            page: true,
-        }),
-        Action::EditorOp(step) => E(EditorAction::Timeline(if step < 0 {
-            TimelineAction::SelectPrev
-        } else {
-            TimelineAction::SelectNext
-        })),
-        Action::EditorZoom(step) => E(EditorAction::Timeline(if step < 0 {
-            TimelineAction::ZoomOut
-        } else {
-            TimelineAction::ZoomIn
-        })),
-        Action::EditorPan(step) => E(EditorAction::Timeline(if step < 0 {
-            TimelineAction::PanLeft
-        } else {
-            TimelineAction::PanRight
-        })),
-        Action::EditCopy => E(EditorAction::Copy),
-        Action::EditRedo => E(EditorAction::Redo),
+        Action::VerdictUp => E(verdict(-1, false)),
+        Action::VerdictDown => E(verdict(1, false)),
+        Action::VerdictPageUp => E(verdict(-1, true)),
+        Action::VerdictPageDown => E(verdict(1, true)),
+        Action::EditorOpPrev => E(EditorAction::Timeline(TimelineAction::SelectPrev)),
+        Action::EditorOpNext => E(EditorAction::Timeline(TimelineAction::SelectNext)),
+        Action::EditorZoomIn => E(EditorAction::Timeline(TimelineAction::ZoomIn)),
+        Action::EditorZoomOut => E(EditorAction::Timeline(TimelineAction::ZoomOut)),
+        Action::EditorPanLeft => E(EditorAction::Timeline(TimelineAction::PanLeft)),
+        Action::EditorPanRight => E(EditorAction::Timeline(TimelineAction::PanRight)),
+        Action::Move(m) => edit(EditOp::Move(m)),
+        Action::Select(m) => edit(EditOp::Select(m)),
+        Action::EditType(c) => edit(EditOp::Insert(c)),
+        Action::EditNewline => edit(EditOp::Newline),
+        Action::EditIndent => edit(EditOp::Indent),
+        Action::EditDeleteBack => edit(EditOp::DeleteBack),
+        Action::EditDeleteForward => edit(EditOp::DeleteForward),
+        Action::EditDeleteWordBack => edit(EditOp::DeleteWordBack),
+        Action::EditDeleteWordForward => edit(EditOp::DeleteWordForward),
+        Action::EditUndo => edit(EditOp::Undo),
+        Action::EditRedo => edit(EditOp::Redo),
+        Action::EditCut => edit(EditOp::Cut),
+        Action::EditCopy => edit(EditOp::Copy),
+        Action::EditPaste => edit(EditOp::Paste),
+        Action::EditSelectAll => edit(EditOp::SelectAll),
+        Action::EditComment => edit(EditOp::Comment),
+        Action::EditFind => edit(EditOp::Find(FindOp::Open)),
+        Action::FindType(c) => edit(EditOp::Find(FindOp::Type(c))),
+        Action::FindErase => edit(EditOp::Find(FindOp::Erase)),
+        Action::FindNext => edit(EditOp::Find(FindOp::Next)),
+        Action::FindPrev => edit(EditOp::Find(FindOp::Prev)),
+        Action::FindClose => edit(EditOp::Find(FindOp::Close)),
+        Action::ConflictKeep => prompt(PromptAction::Keep),
+        Action::ConflictLoad => prompt(PromptAction::Load),
+        Action::ConflictCompare => prompt(PromptAction::Compare),
+        Action::DiffUp => prompt(PromptAction::DiffScroll(-1)),
+        Action::DiffDown => prompt(PromptAction::DiffScroll(1)),
+        Action::DiffPageUp => prompt(PromptAction::DiffScroll(-DIFF_PAGE)),
+        Action::DiffPageDown => prompt(PromptAction::DiffScroll(DIFF_PAGE)),
+        Action::DiffClose => prompt(PromptAction::DiffClose),
+        Action::QuitYes => prompt(PromptAction::QuitYes),
+        Action::QuitNo => prompt(PromptAction::QuitNo),
+        Action::PredictionType(c) => Quiz(QuizAction::Input(PredictionKey::Type(c))),
+        Action::PredictionErase => Quiz(QuizAction::Input(PredictionKey::Erase)),
+        Action::PredictionSubmit => Quiz(QuizAction::Input(PredictionKey::Submit)),
+        Action::PredictionCancel => Quiz(QuizAction::Input(PredictionKey::Cancel)),
+        Action::ParamsType(c) => Form(FormAction::Type(c)),
+        Action::ParamsErase => Form(FormAction::Erase),
         other => match other.timeline() {
             Some(timeline) => Panel(PanelAction::Timeline(timeline)),
             None => Route::App(other),
@@ -117,86 +143,105 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
     }
 }
 
-/// Whether `key` was pressed with Ctrl or Alt.
-fn has_ctrl_or_alt(key: &KeyEvent) -> bool {
-    use ratatui::crossterm::event::KeyModifiers;
-    key.modifiers
-        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+/// Lines of a page of the "changed outside" diff.
+const DIFF_PAGE: isize = 10;
+
+fn edit(op: EditOp) -> Route {
+    Route::Editor(EditorAction::Edit(op))
+}
+
+fn prompt(answer: PromptAction) -> Route {
+    Route::Editor(EditorAction::Prompt(answer))
+}
+
+fn verdict(steps: i32, page: bool) -> EditorAction {
+    EditorAction::ScrollVerdict { steps, page }
 }
 
 impl App {
-    /// A key: the prediction field, the dialog, the editor or the focused pane gets it.
+    /// A key: the table gives the action for where it is pressed ([`App::key_context`]), and
+    /// [`App::perform`] carries it out; a key without a line in the table does nothing.
     pub(super) fn on_key(&mut self, key: KeyEvent) -> Vec<Cmd> {
         if key.kind != KeyEventKind::Press {
             return Vec::new();
         }
+        let action = keymap::lookup(self.key_context(), &key);
         if crate::panes::too_small(self.size) {
             // Only "terminal too small" is on screen: a key would act unseen (review 2026-12-01
             // S6: letters typed then went into the exercise file). Only quitting still works:
-            // `q`, as the message says, or Ctrl-C (the editor's unsaved text is saved first).
-            let q = key.code == KeyCode::Char('q') && key.modifiers == KeyModifiers::NONE;
-            return if q || keymap::lookup(Ctx::Always, &key) == Some(Action::Quit) {
+            // `q`, as the message says, or Ctrl-C outside the editor (its unsaved text is saved
+            // first).
+            let q = keymap::lookup(Ctx::Main, &key) == Some(Action::Quit);
+            return if q || action == Some(Action::Quit) {
                 self.perform(Action::Quit)
             } else {
                 Vec::new()
             };
         }
-        if self.quiz.input.is_some() && keymap::lookup(Ctx::Always, &key) != Some(Action::Quit) {
-            return self.quiz_update(QuizAction::Input(key));
-        }
-        match keymap::lookup(self.key_context(), &key) {
-            // The text area carries out its keys itself; the table lists them.
-            Some(action) if action.edits_text() => self.editor_update(EditorAction::Type(key)),
+        match action {
             Some(action) => self.perform(action),
-            // Typing; a Ctrl or Alt key the table does not bind does nothing (`?` lists all).
-            None if self.key_context() == Ctx::Editor && !has_ctrl_or_alt(&key) => {
-                self.editor_update(EditorAction::Type(key))
-            }
-            None if self.overlays.params().is_some() => {
-                self.params_update(FormAction::Type(key));
-                Vec::new()
-            }
             None => Vec::new(),
         }
     }
 
     /// The character `key` types into the editor's text when it goes there as plain typing,
-    /// with no prompt, dialog or binding to take it first: a printable character, Enter (a
-    /// newline) or Tab (a tab). `None` for any other key, or when typing goes elsewhere. The
+    /// with no prompt, dialog or other binding to take it first: a printable character, Enter
+    /// (a newline) or Tab (a tab). `None` for any other key, or when typing goes elsewhere. The
     /// event loop types a run of such keys that arrived together in one insertion.
     pub fn typed_char(&self, key: &KeyEvent) -> Option<char> {
-        let c = match key.code {
-            KeyCode::Char(c) if !c.is_control() && !has_ctrl_or_alt(key) => c,
-            KeyCode::Enter if key.modifiers.is_empty() => '\n',
-            KeyCode::Tab if key.modifiers.is_empty() => '\t',
+        if key.kind != KeyEventKind::Press || crate::panes::too_small(self.size) {
+            return None;
+        }
+        let c = match keymap::lookup(self.key_context(), key)? {
+            Action::EditType(c) => c,
+            Action::EditNewline => '\n',
+            Action::EditIndent => '\t',
             _ => return None,
         };
-        let typing = key.kind == KeyEventKind::Press
-            && !crate::panes::too_small(self.size)
-            && self.quiz.input.is_none()
-            && self.key_context() == Ctx::Editor
-            && keymap::lookup(Ctx::Editor, key).is_none_or(Action::edits_text)
-            && self.exercises.editor.as_ref().is_some_and(|ed| {
-                ed.area.is_some() && ed.conflict.is_none() && ed.quit_prompt.is_none()
-            });
+        // Over a selection the key replaces it, as one key (the paste path would not); while a
+        // prompt is up a paste is refused, so the keys go one by one.
+        let typing = self.exercises.editor.as_ref().is_some_and(|ed| {
+            ed.conflict.is_none()
+                && ed.quit_prompt.is_none()
+                && ed.area.as_ref().is_some_and(|area| !area.is_selecting())
+        });
         typing.then_some(c)
     }
 
     /// Which part of the key table applies now.
     pub fn key_context(&self) -> Ctx {
+        if self.quiz.input.is_some() {
+            return Ctx::Prediction;
+        }
         match self.overlays.dialog {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
             Some(Overlay::Params(_)) => Ctx::Params,
             Some(Overlay::Links) => Ctx::Links,
             None if self.picker_open() => Ctx::Picker,
-            None if self.editor_open() => Ctx::Editor,
+            None if self.editor_open() => self.editor_context(),
             None => match self.nav.focus {
                 Focus::Cards => Ctx::Cards,
                 Focus::Panel => Ctx::Panel,
                 Focus::Quiz => Ctx::Quiz,
                 Focus::Lessons => Ctx::Lessons,
             },
+        }
+    }
+
+    /// The editor's part of the table: its prompt's, its find bar's, or its own.
+    fn editor_context(&self) -> Ctx {
+        let Some(ed) = self.exercises.editor.as_ref() else {
+            return Ctx::Editor;
+        };
+        if ed.quit_prompt.is_some() {
+            Ctx::QuitPrompt
+        } else if ed.conflict.as_ref().is_some_and(|c| c.diff.is_some()) {
+            Ctx::EditorDiff
+        } else if ed.editing.find.is_some() {
+            Ctx::EditorFind
+        } else {
+            Ctx::Editor
         }
     }
 
@@ -242,6 +287,10 @@ impl App {
             Action::PageDown => self.scroll(self.page()),
             Action::Top => self.scroll(-i32::from(u16::MAX)),
             Action::Bottom => self.scroll(i32::from(u16::MAX)),
+            // Ctrl-S: the save the editor's `Saved` reply confirms (nothing when it is saved).
+            Action::EditSave => self.editor_save_cmd().into_iter().collect(),
+            // The event loop suspends before `update` sees the key (it needs the terminal).
+            Action::Suspend => Vec::new(),
             Action::ResetLesson => self.after(|app| app.ask_reset(app.nav.list_selected)),
             Action::RunExperiment => self.run_experiment(),
             Action::ExportTrace => self.export_trace(),
@@ -262,6 +311,7 @@ impl App {
 mod tests {
     use super::*;
     use crate::keymap::BINDINGS;
+    use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
     #[test]
     fn keys_do_nothing_while_the_terminal_is_too_small_but_quitting() {
@@ -290,10 +340,6 @@ mod tests {
         // through would do nothing when its key is pressed.
         let mut app = crate::app::tests::app();
         for binding in BINDINGS {
-            // The text area's own keys go to the editor with the key itself (`on_key`).
-            if binding.action.edits_text() {
-                continue;
-            }
             if let Route::App(action) = route(binding.action, false) {
                 let handled = app.perform_app(action).is_some();
                 assert!(handled, "{action:?} is bound but reaches nothing");

@@ -16,11 +16,15 @@ use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use ratatui::crossterm::event::KeyEvent;
 use ratatui_textarea::TextArea;
 
 mod check;
+mod comment;
 mod conflict;
+pub mod editing;
+#[cfg(test)]
+mod editing_tests;
+mod find;
 mod indent;
 pub mod lines;
 mod msg;
@@ -28,6 +32,7 @@ mod picker;
 mod replies;
 mod solution;
 pub mod timeline;
+mod undo;
 mod update;
 mod verdict_scroll;
 
@@ -36,7 +41,9 @@ use crate::exercise::Verdict;
 use crate::exercise::attempts::Attempt;
 use crate::timeline::TimelineCursor;
 pub use check::{Checking, Stage};
-pub use conflict::{Conflict, DiffLine};
+pub use conflict::{Conflict, DiffLine, PromptAction};
+pub use editing::{EditOp, Editing};
+pub use find::{Find, FindOp};
 use lines::LineMap;
 pub use msg::{ExerciseCmd, ExerciseMsg, SharedVerdict, Stamp};
 pub use picker::Picker;
@@ -99,6 +106,8 @@ pub struct EditorState {
     /// The status line says the editor's keys (the session's first editor, until the first
     /// key typed or check).
     pub tell_keys: bool,
+    /// Undo steps, the clipboard, the find bar, where the code was drawn (`editing`).
+    pub editing: Editing,
 }
 
 /// Exercise state of the whole session.
@@ -151,6 +160,7 @@ impl EditorState {
             scroll: Cell::new(0),
             verdict_scroll: VerdictScroll::default(),
             tell_keys: false,
+            editing: Editing::default(),
         }
     }
 
@@ -266,51 +276,32 @@ fn cmds(cmds: Vec<Cmd>) -> Vec<EditorEffect> {
 
 impl Exercises {
     /// Open exercise `id` in the editor (from the exercise list).
-    fn open(&mut self, id: String) -> Vec<Cmd> {
+    pub(super) fn open(&mut self, id: String) -> Vec<Cmd> {
         let mut ed = EditorState::new(id.clone());
         ed.tell_keys = !std::mem::replace(&mut self.keys_told, true);
         self.editor = Some(ed);
         vec![Cmd::Exercise(ExerciseCmd::Open { id })]
     }
 
-    /// The editor's key: Ctrl-keys of the table first (the caller), then the open prompt (the
-    /// file changed outside; quitting would lose the text), then text editing.
-    fn type_key(&mut self, key: KeyEvent) -> Vec<EditorEffect> {
-        if let Some(effects) = self.prompt_key(key) {
-            return effects;
-        }
-        if let Some(ed) = self.editor.as_mut()
-            && let Some(area) = ed.area.as_mut()
-            && indent::input(area, key)
-        {
-            ed.remap();
-        }
-        Vec::new()
-    }
-
-    /// The text area while no prompt is up (a prompt takes the keys).
-    fn free_area(&mut self) -> Option<&mut TextArea<'static>> {
-        let ed = self.editor.as_mut()?;
-        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
-            return None;
-        }
-        ed.area.as_mut()
-    }
-
-    /// Alt-W: copy the selection into the buffer Ctrl-Y pastes from.
-    fn copy(&mut self) {
-        if let Some(area) = self.free_area() {
-            area.copy();
-        }
-    }
-
-    /// Alt-U: redo what Ctrl-U undid.
-    fn redo(&mut self) {
-        if let Some(area) = self.free_area()
-            && area.redo()
-            && let Some(ed) = self.editor.as_mut()
-        {
-            ed.remap();
+    /// One editing action on the text (`editing::edit`); the system clipboard's copy and a
+    /// save (Ctrl-S) are asked of the shell.
+    fn edit(&mut self, op: EditOp) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
+        };
+        let Some(area) = ed.area.as_mut() else {
+            return Vec::new();
+        };
+        match editing::edit(area, &mut ed.editing, op) {
+            editing::EditEffect::None => Vec::new(),
+            editing::EditEffect::Changed => {
+                ed.remap();
+                Vec::new()
+            }
+            editing::EditEffect::Clipboard(text) => {
+                ed.remap();
+                vec![EditorEffect::Cmd(Cmd::CopyText(text))]
+            }
         }
     }
 
@@ -386,7 +377,13 @@ impl Exercises {
     /// as one undo step), refused with a message when the file would pass the size cap.
     fn paste(&mut self, text: &str) -> Vec<EditorEffect> {
         let cap = crate::exercise::SOURCE_CAP.bytes;
-        let Some(area) = self.free_area() else {
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
+        };
+        if ed.conflict.is_some() || ed.quit_prompt.is_some() {
+            return Vec::new();
+        }
+        let Some(area) = ed.area.as_mut() else {
             return Vec::new();
         };
         let have: usize = area.lines().iter().map(|l| l.len() + 1).sum();
@@ -401,10 +398,9 @@ impl Exercises {
         }
         // Terminals send a pasted newline as CR.
         let text = text.replace("\r\n", "\n").replace('\r', "\n");
+        ed.editing.undo.before(area, undo::EditKind::Other);
         area.insert_str(text);
-        if let Some(ed) = self.editor.as_mut() {
-            ed.remap();
-        }
+        ed.remap();
         Vec::new()
     }
 

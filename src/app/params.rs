@@ -5,8 +5,6 @@
 //! ([`super::Overlay::Params`]), so it is open exactly while it is on screen. The app opens it
 //! and, on close, keeps its values in the panel (and runs with them on Enter).
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
-
 use crate::experiment::{ExperimentOptions, registry};
 
 mod dialog;
@@ -47,8 +45,10 @@ pub enum FormAction {
     Field(i32),
     /// Left/Right: step the value.
     Value(i32),
-    /// A key the table does not bind: typing into the field.
-    Type(KeyEvent),
+    /// A character typed into the field.
+    Type(char),
+    /// Backspace: the last character typed goes.
+    Erase,
 }
 
 impl ParamsForm {
@@ -80,17 +80,14 @@ impl ParamsForm {
                     field.step(&mut self.options, delta, default_size(&self.experiment));
                 }
             }
-            FormAction::Type(key) => match key.code {
-                KeyCode::Backspace => {
-                    self.typed.pop();
-                }
-                KeyCode::Char(c)
-                    if (c.is_ascii_alphanumeric() || c == '.') && self.typed.len() < 12 =>
-                {
+            FormAction::Erase => {
+                self.typed.pop();
+            }
+            FormAction::Type(c) => {
+                if (c.is_ascii_alphanumeric() || c == '.') && self.typed.len() < 12 {
                     self.typed.push(c);
                 }
-                _ => {}
-            },
+            }
         }
     }
 

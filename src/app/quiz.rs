@@ -13,8 +13,7 @@ mod glue;
 mod input;
 
 pub use context::QuizContext;
-
-use ratatui::crossterm::event::KeyEvent;
+pub use input::PredictionKey;
 
 use crate::lesson::QuestionKind;
 use crate::progress::{AnswerRecord, Attempt, now_ms};
@@ -53,8 +52,8 @@ pub enum QuizAction {
     Pick(usize),
     /// `N`: the next question to review.
     NextToReview,
-    /// A key while the prediction field is open.
-    Input(KeyEvent),
+    /// A key of the prediction field, while it is open.
+    Input(PredictionKey),
 }
 
 /// What the rest of the app does after a quiz action.

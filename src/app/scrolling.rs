@@ -5,6 +5,8 @@
 //! a bound; the panes come from [`crate::panes`], which the view draws into too.
 
 use ratatui::crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
+
+use super::editor::{EditOp, EditorAction};
 use ratatui::layout::{Position, Rect};
 
 use super::nav::{Focus, NavAction};
@@ -127,10 +129,20 @@ impl App {
             && self.overlays.dialog.is_none()
             && !self.picker_open()
         {
-            // The panes are under the editor: the wheel reaches only the verdict.
+            // The panes are under the editor: the wheel reaches only the verdict; a click in
+            // the code places the cursor, a drag selects.
+            let (column, row) = (mouse.column, mouse.row);
             let lines = match mouse.kind {
                 MouseEventKind::ScrollUp => -WHEEL_LINES,
                 MouseEventKind::ScrollDown => WHEEL_LINES,
+                MouseEventKind::Down(MouseButton::Left) if ed.editing.in_code(at) => {
+                    self.editor_update(EditorAction::Edit(EditOp::Click { column, row }));
+                    return;
+                }
+                MouseEventKind::Drag(MouseButton::Left) => {
+                    self.editor_update(EditorAction::Edit(EditOp::Drag { column, row }));
+                    return;
+                }
                 _ => return,
             };
             if ed.verdict_scroll.area().contains(at) {

@@ -1,9 +1,11 @@
 //! [`Action`]: everything a key can ask for, each defined once, on one line, with the name and
 //! the one-line description the help overlay shows (as helix's `static_commands!` does); and
-//! which of them are the timeline's own. A new action is one line in `actions!` below, a
-//! binding in `table.rs` and an arm in `app::dispatch::route`.
+//! which of them are the timeline's own; [`Motion`], where a move goes. A new action is one
+//! line in `actions!` below, a line in `table.rs` and an arm in `app::dispatch::route`.
 
 use crate::timeline::TimelineAction;
+
+pub use super::motion::Motion;
 
 /// Defines [`Action`] and its [`Action::name`] and [`Action::description`] from one table, so a
 /// variant cannot lack either (an arm missing from a hand-written `match` is an easy slip, and
@@ -90,46 +92,76 @@ actions! {
     ValueMore => "larger value", "change it (or type a value)";
     ParamsRun => "run with these", "close the form and run";
     ParamsClose => "close form", "keep the values, don't run";
+    /// Type the character pressed into the field.
+    ParamsType(char) => "type a value", "letters, digits and . go into the field";
+    ParamsErase => "erase", "the last character typed";
     OpenEditor => "exercises", "list the lesson's exercises, to open one";
-    /// Move the exercise list's selection by N (-1: the key was ↑ or k).
-    PickerMove(i8) => "select", "move the selection";
+    PickerUp => "select", "move the selection";
+    PickerDown => "select", "move the selection";
     PickerOpen => "open exercise", "open the selected one in the editor";
     PickerReset => "reset exercise", "put its starter back (asks first)";
     PickerClose => "close list", "back to the lesson";
-    EditorTimeline => "timeline / verdict", "the timeline or the verdict (narrow)";
-    EditorZoomPane => "zoom verdict", "the verdict / timeline takes the rows (narrow); again: back";
     EditorCheck => "check", "save, run and check the file";
-    EditorLeave => "leave editor", "cancel a check; else save and leave";
-    EditorExternal => "own editor", "open the file in $VISUAL / $EDITOR";
     EditorHint => "hint", "show the next hint";
     EditorSolution => "solution", "show the solution (after a pass or 3 fails)";
+    EditorLeave => "leave editor", "cancel a check; else save and leave";
+    EditorExternal => "own editor", "open the file in $VISUAL / $EDITOR";
+    EditorToggleTimeline => "timeline / verdict", "the timeline or the verdict (narrow)";
+    EditorToggleZoom => "zoom verdict", "the verdict / timeline takes the rows (narrow); again: back";
     EditorReset => "reset exercise", "put the starter back (asks first)";
-    /// Scroll the verdict pane by N lines (-1: the key was Alt-↑).
-    VerdictScroll(i8) => "scroll verdict", "verdict, hints, solution a line (or mouse wheel)";
-    /// Scroll the verdict pane by N pages (-1: the key was Alt-PgUp).
-    VerdictPage(i8) => "page verdict", "verdict, hints, solution a page";
-    /// Select the timeline's previous (-1) or next (1) op.
-    EditorOp(i8) => "timeline: op", "select the previous / next op, show its details";
-    /// Zoom the timeline in (1) or out (-1).
-    EditorZoom(i8) => "timeline: zoom", "zoom the timeline in / out";
-    /// Pan the timeline left (-1) or right (1).
-    EditorPan(i8) => "timeline: pan", "move the timeline window left / right";
-    EditMove => "move", "the cursor; Ctrl-B/F/P/N; Shift selects";
-    EditWord => "word", "a word left / right; Alt-B/F";
-    EditLine => "line start / end", "Ctrl-A (Ctrl-E is the own editor)";
-    EditParagraph => "paragraph", "to a blank line up / down; Alt-P/N";
-    EditFile => "top / bottom", "of the file";
-    EditPage => "page", "a page up / down";
+    VerdictUp => "scroll verdict", "verdict, hints, solution a line (or mouse wheel)";
+    VerdictDown => "scroll verdict", "verdict, hints, solution a line (or mouse wheel)";
+    VerdictPageUp => "page verdict", "verdict, hints, solution a page";
+    VerdictPageDown => "page verdict", "verdict, hints, solution a page";
+    EditorOpPrev => "timeline: op", "select the previous / next op, show its details";
+    EditorOpNext => "timeline: op", "select the previous / next op, show its details";
+    EditorZoomIn => "timeline: zoom", "zoom the timeline in / out";
+    EditorZoomOut => "timeline: zoom", "zoom the timeline in / out";
+    EditorPanLeft => "timeline: pan", "move the timeline window left / right";
+    EditorPanRight => "timeline: pan", "move the timeline window left / right";
+    /// Move the cursor (`Motion` names where to).
+    Move(Motion) => "move", "the cursor";
+    /// Move the cursor, extending the selection.
+    Select(Motion) => "select", "Shift with a move selects";
+    /// Type the character (the one pressed).
+    EditType(char) => "type", "characters go into the code (and replace the selection)";
     EditNewline => "new line", "keeps the indent, one more after {";
     EditIndent => "indent", "4 spaces; } on a blank line: one less";
-    EditDelete => "delete", "the character before / under; Ctrl-H/D";
-    EditDeleteWord => "delete word", "the word before; Alt-D: after";
-    EditKill => "kill", "cut to the end / start of the line";
-    EditYank => "yank", "paste the last kill, deleted word or copy";
-    EditCopy => "copy", "the selection (Shift+arrows select)";
-    EditUndo => "undo", "the last edit";
+    EditDeleteBack => "delete", "the selection, else the character before / under";
+    EditDeleteForward => "delete", "the selection, else the character before / under";
+    EditDeleteWordBack => "delete word", "the word before / after";
+    EditDeleteWordForward => "delete word", "the word before / after";
+    EditUndo => "undo", "the last edit (typing undoes a word at a time)";
     EditRedo => "redo", "the edit undone";
-    EditorConflict => "file changed outside", "Alt-K keep mine · Alt-L load theirs · Alt-C compare";
+    EditCut => "cut", "the selection, else the line (to the clipboard)";
+    EditCopy => "copy", "the selection, else the line (to the clipboard)";
+    EditPaste => "paste", "what was cut or copied";
+    EditSelectAll => "select all", "the whole file";
+    EditSave => "save", "write the file now (checks and leaving save too)";
+    EditFind => "find", "search the code: type, Enter next, Esc close";
+    EditComment => "comment", "// on the line or the selected lines; again: off";
+    /// Add the character pressed to the search.
+    FindType(char) => "search for", "what is typed is searched as you type";
+    FindErase => "erase", "the last character of the search";
+    FindNext => "next match", "the next / previous place it is found";
+    FindPrev => "next match", "the next / previous place it is found";
+    FindClose => "close find", "back to the code, the cursor on the match";
+    ConflictKeep => "keep mine", "the file changed outside: keep the editor's text";
+    ConflictLoad => "load theirs", "the file changed outside: load the file's text";
+    ConflictCompare => "compare", "the file changed outside: show / hide the diff";
+    DiffUp => "scroll diff", "a line";
+    DiffDown => "scroll diff", "a line";
+    DiffPageUp => "page diff", "a page";
+    DiffPageDown => "page diff", "a page";
+    DiffClose => "close diff", "back to the code (the prompt stays)";
+    QuitYes => "quit anyway", "leave; the text is lost";
+    QuitNo => "don't quit", "back to the editor";
+    /// Add the character pressed to the number.
+    PredictionType(char) => "type", "the predicted number (digits, . , e - +)";
+    PredictionErase => "erase", "the last character";
+    PredictionSubmit => "submit", "grade the prediction";
+    PredictionCancel => "cancel", "close the field";
+    Suspend => "suspend", "stop like any program; fg resumes (saved first)";
     ZoomPane => "zoom", "the focused pane fills the screen; z again: all panes";
     ToggleLinks => "links", "list the card's links [n]: open, copy, read whole";
     LinkOpen => "open link", "in your browser (xdg-open / open)";
@@ -139,28 +171,13 @@ actions! {
 }
 
 impl Action {
-    /// Whether the editor carries this action out itself, from the key pressed: its text area,
-    /// or the "file changed outside" prompt (the table binds and documents the key;
-    /// `app::editor` hands it on).
-    pub fn edits_text(self) -> bool {
-        matches!(
-            self,
-            Action::EditMove
-                | Action::EditWord
-                | Action::EditLine
-                | Action::EditParagraph
-                | Action::EditFile
-                | Action::EditPage
-                | Action::EditNewline
-                | Action::EditIndent
-                | Action::EditDelete
-                | Action::EditDeleteWord
-                | Action::EditKill
-                | Action::EditYank
-                | Action::EditUndo
-                // The "file changed outside" prompt's answers: the editor reads the key.
-                | Action::EditorConflict
-        )
+    /// The name and description the help shows: a move's say where it goes.
+    pub fn help_text(self) -> (&'static str, &'static str) {
+        match self {
+            Action::Move(m) => (m.name(), m.description()),
+            Action::Select(m) => (m.select_name(), "Shift with a move selects"),
+            _ => (self.name(), self.description()),
+        }
     }
 
     /// The timeline's own action this one stands for, if it is one (zoom, pan, op selection).

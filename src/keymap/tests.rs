@@ -43,6 +43,11 @@ fn ctrl_c_quits_everywhere_and_plain_c_does_nothing() {
     ] {
         assert_eq!(lookup(ctx, &ctrl_c), Some(Action::Quit), "{ctx:?}");
     }
+    // In the editor and its prompts Ctrl-C copies: it never leaves the program (issue 28).
+    assert_eq!(lookup(Ctx::Editor, &ctrl_c), Some(Action::EditCopy));
+    for ctx in [Ctx::EditorFind, Ctx::EditorDiff, Ctx::QuitPrompt] {
+        assert_eq!(lookup(ctx, &ctrl_c), None, "{ctx:?}");
+    }
     // Plain c compares timelines; it never quits.
     assert_eq!(
         lookup(Ctx::Cards, &key(KeyCode::Char('c'))),
@@ -122,7 +127,7 @@ fn help_lists_every_action_of_the_table() {
     // The links overlay's footer lists its keys (test below).
     for binding in BINDINGS.iter().filter(|b| b.ctx != Ctx::Links) {
         assert!(
-            listed.contains(&binding.action.name()),
+            listed.contains(&binding.action.help_text().0),
             "{:?}",
             binding.action
         );
@@ -144,21 +149,22 @@ fn the_links_overlay_footer_names_every_key_it_takes() {
     let keys: Vec<&str> = footer(Ctx::Links).iter().map(|f| f.keys).collect();
     assert_eq!(keys, ["↑↓", "←→", "Enter", "y", "Esc", "q"]);
     for binding in BINDINGS.iter().filter(|b| b.ctx == Ctx::Links) {
-        let first = binding.label.split(' ').next().unwrap_or_default();
+        let label = binding.label();
+        let first = label.split(' ').next().unwrap_or_default();
         let named = keys.iter().any(|k| k.contains(first) || first.contains(k));
         let pair = matches!(binding.action, Action::ListUp | Action::LinkScrollLeft);
         assert!(
             named || pair,
             "{:?} ({}) not in the footer",
             binding.action,
-            binding.label
+            label
         );
     }
     assert!(
         help_sections(4)[0]
             .1
             .iter()
-            .any(|(k, name, _)| *k == "u" && *name == "links")
+            .any(|(k, name, _)| k == "u" && *name == "links")
     );
 }
 
@@ -180,17 +186,17 @@ fn every_pane_footer_has_cards_panes_and_exercises() {
 fn alt_arrows_scroll_the_verdict_and_plain_ones_edit() {
     let alt = |code| KeyEvent::new(code, KeyModifiers::ALT);
     let cases = [
-        (KeyCode::Up, Action::VerdictScroll(-1)),
-        (KeyCode::Down, Action::VerdictScroll(1)),
-        (KeyCode::PageUp, Action::VerdictPage(-1)),
-        (KeyCode::PageDown, Action::VerdictPage(1)),
+        (KeyCode::Up, Action::VerdictUp),
+        (KeyCode::Down, Action::VerdictDown),
+        (KeyCode::PageUp, Action::VerdictPageUp),
+        (KeyCode::PageDown, Action::VerdictPageDown),
     ];
     for (code, action) in cases {
         assert_eq!(lookup(Ctx::Editor, &alt(code)), Some(action), "{code:?}");
-        // Without Alt the key moves in the code (bound to a move, or left to the editor).
+        // Without Alt the key moves in the code.
         let plain = lookup(Ctx::Editor, &key(code));
         assert!(
-            matches!(plain, None | Some(Action::EditMove | Action::EditPage)),
+            matches!(plain, Some(Action::Move(_))),
             "{code:?}: {plain:?}"
         );
     }
@@ -211,11 +217,11 @@ fn help_names_only_the_digits_of_lessons_there_are() {
             .1
             .iter()
             .find(|(_, name, _)| *name == Action::JumpLesson(0).name())
-            .map(|(keys, _, _)| *keys)
+            .map(|(keys, _, _)| keys.clone())
     };
-    assert_eq!(row(4), Some("1-4"));
-    assert_eq!(row(1), Some("1"));
-    assert_eq!(row(12), Some("1-9"));
+    assert_eq!(row(4).as_deref(), Some("1-4"));
+    assert_eq!(row(1).as_deref(), Some("1"));
+    assert_eq!(row(12).as_deref(), Some("1-9"));
 }
 
 #[test]
@@ -223,27 +229,28 @@ fn the_editor_timeline_keys_do_not_type_and_the_hint_names_them() {
     let alt = |code| KeyEvent::new(code, KeyModifiers::ALT);
     assert_eq!(
         lookup(Ctx::Editor, &alt(KeyCode::Left)),
-        Some(Action::EditorOp(-1))
+        Some(Action::EditorOpPrev)
     );
     assert_eq!(
         lookup(Ctx::Editor, &alt(KeyCode::Right)),
-        Some(Action::EditorOp(1))
+        Some(Action::EditorOpNext)
     );
     assert_eq!(
         lookup(Ctx::Editor, &alt(KeyCode::Char('-'))),
-        Some(Action::EditorZoom(-1))
+        Some(Action::EditorZoomOut)
     );
     assert_eq!(
         lookup(Ctx::Editor, &alt(KeyCode::Char('='))),
-        Some(Action::EditorZoom(1))
+        Some(Action::EditorZoomIn)
     );
     assert_eq!(
         lookup(Ctx::Editor, &alt(KeyCode::Char(','))),
-        Some(Action::EditorPan(-1))
+        Some(Action::EditorPanLeft)
     );
     // The panel's plain keys are text in the editor.
     for c in ['[', ']', '+', '-', '<', '>'] {
-        assert_eq!(lookup(Ctx::Editor, &key(KeyCode::Char(c))), None, "{c}");
+        let typed = lookup(Ctx::Editor, &key(KeyCode::Char(c)));
+        assert_eq!(typed, Some(Action::EditType(c)), "{c}");
     }
     assert_eq!(
         editor_timeline_hint(),
@@ -252,7 +259,7 @@ fn the_editor_timeline_keys_do_not_type_and_the_hint_names_them() {
 }
 
 #[test]
-fn every_editing_key_is_in_the_help_under_the_editor() {
+fn the_editor_has_the_desktop_keys_and_the_help_lists_them() {
     let sections = help_sections(4);
     let editor = &sections
         .iter()
@@ -263,32 +270,151 @@ fn every_editing_key_is_in_the_help_under_the_editor() {
     for wanted in [
         "undo",
         "redo",
-        "kill",
-        "yank",
+        "cut",
         "copy",
+        "paste",
+        "select all",
+        "save",
+        "find",
+        "comment",
         "new line",
+        "page",
+        "top / bottom",
+        "select",
+        "check",
+        "hint",
+        "solution",
         "timeline: zoom",
+        "keep mine",
     ] {
         assert!(names.contains(&wanted), "{wanted} missing from {names:?}");
     }
     let ctrl = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL);
     for (c, action) in [
-        ('u', Action::EditUndo),
-        ('k', Action::EditKill),
-        ('y', Action::EditYank),
-        ('w', Action::EditDeleteWord),
+        ('z', Action::EditUndo),
+        ('y', Action::EditRedo),
+        ('x', Action::EditCut),
+        ('c', Action::EditCopy),
+        ('v', Action::EditPaste),
+        ('a', Action::EditSelectAll),
+        ('s', Action::EditSave),
+        ('f', Action::EditFind),
+        ('/', Action::EditComment),
+        ('7', Action::EditComment),
     ] {
-        let found = lookup(Ctx::Editor, &ctrl(c));
-        assert_eq!(found, Some(action), "Ctrl-{c}");
-        assert!(found.is_some_and(Action::edits_text));
+        assert_eq!(lookup(Ctx::Editor, &ctrl(c)), Some(action), "Ctrl-{c}");
+    }
+    let with = |code, mods| KeyEvent::new(code, mods);
+    let shift = KeyModifiers::SHIFT;
+    let ctrl_mod = KeyModifiers::CONTROL;
+    for (ev, action) in [
+        (
+            with(KeyCode::Home, KeyModifiers::NONE),
+            Action::Move(Motion::LineStart),
+        ),
+        (with(KeyCode::End, shift), Action::Select(Motion::LineEnd)),
+        (
+            with(KeyCode::PageDown, KeyModifiers::NONE),
+            Action::Move(Motion::PageDown),
+        ),
+        (with(KeyCode::PageUp, shift), Action::Select(Motion::PageUp)),
+        (with(KeyCode::End, ctrl_mod), Action::Move(Motion::FileEnd)),
+        (
+            with(KeyCode::Home, ctrl_mod | shift),
+            Action::Select(Motion::FileStart),
+        ),
+        (with(KeyCode::Left, shift), Action::Select(Motion::Left)),
+        (
+            with(KeyCode::Right, ctrl_mod | shift),
+            Action::Select(Motion::WordRight),
+        ),
+        (with(KeyCode::F(5), KeyModifiers::NONE), Action::EditorCheck),
+        (
+            with(KeyCode::Char('r'), KeyModifiers::ALT),
+            Action::EditorCheck,
+        ),
+        (with(KeyCode::F(6), KeyModifiers::NONE), Action::EditorHint),
+        (
+            with(KeyCode::F(7), KeyModifiers::NONE),
+            Action::EditorSolution,
+        ),
+        (
+            with(KeyCode::F(4), KeyModifiers::NONE),
+            Action::EditorExternal,
+        ),
+        (with(KeyCode::Char('Q'), shift), Action::EditType('Q')),
+    ] {
+        assert_eq!(lookup(Ctx::Editor, &ev), Some(action), "{ev:?}");
+    }
+    // The footer names the app's own actions on their new keys.
+    let footer_keys: Vec<&str> = footer(Ctx::Editor).iter().map(|f| f.keys).collect();
+    for k in ["F5", "F6", "F7", "Esc", "F4", "F1"] {
+        assert!(footer_keys.contains(&k), "{k} not in {footer_keys:?}");
+    }
+}
+
+#[test]
+fn ctrl_z_suspends_outside_the_editor_and_undoes_in_it() {
+    let ctrl_z = KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL);
+    for ctx in [Ctx::Cards, Ctx::Help, Ctx::Picker, Ctx::Prediction] {
+        assert_eq!(lookup(ctx, &ctrl_z), Some(Action::Suspend), "{ctx:?}");
+    }
+    assert_eq!(lookup(Ctx::Editor, &ctrl_z), Some(Action::EditUndo));
+    let listed = help_sections(4)[0]
+        .1
+        .iter()
+        .any(|(k, name, _)| k == "Ctrl-Z" && *name == "suspend");
+    assert!(listed, "Ctrl-Z is in the help");
+}
+
+#[test]
+fn the_prompts_keys_are_lines_of_the_table() {
+    let alt = |c| KeyEvent::new(KeyCode::Char(c), KeyModifiers::ALT);
+    assert_eq!(lookup(Ctx::Editor, &alt('k')), Some(Action::ConflictKeep));
+    assert_eq!(
+        lookup(Ctx::EditorDiff, &alt('l')),
+        Some(Action::ConflictLoad)
+    );
+    assert_eq!(
+        lookup(Ctx::EditorDiff, &key(KeyCode::PageDown)),
+        Some(Action::DiffPageDown)
+    );
+    assert_eq!(
+        lookup(Ctx::EditorDiff, &key(KeyCode::Char('x'))),
+        None,
+        "the diff types nothing"
+    );
+    assert_eq!(
+        lookup(Ctx::QuitPrompt, &key(KeyCode::Char('y'))),
+        Some(Action::QuitYes)
+    );
+    assert_eq!(
+        lookup(Ctx::Prediction, &key(KeyCode::Char('3'))),
+        Some(Action::PredictionType('3'))
+    );
+    assert_eq!(lookup(Ctx::Prediction, &key(KeyCode::Char('x'))), None);
+    assert_eq!(
+        lookup(Ctx::EditorFind, &key(KeyCode::Char('q'))),
+        Some(Action::FindType('q'))
+    );
+    let titles: Vec<&str> = help_sections(4).iter().map(|(t, _)| *t).collect();
+    for ctx in [
+        Ctx::Prediction,
+        Ctx::EditorFind,
+        Ctx::EditorDiff,
+        Ctx::QuitPrompt,
+    ] {
+        assert!(titles.contains(&ctx.title()), "{ctx:?} has no section");
     }
 }
 
 #[test]
 fn f1_lists_the_keys_in_the_editor_where_question_mark_types() {
-    // `?` is text in the editor (the editor takes unbound keys); F1 opens the help there and
-    // everywhere else.
-    assert_eq!(lookup(Ctx::Editor, &key(KeyCode::Char('?'))), None);
+    // `?` is text in the editor; F1 opens the help there and everywhere else.
+    assert_eq!(
+        lookup(Ctx::Editor, &key(KeyCode::Char('?'))),
+        Some(Action::EditType('?'))
+    );
     for ctx in [Ctx::Editor, Ctx::Cards, Ctx::Quiz, Ctx::Panel] {
         assert_eq!(
             lookup(ctx, &key(KeyCode::F(1))),

@@ -15,7 +15,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use anyhow::Context as _;
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
 use super::Event;
 use super::screen::Screen;
@@ -78,7 +78,7 @@ pub fn step(
                 suspend(screen, app, shell)?;
                 continue;
             }
-            Event::App(Msg::Key(key)) if is_suspend_key(&key) => {
+            Event::App(Msg::Key(key)) if is_suspend_key(app, &key) => {
                 suspend(screen, app, shell)?;
                 continue;
             }
@@ -133,11 +133,11 @@ fn next_event(app: &App, events: &Receiver<Event>) -> anyhow::Result<Event> {
     }
 }
 
-/// Ctrl-Z, which raw mode delivers as a key instead of a SIGTSTP.
-fn is_suspend_key(key: &KeyEvent) -> bool {
-    key.code == KeyCode::Char('z')
-        && key.modifiers.contains(KeyModifiers::CONTROL)
-        && key.kind == KeyEventKind::Press
+/// The key table's suspend key (Ctrl-Z, which raw mode delivers as a key instead of a
+/// SIGTSTP) where it is pressed: in the editor Ctrl-Z undoes.
+fn is_suspend_key(app: &App, key: &KeyEvent) -> bool {
+    key.kind == KeyEventKind::Press
+        && crate::keymap::lookup(app.key_context(), key) == Some(crate::keymap::Action::Suspend)
 }
 
 /// Suspend like vim and less: save first, then give the terminal back until SIGCONT.

@@ -18,7 +18,8 @@ use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use unicode_width::UnicodeWidthChar;
 
-use crate::app::editor::Stage;
+use crate::app::editor::editing::CodeView;
+use crate::app::editor::{Find, Stage};
 use crate::app::{App, EditorState};
 use crate::exercise::catalog;
 use crate::ui::pane_block;
@@ -96,7 +97,8 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     let lines = text_area.lines();
     let (row, col) = (text_area.cursor().0, text_area.cursor().1);
     let body_height = usize::from(inner.height - 1);
-    let top = keep_visible(ed.scroll.get(), row, body_height);
+    // From where the last frame (or a page key) left the view.
+    let top = keep_visible(ed.editing.view.get().top, row, body_height);
     ed.scroll.set(top);
     let styled = highlighted(app, lines, top, top + body_height);
     let number_width = lines.len().max(1).to_string().len().max(3);
@@ -104,6 +106,17 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
     // The code's last column is kept for `»`, the mark of a line that goes on to the right.
     let code_width = usize::from(inner.width.saturating_sub(gutter + 1));
     let hscroll = col.saturating_sub(code_width.saturating_sub(1));
+    // Where the code is, for a page's height and the mouse (`app::editor::editing`).
+    ed.editing.view.set(CodeView {
+        x: inner.x,
+        y: inner.y,
+        width: inner.width,
+        height: inner.height - 1,
+        top,
+        left: hscroll,
+        gutter,
+    });
+    let selection = text_area.selection_range();
     for (screen_row, line_idx) in (top..lines.len()).take(body_height).enumerate() {
         let y = inner.y + u16::try_from(screen_row).unwrap_or(0);
         let mark = line_mark(app, ed, line_idx + 1);
@@ -118,7 +131,8 @@ fn render_code(app: &App, ed: &EditorState, area: Rect, buf: &mut Buffer) {
         let cursor = (line_idx == row && app.overlays.dialog.is_none()).then_some(col);
         let cells = styled.get(line_idx - top).map_or(&[][..], Vec::as_slice);
         let x = inner.x + gutter;
-        let shown = draw_cells(buf, (x, y), code_width, cells, hscroll, cursor);
+        let marks = (cursor, selected_columns(selection, line_idx));
+        let shown = draw_cells(buf, (x, y), code_width, cells, hscroll, marks);
         draw_continued(buf, (x, y), code_width, (cells.len(), hscroll, shown), app);
     }
     let status = status_line(ed, (row, col), usize::from(inner.width));
@@ -147,6 +161,10 @@ fn status_line(ed: &EditorState, (row, col): (usize, usize), width: usize) -> St
     let status = match check_status(ed) {
         Some(check) => format!("{check} · {position}"),
         None => position,
+    };
+    let status = match &ed.editing.find {
+        Some(find) => find_status(find),
+        None => status,
     };
     let status = match (&ed.save_error, &ed.conflict) {
         (_, Some(_)) => format!("changed outside · {status}"),
@@ -217,15 +235,40 @@ fn cells_of(line: &Line<'static>) -> Vec<(char, Style)> {
         .collect()
 }
 
-/// Draw a line's cells from cell `skip`, at most `width` columns; the cursor cell reversed.
-/// Returns the index of the first cell not drawn.
+/// The find bar, in the status line: what is searched, and whether it is there.
+fn find_status(find: &Find) -> String {
+    let found = if find.found || find.query.is_empty() {
+        ""
+    } else {
+        " (not found)"
+    };
+    format!("find: {}▏{found} · Enter next · Esc close", find.query)
+}
+
+/// The columns of line `line` inside `selection` (`(start, end)` positions, end not included).
+fn selected_columns(
+    selection: Option<((usize, usize), (usize, usize))>,
+    line: usize,
+) -> Option<(usize, usize)> {
+    let ((r0, c0), (r1, c1)) = selection?;
+    if line < r0 || line > r1 {
+        return None;
+    }
+    let from = if line == r0 { c0 } else { 0 };
+    // A line inside the selection is selected to its end, its newline too.
+    let to = if line == r1 { c1 } else { usize::MAX };
+    Some((from, to))
+}
+
+/// Draw a line's cells from cell `skip`, at most `width` columns; the cursor cell reversed,
+/// and the selected ones (`(cursor, selected)`). Returns the index of the first cell not drawn.
 fn draw_cells(
     buf: &mut Buffer,
     (x, y): (u16, u16),
     width: usize,
     cells: &[(char, Style)],
     skip: usize,
-    cursor: Option<usize>,
+    (cursor, selected): (Option<usize>, Option<(usize, usize)>),
 ) -> usize {
     let mut used = 0usize;
     let blank = [(' ', Style::new())];
@@ -236,12 +279,13 @@ fn draw_cells(
         if used + w > width {
             break;
         }
-        let style = if cursor == Some(i) {
+        let in_selection = selected.is_some_and(|(from, to)| i >= from && i < to);
+        let style = if cursor == Some(i) || in_selection {
             style.add_modifier(Modifier::REVERSED)
         } else {
             *style
         };
-        if cursor != Some(i) && i == cells.len() {
+        if cursor != Some(i) && !in_selection && i == cells.len() {
             break;
         }
         let col = x + u16::try_from(used).unwrap_or(0);

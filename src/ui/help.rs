@@ -78,6 +78,9 @@ fn column_width(width: u16) -> u16 {
     width.saturating_sub(3) / 2
 }
 
+/// Columns of the keys in a row of the help.
+const KEYS_WIDTH: usize = 15;
+
 fn section_lines(
     theme: &Theme,
     sections: &[(&str, Vec<HelpRow>)],
@@ -91,12 +94,19 @@ fn section_lines(
         }
         out.push(Line::styled(title.to_string(), theme.heading(2)));
         for (keys, name, description) in rows {
+            // Keys wider than their column (the Shift moves) get a line of their own.
+            let keys = if keys.chars().count() > KEYS_WIDTH {
+                out.push(Line::styled(format!("  {keys}"), theme.strong()));
+                ""
+            } else {
+                keys.as_str()
+            };
             let mut spans = vec![
-                Span::styled(format!("  {keys:<11}"), theme.strong()),
+                Span::styled(format!("  {keys:<KEYS_WIDTH$} "), theme.strong()),
                 Span::raw(format!("{name:<19}")),
             ];
             if describe {
-                let room = usize::from(width).saturating_sub(32);
+                let room = usize::from(width).saturating_sub(37);
                 spans.push(Span::styled(
                     text_fit::truncate(description, room),
                     theme.muted(),

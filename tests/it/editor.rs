@@ -114,7 +114,7 @@ impl Harness {
 
     /// Ctrl-R, then wait for the verdict.
     pub fn check(&mut self) {
-        self.ctrl('r');
+        self.f(5);
         self.wait_until(|app| {
             app.exercises
                 .editor
@@ -139,9 +139,25 @@ impl Harness {
         self.key(KeyCode::Char(c), KeyModifiers::CONTROL)
     }
 
+    pub fn alt(&mut self, c: char) -> Vec<Cmd> {
+        self.key(KeyCode::Char(c), KeyModifiers::ALT)
+    }
+
+    /// Function key `n` (the editor's own actions: F5 check, F6 hint, F7 solution, F8
+    /// timeline, F4 $EDITOR).
+    pub fn f(&mut self, n: u8) -> Vec<Cmd> {
+        self.key(KeyCode::F(n), KeyModifiers::NONE)
+    }
+
     pub fn typed(&mut self, text: &str) {
+        // A newline is the Enter key, as a terminal sends it.
         for c in text.chars() {
-            self.key(KeyCode::Char(c), KeyModifiers::NONE);
+            let code = if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            };
+            self.key(code, KeyModifiers::NONE);
         }
     }
 

@@ -85,8 +85,14 @@ impl Rig {
     }
 
     fn typed(&self, text: &str) {
+        // A newline is the Enter key, as a terminal sends it.
         for c in text.chars() {
-            self.key(KeyCode::Char(c), KeyModifiers::NONE);
+            let code = if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            };
+            self.key(code, KeyModifiers::NONE);
         }
     }
 
@@ -173,7 +179,7 @@ fn an_external_save_that_cannot_be_loaded_is_left_untouched_and_the_text_kept() 
     let mut rig = Rig::new(latin1_editor);
     rig.open();
     rig.typed("// typed\n");
-    rig.key(KeyCode::Char('e'), KeyModifiers::CONTROL);
+    rig.key(KeyCode::F(4), KeyModifiers::NONE);
     assert_eq!(rig.step(), None);
     let on_disk = std::fs::read(rig.file()).unwrap();
     assert!(
@@ -198,7 +204,7 @@ fn an_external_save_that_cannot_be_loaded_is_left_untouched_and_the_text_kept() 
     assert_eq!(rig.step(), None);
     assert!(rig.app.editor_open());
     assert_eq!(std::fs::read(rig.file()).unwrap(), on_disk);
-    rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    rig.key(KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert_eq!(rig.step(), Some(Exit::Quit));
     rig.shell.finish(&mut rig.app).unwrap();
     assert_eq!(
@@ -227,7 +233,7 @@ fn a_failed_save_then_quit_writes_the_text_to_a_recovery_file() {
     );
     let screen = rig.screen();
     assert!(screen.contains("exercise not saved"), "{screen}");
-    rig.key(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    rig.key(KeyCode::Char('q'), KeyModifiers::CONTROL);
     assert_eq!(rig.step(), Some(Exit::Quit));
     rig.shell.finish(&mut rig.app).unwrap();
     let report = rig
@@ -282,8 +288,8 @@ fn keys_queued_together_are_one_edit_whatever_the_file_size() {
         "inserted as typed, indentation not doubled"
     );
     assert_eq!(after.len(), before.len() + lines.len());
-    // One edit: one Ctrl-U takes all of it back.
-    rig.key(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    // One edit: one Ctrl-Z takes all of it back.
+    rig.key(KeyCode::Char('z'), KeyModifiers::CONTROL);
     assert_eq!(rig.step(), None);
     assert_eq!(rig.text(), before, "the run was one undo step");
     // A key alone is typed as a key: Enter after `{` indents.

@@ -160,9 +160,10 @@ fn help_overlay_in_two_columns_on_a_wide_screen() {
     ] {
         assert!(screen.contains(name), "{name} missing");
     }
-    // Every key fits at 160x48 (the last section, the exercise editor's, ends in Ctrl-X); only
-    // the notes under it may need a scroll.
-    assert!(screen.contains("Ctrl-X     reset exercise"), "{screen}");
+    // Since the editor has the desktop keys (issue 28) the right column is longer than 160x48:
+    // the frame says there is more, a scroll away.
+    assert!(screen.contains("Exercise editor"), "{screen}");
+    assert!(screen.contains("↓ more"), "{screen}");
     insta::assert_snapshot!("help_160x48", terminal.backend());
 }
 
@@ -373,7 +374,7 @@ fn the_verdict_pane_scrolls_and_shows_a_new_hint_at_80x24() {
         "a new verdict shows its start"
     );
     // Ctrl-T: the hint is drawn although the verdict above it is longer than the pane.
-    h.ctrl('t');
+    h.f(6);
     let screen = h.screen(80, 24);
     assert!(screen.contains("Hint 1 of"), "{screen}");
     assert!(h.editor().verdict_scroll.offset() > 0);
@@ -407,7 +408,7 @@ fn the_verdict_pane_scrolls_and_shows_a_new_hint_at_80x24() {
     }
     let end = h.screen(80, 24);
     assert!(
-        end.contains("↑ Alt-↑") && end.contains("Ctrl-T: a hint"),
+        end.contains("↑ Alt-↑") && end.contains("F6: a hint"),
         "{end}"
     );
     // The footer lists the scroll keys.

@@ -5,19 +5,37 @@
 //! at once. Otherwise a prompt offers "keep mine" (Alt-K: the next save replaces the file),
 //! "load theirs" (Alt-L: the editor's text is kept in a recovery file first) and "compare"
 //! (Alt-C: the diff). The prompt appears on its own while the learner may be typing, so it
-//! takes no typed key: typing goes on into the text (see [`Exercises::prompt_key`]). Saves are refused meanwhile (the shell compares the
+//! takes no typed key: typing goes on into the text (see [`Exercises::prompt`]). Saves are refused meanwhile (the shell compares the
 //! file's stamp), so two instances never reload and re-save each other, and a file the editor
 //! cannot load (Latin-1, binary, over the cap) is left as it is on disk.
 //!
 //! The same module answers the y/n asked when quitting would lose the text.
-
-use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::{
     EditorCtx, EditorEffect, EditorState, Exercises, Stamp, banner, cmds, normal, put_cursor,
     text_area,
 };
 use crate::app::{BannerKind, Cmd, ExerciseCmd};
+use crate::keymap::{Action, Ctx, first_key};
+
+/// An answer to one of the editor's prompts, or the diff's scrolling.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromptAction {
+    /// Alt-K: keep the editor's text.
+    Keep,
+    /// Alt-L: load the file's text (the editor's is kept in a recovery file first).
+    Load,
+    /// Alt-C: show or hide the diff.
+    Compare,
+    /// ↑↓ PgUp PgDn in the diff: scroll it by this many lines.
+    DiffScroll(isize),
+    /// Esc in the diff.
+    DiffClose,
+    /// y: quit although the text cannot be kept.
+    QuitYes,
+    /// n, Esc: don't.
+    QuitNo,
+}
 
 /// The disk's version, while the learner decides.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -160,72 +178,68 @@ impl Exercises {
         }
     }
 
-    /// A key while a prompt is up: `Some` when the prompt took it.
+    /// An answer to a prompt (the key table binds each: `Ctx::Editor` for the "file changed
+    /// outside" prompt's Alt keys, `Ctx::EditorDiff` while its diff covers the code,
+    /// `Ctx::QuitPrompt` for the y/n asked when quitting would lose the text).
     ///
-    /// The quit prompt (raised by the learner's own quit) answers y / n. The "file changed
-    /// outside" prompt appears on its own, between two keys of whatever the learner is typing
-    /// (review 2026-12-01b ED5: the `l` of "float" loaded the disk's text and the unsaved line
-    /// was gone). So, as editors whose notice of an outside change is not modal (VS Code's
-    /// notification, JetBrains' banner), it takes no typing: plain keys, Enter, Backspace and
-    /// the editing keys go on into the text, and the answers are Alt keys that type nothing
-    /// (Alt-K keep mine, Alt-L load theirs, Alt-C compare). Only the diff, which covers the
-    /// code, takes the keys while it is shown (its scrolling; nothing is typed unseen).
-    pub(super) fn prompt_key(&mut self, key: KeyEvent) -> Option<Vec<EditorEffect>> {
-        let ed = self.editor.as_mut()?;
-        if ed.quit_prompt.is_some() {
-            return Some(match key.code {
-                KeyCode::Char('y' | 'Y') => {
-                    self.quit_anyway = true;
-                    vec![EditorEffect::Cmd(Cmd::Quit)]
-                }
-                KeyCode::Char('n' | 'N') => {
-                    ed.quit_prompt = None;
-                    Vec::new()
-                }
-                _ => Vec::new(),
-            });
-        }
-        let answer = match key.code {
-            KeyCode::Char(c) if key.modifiers.contains(KeyModifiers::ALT) => {
-                Some(c.to_ascii_lowercase()).filter(|c| matches!(c, 'k' | 'l' | 'c'))
+    /// The "file changed outside" prompt appears on its own, between two keys of whatever the
+    /// learner is typing (review 2026-12-01b ED5: the `l` of "float" loaded the disk's text and
+    /// the unsaved line was gone). So, as editors whose notice of an outside change is not modal
+    /// (VS Code's notification, JetBrains' banner), it takes no typing: typed keys go on into
+    /// the text, and the answers are Alt keys that type nothing (Alt-K keep mine, Alt-L load
+    /// theirs, Alt-C compare); with no prompt up they do nothing. Only the diff, which covers
+    /// the code, takes the keys while it is shown (its scrolling; nothing is typed unseen).
+    pub(super) fn prompt(&mut self, answer: PromptAction) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
+        };
+        match answer {
+            PromptAction::QuitYes if ed.quit_prompt.is_some() => {
+                self.quit_anyway = true;
+                return vec![EditorEffect::Cmd(Cmd::Quit)];
             }
-            _ => None,
+            PromptAction::QuitNo => ed.quit_prompt = None,
+            PromptAction::Keep if ed.conflict.is_some() => return self.keep_mine(),
+            PromptAction::Load if ed.conflict.is_some() => return self.load_theirs(),
+            PromptAction::Compare => return self.toggle_diff(),
+            PromptAction::DiffScroll(lines) => {
+                if let Some(c) = ed.conflict.as_mut() {
+                    c.diff_top = c.diff_top.saturating_add_signed(lines);
+                }
+            }
+            PromptAction::DiffClose => {
+                if let Some(c) = ed.conflict.as_mut() {
+                    c.diff = None;
+                }
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Alt-C: show the diff of the editor's text and the disk's, or hide it.
+    fn toggle_diff(&mut self) -> Vec<EditorEffect> {
+        let Some(ed) = self.editor.as_mut() else {
+            return Vec::new();
         };
         let mine = ed.text().unwrap_or_default();
         let Some(conflict) = ed.conflict.as_mut() else {
-            // The answers type nothing when no prompt is up.
-            return answer.map(|_| Vec::new());
+            return Vec::new();
         };
-        match answer {
-            Some('k') => return Some(self.keep_mine()),
-            Some('l') => return Some(self.load_theirs()),
-            Some(_) => {
-                match &conflict.theirs {
-                    Ok(theirs) => {
-                        conflict.diff = match conflict.diff {
-                            Some(_) => None,
-                            None => Some(diff(&mine, theirs)),
-                        };
-                        conflict.diff_top = 0;
-                    }
-                    Err(why) => {
-                        let text = format!("no diff: the file on disk cannot be loaded: {why}");
-                        return Some(vec![banner(BannerKind::Info, text)]);
-                    }
-                }
-                return Some(Vec::new());
+        match &conflict.theirs {
+            Ok(theirs) => {
+                conflict.diff = match conflict.diff {
+                    Some(_) => None,
+                    None => Some(diff(&mine, theirs)),
+                };
+                conflict.diff_top = 0;
+                Vec::new()
             }
-            None => {}
+            Err(why) => {
+                let text = format!("no diff: the file on disk cannot be loaded: {why}");
+                vec![banner(BannerKind::Info, text)]
+            }
         }
-        conflict.diff.as_ref()?;
-        match key.code {
-            KeyCode::Up => conflict.diff_top = conflict.diff_top.saturating_sub(1),
-            KeyCode::Down => conflict.diff_top = conflict.diff_top.saturating_add(1),
-            KeyCode::PageUp => conflict.diff_top = conflict.diff_top.saturating_sub(10),
-            KeyCode::PageDown => conflict.diff_top = conflict.diff_top.saturating_add(10),
-            _ => {}
-        }
-        Some(Vec::new())
     }
 
     /// Esc while a prompt is up: close the diff, or answer "no" to quitting; `false` when no
@@ -259,7 +273,11 @@ impl Exercises {
         ed.saved = c.theirs.ok();
         vec![banner(
             BannerKind::Info,
-            "kept your text; it replaces the file on disk when saved (Ctrl-R, Esc, quit)",
+            format!(
+                "kept your text; it replaces the file on disk when saved ({}, {}, Esc, quit)",
+                first_key(Ctx::Editor, Action::EditSave),
+                first_key(Ctx::Editor, Action::EditorCheck)
+            ),
         )]
     }
 
@@ -291,7 +309,8 @@ impl Exercises {
             Err(why) => vec![banner(
                 BannerKind::Error,
                 format!(
-                    "cannot load the file on disk: {why}; fix it in your editor, or press Alt-K to keep the text here"
+                    "cannot load the file on disk: {why}; fix it in your editor, or press {} to keep the text here",
+                    first_key(Ctx::Editor, Action::ConflictKeep)
                 ),
             )],
         }

@@ -93,10 +93,14 @@ impl Exercises {
         } else {
             "your text is kept in the editor"
         };
+        let check = crate::keymap::first_key(
+            crate::keymap::Ctx::Editor,
+            crate::keymap::Action::EditorCheck,
+        );
         vec![banner(
             BannerKind::Error,
             format!(
-                "exercise not saved: {why}; {then}: fix that and press Ctrl-R or Esc again (quitting writes it to a recovery file)"
+                "exercise not saved: {why}; {then}: fix that and press {check} or Esc again (quitting writes it to a recovery file)"
             ),
         )]
     }

@@ -6,8 +6,6 @@
 //! reset, external edit), banners and the confirmation dialog, which the app hands to the
 //! overlays' one entry point. The shell's replies come in the same way (`replies`, `check`).
 
-use ratatui::crossterm::event::KeyEvent;
-
 use super::{Exercises, cmds};
 use crate::app::{App, Banner, Cmd, ExerciseMsg, OverlayAction, Reset};
 use crate::timeline::TimelineAction;
@@ -48,16 +46,14 @@ pub enum EditorAction {
     SolutionConfirmed,
     /// Alt-↑↓ (lines), Alt-PgUp/PgDn (pages, `page: true`): scroll the verdict pane.
     ScrollVerdict { steps: i32, page: bool },
-    /// Any other key: the open prompt's answer, or text editing.
-    Type(KeyEvent),
+    /// The text's own keys: moves, selection, typing, undo, the clipboard, find, comments.
+    Edit(super::EditOp),
+    /// An answer to a prompt (the file changed outside; quitting would lose the text).
+    Prompt(super::PromptAction),
     /// A bracketed paste.
     Paste(String),
     /// Alt-arrows, Alt-= Alt--, Alt-, Alt-.: the timeline's op selection, zoom and pan.
     Timeline(TimelineAction),
-    /// Alt-W: copy the selection (Ctrl-Y pastes it).
-    Copy,
-    /// Alt-U: redo what Ctrl-U undid.
-    Redo,
 }
 
 /// What the editor needs of the rest of the app for one update.
@@ -87,7 +83,7 @@ impl Exercises {
     pub fn update(&mut self, action: EditorAction, ctx: &EditorCtx) -> Vec<EditorEffect> {
         let working = matches!(
             action,
-            EditorAction::Type(_) | EditorAction::Paste(_) | EditorAction::Check
+            EditorAction::Edit(_) | EditorAction::Paste(_) | EditorAction::Check
         );
         if let Some(ed) = self.editor.as_mut().filter(|_| working) {
             // The keys were said; from the first key on, the status line is the cursor's.
@@ -116,11 +112,10 @@ impl Exercises {
             EditorAction::ResetConfirmed => return cmds(self.reset()),
             EditorAction::SolutionConfirmed => return self.view_solution(),
             EditorAction::ScrollVerdict { steps, page } => self.scroll_verdict(steps, page),
-            EditorAction::Type(key) => return self.type_key(key),
+            EditorAction::Edit(op) => return self.edit(op),
+            EditorAction::Prompt(answer) => return self.prompt(answer),
             EditorAction::Paste(text) => return self.paste(&text),
             EditorAction::Timeline(action) => self.timeline(action),
-            EditorAction::Copy => self.copy(),
-            EditorAction::Redo => self.redo(),
         }
         Vec::new()
     }

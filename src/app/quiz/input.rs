@@ -1,8 +1,6 @@
 //! The prediction field: typing a number (digits never jump to lessons while it is open), the
 //! unit it is in, and the refusals of values its metric cannot take.
 
-use ratatui::crossterm::event::{KeyCode, KeyEvent};
-
 use super::{QuizContext, QuizEffect, QuizState};
 use crate::app::predict::domain_error;
 use crate::progress::{Attempt, now_ms};
@@ -10,30 +8,42 @@ use crate::progress::{Attempt, now_ms};
 /// Longest prediction the input field takes.
 const MAX_INPUT: usize = 24;
 
+/// The prediction field's keys (the key table binds them: `Ctx::Prediction`; `r` there runs
+/// the experiment, as on the main screen, since a prediction never blocks a run).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PredictionKey {
+    /// A character of the number.
+    Type(char),
+    /// Backspace.
+    Erase,
+    /// Enter.
+    Submit,
+    /// Esc: close the field.
+    Cancel,
+}
+
 impl QuizState {
-    /// A key while the prediction field is open: everything types into it (digits do not jump to
+    /// A key while the prediction field is open: the number typed (digits do not jump to
     /// lessons); Enter submits, Esc leaves.
-    pub(super) fn on_input(&mut self, key: KeyEvent, ctx: &QuizContext) -> QuizEffect {
+    pub(super) fn on_input(&mut self, key: PredictionKey, ctx: &QuizContext) -> QuizEffect {
         let Some(input) = self.input.as_mut() else {
             return QuizEffect::None;
         };
-        match key.code {
-            KeyCode::Esc => {
+        match key {
+            PredictionKey::Cancel => {
                 self.input = None;
                 self.input_error = None;
             }
-            KeyCode::Backspace => {
+            PredictionKey::Erase => {
                 input.pop();
                 self.input_error = None;
             }
-            KeyCode::Char(c) if is_number_char(c) && input.chars().count() < MAX_INPUT => {
+            PredictionKey::Type(c) if is_number_char(c) && input.chars().count() < MAX_INPUT => {
                 input.push(c);
                 self.input_error = None;
             }
-            KeyCode::Enter => return self.submit_prediction(ctx),
-            // A prediction never blocks a run (`r` is not part of a number).
-            KeyCode::Char('r') => return QuizEffect::Run,
-            _ => {}
+            PredictionKey::Type(_) => {}
+            PredictionKey::Submit => return self.submit_prediction(ctx),
         }
         QuizEffect::None
     }

@@ -1,6 +1,6 @@
 //! The quiz on its own: actions on the fixture's lessons, effects out, with no app.
 
-use ratatui::crossterm::event::{KeyCode, KeyModifiers};
+use ratatui::crossterm::event::KeyCode;
 
 use super::*;
 use crate::app::fixture::sample_catalog;
@@ -20,8 +20,15 @@ fn ctx<'a>(lesson: &'a Lesson, progress: Option<&'a LessonProgress>) -> QuizCont
     }
 }
 
+/// The prediction field's key for `c`, as the key table's `Ctx::Prediction` lines give it.
 fn key(c: KeyCode) -> QuizAction {
-    QuizAction::Input(KeyEvent::new(c, KeyModifiers::NONE))
+    QuizAction::Input(match c {
+        KeyCode::Enter => PredictionKey::Submit,
+        KeyCode::Esc => PredictionKey::Cancel,
+        KeyCode::Backspace => PredictionKey::Erase,
+        KeyCode::Char(c) => PredictionKey::Type(c),
+        other => panic!("not a key of the field: {other:?}"),
+    })
 }
 
 #[test]
@@ -110,9 +117,13 @@ fn a_prediction_is_typed_refused_when_it_is_not_a_number_and_recorded_on_enter()
         quiz.update(key(KeyCode::Char(c)), &ctx(second, None));
     }
     assert_eq!(quiz.input.as_deref(), Some("12.5"), "letters are not typed");
+    // `r` runs the experiment while the field is open: the table's line, not the field's.
     assert_eq!(
-        quiz.update(key(KeyCode::Char('r')), &ctx(second, None)),
-        QuizEffect::Run
+        crate::keymap::lookup(
+            crate::keymap::Ctx::Prediction,
+            &ratatui::crossterm::event::KeyEvent::from(KeyCode::Char('r'))
+        ),
+        Some(crate::keymap::Action::RunExperiment)
     );
     quiz.update(key(KeyCode::Char('-')), &ctx(second, None));
     quiz.update(key(KeyCode::Char('-')), &ctx(second, None));

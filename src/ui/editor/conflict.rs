@@ -1,6 +1,7 @@
 //! The editor's prompts, drawn over its code pane: the file changed outside (keep mine / load
 //! theirs / show diff, and the diff itself), and quitting when the text cannot be kept.
 
+use crate::keymap::Action;
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Style;
@@ -47,7 +48,12 @@ pub fn render(app: &App, ed: &EditorState, inner: Rect, buf: &mut Buffer) -> boo
                 "Typing goes on here; nothing is saved until you choose.",
             ));
             lines.push(Line::styled(
-                "Alt-K keep mine · Alt-L load theirs (yours goes to a recovery file) · Alt-C compare",
+                format!(
+                    "{} keep mine · {} load theirs (yours goes to a recovery file) · {} compare",
+                    key(Action::ConflictKeep),
+                    key(Action::ConflictLoad),
+                    key(Action::ConflictCompare)
+                ),
                 app.theme.strong(),
             ));
         }
@@ -57,7 +63,11 @@ pub fn render(app: &App, ed: &EditorState, inner: Rect, buf: &mut Buffer) -> boo
                 clean(why)
             )));
             lines.push(Line::styled(
-                "Alt-K keep mine (a save replaces a regular file; a FIFO or device is left alone, and the save says so) · or fix the file (Ctrl-E)",
+                format!(
+                    "{} keep mine (a save replaces a regular file; a FIFO or device is left alone, and the save says so) · or fix the file ({})",
+                    key(Action::ConflictKeep),
+                    key(Action::EditorExternal)
+                ),
                 app.theme.strong(),
             ));
         }
@@ -102,10 +112,13 @@ fn render_diff(app: &App, diff: &[DiffLine], top: usize, area: Rect, buf: &mut B
     if area.height == 0 {
         return;
     }
+    let (keep, load) = (key(Action::ConflictKeep), key(Action::ConflictLoad));
     let header = if area.width >= 100 {
-        "diff: - only here (mine) · + only on disk (theirs) · ↑↓ scroll · Alt-K keep mine · Alt-L load theirs · Esc back"
+        format!(
+            "diff: - only here (mine) · + only on disk (theirs) · ↑↓ scroll · {keep} keep mine · {load} load theirs · Esc back"
+        )
     } else {
-        "diff: - mine + theirs · ↑↓ · Alt-K mine · Alt-L theirs · Esc back"
+        format!("diff: - mine + theirs · ↑↓ · {keep} mine · {load} theirs · Esc back")
     };
     buf.set_line(
         area.x,
@@ -132,4 +145,9 @@ fn render_diff(app: &App, diff: &[DiffLine], top: usize, area: Rect, buf: &mut B
         ]);
         buf.set_line(area.x, y, &shown, area.width);
     }
+}
+
+/// The editor's first key for `action`, from the table.
+fn key(action: Action) -> String {
+    crate::keymap::first_key(crate::keymap::Ctx::Editor, action)
 }

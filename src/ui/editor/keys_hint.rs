@@ -3,7 +3,7 @@
 //! read from the key table, with the action's own name, so the line follows the table when a
 //! binding changes.
 
-use crate::keymap::{Action, BINDINGS, Ctx};
+use crate::keymap::{Action, Ctx, first_key};
 
 /// The keys the line names, most needed first: the app's own, then the editing ones whose
 /// keys differ from editor to editor.
@@ -12,17 +12,14 @@ const SAID: &[Action] = &[
     Action::EditorHint,
     Action::EditUndo,
     Action::EditCopy,
-    Action::EditYank,
+    Action::EditPaste,
     Action::EditorSolution,
     Action::EditorLeave,
 ];
 
-/// The editor's key for `action`, as the table writes it.
-fn label(action: Action) -> Option<&'static str> {
-    BINDINGS
-        .iter()
-        .find(|b| b.ctx == Ctx::Editor && b.action == action)
-        .map(|b| b.label)
+/// The editor's first key for `action`, as the table writes it (`None`: not bound there).
+fn label(action: Action) -> Option<String> {
+    Some(first_key(Ctx::Editor, action)).filter(|k| !k.is_empty())
 }
 
 /// The hint, at most `width` columns: as many of [`SAID`] as fit, in order, then where the
@@ -53,6 +50,7 @@ mod tests {
             let hint = line(width);
             assert!(hint.chars().count() <= width, "{width}: {hint}");
             let help = label(Action::ToggleHelp).unwrap();
+            assert_eq!(help, "F1");
             assert!(hint.ends_with(&format!("{help} all keys")), "{hint}");
         }
         let wide = line(200);

@@ -47,9 +47,15 @@ pub fn render(
         return;
     }
     let base = if stacked {
-        " Timeline · ^L verdict "
+        format!(
+            " Timeline · {} verdict ",
+            crate::keymap::first_key(
+                crate::keymap::Ctx::Editor,
+                crate::keymap::Action::EditorToggleTimeline
+            )
+        )
     } else {
-        " Timeline "
+        " Timeline ".to_string()
     };
     // The keys also go in the title where it has room: the details line, which names them
     // while no op is selected, describes the selected op.
@@ -58,16 +64,22 @@ pub fn render(
     let title = if with_keys.chars().count() + 2 <= usize::from(area.width) {
         with_keys
     } else {
-        base.to_string()
+        base
     };
     let block = pane_block(&app.theme, false).title(title);
     let inner = block.inner(area);
     block.render(area, buf);
     let Some(t) = timeline else {
         let text = if ed.verdict.is_some() {
-            "the program recorded no GPU operation"
+            "the program recorded no GPU operation".to_string()
         } else {
-            "Ctrl-R runs the program; its timeline shows here"
+            format!(
+                "{} runs the program; its timeline shows here",
+                crate::keymap::first_key(
+                    crate::keymap::Ctx::Editor,
+                    crate::keymap::Action::EditorCheck
+                )
+            )
         };
         buf.set_stringn(
             inner.x,

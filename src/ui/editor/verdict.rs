@@ -52,12 +52,16 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
         return;
     };
     // Stacked (narrow), the title names the keys that trade rows with the code and the timeline.
+    let zoom = crate::keymap::first_key(
+        crate::keymap::Ctx::Editor,
+        crate::keymap::Action::EditorToggleZoom,
+    );
     let (title, pieces) = if ed.show_solution {
         (
             if stacked {
-                " Solution · Alt-Z zoom "
+                format!(" Solution · {zoom} zoom ")
             } else {
-                " Solution "
+                " Solution ".to_string()
             },
             ex.solution
                 .lines()
@@ -66,13 +70,22 @@ pub fn render(app: &App, ed: &EditorState, area: Rect, stacked: bool, buf: &mut 
         )
     } else if stacked && ed.has_timeline() {
         (
-            " Verdict · ^L timeline · Alt-Z zoom ",
+            format!(
+                " Verdict · {} timeline · {zoom} zoom ",
+                crate::keymap::first_key(
+                    crate::keymap::Ctx::Editor,
+                    crate::keymap::Action::EditorToggleTimeline
+                )
+            ),
             verdict_pieces(app, ed, theme),
         )
     } else if stacked {
-        (" Verdict · Alt-Z zoom ", verdict_pieces(app, ed, theme))
+        (
+            format!(" Verdict · {zoom} zoom "),
+            verdict_pieces(app, ed, theme),
+        )
     } else {
-        (" Verdict ", verdict_pieces(app, ed, theme))
+        (" Verdict ".to_string(), verdict_pieces(app, ed, theme))
     };
     let inner = layout::text_area(area);
     let (lines, hint_at) = wrap(pieces, inner.width);
@@ -142,7 +155,13 @@ fn verdict_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {
         out.push(prose(Line::styled(status, theme.strong())));
     } else if ed.cancelled {
         out.push(prose(Line::styled(
-            "✗ check cancelled (Esc); Ctrl-R checks again",
+            format!(
+                "✗ check cancelled (Esc); {} checks again",
+                crate::keymap::first_key(
+                    crate::keymap::Ctx::Editor,
+                    crate::keymap::Action::EditorCheck
+                )
+            ),
             theme.wrong(),
         )));
     }
@@ -154,7 +173,13 @@ fn verdict_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {
                 out.extend(paragraphs(&ex.task, theme));
             }
             out.push(prose(Line::styled(
-                "Ctrl-R saves and checks the file.",
+                format!(
+                    "{} saves and checks the file.",
+                    crate::keymap::first_key(
+                        crate::keymap::Ctx::Editor,
+                        crate::keymap::Action::EditorCheck
+                    )
+                ),
                 theme.muted(),
             )));
         }
@@ -224,10 +249,22 @@ fn hint_pieces(app: &App, ed: &EditorState, theme: &Theme) -> Vec<Piece> {
     let left = ex.hints.len() - ed.hints_shown.min(ex.hints.len());
     let mut more = Vec::new();
     if left > 0 {
-        more.push(format!("Ctrl-T: a hint ({left} left)"));
+        more.push(format!(
+            "{}: a hint ({left} left)",
+            crate::keymap::first_key(
+                crate::keymap::Ctx::Editor,
+                crate::keymap::Action::EditorHint
+            )
+        ));
     }
     if app.editor_solution_unlocked() {
-        more.push("Ctrl-G: the solution".to_string());
+        more.push(format!(
+            "{}: the solution",
+            crate::keymap::first_key(
+                crate::keymap::Ctx::Editor,
+                crate::keymap::Action::EditorSolution
+            )
+        ));
     }
     if !more.is_empty() {
         out.push(prose(Line::styled(more.join(" · "), theme.muted())));

@@ -93,7 +93,7 @@ fn esc_cancels_a_running_check_and_a_second_esc_leaves() {
         h.key(KeyCode::Down, KeyModifiers::NONE);
     }
     h.typed(LONG_LOOP);
-    h.ctrl('r');
+    h.f(5);
     h.wait_until(|app| {
         app.exercises
             .editor
@@ -133,7 +133,7 @@ fn a_check_waits_behind_a_run_and_a_run_behind_a_check() {
     h.typed("r"); // the lesson's experiment, on the worker
     assert!(h.app.panel.is_running());
     h.open_first();
-    h.ctrl('r');
+    h.f(5);
     match &h.editor().checking.as_ref().unwrap().stage {
         Stage::Queued { behind } => assert!(behind.ends_with(" run"), "{behind}"),
         other => panic!("not queued: {other:?}"),
@@ -143,7 +143,7 @@ fn a_check_waits_behind_a_run_and_a_run_behind_a_check() {
     assert!(!h.app.panel.is_running(), "the run ended first");
     assert!(h.editor().verdict.is_some());
     // And the other way round: a run started while a check is in flight waits for it.
-    h.ctrl('r');
+    h.f(5);
     h.esc(); // cancels
     h.esc(); // leaves; the check's answer is still to come
     h.typed("r");
@@ -159,7 +159,7 @@ fn the_learners_file_survives_quit_and_relaunch() {
     let mut h = Harness::new(dir);
     h.open_first();
     h.typed("// kept\n");
-    let rest = h.ctrl('c');
+    let rest = h.ctrl('q');
     assert_eq!(rest, vec![Cmd::Quit], "the file is saved before the quit");
     assert!(h.file().starts_with("// kept\n"));
     // Relaunch: a new app on the same state folder opens the learner's text, not the starter.
@@ -175,10 +175,10 @@ fn ctrl_x_asks_then_puts_the_starter_back() {
     let mut h = harness();
     h.open_first();
     h.typed("// gone\n");
-    h.ctrl('x');
+    h.alt('x');
     h.typed("n");
     assert!(h.editor().text().unwrap().starts_with("// gone"));
-    h.ctrl('x');
+    h.alt('x');
     h.typed("y");
     let starter = catalog::find(FIRST).unwrap().starter;
     assert_eq!(h.editor().text().unwrap(), starter);
@@ -192,17 +192,17 @@ fn hints_one_at_a_time_and_the_solution_after_three_checks_of_a_changed_file_and
     let hints = catalog::find(FIRST).unwrap().hints.len();
     assert!(hints >= 1);
     for shown in 1..=hints + 1 {
-        h.ctrl('t');
+        h.f(6);
         assert_eq!(h.editor().hints_shown, shown.min(hints));
     }
     assert!(h.screen(160, 48).contains("Hint 1 of"));
-    h.ctrl('g');
+    h.f(7);
     assert!(!h.editor().show_solution, "locked before any check");
     // Three checks of the untouched starter unlock nothing.
     for _ in 0..3 {
         h.check();
     }
-    h.ctrl('g');
+    h.f(7);
     assert!(
         !h.editor().show_solution,
         "the starter's checks do not count"
@@ -213,12 +213,12 @@ fn hints_one_at_a_time_and_the_solution_after_three_checks_of_a_changed_file_and
     for _ in 0..3 {
         h.check();
     }
-    h.ctrl('g');
+    h.f(7);
     assert!(!h.editor().show_solution, "asks before showing");
     assert!(h.screen(160, 48).contains("Show the solution?"));
     h.typed("n");
     assert!(!h.editor().show_solution);
-    h.ctrl('g');
+    h.f(7);
     h.typed("y");
     assert!(h.editor().show_solution, "shown after the yes");
     assert!(h.screen(160, 48).contains("Solution"));

@@ -78,7 +78,7 @@ fn a_change_from_another_instance_is_offered_never_applied_over_unsaved_text() {
     // (never over their text).
     a.typed("x");
     assert!(a.editor().text().unwrap().starts_with("// mine\nx"));
-    a.ctrl('r');
+    a.f(5);
     a.wait_until(|app| app.exercises.editor.as_ref().unwrap().checking.is_none());
     assert!(
         a.file().starts_with("// theirs\n"),
@@ -230,7 +230,7 @@ fn a_failed_save_keeps_the_editor_open_with_the_text() {
     assert!(screen.contains("exercise not saved"), "{screen}");
     // Quitting asks the shell to save; the text is still the editor's (the TUI's shell then
     // writes it to a recovery file: see the event-loop test).
-    let rest = h.ctrl('c');
+    let rest = h.ctrl('q');
     assert_eq!(rest, vec![Cmd::Quit]);
     assert_eq!(
         h.app

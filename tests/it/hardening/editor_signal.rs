@@ -40,7 +40,7 @@ fn sigterm_while_the_editor_hangs_ends_the_tutorial_saved_and_restored() {
     tui.wait_for_within("Exercise: ", PATIENCE);
     tui.send("// typed before the editor\r");
     tui.wait_for_within("typed before the editor", PATIENCE);
-    tui.send("\u{5}"); // Ctrl-E
+    tui.send("\u{1b}[14~"); // F4: $EDITOR
     tui.wait_until("the editor started", PATIENCE, |_| started.exists());
     let editor_pid = std::fs::read_to_string(&started)
         .unwrap()
