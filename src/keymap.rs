@@ -128,7 +128,7 @@ mod table;
 pub use table::BINDINGS;
 
 /// The action for `key` in `ctx`: the context's own bindings first, then those of the layers
-/// below it ([`Ctx::layers`]).
+/// below it (`Ctx::layers`).
 pub fn lookup(ctx: Ctx, key: &KeyEvent) -> Option<Action> {
     ctx.layers().iter().find_map(|layer| {
         BINDINGS

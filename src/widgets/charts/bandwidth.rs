@@ -324,7 +324,7 @@ impl BandwidthChart<'_> {
 
 impl Widget for BandwidthChart<'_> {
     /// Title, chart and legend; a one-line-per-series summary when smaller than 24x6 or when the
-    /// plot would have fewer than [`MIN_PLOT_ROWS`] rows.
+    /// plot would have fewer than `MIN_PLOT_ROWS` rows.
     fn render(self, area: Rect, buf: &mut Buffer) {
         let area = area.intersection(buf.area);
         if area.is_empty() {
