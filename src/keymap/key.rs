@@ -54,6 +54,8 @@ impl Key {
     pub fn label(self) -> String {
         match self {
             Key::Char(c) => char_label(c),
+            // `Ctrl('Z')` is the key with Shift held (the terminal sends the capital).
+            Key::Ctrl(c) if c.is_ascii_uppercase() => format!("Ctrl-Shift-{}", char_label(c)),
             Key::Ctrl(c) => format!("Ctrl-{}", char_label(c.to_ascii_uppercase())),
             Key::Alt(c) => format!("Alt-{}", char_label(c.to_ascii_uppercase())),
             Key::Code(code) => code_label(code),
@@ -131,6 +133,15 @@ pub fn short(keys: &[Key]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_capital_after_ctrl_is_labelled_with_shift() {
+        assert_eq!(
+            label(&[Key::Ctrl('y'), Key::Ctrl('Z')]),
+            "Ctrl-Y Ctrl-Shift-Z"
+        );
+        assert_eq!(label(&[Key::Ctrl('z')]), "Ctrl-Z");
+    }
 
     #[test]
     fn labels_come_from_the_keys() {
