@@ -205,7 +205,7 @@ x14_x15_e11_tui_reads() {
     s="$CASE_DIR/e11"
     printf '#!/bin/sh\nrm -f "$1"; mkfifo "$1"\n' >"$CASE_DIR/fifo-editor"; chmod +x "$CASE_DIR/fifo-editor"
     tui_ed rl-x14 "$s" "EDITOR=$CASE_DIR/fifo-editor"
-    tmx_keys rl-x14 C-e; sleep 1
+    tmx_keys rl-x14 F4; sleep 1
     tmx_flat rl-x14 | grep -q 'not a regular file' || bad="$bad [e11: no message]"
     tmx_keys rl-x14 Escape; tmx_keys rl-x14 q
     [ "$(tmx_exit rl-x14 10)" = 0 ] || bad="$bad [e11: exit]"
@@ -262,7 +262,7 @@ f1_f3_failed_save() {
     tmx_keys rl-f1 Escape; sleep 0.5
     tmx_cap rl-f1 | grep -q 'exercise not saved' || bad="$bad [no message]"
     tmx_cap rl-f1 | grep -q 'Exercise:' || bad="$bad [the editor closed]"
-    tmx_keys rl-f1 C-c
+    tmx_keys rl-f1 C-q
     rc=$(tmx_exit rl-f1 10)
     [ "$rc" = 1 ] || bad="$bad [exit $rc]"
     tmx_cap rl-f1 | grep -q 'your text is in' || bad="$bad [stderr says nothing]"
@@ -279,7 +279,7 @@ e6_latin1_external() {
     printf '#!/bin/sh\nprintf "// caf\\351 au lait\\nint y = 0;\\n" >>"$1"\n' >"$CASE_DIR/latin1"; chmod +x "$CASE_DIR/latin1"
     tui_ed rl-e6 "$s" "EDITOR=$CASE_DIR/latin1"
     tmx_keys rl-e6 '// typed' Enter
-    tmx_keys rl-e6 C-e; sleep 1
+    tmx_keys rl-e6 F4; sleep 1
     tmx_flat rl-e6 | grep -q 'is not UTF-8 text' || bad="$bad [no message]"
     before=$(md5sum <"$(ex_file "$s")")
     tmx_keys rl-e6 Escape; tmx_keys rl-e6 q
@@ -295,7 +295,7 @@ e8_ctrl_z_in_editor() {
     case_start E8 critical "EDITOR=vim: Ctrl-E, Ctrl-Z inside vim, then fg, :wq"
     local s="$CASE_DIR/s" bad=""
     tui_ed rl-e8 "$s" "EDITOR='vim -u NONE'"
-    tmx_keys rl-e8 C-e; sleep 1
+    tmx_keys rl-e8 F4; sleep 1
     tmx_keys rl-e8 C-z; sleep 1
     tmx_wait rl-e8 Stopped 5 || bad="$bad [no stopped job]"
     # The job's command line printed RLEXIT=147 when it stopped; its real status comes as RLFG.
@@ -315,7 +315,7 @@ e9_ctrl_c_in_editor() {
     local s="$CASE_DIR/s" bad=""
     printf '#!/bin/sh\nsleep 1000\n' >"$CASE_DIR/sleeper"; chmod +x "$CASE_DIR/sleeper"
     tui_ed rl-e9 "$s" "EDITOR=$CASE_DIR/sleeper"
-    tmx_keys rl-e9 C-e; sleep 1
+    tmx_keys rl-e9 F4; sleep 1
     tmx_keys rl-e9 C-c; sleep 1
     tmx_flat rl-e9 | grep -q 'exited with signal: 2 (SIGINT)' || bad="$bad [the tutorial did not come back]"
     tmx_keys rl-e9 Escape; tmx_keys rl-e9 q

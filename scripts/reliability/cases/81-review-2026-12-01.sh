@@ -190,7 +190,7 @@ x18_tui_deep_parens() {
     mkdir -p "$s/exercises"
     python3 -c "n=6000; open('$(ex_file "$s")','w').write('int main()\n{\n    int x = ' + '('*n + '1 @' + ')'*n + ';\n    return 0;\n}\n')"
     tui_ed rl-x18 "$s"
-    tmx_keys rl-x18 C-r; sleep 3
+    tmx_keys rl-x18 F5; sleep 3
     tmx_flat rl-x18 | grep -qi 'syntax error\|cannot read' || bad="$bad [no diagnostic shown]"
     tmx_keys rl-x18 Escape; tmx_keys rl-x18 q
     local code; code=$(tmx_exit rl-x18 10); [ "$code" = 0 ] || bad="$bad [exit $code]"
@@ -239,7 +239,7 @@ x22_tui_printf() {
     mkdir -p "$s/exercises"
     printf 'int main()\n{\n    printf("%%.65536f\\n", 1.0);\n    return 0;\n}\n' >"$(ex_file "$s")"
     tui_ed rl-x22 "$s"
-    tmx_keys rl-x22 C-r; sleep 3
+    tmx_keys rl-x22 F5; sleep 3
     tmx_flat rl-x22 | grep -q 'digits after the point' || bad="$bad [no diagnostic: $(tmx_flat rl-x22 | grep -o 'crashed[^.]*' | head -1)]"
     ls "$s" | grep -qi crash && bad="$bad [crash log written]"
     tmx_keys rl-x22 Escape; tmx_keys rl-x22 q
@@ -388,7 +388,7 @@ r4_tui_cancel() {
     mkdir -p "$s/exercises"
     printf 'int main()\n{\n%s\n    return 0;\n}\n' "$R1_SRC" >"$(ex_file "$s")"
     tui_ed rl-r4 "$s"
-    tmx_keys rl-r4 C-r; sleep 10
+    tmx_keys rl-r4 F5; sleep 10
     tmx_keys rl-r4 Escape
     for ((i = 0; i < 50; i++)); do tmx_flat rl-r4 | grep -q 'cancelling' || break; sleep 0.1; done
     tmx_flat rl-r4 | grep -q 'cancelling' && bad="$bad [still cancelling after 5 s]"
@@ -562,7 +562,7 @@ x31_tui_hostile_file() {
     tmx_start rl-x31 100 30 "CUDA_ACADEMY_STATE_DIR=$s $BIN --backend sim"
     tui_rec rl-x31
     tmx_wait rl-x31 'Lesson 1/4' 15; tmx_keys rl-x31 w; tmx_keys rl-x31 Enter; tmx_wait rl-x31 'Exercise:' 10
-    tmx_keys rl-x31 C-r; sleep 3
+    tmx_keys rl-x31 F5; sleep 3
     tmx_keys rl-x31 Escape; tmx_keys rl-x31 q
     local code; code=$(tmx_exit rl-x31 10)
     tmux pipe-pane -t rl-x31
@@ -583,7 +583,7 @@ x32_trojan_source() {
     tmx_start rl-x32 100 30 "CUDA_ACADEMY_STATE_DIR=$s $BIN --backend sim"
     tui_rec rl-x32
     tmx_wait rl-x32 'Lesson 1/4' 15; tmx_keys rl-x32 w; tmx_keys rl-x32 Enter; tmx_wait rl-x32 'Exercise:' 10
-    tmx_keys rl-x32 C-r; sleep 2
+    tmx_keys rl-x32 F5; sleep 2
     tmx_cap rl-x32 | grep -q 'printf("secret' || bad="$bad [the hidden statement not shown]"
     tmx_keys rl-x32 Escape; tmx_keys rl-x32 q; tmx_exit rl-x32 10 >/dev/null
     tmux pipe-pane -t rl-x32
@@ -607,7 +607,7 @@ quit_stderr_case() {
     tui_ed rl-$id "$m"
     tmx_keys rl-$id '// precious' Enter
     if [ "$how" = "the disk filled" ]; then head -c 70000 /dev/zero >"$m/fill" 2>/dev/null; else mount -o remount,ro "$m"; fi
-    tmx_keys rl-$id C-r; sleep 1; tmx_keys rl-$id C-c
+    tmx_keys rl-$id F5; sleep 1; tmx_keys rl-$id C-q
     rc=$(tmx_exit rl-$id 10)
     [ "$rc" = 1 ] || bad="$bad [exit $rc]"
     tmx_joined rl-$id | grep -q 'exercise time-a-copy not saved' || bad="$bad [stderr names progress only]"
@@ -628,7 +628,7 @@ f4_file_becomes_dir() {
     tmx_keys rl-f4 '// precious' Enter
     rm -f "$(ex_file "$s")"; mkdir "$(ex_file "$s")"; sleep 1
     tmx_flat rl-f4 | grep -q 'Is a directory\|not a regular file\|directory' || bad="$bad [no banner]"
-    tmx_keys rl-f4 C-c
+    tmx_keys rl-f4 C-q
     rc=$(tmx_exit rl-f4 10)
     { [ "$rc" = 0 ] && ls "$s"/recovered/*.cu >/dev/null 2>&1; } || { [ "$rc" = 1 ] && tmx_flat rl-f4 | grep -q 'your text is in'; } || bad="$bad [exit $rc, the text not kept]"
     tmx_kill rl-f4
@@ -637,7 +637,7 @@ f4_file_becomes_dir() {
 }
 
 # ed_case NAME EDITOR-ENV: the editor open with EDITOR set; Ctrl-E; 1 s.
-ed_case() { tui_ed "$1" "$CASE_DIR/s" "$2"; tmx_keys "$1" C-e; sleep 1; }
+ed_case() { tui_ed "$1" "$CASE_DIR/s" "$2"; tmx_keys "$1" F4; sleep 1; }
 ed_quit() { tmx_keys "$1" Escape; tmx_keys "$1" q; local c; c=$(tmx_exit "$1" 10); tmx_kill "$1"; echo "$c"; }
 
 e1_missing_editor() {
@@ -729,7 +729,7 @@ e12_editor_deletes() {
     case_start E12 critical "EDITOR = a script that deletes the file; a line typed; Ctrl-E, Esc, q"
     printf '#!/bin/sh\nrm -f "$1"\n' >"$CASE_DIR/del"; chmod +x "$CASE_DIR/del"
     tui_ed rl-e12 "$CASE_DIR/s" "EDITOR=$CASE_DIR/del"
-    tmx_keys rl-e12 '// typed' Enter; tmx_keys rl-e12 C-e; sleep 1
+    tmx_keys rl-e12 '// typed' Enter; tmx_keys rl-e12 F4; sleep 1
     local code; code=$(ed_quit rl-e12)
     [ "$code" = 0 ] && grep -qs '// typed' "$(ex_file "$CASE_DIR/s")"
     verdict $? "exit $code; file recreated with the typed line: $(grep -cs '// typed' "$(ex_file "$CASE_DIR/s")")"
@@ -741,7 +741,7 @@ e12_editor_deletes() {
 checking() {
     mkdir -p "$2/exercises"; printf 'int main()\n{\n%s\n    return 0;\n}\n' "$R1_SRC" >"$(ex_file "$2")"
     tui_ed "$1" "$2" "${3:-}"
-    tmx_keys "$1" '// before' Enter; tmx_keys "$1" C-r; sleep 1
+    tmx_keys "$1" '// before' Enter; tmx_keys "$1" F5; sleep 1
     tmx_keys "$1" '// during' Enter; sleep 0.5
 }
 
@@ -842,7 +842,7 @@ u3_address_space() {
         [ $rc = 0 ] || bad="$bad [pipeline at $v: $rc]"
     done
     tui_ed rl-u3 "$CASE_DIR/t" "ulimit -v 1000000;"
-    tmx_keys rl-u3 C-r; sleep 3
+    tmx_keys rl-u3 F5; sleep 3
     [ "$(ed_quit_r rl-u3)" = "0 restored" ] || bad="$bad [TUI]"
     [ -z "$bad" ]
     verdict $? "all exit 0; TUI check and quit fine, terminal restored$bad"

@@ -160,7 +160,7 @@ vg5_ck5_cancelled_in_the_tui() {
     tmx_keys "$t" Down
     tmx_keys "$t" Enter
     sleep 1
-    tmx_keys "$t" C-r
+    tmx_keys "$t" F5
     sleep 25
     tmx_keys "$t" Escape
     sleep 3

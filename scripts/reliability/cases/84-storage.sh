@@ -32,7 +32,7 @@ vs1_full_disk_on_quit() {
     tmx_keys rl-vs1 l; tmx_keys rl-vs1 w; tmx_keys rl-vs1 Enter; sleep 1
     printf '// %6000s\n' | tr ' ' z >"$CASE_DIR/paste"
     tmux load-buffer -b vs1 "$CASE_DIR/paste"; tmux paste-buffer -p -b vs1 -t rl-vs1; sleep 1
-    tmx_keys rl-vs1 C-c
+    tmx_keys rl-vs1 C-q
     rc=$(tmx_exit rl-vs1 20)
     tmx_kill rl-vs1
     rec=$(grep -o 'your text is in [^ ]*\.cu' "$CASE_DIR/stderr" | head -1 | sed 's/your text is in //')
@@ -89,7 +89,7 @@ vs4_lock_held_during_ctrl_r() {
     _vs_tui rl-vs4 "$s" "EDITOR=$CASE_DIR/ed.sh"
     tmx_keys rl-vs4 w; tmx_keys rl-vs4 Enter; sleep 1
     t0=$SECONDS
-    tmx_keys rl-vs4 C-e
+    tmx_keys rl-vs4 F4
     tmx_wait rl-vs4 'not recorded' 20
     t=$((SECONDS - t0))
     shown=$(tmx_cap rl-vs4 | grep -c 'lock file')
@@ -114,7 +114,7 @@ vs5_prompt_mid_word_k_and_d() {
     typed=$(tmx_cap rl-vs5 | grep -c 'kd = k + d')
     tmx_keys rl-vs5 M-l; sleep 0.5
     rec=$(grep -rl 'kd = k + d' "$s/recovered" 2>/dev/null | head -1)
-    tmx_keys rl-vs5 C-c
+    tmx_keys rl-vs5 C-q
     rc=$(tmx_exit rl-vs5 10)
     tmx_kill rl-vs5
     [ "$typed" -ge 1 ] && [ -n "$rec" ] && grep -q 'my unsaved line' "$rec" && grep -q 'edited elsewhere' "$f" && [ "$rc" = 0 ]
