@@ -1,5 +1,9 @@
-//! Syntax highlighting of code blocks with syntect: its default syntaxes plus the CUDA syntax in
-//! `assets/syntaxes/cuda.sublime-syntax` (fences `cuda`, `cu`, `cuh`).
+//! Syntax highlighting of code blocks with syntect and the two syntaxes lessons use, both in
+//! `assets/syntaxes/`: CUDA C++ (fences `cuda`, `cu`, `cuh`, and `c`, `cpp`, `c++`, whose
+//! snippets it reads as well) and shell commands (`sh`, `bash`, `shell`, `console`). Any other
+//! fence (`text`, `toml`, ...) is shown plain. syntect's default syntax set is not built in: its
+//! dump was 0.37 MB of the installed binary for fences no lesson uses (BENCHMARKS.md,
+//! "Installed size, fourth pass").
 //!
 //! Loading takes about a millisecond, but the first highlight of a language compiles its regexes
 //! lazily (~70 ms for C++-like code), so the app calls [`warm_up`] on a background thread and
@@ -20,8 +24,17 @@ use syntect::util::LinesWithEndings;
 
 use crate::theme::Theme;
 
-/// The CUDA grammar, shipped inside the binary.
-const CUDA_SYNTAX: &str = include_str!("../assets/syntaxes/cuda.sublime-syntax");
+/// The grammars, shipped inside the binary: (syntect name, source).
+const SYNTAXES: [(&str, &str); 2] = [
+    (
+        "CUDA",
+        include_str!("../assets/syntaxes/cuda.sublime-syntax"),
+    ),
+    (
+        "Shell",
+        include_str!("../assets/syntaxes/shell.sublime-syntax"),
+    ),
+];
 
 /// Code larger than this is shown plain: syntect's cost grows with line length and a lesson
 /// never needs a block this big highlighted (a multi-megabyte line must not stall a frame).
@@ -32,11 +45,8 @@ const MAX_LINE_BYTES: usize = 4 * 1024;
 const WARM_CUDA: &str = "#include <cuda_runtime.h>\n// comment\n__global__ void k(const float* __restrict__ in, float* out, int n) {\n  __shared__ float tile[256];\n  int i = blockIdx.x * blockDim.x + threadIdx.x; /* block */\n  if (i < n) { tile[threadIdx.x] = in[i] * 2.0f; }\n  __syncthreads();\n}\nint main() {\n  cudaStream_t s; cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);\n  k<<<dim3(4), 256, 0, s>>>(nullptr, nullptr, 0x10);\n  printf(\"%d\\n\", 'c');\n  return 0;\n}\n";
 
 struct Assets {
-    /// syntect's own syntaxes, as loaded.
-    defaults: SyntaxSet,
-    /// Ours, in a set of its own: adding it to the defaults would rebuild (re-link) all 75 of
-    /// them, about 80 ms, for nothing, since the CUDA syntax includes none of them.
-    cuda: SyntaxSet,
+    /// CUDA and Shell.
+    syntaxes: SyntaxSet,
     theme: syntect::highlighting::Theme,
 }
 
@@ -44,16 +54,18 @@ static ASSETS: OnceLock<Result<Assets, String>> = OnceLock::new();
 static WARM: AtomicBool = AtomicBool::new(false);
 
 fn load() -> Result<Assets, String> {
-    let definition =
-        SyntaxDefinition::load_from_str(CUDA_SYNTAX, true, Some("CUDA")).map_err(|e| {
-            format!("the built-in CUDA syntax does not parse ({e}); code is shown without colours")
-        })?;
-    let mut cuda = SyntaxSetBuilder::new();
-    cuda.add(definition);
+    let mut builder = SyntaxSetBuilder::new();
+    for (name, source) in SYNTAXES {
+        let definition =
+            SyntaxDefinition::load_from_str(source, true, Some(name)).map_err(|e| {
+                format!(
+                    "the built-in {name} syntax does not parse ({e}); code is shown without colours"
+                )
+            })?;
+        builder.add(definition);
+    }
     Ok(Assets {
-        // Reads syntect's embedded dump (a built-in asset, not user input).
-        defaults: SyntaxSet::load_defaults_newlines(),
-        cuda: cuda.build(),
+        syntaxes: builder.build(),
         theme: palette::theme(),
     })
 }
@@ -90,7 +102,7 @@ pub fn load_error() -> Option<&'static str> {
 }
 
 /// Highlighted lines of `code` (one [`Line`] per source line, no trailing newline), for the
-/// fence language `lang` (`cuda`/`cu`/`cuh`, or any syntect token: `cpp`, `rust`, `sh`, ...).
+/// fence language `lang` (`cuda`/`cu`/`cuh`/`c`/`cpp`/`c++`, or `sh`/`bash`/`shell`/`console`).
 /// `None` when [`warm_up`] has not finished, the language is unknown, or the code is too big to
 /// highlight: the caller then shows it plain. With `theme.color == false` only font modifiers
 /// remain. Never blocks on loading.
@@ -107,24 +119,19 @@ pub fn highlight(lang: &str, code: &str, theme: Theme) -> Option<Vec<Line<'stati
     Some(lines)
 }
 
-/// The syntax for a fence's info string (its first word, case-insensitive), with the set it
-/// belongs to.
-fn syntax_for<'s>(assets: &'s Assets, lang: &str) -> Option<(&'s SyntaxSet, &'s SyntaxReference)> {
+/// The syntax for a fence's info string (its first word, case-insensitive).
+fn syntax_for<'s>(assets: &'s Assets, lang: &str) -> Option<&'s SyntaxReference> {
     let token = lang
         .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
         .next()
         .unwrap_or_default()
         .to_ascii_lowercase();
-    let defaults = &assets.defaults;
-    let syntax = match token.as_str() {
-        "" => None,
-        "cuda" | "cu" | "cuh" => {
-            return Some((&assets.cuda, assets.cuda.find_syntax_by_name("CUDA")?));
-        }
-        "c++" => defaults.find_syntax_by_token("cpp"),
-        _ => defaults.find_syntax_by_token(&token),
+    let name = match token.as_str() {
+        "cuda" | "cu" | "cuh" | "c" | "h" | "cpp" | "c++" | "cxx" | "cc" | "hpp" => "CUDA",
+        "sh" | "bash" | "shell" | "console" => "Shell",
+        _ => return None,
     };
-    Some((defaults, syntax?))
+    assets.syntaxes.find_syntax_by_name(name)
 }
 
 fn highlight_with(
@@ -136,7 +143,8 @@ fn highlight_with(
     if code.len() > MAX_CODE_BYTES {
         return None;
     }
-    let (syntaxes, syntax) = syntax_for(assets, lang)?;
+    let syntax = syntax_for(assets, lang)?;
+    let syntaxes = &assets.syntaxes;
     let mut state = HighlightLines::new(syntax, &assets.theme);
     let mut lines = Vec::new();
     for source in LinesWithEndings::from(code) {

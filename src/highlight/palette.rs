@@ -74,7 +74,7 @@ const RULES: &[(&str, SynColor, FontStyle)] = &[
         FontStyle::empty(),
     ),
     (
-        "variable.language, variable.parameter, support.constant",
+        "variable.language, variable.parameter, variable.other.shell, support.constant",
         RED,
         FontStyle::empty(),
     ),

@@ -88,31 +88,75 @@ fn fence_aliases_pick_the_cuda_syntax() {
 }
 
 #[test]
-fn other_languages_use_syntect_defaults_and_unknown_ones_are_none() {
+fn c_and_cpp_fences_read_as_cuda_shell_fences_as_shell_and_the_rest_are_plain() {
     ready();
-    for lang in ["cpp", "c", "rust", "sh", "bash", "python", "c++"] {
-        let lines = highlight(
-            lang,
-            "int main() { return 0; }\n",
-            Theme::new(true).with_truecolor(true),
-        );
-        let lines = lines.unwrap_or_else(|| panic!("{lang} should highlight"));
-        assert!(
-            lines
-                .iter()
-                .flat_map(|l| &l.spans)
-                .any(|s| s.style.fg.is_some()),
+    let theme = Theme::new(true).with_truecolor(true);
+    let code = "int main() { return 0; }\n";
+    for lang in ["cpp", "c", "c++", "CXX", "hpp"] {
+        assert_eq!(
+            highlight(lang, code, theme),
+            highlight("cuda", code, theme),
             "{lang}"
         );
     }
-    assert_eq!(
-        highlight("klingon", "qapla'\n", Theme::new(true).with_truecolor(true)),
-        None
+    let command = "nvcc -O2 -o app app.cu && ./app --size 64 # run it\n";
+    for lang in ["sh", "bash", "shell", "console"] {
+        let lines = highlight(lang, command, theme).unwrap_or_else(|| panic!("{lang}"));
+        let coloured = |word: &str| {
+            lines
+                .iter()
+                .flat_map(|l| &l.spans)
+                .any(|s| s.content.contains(word) && s.style.fg.is_some())
+        };
+        for word in ["nvcc", "-O2", "&&", "--size", "64", "run it"] {
+            assert!(coloured(word), "{lang}: {word} in {lines:?}");
+        }
+    }
+    for lang in ["rust", "python", "toml", "text", "klingon", ""] {
+        assert_eq!(highlight(lang, "x = 1\n", theme), None, "{lang}");
+    }
+}
+
+#[test]
+fn a_continuation_line_has_options_and_arguments_not_a_command() {
+    ready();
+    let theme = Theme::new(true).with_truecolor(true);
+    let lines =
+        highlight("sh", "nsys profile \\\n     -o report ./prog\n", theme).unwrap_or_default();
+    let style_of = |word: &str| {
+        lines
+            .iter()
+            .flat_map(|l| &l.spans)
+            .find(|s| s.content.trim() == word)
+            .and_then(|s| s.style.fg)
+    };
+    let report = lines
+        .iter()
+        .flat_map(|l| &l.spans)
+        .find(|s| s.content.contains("report"));
+    assert!(style_of("nsys").is_some(), "{lines:?}");
+    assert_ne!(style_of("-o"), style_of("nsys"), "{lines:?}");
+    assert!(
+        matches!(report, Some(s) if s.style.fg.is_none()),
+        "{lines:?}"
     );
-    assert_eq!(
-        highlight("", "x\n", Theme::new(true).with_truecolor(true)),
-        None
-    );
+}
+
+#[test]
+fn a_shell_variable_and_strings_are_coloured() {
+    ready();
+    let theme = Theme::new(true).with_truecolor(true);
+    let lines = highlight("sh", "echo \"$HOME\" 'x'\n", theme).unwrap_or_default();
+    let style_of = |word: &str| {
+        lines
+            .iter()
+            .flat_map(|l| &l.spans)
+            .find(|s| s.content.contains(word))
+            .and_then(|s| s.style.fg)
+    };
+    assert!(style_of("$HOME").is_some(), "{lines:?}");
+    assert!(style_of("'x'").is_some(), "{lines:?}");
+    assert_ne!(style_of("$HOME"), style_of("'x'"), "{lines:?}");
 }
 
 #[test]
