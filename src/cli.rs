@@ -55,8 +55,10 @@ pub struct GlobalArgs {
     /// Which backend runs experiments.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto, global = true)]
     pub backend: BackendChoice,
-    /// Simulator profile to use instead of the built-in H200 one (written by `calibrate`).
-    #[arg(long, value_name = "FILE", global = true)]
+    /// Simulator profile to use instead of the built-in H200 one: a file (written by
+    /// `calibrate`), or a built-in name: `h200`, `h200-one-copy-engine` (what-if: the H200's
+    /// figures with a single copy engine, where uploads and downloads take turns).
+    #[arg(long, value_name = "FILE|NAME", global = true)]
     pub profile: Option<PathBuf>,
     /// CUDA device ordinal.
     #[arg(long, value_name = "N", default_value_t = 0, global = true)]
@@ -248,7 +250,7 @@ impl GlobalArgs {
     /// file and what is wrong with it).
     pub fn backend_spec(&self) -> anyhow::Result<BackendSpec> {
         let profile = match &self.profile {
-            Some(path) => Some(Profile::load(path).context("--profile")?),
+            Some(path) => Some(Profile::by_path_or_name(path).context("--profile")?),
             None => None,
         };
         Ok(BackendSpec::new(self.backend, self.device).with_profile(profile))

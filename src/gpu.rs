@@ -113,6 +113,8 @@ pub struct DeviceInfo {
     pub free_mem: u64,
     /// `CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT`.
     pub copy_engines: u32,
+    /// The rest of what decides where the lessons' rules hold ([`machine::notes`]).
+    pub machine: machine::MachineFacts,
     /// Whether kernels can run (NVRTC present and the kernels compiled).
     pub kernels_available: bool,
     /// Whether host buffers take real host memory. The simulator's do not (it stores a
@@ -200,6 +202,7 @@ pub trait Recording {
 
 pub mod cuda;
 pub mod detect;
+pub mod machine;
 pub mod profile;
 pub mod quiet;
 pub mod sim;

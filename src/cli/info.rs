@@ -10,6 +10,7 @@ use crate::cli::{BackendChoice, BackendSpec, InfoArgs};
 use crate::gpu::Gpu;
 use crate::gpu::cuda::pcie::{self, PcieLink};
 use crate::gpu::detect::{self, BackendStatus};
+use crate::gpu::machine::{self, MachineFacts};
 use crate::report::{BackendKind, TimingSource};
 
 /// The version of `info --json`'s layout; bumped when a field changes meaning or goes away.
@@ -35,6 +36,10 @@ pub struct InfoReport {
     /// The CUDA device, when one opened.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub device: Option<DeviceSection>,
+    /// The machine experiments run on (the live GPU's, or the one the simulator models) and
+    /// where it leaves the case the lessons teach.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub machine: Option<MachineSection>,
     /// e.g. `13.0`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub driver_version: Option<String>,
@@ -43,6 +48,33 @@ pub struct InfoReport {
     /// The raw probe; its facts are the fields above, so JSON leaves it out.
     #[serde(skip)]
     pub status: BackendStatus,
+}
+
+/// The machine's facts, as `info` reports them.
+#[derive(Debug, Clone, Serialize)]
+pub struct MachineSection {
+    /// `cuda` (this machine's GPU) or `simulated` (the machine the profile describes).
+    pub backend: BackendKind,
+    /// The GPU, as the driver or the profile names it.
+    pub name: String,
+    /// `cudaDevAttrAsyncEngineCount`.
+    pub copy_engines: u32,
+    #[serde(flatten)]
+    pub facts: MachineFacts,
+    /// Where this machine leaves the lessons' case ([`machine::notes`]); empty where it does not.
+    pub notes: Vec<String>,
+}
+
+impl MachineSection {
+    fn of(info: &crate::gpu::DeviceInfo, facts: MachineFacts) -> Self {
+        MachineSection {
+            backend: info.backend.kind,
+            name: info.name.clone(),
+            copy_engines: info.copy_engines,
+            notes: machine::notes(info.copy_engines, &facts),
+            facts,
+        }
+    }
 }
 
 /// A library or feature and whether it works, with the detail.
@@ -91,6 +123,7 @@ pub fn gather(backend: &BackendSpec) -> (InfoReport, Option<String>) {
         reason: status.reason.clone(),
         profile: None,
         device: None,
+        machine: None,
         driver_version: status.driver_version.map(version_text),
         nvrtc: Availability {
             available: status.nvrtc,
@@ -135,6 +168,7 @@ pub fn gather(backend: &BackendSpec) -> (InfoReport, Option<String>) {
         }
         if let Ok(sim) = detect::open_sim(backend.profile.as_ref(), report.reason.clone()) {
             report.profile = sim.info().backend.profile.clone();
+            report.machine = Some(MachineSection::of(sim.info(), sim.info().machine.clone()));
         }
     }
     let failure = if choice == BackendChoice::Gpu {
@@ -176,6 +210,16 @@ fn fill_device(
             detail: format!("{reason}; timelines fall back to CUDA events (inferred starts)"),
         };
     }
+    let host_link = pcie
+        .as_ref()
+        .map(|l: &PcieLink| format!("PCIe Gen{} x{}", l.generation, l.width));
+    report.machine = Some(MachineSection::of(
+        info,
+        MachineFacts {
+            host_link,
+            ..info.machine.clone()
+        },
+    ));
     report.device = Some(DeviceSection {
         ordinal,
         name: info.name.clone(),
@@ -220,7 +264,6 @@ pub fn render_text(r: &InfoReport) -> String {
                 gib(d.total_mem_bytes),
                 gib(d.free_mem_bytes)
             );
-            s += &format!("Copy engines:    {}\n", d.copy_engines);
             s += &format!("Multiprocessors: {}\n", d.multiprocessors);
             match (&d.pcie, &d.pcie_error) {
                 (Some(l), _) => {
@@ -243,6 +286,9 @@ pub fn render_text(r: &InfoReport) -> String {
         }
         None => s += "GPU:             none usable on this machine\n",
     }
+    if let Some(m) = &r.machine {
+        s += &machine_text(m);
+    }
     match &r.driver_version {
         Some(v) => s += &format!("CUDA driver:     {v}\n"),
         None if r.driver_loaded => s += "CUDA driver:     loaded, version unknown\n",
@@ -258,6 +304,46 @@ pub fn render_text(r: &InfoReport) -> String {
         yes(r.cupti.available),
         r.cupti.detail
     );
+    s
+}
+
+/// The machine block: which machine, its facts (unknown ones left out), then the notes.
+fn machine_text(m: &MachineSection) -> String {
+    let yes = |b: bool| if b { "yes" } else { "no" };
+    let f = &m.facts;
+    let mut s = match m.backend {
+        BackendKind::Cuda => format!("Machine:         {} (this machine)\n", m.name),
+        BackendKind::Simulated => format!(
+            "Machine:         {} (the one the simulator models)\n",
+            m.name
+        ),
+    };
+    s += &format!("Copy engines:    {}\n", m.copy_engines);
+    if let Some(a) = f.addressing {
+        s += &format!("Addressing:      {}\n", a.label());
+    }
+    if let Some(link) = &f.host_link {
+        s += &format!("Host link:       {link}\n");
+    }
+    if let Some(d) = f.driver_model {
+        s += &format!("Driver model:    {}\n", d.label());
+    }
+    if let Some(i) = f.integrated {
+        s += &format!("Integrated GPU:  {}\n", yes(i));
+    }
+    if let Some(r) = f.can_use_host_pointer_for_registered_mem {
+        s += &format!("Registered host pointers usable in kernels: {}\n", yes(r));
+    }
+    if let Some(c) = f.concurrent_managed_access {
+        s += &format!("Managed memory used by CPU and GPU at once: {}\n", yes(c));
+    }
+    if m.notes.is_empty() {
+        s += "Lessons' rules: hold as taught (a discrete GPU, two or more copy engines, pinned \
+              pages for copy engines)\n";
+    }
+    for note in &m.notes {
+        s += &format!("Rules differ:    {note}\n");
+    }
     s
 }
 

@@ -61,7 +61,18 @@ pub fn calibrate(
     p.compute_capability = [info.compute_capability.0, info.compute_capability.1];
     p.copy_engines = info.copy_engines;
     p.device_total_bytes = info.total_mem;
-    let mut measured = vec!["compute_capability", "copy_engines", "device_total_bytes"];
+    // The driver's answers for this device. The host link is left unknown: calibrate has no
+    // PCI bus id (`info` reads the link from sysfs), and the template's is the H200's.
+    p.machine = crate::gpu::machine::MachineFacts {
+        host_link: None,
+        ..info.machine.clone()
+    };
+    let mut measured = vec![
+        "compute_capability",
+        "copy_engines",
+        "device_total_bytes",
+        "machine",
+    ];
     if let Some(bytes) = host_total_bytes() {
         p.host_total_bytes = bytes;
         measured.push("host_total_bytes");

@@ -101,6 +101,7 @@ impl CudaGpu {
                 total_mem: props.total_mem,
                 free_mem: 0,
                 copy_engines: props.copy_engines,
+                machine: props.machine.clone(),
                 kernels_available: false,
                 holds_host_bytes: true,
                 simulated_host_bytes: None,

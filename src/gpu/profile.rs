@@ -1,6 +1,6 @@
 //! Simulator profiles: every parameter of the [`crate::gpu::sim`] model, recorded from a real GPU.
 //!
-//! A profile is a flat TOML file (`assets/profiles/<name>.toml`) whose field names carry their
+//! A profile is a TOML file of plain fields and one `[machine]` table (`assets/profiles/<name>.toml`) whose field names carry their
 //! unit (`_gbps` = 1e9 bytes/s, `_us` = microseconds, `_ms_per_gib` = milliseconds per 2^30
 //! bytes, `_bytes`). `cuda-academy calibrate --out FILE` writes one from the GPU it runs on; the
 //! H200 profile ships inside the binary ([`Profile::builtin`]). The format is versioned by
@@ -10,6 +10,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::machine::MachineFacts;
+
 mod validate;
 
 pub use validate::ProfileError;
@@ -18,7 +20,12 @@ pub use validate::ProfileError;
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Names accepted by [`Profile::builtin`].
-pub const BUILTIN_NAMES: [&str; 1] = ["h200"];
+pub const BUILTIN_NAMES: [&str; 2] = ["h200", ONE_COPY_ENGINE];
+
+/// The what-if profile: the H200's measured figures on a GPU with one copy engine, so a
+/// learner sees without that hardware what the lessons' pipelines do there (issue 30). Not a
+/// recording of any machine, and it says so in its `source`.
+const ONE_COPY_ENGINE: &str = "h200-one-copy-engine";
 
 const H200_TOML: &str = include_str!("../../assets/profiles/h200.toml");
 
@@ -150,6 +157,16 @@ pub struct Profile {
     /// measured there (e.g. kernel parameters without NVRTC). Empty in hand-written profiles.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub carried_over: Vec<String>,
+
+    /// The machine's facts beyond its figures (addressing mode, driver model, link), so `info`
+    /// says which machine the simulator models: the profile's one table, `[machine]`, last.
+    /// Profiles recorded before it have none (each fact unknown).
+    #[serde(default, skip_serializing_if = "machine_is_unknown")]
+    pub machine: MachineFacts,
+}
+
+fn machine_is_unknown(m: &MachineFacts) -> bool {
+    *m == MachineFacts::default()
 }
 
 /// The profile a simulator uses: the one chosen with `--profile FILE` (passed down from the
@@ -166,10 +183,33 @@ impl Profile {
     pub fn builtin(name: &str) -> Result<Profile, ProfileError> {
         match name {
             "h200" => Profile::from_toml_str(H200_TOML, "built-in profile h200"),
+            ONE_COPY_ENGINE => {
+                let mut p = Profile::from_toml_str(H200_TOML, "built-in profile h200")?;
+                p.name = ONE_COPY_ENGINE.to_string();
+                p.device_name = "NVIDIA H200, one copy engine: what-if".to_string();
+                p.source = "what-if: the built-in h200 profile's measured figures with \
+                            copy_engines = 1 (uploads and downloads share one engine); not \
+                            recorded on any machine"
+                    .to_string();
+                p.copy_engines = 1;
+                // One engine is one in-order queue for both directions.
+                p.copy_engines_per_direction = 1;
+                p.measured.retain(|f| f != "copy_engines");
+                p.validate().map_err(|e| e.with_origin(ONE_COPY_ENGINE))?;
+                Ok(p)
+            }
             _ => Err(ProfileError::UnknownBuiltin {
                 name: name.to_string(),
                 available: BUILTIN_NAMES.join(", "),
             }),
+        }
+    }
+
+    /// `--profile`'s argument: a file when one is there, else a built-in name (`h200`).
+    pub fn by_path_or_name(arg: &Path) -> Result<Profile, ProfileError> {
+        match arg.to_str() {
+            Some(name) if !arg.exists() && BUILTIN_NAMES.contains(&name) => Profile::builtin(name),
+            _ => Profile::load(arg),
         }
     }
 

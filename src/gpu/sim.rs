@@ -95,6 +95,7 @@ impl SimGpu {
             total_mem: profile.device_total_bytes,
             free_mem: profile.device_total_bytes,
             copy_engines: profile.copy_engines,
+            machine: profile.machine.clone(),
             kernels_available: true,
             holds_host_bytes: false,
             simulated_host_bytes: Some(profile.host_total_bytes),

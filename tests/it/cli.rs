@@ -433,3 +433,40 @@ fn info_json_carries_its_schema_version_and_each_fact_once() {
         "{v}"
     );
 }
+
+#[test]
+fn info_says_which_machine_the_simulator_models_and_where_its_rules_differ() {
+    let out = run(&["--backend", "sim", "info", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let m = &v["machine"];
+    assert_eq!(m["backend"], "simulated", "{v}");
+    assert_eq!(m["name"], "NVIDIA H200", "{v}");
+    assert_eq!(m["copy_engines"], 3, "{v}");
+    assert_eq!(m["addressing"], "none", "{v}");
+    assert_eq!(m["host_link"], "PCIe Gen5 x16", "{v}");
+    assert_eq!(m["notes"], serde_json::json!([]), "{v}");
+
+    let out = run(&[
+        "--backend",
+        "sim",
+        "--profile",
+        "h200-one-copy-engine",
+        "info",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("Profile:         h200-one-copy-engine"),
+        "{text}"
+    );
+    assert!(text.contains("Copy engines:    1"), "{text}");
+    assert!(
+        text.contains("Rules differ:    one copy engine (asyncEngineCount 1)"),
+        "{text}"
+    );
+
+    let out = run(&["--backend", "sim", "--profile", "no-such-profile", "info"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(stderr(&out).contains("no-such-profile"), "{}", stderr(&out));
+}

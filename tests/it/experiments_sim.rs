@@ -612,3 +612,35 @@ fn streams_and_chunks_fix_their_dimension() {
         16
     );
 }
+
+/// The time uploads and downloads of `ops` run at the same time, in µs.
+fn h2d_under_d2h_us(ops: &[cuda_academy::report::Op]) -> f64 {
+    let of = |k: OpKind| ops.iter().filter(move |o| o.kind == k);
+    of(OpKind::H2d)
+        .flat_map(|u| of(OpKind::D2h).map(move |d| (u, d)))
+        .map(|(u, d)| (u.end_us.min(d.end_us) - u.start_us.max(d.start_us)).max(0.0))
+        .sum()
+}
+
+#[test]
+fn the_one_copy_engine_what_if_never_runs_an_upload_beside_a_download() {
+    let h200 = report("pipeline");
+    assert!(
+        h2d_under_d2h_us(&h200.timeline) > 0.0,
+        "the H200's three copy engines overlap the two directions"
+    );
+    let mut one = SimGpu::new(
+        Profile::builtin("h200-one-copy-engine").unwrap(),
+        "test".into(),
+    );
+    let r = experiment::run(
+        "pipeline",
+        &mut one,
+        &ExperimentOptions::default(),
+        &RunContext::silent(),
+    )
+    .unwrap();
+    assert!(r.timeline.iter().any(|o| o.kind == OpKind::D2h), "{r:?}");
+    assert_eq!(h2d_under_d2h_us(&r.timeline), 0.0);
+    assert_eq!(r.backend.profile.as_deref(), Some("h200-one-copy-engine"));
+}

@@ -16,6 +16,7 @@ use super::error::{check, map};
 pub use super::init::{INIT_TIMEOUT_ENV, init_failed};
 use super::init::{Init, init_once};
 use crate::gpu::GpuError;
+use crate::gpu::machine::{Addressing, DriverModel, MachineFacts};
 
 /// The reason used when libcuda cannot be loaded.
 pub const NO_DRIVER_REASON: &str = "libcuda.so could not be loaded";
@@ -74,6 +75,9 @@ pub struct DeviceProps {
     pub pci_bus_id: Option<String>,
     /// e.g. 13000 for CUDA 13.0.
     pub driver_version: i32,
+    /// Addressing mode, registered-pointer use, integration, driver model (no link: `info`
+    /// reads that from sysfs).
+    pub machine: MachineFacts,
 }
 
 /// A value no working device or driver reports (every attribute -1, no memory, no
@@ -142,7 +146,38 @@ pub fn props(dev: CUdevice) -> Result<DeviceProps, GpuError> {
         )?,
         pci_bus_id: pci_bus_id(dev),
         driver_version: driver_version()?,
+        machine: machine_facts(dev),
     })
+}
+
+/// A yes/no attribute; `None` when the driver does not answer (an older driver that lacks it).
+fn flag(dev: CUdevice, a: CUdevice_attribute) -> Option<bool> {
+    // SAFETY: `dev` came from `cuDeviceGet`; the attribute is a plain integer query.
+    unsafe { result::device::get_attribute(dev, a) }
+        .ok()
+        .map(|v| v != 0)
+}
+
+/// The facts `info` and the lessons' "where the rules change" need.
+fn machine_facts(dev: CUdevice) -> MachineFacts {
+    use CUdevice_attribute as A;
+    let pageable = flag(dev, A::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS);
+    let host_tables = flag(
+        dev,
+        A::CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS_USES_HOST_PAGE_TABLES,
+    );
+    MachineFacts {
+        addressing: pageable.map(|p| Addressing::from_attributes(p, host_tables == Some(true))),
+        can_use_host_pointer_for_registered_mem: flag(
+            dev,
+            A::CU_DEVICE_ATTRIBUTE_CAN_USE_HOST_POINTER_FOR_REGISTERED_MEM,
+        ),
+        concurrent_managed_access: flag(dev, A::CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS),
+        integrated: flag(dev, A::CU_DEVICE_ATTRIBUTE_INTEGRATED),
+        driver_model: flag(dev, A::CU_DEVICE_ATTRIBUTE_TCC_DRIVER)
+            .map(DriverModel::of_this_platform),
+        host_link: None,
+    }
 }
 
 /// `cuDriverGetVersion`: 1000 * major + 10 * minor; one below 1.0 is [`absurd`].
