@@ -32,115 +32,150 @@ pub(super) enum Route {
     App(Action),
 }
 
-/// The one table from a key's action to a sub-state's action. `links_open`: the links dialog is
-/// on screen (its Up/Down move among links, not the lesson list).
+/// The one table from a key's action to a sub-state's action, one arm an action, in four parts
+/// by where the key is pressed. `links_open`: the links dialog is on screen (its Up/Down move
+/// among links, not the lesson list).
 pub(super) fn route(action: Action, links_open: bool) -> Route {
-    use Route::{Editor as E, Form, Nav, Overlay as O, Panel, Quiz};
-    match action {
-        Action::NextCard => Nav(NavAction::NextCard),
-        Action::PrevCard => Nav(NavAction::PrevCard),
-        Action::FocusNext => Nav(NavAction::CycleFocus { forward: true }),
-        Action::FocusPrev => Nav(NavAction::CycleFocus { forward: false }),
-        Action::ZoomPane => Nav(NavAction::ToggleZoom),
-        Action::ToggleLessons => Nav(NavAction::ToggleLessons),
-        Action::JumpLesson(n) => Nav(NavAction::JumpLesson(usize::from(n).saturating_sub(1))),
-        Action::ListUp if links_open => O(OverlayAction::Link(LinkAction::Select(-1))),
-        Action::ListDown if links_open => O(OverlayAction::Link(LinkAction::Select(1))),
-        Action::ListUp => Nav(NavAction::MoveSelection(-1)),
-        Action::ListDown => Nav(NavAction::MoveSelection(1)),
-        Action::OpenLesson => Nav(NavAction::OpenSelected),
-        Action::Close => Nav(NavAction::Close),
-        Action::OptionUp => Quiz(QuizAction::MoveOption(-1)),
-        Action::OptionDown => Quiz(QuizAction::MoveOption(1)),
-        Action::Answer => Quiz(QuizAction::Answer),
-        Action::NextQuestion => Quiz(QuizAction::MoveQuestion(1)),
-        Action::PrevQuestion => Quiz(QuizAction::MoveQuestion(-1)),
-        Action::PickOption(n) => Quiz(QuizAction::Pick(usize::from(n))),
-        Action::NextToReview => Quiz(QuizAction::NextToReview),
-        Action::ToggleHelp => O(OverlayAction::ToggleHelp),
-        Action::ConfirmNo => O(OverlayAction::ConfirmNo),
-        Action::ConfirmYes => O(OverlayAction::ConfirmYes),
-        Action::ResetAll => O(OverlayAction::AskReset(Reset::All)),
-        Action::ToggleLinks => O(OverlayAction::ToggleLinks),
-        Action::LinkScrollLeft => O(OverlayAction::Link(LinkAction::Scroll { right: false })),
-        Action::LinkScrollRight => O(OverlayAction::Link(LinkAction::Scroll { right: true })),
-        Action::LinkOpen => O(OverlayAction::Link(LinkAction::Open)),
-        Action::LinkCopy => O(OverlayAction::Link(LinkAction::Copy)),
-        Action::SwitchExperiment => Panel(PanelAction::SwitchExperiment),
-        Action::ToggleView => Panel(PanelAction::ToggleView),
-        Action::LaneMode => Panel(PanelAction::LaneMode),
-        Action::Compare => Panel(PanelAction::Compare),
-        Action::FieldUp => Form(FormAction::Field(-1)),
-        Action::FieldDown => Form(FormAction::Field(1)),
-        Action::ValueLess => Form(FormAction::Value(-1)),
-        Action::ValueMore => Form(FormAction::Value(1)),
-        Action::OpenEditor => E(EditorAction::OpenList),
-        Action::PickerUp => E(EditorAction::ListMove(-1)),
-        Action::PickerDown => E(EditorAction::ListMove(1)),
-        Action::PickerOpen => E(EditorAction::ListOpen),
-        Action::PickerReset => E(EditorAction::ListReset),
-        Action::PickerClose => E(EditorAction::ListClose),
-        Action::EditorToggleTimeline => E(EditorAction::ToggleTimeline),
-        Action::EditorToggleZoom => E(EditorAction::ToggleZoom),
-        Action::EditorCheck => E(EditorAction::Check),
-        Action::EditorLeave => E(EditorAction::Leave),
-        Action::EditorExternal => E(EditorAction::External),
-        Action::EditorHint => E(EditorAction::Hint),
-        Action::EditorSolution => E(EditorAction::Solution),
-        Action::EditorReset => E(EditorAction::Reset),
-        Action::VerdictUp => E(verdict(-1, false)),
-        Action::VerdictDown => E(verdict(1, false)),
-        Action::VerdictPageUp => E(verdict(-1, true)),
-        Action::VerdictPageDown => E(verdict(1, true)),
-        Action::EditorOpPrev => E(EditorAction::Timeline(TimelineAction::SelectPrev)),
-        Action::EditorOpNext => E(EditorAction::Timeline(TimelineAction::SelectNext)),
-        Action::EditorZoomIn => E(EditorAction::Timeline(TimelineAction::ZoomIn)),
-        Action::EditorZoomOut => E(EditorAction::Timeline(TimelineAction::ZoomOut)),
-        Action::EditorPanLeft => E(EditorAction::Timeline(TimelineAction::PanLeft)),
-        Action::EditorPanRight => E(EditorAction::Timeline(TimelineAction::PanRight)),
-        Action::Move(m) => edit(EditOp::Move(m)),
-        Action::Select(m) => edit(EditOp::Select(m)),
-        Action::EditType(c) => edit(EditOp::Insert(c)),
-        Action::EditNewline => edit(EditOp::Newline),
-        Action::EditIndent => edit(EditOp::Indent),
-        Action::EditDeleteBack => edit(EditOp::DeleteBack),
-        Action::EditDeleteForward => edit(EditOp::DeleteForward),
-        Action::EditDeleteWordBack => edit(EditOp::DeleteWordBack),
-        Action::EditDeleteWordForward => edit(EditOp::DeleteWordForward),
-        Action::EditUndo => edit(EditOp::Undo),
-        Action::EditRedo => edit(EditOp::Redo),
-        Action::EditCut => edit(EditOp::Cut),
-        Action::EditCopy => edit(EditOp::Copy),
-        Action::EditPaste => edit(EditOp::Paste),
-        Action::EditSelectAll => edit(EditOp::SelectAll),
-        Action::EditComment => edit(EditOp::Comment),
-        Action::EditFind => edit(EditOp::Find(FindOp::Open)),
-        Action::FindType(c) => edit(EditOp::Find(FindOp::Type(c))),
-        Action::FindErase => edit(EditOp::Find(FindOp::Erase)),
-        Action::FindNext => edit(EditOp::Find(FindOp::Next)),
-        Action::FindPrev => edit(EditOp::Find(FindOp::Prev)),
-        Action::FindClose => edit(EditOp::Find(FindOp::Close)),
-        Action::ConflictKeep => prompt(PromptAction::Keep),
-        Action::ConflictLoad => prompt(PromptAction::Load),
-        Action::ConflictCompare => prompt(PromptAction::Compare),
-        Action::DiffUp => prompt(PromptAction::DiffScroll(-1)),
-        Action::DiffDown => prompt(PromptAction::DiffScroll(1)),
-        Action::DiffPageUp => prompt(PromptAction::DiffScroll(-DIFF_PAGE)),
-        Action::DiffPageDown => prompt(PromptAction::DiffScroll(DIFF_PAGE)),
-        Action::DiffClose => prompt(PromptAction::DiffClose),
-        Action::QuitYes => prompt(PromptAction::QuitYes),
-        Action::QuitNo => prompt(PromptAction::QuitNo),
-        Action::PredictionType(c) => Quiz(QuizAction::Input(PredictionKey::Type(c))),
-        Action::PredictionErase => Quiz(QuizAction::Input(PredictionKey::Erase)),
-        Action::PredictionSubmit => Quiz(QuizAction::Input(PredictionKey::Submit)),
-        Action::PredictionCancel => Quiz(QuizAction::Input(PredictionKey::Cancel)),
-        Action::ParamsType(c) => Form(FormAction::Type(c)),
-        Action::ParamsErase => Form(FormAction::Erase),
-        other => match other.timeline() {
-            Some(timeline) => Panel(PanelAction::Timeline(timeline)),
-            None => Route::App(other),
-        },
-    }
+    lesson(action, links_open)
+        .or_else(|| dialogs(action))
+        .or_else(|| editor(action))
+        .or_else(|| typing(action))
+        .unwrap_or_else(|| match action.timeline() {
+            Some(timeline) => Route::Panel(PanelAction::Timeline(timeline)),
+            None => Route::App(action),
+        })
+}
+
+/// The lesson list, the cards and the quiz.
+fn lesson(action: Action, links_open: bool) -> Option<Route> {
+    use Route::{Nav, Overlay as O, Quiz};
+    Some(match action {
+            Action::NextCard => Nav(NavAction::NextCard),
+            Action::PrevCard => Nav(NavAction::PrevCard),
+            Action::FocusNext => Nav(NavAction::CycleFocus { forward: true }),
+            Action::FocusPrev => Nav(NavAction::CycleFocus { forward: false }),
+            Action::ZoomPane => Nav(NavAction::ToggleZoom),
+            Action::ToggleLessons => Nav(NavAction::ToggleLessons),
+            Action::JumpLesson(n) => Nav(NavAction::JumpLesson(usize::from(n).saturating_sub(1))),
+            Action::ListUp if links_open => O(OverlayAction::Link(LinkAction::Select(-1))),
+            Action::ListDown if links_open => O(OverlayAction::Link(LinkAction::Select(1))),
+            Action::ListUp => Nav(NavAction::MoveSelection(-1)),
+            Action::ListDown => Nav(NavAction::MoveSelection(1)),
+            Action::OpenLesson => Nav(NavAction::OpenSelected),
+            Action::Close => Nav(NavAction::Close),
+            Action::OptionUp => Quiz(QuizAction::MoveOption(-1)),
+            Action::OptionDown => Quiz(QuizAction::MoveOption(1)),
+            Action::Answer => Quiz(QuizAction::Answer),
+            Action::NextQuestion => Quiz(QuizAction::MoveQuestion(1)),
+            Action::PrevQuestion => Quiz(QuizAction::MoveQuestion(-1)),
+            Action::PickOption(n) => Quiz(QuizAction::Pick(usize::from(n))),
+            Action::NextToReview => Quiz(QuizAction::NextToReview),
+        _ => return None,
+    })
+}
+
+/// The overlays (help, confirmations, links), the experiment panel and the parameter form.
+fn dialogs(action: Action) -> Option<Route> {
+    use Route::{Form, Overlay as O, Panel};
+    Some(match action {
+            Action::ToggleHelp => O(OverlayAction::ToggleHelp),
+            Action::ConfirmNo => O(OverlayAction::ConfirmNo),
+            Action::ConfirmYes => O(OverlayAction::ConfirmYes),
+            Action::ResetAll => O(OverlayAction::AskReset(Reset::All)),
+            Action::ToggleLinks => O(OverlayAction::ToggleLinks),
+            Action::LinkScrollLeft => O(OverlayAction::Link(LinkAction::Scroll { right: false })),
+            Action::LinkScrollRight => O(OverlayAction::Link(LinkAction::Scroll { right: true })),
+            Action::LinkOpen => O(OverlayAction::Link(LinkAction::Open)),
+            Action::LinkCopy => O(OverlayAction::Link(LinkAction::Copy)),
+            Action::SwitchExperiment => Panel(PanelAction::SwitchExperiment),
+            Action::ToggleView => Panel(PanelAction::ToggleView),
+            Action::LaneMode => Panel(PanelAction::LaneMode),
+            Action::Compare => Panel(PanelAction::Compare),
+            Action::FieldUp => Form(FormAction::Field(-1)),
+            Action::FieldDown => Form(FormAction::Field(1)),
+            Action::ValueLess => Form(FormAction::Value(-1)),
+            Action::ValueMore => Form(FormAction::Value(1)),
+        _ => return None,
+    })
+}
+
+/// The exercise list and the editor's own keys (checks, panes, the verdict, its timeline).
+fn editor(action: Action) -> Option<Route> {
+    use Route::{Editor as E};
+    Some(match action {
+            Action::OpenEditor => E(EditorAction::OpenList),
+            Action::PickerUp => E(EditorAction::ListMove(-1)),
+            Action::PickerDown => E(EditorAction::ListMove(1)),
+            Action::PickerOpen => E(EditorAction::ListOpen),
+            Action::PickerReset => E(EditorAction::ListReset),
+            Action::PickerClose => E(EditorAction::ListClose),
+            Action::EditorToggleTimeline => E(EditorAction::ToggleTimeline),
+            Action::EditorToggleZoom => E(EditorAction::ToggleZoom),
+            Action::EditorCheck => E(EditorAction::Check),
+            Action::EditorLeave => E(EditorAction::Leave),
+            Action::EditorExternal => E(EditorAction::External),
+            Action::EditorHint => E(EditorAction::Hint),
+            Action::EditorSolution => E(EditorAction::Solution),
+            Action::EditorReset => E(EditorAction::Reset),
+            Action::VerdictUp => E(verdict(-1, false)),
+            Action::VerdictDown => E(verdict(1, false)),
+            Action::VerdictPageUp => E(verdict(-1, true)),
+            Action::VerdictPageDown => E(verdict(1, true)),
+            Action::EditorOpPrev => E(EditorAction::Timeline(TimelineAction::SelectPrev)),
+            Action::EditorOpNext => E(EditorAction::Timeline(TimelineAction::SelectNext)),
+            Action::EditorZoomIn => E(EditorAction::Timeline(TimelineAction::ZoomIn)),
+            Action::EditorZoomOut => E(EditorAction::Timeline(TimelineAction::ZoomOut)),
+            Action::EditorPanLeft => E(EditorAction::Timeline(TimelineAction::PanLeft)),
+            Action::EditorPanRight => E(EditorAction::Timeline(TimelineAction::PanRight)),
+        _ => return None,
+    })
+}
+
+/// Text: the editor's edits and find bar, its prompts' answers, the prediction field and the
+/// form's typed values.
+fn typing(action: Action) -> Option<Route> {
+    use Route::{Form, Quiz};
+    Some(match action {
+            Action::Move(m) => edit(EditOp::Move(m)),
+            Action::Select(m) => edit(EditOp::Select(m)),
+            Action::EditType(c) => edit(EditOp::Insert(c)),
+            Action::EditNewline => edit(EditOp::Newline),
+            Action::EditIndent => edit(EditOp::Indent),
+            Action::EditDeleteBack => edit(EditOp::DeleteBack),
+            Action::EditDeleteForward => edit(EditOp::DeleteForward),
+            Action::EditDeleteWordBack => edit(EditOp::DeleteWordBack),
+            Action::EditDeleteWordForward => edit(EditOp::DeleteWordForward),
+            Action::EditUndo => edit(EditOp::Undo),
+            Action::EditRedo => edit(EditOp::Redo),
+            Action::EditCut => edit(EditOp::Cut),
+            Action::EditCopy => edit(EditOp::Copy),
+            Action::EditPaste => edit(EditOp::Paste),
+            Action::EditSelectAll => edit(EditOp::SelectAll),
+            Action::EditComment => edit(EditOp::Comment),
+            Action::EditFind => edit(EditOp::Find(FindOp::Open)),
+            Action::FindType(c) => edit(EditOp::Find(FindOp::Type(c))),
+            Action::FindErase => edit(EditOp::Find(FindOp::Erase)),
+            Action::FindNext => edit(EditOp::Find(FindOp::Next)),
+            Action::FindPrev => edit(EditOp::Find(FindOp::Prev)),
+            Action::FindClose => edit(EditOp::Find(FindOp::Close)),
+            Action::ConflictKeep => prompt(PromptAction::Keep),
+            Action::ConflictLoad => prompt(PromptAction::Load),
+            Action::ConflictCompare => prompt(PromptAction::Compare),
+            Action::DiffUp => prompt(PromptAction::DiffScroll(-1)),
+            Action::DiffDown => prompt(PromptAction::DiffScroll(1)),
+            Action::DiffPageUp => prompt(PromptAction::DiffScroll(-DIFF_PAGE)),
+            Action::DiffPageDown => prompt(PromptAction::DiffScroll(DIFF_PAGE)),
+            Action::DiffClose => prompt(PromptAction::DiffClose),
+            Action::QuitYes => prompt(PromptAction::QuitYes),
+            Action::QuitNo => prompt(PromptAction::QuitNo),
+            Action::PredictionType(c) => Quiz(QuizAction::Input(PredictionKey::Type(c))),
+            Action::PredictionErase => Quiz(QuizAction::Input(PredictionKey::Erase)),
+            Action::PredictionSubmit => Quiz(QuizAction::Input(PredictionKey::Submit)),
+            Action::PredictionCancel => Quiz(QuizAction::Input(PredictionKey::Cancel)),
+            Action::ParamsType(c) => Form(FormAction::Type(c)),
+            Action::ParamsErase => Form(FormAction::Erase),
+        _ => return None,
+    })
 }
 
 /// Lines of a page of the "changed outside" diff.
