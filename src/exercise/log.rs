@@ -3,8 +3,8 @@
 
 use crate::exercise::calls::{self, CallId};
 use crate::gpu::{EventId, StreamId};
-use crate::ordering::rules::Rule;
 pub use crate::ordering::rules::HostWait;
+use crate::ordering::rules::Rule;
 
 /// An allocation (host or device), numbered by the interpreter in allocation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

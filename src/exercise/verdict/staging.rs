@@ -24,9 +24,7 @@ pub(super) fn input_stays_pageable(out: &Outcome) -> Result<String, String> {
                 kinds.insert(*region, (*kind, e.line));
             }
             Call::Register { region } => registered.push((*region, e.line)),
-            Call::HostWrite { range, .. }
-                if e.call.host_access_by() == Some(CallId::FillInput) =>
-            {
+            Call::HostWrite { range, .. } if e.call.host_access_by() == Some(CallId::FillInput) => {
                 inputs.entry(range.region).or_insert(e.line);
             }
             Call::Free { .. }

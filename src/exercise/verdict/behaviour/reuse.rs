@@ -140,10 +140,7 @@ impl Walk {
             at: i,
             state: State::InFlight,
         });
-        self.in_flight
-            .entry(op.op.stream)
-            .or_default()
-            .push_back(r);
+        self.in_flight.entry(op.op.stream).or_default().push_back(r);
         self.by_region.entry(range.region).or_default().push(r);
     }
 
