@@ -1,7 +1,7 @@
 //! The `?` overlay: every action by name with its keys, generated from the key table (the
 //! experiment panel's keys included), a few notes, and the CUDA calls an exercise may make,
-//! generated from the call table ([`calls`]). Two columns when the screen is wide enough, one
-//! otherwise; it scrolls when it does not fit.
+//! generated from the call table (`help/calls.rs`). Two columns when the screen is wide
+//! enough, one otherwise; it scrolls when it does not fit.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
