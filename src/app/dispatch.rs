@@ -32,11 +32,24 @@ pub(super) enum Route {
     App(Action),
 }
 
-/// The one table from a key's action to a sub-state's action. `links_open`: the links dialog is
-/// on screen (its Up/Down move among links, not the lesson list).
+/// The one table from a key's action to a sub-state's action, one arm an action, in four parts
+/// by where the key is pressed. `links_open`: the links dialog is on screen (its Up/Down move
+/// among links, not the lesson list).
 pub(super) fn route(action: Action, links_open: bool) -> Route {
-    use Route::{Editor as E, Form, Nav, Overlay as O, Panel, Quiz};
-    match action {
+    lesson(action, links_open)
+        .or_else(|| dialogs(action))
+        .or_else(|| editor(action))
+        .or_else(|| typing(action))
+        .unwrap_or_else(|| match action.timeline() {
+            Some(timeline) => Route::Panel(PanelAction::Timeline(timeline)),
+            None => Route::App(action),
+        })
+}
+
+/// The lesson list, the cards and the quiz.
+fn lesson(action: Action, links_open: bool) -> Option<Route> {
+    use Route::{Nav, Overlay as O, Quiz};
+    Some(match action {
         Action::NextCard => Nav(NavAction::NextCard),
         Action::PrevCard => Nav(NavAction::PrevCard),
         Action::FocusNext => Nav(NavAction::CycleFocus { forward: true }),
@@ -57,6 +70,14 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::PrevQuestion => Quiz(QuizAction::MoveQuestion(-1)),
         Action::PickOption(n) => Quiz(QuizAction::Pick(usize::from(n))),
         Action::NextToReview => Quiz(QuizAction::NextToReview),
+        _ => return None,
+    })
+}
+
+/// The overlays (help, confirmations, links), the experiment panel and the parameter form.
+fn dialogs(action: Action) -> Option<Route> {
+    use Route::{Form, Overlay as O, Panel};
+    Some(match action {
         Action::ToggleHelp => O(OverlayAction::ToggleHelp),
         Action::ConfirmNo => O(OverlayAction::ConfirmNo),
         Action::ConfirmYes => O(OverlayAction::ConfirmYes),
@@ -74,6 +95,14 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::FieldDown => Form(FormAction::Field(1)),
         Action::ValueLess => Form(FormAction::Value(-1)),
         Action::ValueMore => Form(FormAction::Value(1)),
+        _ => return None,
+    })
+}
+
+/// The exercise list and the editor's own keys (checks, panes, the verdict, its timeline).
+fn editor(action: Action) -> Option<Route> {
+    use Route::Editor as E;
+    Some(match action {
         Action::OpenEditor => E(EditorAction::OpenList),
         Action::PickerUp => E(EditorAction::ListMove(-1)),
         Action::PickerDown => E(EditorAction::ListMove(1)),
@@ -98,6 +127,15 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::EditorZoomOut => E(EditorAction::Timeline(TimelineAction::ZoomOut)),
         Action::EditorPanLeft => E(EditorAction::Timeline(TimelineAction::PanLeft)),
         Action::EditorPanRight => E(EditorAction::Timeline(TimelineAction::PanRight)),
+        _ => return None,
+    })
+}
+
+/// Text: the editor's edits and find bar, its prompts' answers, the prediction field and the
+/// form's typed values.
+fn typing(action: Action) -> Option<Route> {
+    use Route::{Form, Quiz};
+    Some(match action {
         Action::Move(m) => edit(EditOp::Move(m)),
         Action::Select(m) => edit(EditOp::Select(m)),
         Action::EditType(c) => edit(EditOp::Insert(c)),
@@ -136,11 +174,8 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         Action::PredictionCancel => Quiz(QuizAction::Input(PredictionKey::Cancel)),
         Action::ParamsType(c) => Form(FormAction::Type(c)),
         Action::ParamsErase => Form(FormAction::Erase),
-        other => match other.timeline() {
-            Some(timeline) => Panel(PanelAction::Timeline(timeline)),
-            None => Route::App(other),
-        },
-    }
+        _ => return None,
+    })
 }
 
 /// Lines of a page of the "changed outside" diff.

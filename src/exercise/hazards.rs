@@ -344,7 +344,7 @@ impl<'a> Checker<'a> {
         } else {
             self.device_races(line, op, &issued);
         }
-        match op.host_wait {
+        match op.host_wait() {
             HostWait::None | HostWait::SourceTaken => {}
             HostWait::Staged => self.model.learn_before(&issued),
             HostWait::Completion => self.model.learn_op(&issued),
@@ -368,7 +368,7 @@ impl<'a> Checker<'a> {
             issued,
             line,
             op,
-            source_taken: matches!(op.host_wait, HostWait::SourceTaken | HostWait::Staged),
+            source_taken: matches!(op.host_wait(), HostWait::SourceTaken | HostWait::Staged),
         });
     }
 
@@ -521,7 +521,7 @@ fn regions(op: &DeviceOp) -> HashSet<RegionId> {
 /// answered done, a call that returns only after its op).
 fn teaches_host(call: &Call) -> bool {
     match call {
-        Call::Device(op) => matches!(op.host_wait, HostWait::Staged | HostWait::Completion),
+        Call::Device(op) => matches!(op.host_wait(), HostWait::Staged | HostWait::Completion),
         Call::StreamSync { .. }
         | Call::EventSync { .. }
         | Call::DeviceSync

@@ -251,17 +251,14 @@ impl Interp<'_> {
         if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
             (self.out.log.last_mut(), &call)
             && last.line == self.line
+            && let (Call::HostRead { range: r, .. }, Call::HostRead { .. })
+            | (Call::HostWrite { range: r, .. }, Call::HostWrite { .. }) =
+                (&mut last.call, &call)
+            && r.region == range.region
+            && r.end == range.start
         {
-            match (&mut last.call, &call) {
-                (Call::HostRead { range: r, .. }, Call::HostRead { .. })
-                | (Call::HostWrite { range: r, .. }, Call::HostWrite { .. })
-                    if r.region == range.region && r.end == range.start =>
-                {
-                    r.end = range.end;
-                    return;
-                }
-                _ => {}
-            }
+            r.end = range.end;
+            return;
         }
         self.out.log.push(Entry {
             line: self.line,

@@ -1,9 +1,10 @@
 //! The call log: everything an exercise program did, in program order, with the line that did
 //! it. The interpreter writes it; the hazard checker reads nothing else.
 
-use crate::exercise::calls::CallId;
+use crate::exercise::calls::{self, CallId};
 use crate::gpu::{EventId, StreamId};
 pub use crate::ordering::rules::HostWait;
+use crate::ordering::rules::Rule;
 
 /// An allocation (host or device), numbered by the interpreter in allocation order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -58,8 +59,9 @@ pub struct DeviceOp {
     pub call: String,
     pub reads: Vec<Range>,
     pub writes: Vec<Range>,
-    /// What the host may rely on when the call returned (the rule in `ordering::rules`).
-    pub host_wait: HostWait,
+    /// The rule of `ordering::rules` that says what the host may rely on when the call
+    /// returned (`None`: nothing, as for a kernel); [`DeviceOp::host_wait`] reads it.
+    pub rule: Option<&'static Rule>,
     /// An async copy whose host side is pageable memory at the time of the call.
     pub pageable_async: bool,
     /// A host function's (`cudaLaunchHostFunc`) accesses, each with the line in its body and
@@ -83,10 +85,22 @@ impl DeviceOp {
             call,
             reads,
             writes,
-            host_wait: HostWait::None,
+            rule: None,
             pageable_async: false,
             body_accesses: Vec::new(),
         }
+    }
+
+    /// What the host may rely on when the call returned: its rule's promise, kept in the rule
+    /// alone (one place for the fact).
+    pub fn host_wait(&self) -> HostWait {
+        self.rule.map_or(HostWait::None, |r| r.promised)
+    }
+
+    /// The row of the call table that queued this op (`None` for a kernel launch, which is
+    /// not a row); derived from the name the interpreter logged, so the id is no second copy.
+    pub fn call_id(&self) -> Option<CallId> {
+        calls::find(&self.call).map(|r| r.id)
     }
 }
 
@@ -171,6 +185,36 @@ pub enum Call {
         range: Range,
         what: String,
     },
+}
+
+impl Call {
+    /// The call of the table that made this host access (`check_output`, `fill_input`,
+    /// `memcpy`), or `None` for a plain access (`h[i]`) or an entry that is no host access.
+    pub fn host_access_by(&self) -> Option<CallId> {
+        match self {
+            Call::HostRead { what, .. } | Call::HostWrite { what, .. } => {
+                calls::find(what).map(|r| r.id)
+            }
+            Call::Alloc { .. }
+            | Call::Free { .. }
+            | Call::Register { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::Device(_)
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::DeviceSync => None,
+        }
+    }
 }
 
 /// A call with the line (1-based) of the learner's file that made it.

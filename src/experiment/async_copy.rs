@@ -89,70 +89,100 @@ pub fn run(
         let src = s.host(size, kind)?;
         s.host_fill(src, 21 + i as u32)?;
         srcs.push((kind, src));
-        let spec = |bytes| CopySpec {
+        let copy = CopySpec {
             dir: Dir::H2d,
             stream,
             host: src,
             dev,
             kind,
-            bytes,
+            bytes: size,
         };
-        spec(size).issue(&mut *s)?; // warm-up
+        copy.issue(&mut *s)?; // warm-up
         s.stream_sync(stream)?;
-        let (mut ret, mut done) = (Vec::new(), Vec::new());
-        let mut last = (None, None);
-        for (j, &bytes) in sizes.iter().enumerate() {
-            ctx.step(&format!(
-                "{} async copy {} ({}/{})",
-                kind.name(),
-                format_bytes(bytes),
-                i * sizes.len() + j + 1,
-                2 * sizes.len()
-            ))?;
-            let (mut r, mut d) = (Vec::new(), Vec::new());
-            for _ in 0..sweep::repetitions(bytes, opts.repetitions) {
-                let t0 = s.host_now_us();
-                spec(bytes).issue(&mut *s)?;
-                let t1 = s.host_now_us();
-                s.stream_sync(stream)?;
-                r.push(t1 - t0);
-                d.push(s.host_now_us() - t0);
-            }
-            ret.push((bytes as f64, median(&r)));
-            done.push((bytes as f64, median(&d)));
-            last = (Summary::of(&r), Summary::of(&d));
-        }
-        let k = kind.key();
-        // The metrics are the largest size's samples (the last of the sweep).
-        if let (Some(r), Some(d)) = last {
-            put_summary(
-                &mut report.metrics,
-                &format!("async_return_us_{k}"),
-                &r,
-                1.0,
-                US,
-            );
-            put_summary(
-                &mut report.metrics,
-                &format!("copy_done_us_{k}"),
-                &d,
-                1.0,
-                US,
-            );
-        }
-        for (name, points) in [("async_return_us", ret), ("copy_done_us", done)] {
-            report.series.push(Series {
-                name: format!("{name}_{k}_by_size"),
-                x_unit: "bytes".into(),
-                y_unit: US.into(),
-                points,
-            });
-        }
+        let steps = (i * sizes.len(), 2 * sizes.len());
+        let swept = sweep_sizes(&mut s, copy, &sizes, (opts.repetitions, steps), ctx)?;
+        put_sweep(&mut report, kind, swept);
     }
     ctx.step("copy, kernel, copy in one stream")?;
     headline(&mut s, &mut report, (stream, dev), &srcs, size)?;
     s.finish()?;
     Ok(report)
+}
+
+/// One kind of memory's sweep: the median return and done times (us) by size, and the
+/// largest size's samples.
+struct Swept {
+    ret: Vec<(f64, f64)>,
+    done: Vec<(f64, f64)>,
+    last: (Option<Summary>, Option<Summary>),
+}
+
+/// Times `copy` at each of `sizes`: when the call returned and when the copy was done, from
+/// the host clock. `steps` is (steps before this sweep, steps in all), for the progress line.
+fn sweep_sizes(
+    s: &mut Session,
+    copy: CopySpec,
+    sizes: &[u64],
+    (repetitions, steps): (Option<u32>, (usize, usize)),
+    ctx: &RunContext,
+) -> Result<Swept, ExperimentError> {
+    let mut swept = Swept {
+        ret: Vec::new(),
+        done: Vec::new(),
+        last: (None, None),
+    };
+    for (j, &bytes) in sizes.iter().enumerate() {
+        ctx.step(&format!(
+            "{} async copy {} ({}/{})",
+            copy.kind.name(),
+            format_bytes(bytes),
+            steps.0 + j + 1,
+            steps.1
+        ))?;
+        let spec = CopySpec { bytes, ..copy };
+        let (mut r, mut d) = (Vec::new(), Vec::new());
+        for _ in 0..sweep::repetitions(bytes, repetitions) {
+            let t0 = s.host_now_us();
+            spec.issue(&mut **s)?;
+            let t1 = s.host_now_us();
+            s.stream_sync(copy.stream)?;
+            r.push(t1 - t0);
+            d.push(s.host_now_us() - t0);
+        }
+        swept.ret.push((bytes as f64, median(&r)));
+        swept.done.push((bytes as f64, median(&d)));
+        swept.last = (Summary::of(&r), Summary::of(&d));
+    }
+    Ok(swept)
+}
+
+/// A sweep's metrics (the largest size's samples, the last of the sweep) and its series.
+fn put_sweep(report: &mut Report, kind: HostMemKind, swept: Swept) {
+    let k = kind.key();
+    if let (Some(r), Some(d)) = swept.last {
+        put_summary(
+            &mut report.metrics,
+            &format!("async_return_us_{k}"),
+            &r,
+            1.0,
+            US,
+        );
+        put_summary(
+            &mut report.metrics,
+            &format!("copy_done_us_{k}"),
+            &d,
+            1.0,
+            US,
+        );
+    }
+    for (name, points) in [("async_return_us", swept.ret), ("copy_done_us", swept.done)] {
+        report.series.push(Series {
+            name: format!("{name}_{k}_by_size"),
+            x_unit: "bytes".into(),
+            y_unit: US.into(),
+            points,
+        });
+    }
 }
 
 /// The headline timeline: one large async copy from each kind of memory (host lane shows when

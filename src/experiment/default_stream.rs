@@ -95,31 +95,7 @@ pub fn run(
         kind: HostMemKind::Pinned,
         bytes: size,
     };
-    ctx.step(&format!("copy {} alone", format_bytes(size)))?;
-    copy.issue(&mut *s)?; // warm-up
-    let copy_times = Summary::of(&copy.time(&mut s, REPS as u32)?);
-    let copy_us = copy_times.map_or(0.0, |t| t.median);
-    ctx.step("size the spin kernel to the copy")?;
-    let probe_us = kernel_us(
-        &mut s,
-        probe,
-        Kernel::Spin {
-            iterations: PROBE_ITERATIONS,
-        },
-        spin_buf,
-    )?;
-    let iterations =
-        (f64::from(PROBE_ITERATIONS) * copy_us / probe_us.max(1e-3)).clamp(1.0, 1e9) as u32;
-    let spin = Kernel::Spin { iterations };
-    let spin_us = kernel_us(&mut s, probe, spin, spin_buf)?;
-    if let Some(t) = &copy_times {
-        put_summary(&mut report.metrics, "copy_ms", t, 1e-3, MS);
-    }
-    put(&mut report.metrics, "spin_kernel_ms", spin_us / 1e3, MS);
-    report
-        .params
-        .extra
-        .insert("spin_iterations".into(), iterations.to_string());
+    let spin = size_spin(&mut s, &copy, spin_buf, ctx, &mut report)?;
     let setup = Setup {
         copy,
         spin_buf,
@@ -139,17 +115,7 @@ pub fn run(
         ),
     ] {
         ctx.step(name)?;
-        let streams = (s.stream(kind)?, s.stream(kind)?);
-        let mut times = Vec::new();
-        let mut ops = Vec::new();
-        for _ in 0..REPS {
-            ops = scenario(&mut s, &setup, streams)?;
-            times.push(device_span_us(&ops) / 1e3);
-        }
-        if let Some(t) = Summary::of(&times) {
-            put_summary(&mut report.metrics, metric, &t, 1.0, MS);
-        }
-        report.checks.push(overlap_check(kind, &ops));
+        let ops = scenarios(&mut s, &setup, kind, metric, &mut report)?;
         if kind == StreamKind::Blocking {
             report.timeline = ops;
         } else {
@@ -161,6 +127,67 @@ pub fn run(
     }
     s.finish()?;
     Ok(report)
+}
+
+/// Times the copy alone, then sizes the spin kernel to take about as long: returns that
+/// kernel, with both times and its iterations in the report.
+fn size_spin(
+    s: &mut Session,
+    copy: &CopySpec,
+    spin_buf: DevBuf,
+    ctx: &RunContext,
+    report: &mut Report,
+) -> Result<Kernel, ExperimentError> {
+    ctx.step(&format!("copy {} alone", format_bytes(copy.bytes)))?;
+    copy.issue(&mut **s)?; // warm-up
+    let copy_times = Summary::of(&copy.time(s, REPS as u32)?);
+    let copy_us = copy_times.map_or(0.0, |t| t.median);
+    ctx.step("size the spin kernel to the copy")?;
+    let probe = copy.stream;
+    let probe_us = kernel_us(
+        s,
+        probe,
+        Kernel::Spin {
+            iterations: PROBE_ITERATIONS,
+        },
+        spin_buf,
+    )?;
+    let iterations =
+        (f64::from(PROBE_ITERATIONS) * copy_us / probe_us.max(1e-3)).clamp(1.0, 1e9) as u32;
+    let spin = Kernel::Spin { iterations };
+    let spin_us = kernel_us(s, probe, spin, spin_buf)?;
+    if let Some(t) = &copy_times {
+        put_summary(&mut report.metrics, "copy_ms", t, 1e-3, MS);
+    }
+    put(&mut report.metrics, "spin_kernel_ms", spin_us / 1e3, MS);
+    report
+        .params
+        .extra
+        .insert("spin_iterations".into(), iterations.to_string());
+    Ok(spin)
+}
+
+/// Runs the scenario `REPS` times on two new streams of `kind`: books their times as
+/// `metric` and the overlap check, and returns the last run's timeline.
+fn scenarios(
+    s: &mut Session,
+    setup: &Setup,
+    kind: StreamKind,
+    metric: &str,
+    report: &mut Report,
+) -> Result<Vec<Op>, ExperimentError> {
+    let streams = (s.stream(kind)?, s.stream(kind)?);
+    let mut times = Vec::new();
+    let mut ops = Vec::new();
+    for _ in 0..REPS {
+        ops = scenario(s, setup, streams)?;
+        times.push(device_span_us(&ops) / 1e3);
+    }
+    if let Some(t) = Summary::of(&times) {
+        put_summary(&mut report.metrics, metric, &t, 1.0, MS);
+    }
+    report.checks.push(overlap_check(kind, &ops));
+    Ok(ops)
 }
 
 /// The device time of one launch of `kernel`, in microseconds.

@@ -5,6 +5,8 @@
 //! the longest stage alone, or all bytes in both directions over the measured bidirectional
 //! bandwidth, whichever is larger. Sequential and best runs are verified against the host.
 
+use std::collections::HashMap;
+
 use crate::gpu::{Gpu, StreamId, StreamKind};
 use crate::report::{HostMemKind, NamedTimeline, Op, OpKind, Report};
 
@@ -44,14 +46,7 @@ pub fn run(
     opts: &ExperimentOptions,
     ctx: &RunContext,
 ) -> Result<Report, ExperimentError> {
-    if opts.issue_order == Some(IssueOrder::ByStage)
-        && let Some(n) = opts.streams.filter(|&n| n != steps::STAGE_STREAMS)
-    {
-        return Err(ExperimentError::InvalidOption(format!(
-            "--order by-stage always runs on three streams (upload, compute, download), not \
-             --streams {n}; drop --streams or pass --streams 3"
-        )));
-    }
+    check_options(opts)?;
     let need = Need { device: 1, host: 2 };
     let (bytes, mut report) = sized_report(ID, gpu, opts.size, DEFAULT_SIZE, need)?;
     let kind = opts.host_mem.unwrap_or(HostMemKind::Pinned);
@@ -65,76 +60,23 @@ pub fn run(
         .extra
         .insert("host_mem".into(), kind.name().into());
     let mut s = Session::new(gpu);
-    let b = Buffers {
-        input: s.host(bytes, kind)?,
-        output: s.host(bytes, kind)?,
-        dev: s.device(bytes)?,
-        bytes,
-    };
-    s.host_fill(b.input, 41)?;
-    s.host_fill(b.output, 42)?;
-    let max_streams = space.max_streams();
-    let streams: Vec<StreamId> = (0..max_streams)
-        .map(|_| s.stream(StreamKind::NonBlocking))
-        .collect::<Result<_, _>>()?;
+    let (b, streams) = buffers(&mut s, bytes, kind, space.max_streams())?;
 
-    ctx.step(&format!("sequential, {}", format_bytes(bytes)))?;
-    run_once(&mut s, &b, Config::SEQUENTIAL, &streams)?; // warm-up: modules load lazily
-    let seq_ops = run_once(&mut s, &b, Config::SEQUENTIAL, &streams)?;
-    // Times compared with each other are all taken the same way: host clock, no recording.
-    let sequential = summary(
-        &(0..3)
-            .map(|_| time_once(&mut s, &b, Config::SEQUENTIAL, &streams))
-            .collect::<Result<Vec<_>, _>>()?,
-    );
-    let sequential_ms = sequential.median;
-    report.checks.push(verify::transform_matches(
-        &mut *s,
-        "sequential output matches the host",
-        (b.input, b.output),
-        bytes,
-        TRANSFORM,
-    )?);
-    let longest_stage_ms = stage_times(&mut report, &seq_ops);
-
+    let seq = sequential(&mut s, &b, &streams, ctx, &mut report)?;
     ctx.step("both directions at once")?;
     let (bidir, bidir_ops) = bound::bidirectional(&mut s, &b)?;
     // A bound is what the link can do: the fastest try, not the median. On the H200 single
     // tries of both directions at once ranged from 85 to 100 GB/s within one run, and a bound
     // from a slow median came out above the best pipeline (an efficiency over 1).
-    let bidir_gbps = bidir.max;
-    let bound_ms = bound::bound_ms(longest_stage_ms, bytes, bidir_gbps);
+    let bound_ms = bound::bound_ms(seq.longest_stage_ms, bytes, bidir.max);
 
     let (best, best_time, times) = search(&mut s, &b, &space, &streams, ctx)?;
-    let best_ms = best_time.median;
-    // The best of the other layouts, unless the learner fixed the layout.
-    let runner = orders::runner_up(&times, best).filter(|_| opts.issue_order.is_none());
-    let other_order = match runner {
-        Some(runner) => {
-            ctx.step(&format!("{}, best other layout", runner.describe()))?;
-            let found = (best, &best_time);
-            Some(orders::measure_other(
-                &mut s,
-                &b,
-                found,
-                (runner, &streams),
-                FINAL_REPS,
-                &mut report,
-            )?)
-        }
-        None => None,
+    let found = Found {
+        best,
+        best_time,
+        times,
     };
-    // What the panel needs to draw each layout against per-chunk (with the learner's layout
-    // fixed, there is one).
-    let layouts = match runner {
-        Some(runner) => {
-            ctx.step("each layout against per-chunk")?;
-            let recorded = [best, runner];
-            orders::record_layouts(&mut s, &b, &times, &recorded, (&streams, FINAL_REPS))?
-        }
-        None => Vec::new(),
-    };
-    let equal = shapes::compare_with_equal(&mut s, &b, best, &streams, FINAL_REPS, &mut report)?;
+    let others = other_layouts(&mut s, &b, &found, (opts, &streams, ctx), &mut report)?;
     ctx.step(&format!("best: {}, verified", best.describe()))?;
     // Recorded and unrecorded runs of the best configuration in turn; the output is refilled
     // before the last (recorded) one so that a chunk that run skipped cannot pass.
@@ -150,16 +92,171 @@ pub fn run(
     )?);
     s.finish()?;
 
+    put_metrics(&mut report, &seq, &found, (&bidir, bound_ms), &overhead);
+    put_params(&mut report, &found);
+    report.checks.extend(invariants::checks(
+        &overhead.ops,
+        found.best_time.median,
+        bound_ms,
+        seq.time.median,
+    ));
+    report.timeline = overhead.ops;
+    report.other_timelines.extend(others);
+    report.other_timelines.push(NamedTimeline {
+        name: "sequential".into(),
+        ops: seq.ops,
+    });
+    report.other_timelines.push(NamedTimeline {
+        name: "both directions at once".into(),
+        ops: bidir_ops,
+    });
+    Ok(report)
+}
+
+/// The input (filled), the output (filled with other data), the device buffer, and
+/// `max_streams` non-blocking streams.
+fn buffers(
+    s: &mut Session,
+    bytes: u64,
+    kind: HostMemKind,
+    max_streams: u32,
+) -> Result<(Buffers, Vec<StreamId>), ExperimentError> {
+    let b = Buffers {
+        input: s.host(bytes, kind)?,
+        output: s.host(bytes, kind)?,
+        dev: s.device(bytes)?,
+        bytes,
+    };
+    s.host_fill(b.input, 41)?;
+    s.host_fill(b.output, 42)?;
+    let streams: Vec<StreamId> = (0..max_streams)
+        .map(|_| s.stream(StreamKind::NonBlocking))
+        .collect::<Result<_, _>>()?;
+    Ok((b, streams))
+}
+
+/// The options the experiment cannot honour together.
+fn check_options(opts: &ExperimentOptions) -> Result<(), ExperimentError> {
+    if opts.issue_order == Some(IssueOrder::ByStage)
+        && let Some(n) = opts.streams.filter(|&n| n != steps::STAGE_STREAMS)
+    {
+        return Err(ExperimentError::InvalidOption(format!(
+            "--order by-stage always runs on three streams (upload, compute, download), not \
+             --streams {n}; drop --streams or pass --streams 3"
+        )));
+    }
+    Ok(())
+}
+
+/// The sequential run: its timeline, its times and its longest stage.
+struct Sequential {
+    ops: Vec<Op>,
+    time: Summary,
+    longest_stage_ms: f64,
+}
+
+/// Runs the whole buffer on one stream (recorded once, timed three times), verifies its output
+/// and books each stage's time alone.
+fn sequential(
+    s: &mut Session,
+    b: &Buffers,
+    streams: &[StreamId],
+    ctx: &RunContext,
+    report: &mut Report,
+) -> Result<Sequential, ExperimentError> {
+    ctx.step(&format!("sequential, {}", format_bytes(b.bytes)))?;
+    run_once(s, b, Config::SEQUENTIAL, streams)?; // warm-up: modules load lazily
+    let ops = run_once(s, b, Config::SEQUENTIAL, streams)?;
+    // Times compared with each other are all taken the same way: host clock, no recording.
+    let time = summary(
+        &(0..3)
+            .map(|_| time_once(s, b, Config::SEQUENTIAL, streams))
+            .collect::<Result<Vec<_>, _>>()?,
+    );
+    report.checks.push(verify::transform_matches(
+        &mut **s,
+        "sequential output matches the host",
+        (b.input, b.output),
+        b.bytes,
+        TRANSFORM,
+    )?);
+    let longest_stage_ms = stage_times(report, &ops);
+    Ok(Sequential {
+        ops,
+        time,
+        longest_stage_ms,
+    })
+}
+
+/// What the search found: the best configuration, its re-measured times, and every
+/// configuration's single-run time.
+struct Found {
+    best: Config,
+    best_time: Summary,
+    times: HashMap<Config, f64>,
+}
+
+/// The timelines beside the best one: the best of the other layouts and each layout against
+/// per-chunk (unless the learner fixed the layout), and the best against equal chunks.
+fn other_layouts(
+    s: &mut Session,
+    b: &Buffers,
+    found: &Found,
+    (opts, streams, ctx): (&ExperimentOptions, &[StreamId], &RunContext),
+    report: &mut Report,
+) -> Result<Vec<NamedTimeline>, ExperimentError> {
+    let best = found.best;
+    let mut out = Vec::new();
+    // The best of the other layouts, unless the learner fixed the layout.
+    let runner = orders::runner_up(&found.times, best).filter(|_| opts.issue_order.is_none());
+    if let Some(runner) = runner {
+        ctx.step(&format!("{}, best other layout", runner.describe()))?;
+        out.push(orders::measure_other(
+            s,
+            b,
+            (best, &found.best_time),
+            (runner, streams),
+            FINAL_REPS,
+            report,
+        )?);
+        // What the panel needs to draw each layout against per-chunk (with the learner's
+        // layout fixed, there is one).
+        ctx.step("each layout against per-chunk")?;
+        let recorded = [best, runner];
+        out.extend(orders::record_layouts(
+            s,
+            b,
+            &found.times,
+            &recorded,
+            (streams, FINAL_REPS),
+        )?);
+    }
+    out.extend(shapes::compare_with_equal(
+        s, b, best, streams, FINAL_REPS, report,
+    )?);
+    Ok(out)
+}
+
+/// The run's metrics: the sequential and best times, the bound and what recording cost.
+fn put_metrics(
+    report: &mut Report,
+    seq: &Sequential,
+    found: &Found,
+    (bidir, bound_ms): (&Summary, f64),
+    overhead: &overhead::Overhead,
+) {
+    let best = found.best;
+    let best_ms = found.best_time.median;
     let m = &mut report.metrics;
-    put_summary(m, "sequential_ms", &sequential, 1.0, MS);
-    put_summary(m, "best_ms", &best_time, 1.0, MS);
+    put_summary(m, "sequential_ms", &seq.time, 1.0, MS);
+    put_summary(m, "best_ms", &found.best_time, 1.0, MS);
     put(m, "best_streams", f64::from(best.streams), STREAMS);
     put(m, "best_chunks", f64::from(best.chunks), CHUNKS);
     // The ends of the best chunks are 1/taper of the others (1: equal chunks).
     put(m, "best_taper", f64::from(best.effective_taper()), TIMES);
     let both = ["sequential_ms", "best_ms"];
-    put_derived(m, "speedup", sequential_ms / best_ms, TIMES, &both);
-    put_summary(m, "bidirectional_gbps", &bidir, 1.0, GBPS);
+    put_derived(m, "speedup", seq.time.median / best_ms, TIMES, &both);
+    put_summary(m, "bidirectional_gbps", bidir, 1.0, GBPS);
     put_derived(m, "bound_ms", bound_ms, MS, &["bidirectional_gbps"]);
     let both = ["bound_ms", "best_ms"];
     put_derived(m, "efficiency", bound_ms / best_ms, RATIO, &both);
@@ -176,7 +273,11 @@ pub fn run(
         &both,
     );
     report.notes.extend(overhead.note());
-    let best_ops = overhead.ops;
+}
+
+/// The best configuration's parameters and the search's grid.
+fn put_params(report: &mut Report, found: &Found) {
+    let best = found.best;
     report.params.streams = Some(best.streams);
     report.params.chunks = Some(best.chunks);
     report
@@ -186,27 +287,8 @@ pub fn run(
     report
         .params
         .extra
-        .insert("configurations".into(), times.len().to_string());
-    report.series.extend(grid::series(&times));
-    report.checks.extend(invariants::checks(
-        &best_ops,
-        best_ms,
-        bound_ms,
-        sequential_ms,
-    ));
-    report.timeline = best_ops;
-    report.other_timelines.extend(other_order);
-    report.other_timelines.extend(layouts);
-    report.other_timelines.extend(equal);
-    report.other_timelines.push(NamedTimeline {
-        name: "sequential".into(),
-        ops: seq_ops,
-    });
-    report.other_timelines.push(NamedTimeline {
-        name: "both directions at once".into(),
-        ops: bidir_ops,
-    });
-    Ok(report)
+        .insert("configurations".into(), found.times.len().to_string());
+    report.series.extend(grid::series(&found.times));
 }
 
 /// Each stage's time alone (from the sequential run) as metrics; returns the longest, in ms.

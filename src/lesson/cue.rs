@@ -8,7 +8,7 @@
 
 use super::Card;
 use crate::experiment::options::IssueOrder;
-use crate::experiment::pipeline;
+use crate::experiment::registry::{self, Param};
 
 const OPEN: &str = "<!-- panel:";
 const CLOSE: &str = "-->";
@@ -34,10 +34,15 @@ impl PanelCue {
         }
     }
 
-    /// The experiment whose panel it applies to.
+    /// The experiment whose panel it applies to: for a layout, the one whose parameters
+    /// include the issue order (the registry says which; `""`, matching no experiment, when
+    /// none does).
     pub fn experiment(self) -> &'static str {
         match self {
-            PanelCue::Layout(_) => pipeline::ID,
+            PanelCue::Layout(_) => registry::ALL
+                .into_iter()
+                .find(|spec| spec.takes(Param::Order))
+                .map_or("", |spec| spec.id),
         }
     }
 

@@ -1,5 +1,6 @@
 //! The `?` overlay: every action by name with its keys, generated from the key table (the
-//! experiment panel's keys included), plus a few notes. Two columns when the screen is wide
+//! experiment panel's keys included), a few notes, and the CUDA calls an exercise may make,
+//! generated from the call table (`help/calls.rs`). Two columns when the screen is wide
 //! enough, one otherwise; it scrolls when it does not fit.
 
 use ratatui::buffer::Buffer;
@@ -12,6 +13,8 @@ use crate::keymap::{self, HelpRow};
 use crate::text_fit;
 use crate::theme::Theme;
 use crate::ui::{layout, text};
+
+mod calls;
 
 const NOTES: &[&str] = &[
     "The lesson list is a sidebar on wide terminals; L or Tab opens it on narrow ones.",
@@ -65,12 +68,14 @@ pub fn columns(
         }
         let mut lines = section_lines(theme, &sections, width);
         lines.extend(note_lines(theme, width));
+        lines.extend(calls::lines(theme, width));
         return vec![lines];
     }
     let column = column_width(width);
     let (left, right) = sections.split_at(LEFT_SECTIONS.min(sections.len()));
     let mut right_lines = section_lines(theme, right, column);
     right_lines.extend(note_lines(theme, column));
+    right_lines.extend(calls::lines(theme, column));
     vec![section_lines(theme, left, column), right_lines]
 }
 

@@ -94,23 +94,13 @@ pub enum EditEffect {
 /// Carry out `op` on `area` with `state`.
 pub fn edit(area: &mut TextArea<'static>, state: &mut Editing, op: EditOp) -> EditEffect {
     let changed = match op {
-        EditOp::Move(m) => {
-            area.cancel_selection();
-            motion(area, state, m);
-            false
-        }
-        EditOp::Select(m) => {
-            if !area.is_selecting() {
-                area.start_selection();
-            }
-            motion(area, state, m);
-            false
-        }
-        EditOp::Insert(c) => {
-            state.undo.before(area, EditKind::Insert(c));
-            indent::type_char(area, c);
-            true
-        }
+        EditOp::Move(m) => cursor(area, false, |a| motion(a, state, m)),
+        EditOp::Select(m) => cursor(area, true, |a| motion(a, state, m)),
+        EditOp::Click { column, row } => cursor(area, false, |a| place(a, state, column, row)),
+        EditOp::Drag { column, row } => cursor(area, true, |a| place(a, state, column, row)),
+        EditOp::Insert(c) => changed(area, state, EditKind::Insert(c), |a| {
+            indent::type_char(a, c);
+        }),
         EditOp::Newline => changed(area, state, EditKind::Other, indent::newline),
         EditOp::Indent => changed(area, state, EditKind::Insert(' '), |a| {
             a.insert_tab();
@@ -121,36 +111,15 @@ pub fn edit(area: &mut TextArea<'static>, state: &mut Editing, op: EditOp) -> Ed
         EditOp::DeleteForward => changed(area, state, EditKind::Delete, |a| {
             a.delete_next_char();
         }),
-        EditOp::DeleteWordBack => changed(area, state, EditKind::Other, |a| {
-            // A selection goes as with Backspace.
-            if a.is_selecting() {
-                a.delete_char();
-            } else {
-                a.delete_word();
-            }
-        }),
-        EditOp::DeleteWordForward => changed(area, state, EditKind::Other, |a| {
-            if a.is_selecting() {
-                a.delete_char();
-            } else {
-                a.delete_next_word();
-            }
-        }),
+        EditOp::DeleteWordBack => changed(area, state, EditKind::Other, |a| delete_word(a, true)),
+        EditOp::DeleteWordForward => {
+            changed(area, state, EditKind::Other, |a| delete_word(a, false))
+        }
         EditOp::Undo => restore(area, state, true),
         EditOp::Redo => restore(area, state, false),
         EditOp::Cut => return cut(area, state),
-        EditOp::Copy => {
-            let text = selected_or_line(area);
-            state.clipboard.clone_from(&text);
-            return EditEffect::Clipboard(text);
-        }
-        EditOp::Paste if state.clipboard.is_empty() => false,
-        EditOp::Paste => {
-            let text = state.clipboard.clone();
-            changed(area, state, EditKind::Other, |a| {
-                a.insert_str(text);
-            })
-        }
+        EditOp::Copy => return copy(area, state),
+        EditOp::Paste => paste(area, state),
         EditOp::SelectAll => {
             area.select_all();
             false
@@ -163,18 +132,6 @@ pub fn edit(area: &mut TextArea<'static>, state: &mut Editing, op: EditOp) -> Ed
             super::find::apply(area, &mut state.find, op);
             false
         }
-        EditOp::Click { column, row } => {
-            area.cancel_selection();
-            place(area, state, column, row);
-            false
-        }
-        EditOp::Drag { column, row } => {
-            if !area.is_selecting() {
-                area.start_selection();
-            }
-            place(area, state, column, row);
-            false
-        }
     };
     if changed {
         EditEffect::Changed
@@ -184,6 +141,52 @@ pub fn edit(area: &mut TextArea<'static>, state: &mut Editing, op: EditOp) -> Ed
         }
         EditEffect::None
     }
+}
+
+/// A move of the cursor by `f`: extending the selection when `selecting`, else dropping it.
+/// The text does not change.
+fn cursor(
+    area: &mut TextArea<'static>,
+    selecting: bool,
+    f: impl FnOnce(&mut TextArea<'static>),
+) -> bool {
+    if !selecting {
+        area.cancel_selection();
+    } else if !area.is_selecting() {
+        area.start_selection();
+    }
+    f(area);
+    false
+}
+
+/// Deletes the word before the cursor (`back`) or after it; a selection goes as with
+/// Backspace.
+fn delete_word(area: &mut TextArea<'static>, back: bool) {
+    if area.is_selecting() {
+        area.delete_char();
+    } else if back {
+        area.delete_word();
+    } else {
+        area.delete_next_word();
+    }
+}
+
+/// Copies the selection (or the line) to the editor's clipboard and the system's.
+fn copy(area: &TextArea<'static>, state: &mut Editing) -> EditEffect {
+    let text = selected_or_line(area);
+    state.clipboard.clone_from(&text);
+    EditEffect::Clipboard(text)
+}
+
+/// Pastes the editor's clipboard (nothing when it is empty).
+fn paste(area: &mut TextArea<'static>, state: &mut Editing) -> bool {
+    if state.clipboard.is_empty() {
+        return false;
+    }
+    let text = state.clipboard.clone();
+    changed(area, state, EditKind::Other, |a| {
+        a.insert_str(text);
+    })
 }
 
 /// An edit of `kind` as one undo step (or part of the open one).

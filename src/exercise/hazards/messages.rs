@@ -97,7 +97,7 @@ pub(super) fn pageable_async(c: &Checker, op: &DeviceOp) -> String {
         op.writes.first()
     };
     let name = host.map(|r| c.name(r.region)).unwrap_or_default();
-    let until = match op.host_wait {
+    let until = match op.host_wait() {
         HostWait::Completion => "until the copy had finished",
         HostWait::None | HostWait::SourceTaken | HostWait::Staged => {
             "until the driver had copied the source into its own pinned staging buffer (for a large copy, until the copy had finished)"

@@ -123,7 +123,7 @@ impl Interp<'_> {
                 call: a.name.to_string(),
                 reads: vec![src],
                 writes: vec![dst],
-                host_wait: rule.promised,
+                rule: Some(rule),
                 pageable_async: !sync && pageable,
                 body_accesses: vec![],
             },
@@ -231,10 +231,7 @@ impl Interp<'_> {
                 writes: vec![range],
                 // `cudaMemset` on device memory does not make the host wait either: the row's
                 // rule (MEMSET, or ASYNC_OP for `cudaMemsetAsync`) says what the host may rely on.
-                host_wait: memset_id(sync)
-                    .row()
-                    .rule()
-                    .map_or(HostWait::None, |r| r.promised),
+                rule: memset_id(sync).row().rule(),
                 pageable_async: false,
                 body_accesses: vec![],
             },
@@ -251,7 +248,7 @@ impl Interp<'_> {
         let r = self.model.issue(op.stream.0);
         let issued = self.ordered(a.pos, a.name, r)?;
         // What the host may rely on after the call, as the checker reads it from the log.
-        match op.host_wait {
+        match op.host_wait() {
             HostWait::None | HostWait::SourceTaken => {}
             HostWait::Staged => self.model.learn_before(&issued),
             HostWait::Completion => self.model.learn_op(&issued),

@@ -15,7 +15,7 @@ use super::value::Value;
 use super::{Interp, Region, Res};
 use crate::exercise::ast::Ty;
 use crate::exercise::calls::CallId;
-use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, HostWait, MemKind, RegionId};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, RegionId};
 
 impl Interp<'_> {
     /// `cudaStreamQuery(stream)`: answered from the backend without waiting.
@@ -154,7 +154,7 @@ impl Interp<'_> {
                 call: format!("cudaLaunchHostFunc({})", f.name),
                 reads: got.reads,
                 writes: got.writes,
-                host_wait: HostWait::None,
+                rule: None,
                 pageable_async: false,
                 body_accesses: got.accesses,
             },

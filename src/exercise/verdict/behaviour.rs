@@ -2,15 +2,18 @@
 //! call on the buffer they copied, the order of issue, the rounds of a loop, a buffer reused
 //! only after an event said it was free. Each returns `Ok(detail)` or `Err(what is missing)`.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, HashSet};
 
 use super::facts::{DevOp, Direction, Memory};
 use super::passes::{self, Order};
 use super::poll::Poll;
+use crate::exercise::calls::CallId;
 use crate::exercise::interp::Outcome;
 use crate::exercise::log::{Call, DeviceOpKind, RegionId};
-use crate::gpu::{EventId, StreamId};
 use crate::units::format_bytes as fmt_bytes;
+
+mod reuse;
+pub use reuse::reuse_after_event;
 
 /// The `call` (only `cudaHostRegister`) was made on the host buffer every `dir` copy used,
 /// before the first of them. One walk over the log finds each buffer's first registration.
@@ -171,7 +174,8 @@ pub fn rounds(
         // Each round is a big copy in, a big copy out, then a `check_output`; anything else
         // between them leaves the round where it is.
         let big_op = big.get(&i);
-        let checks = matches!(&e.call, Call::HostRead { what, .. } if what == "check_output");
+        let checks = matches!(&e.call, Call::HostRead { .. })
+            && e.call.host_access_by() == Some(CallId::CheckOutput);
         if want == Want::In && big_op == Some(&DeviceOpKind::CopyH2D) {
             want = Want::Out;
         } else if want == Want::Out && big_op == Some(&DeviceOpKind::CopyD2H) {
@@ -190,149 +194,6 @@ pub fn rounds(
         Err(format!(
             "{n} round(s) of copy in ({} or more), copy out and `check_output` ran, needs {count}: keep every round of the loop",
             fmt_bytes(min_bytes)
-        ))
-    }
-}
-
-/// Every host write to a buffer an async copy read came after an event recorded behind that
-/// copy said it had finished (`cudaEventSynchronize`, or `cudaEventQuery` answering
-/// `cudaSuccess`); at least `min_reuses` such reuses happened. A reuse after a stream or device
-/// synchronisation is safe but does not count: no event said the buffer was free.
-///
-/// One walk over the log: the reads in flight wait in a queue per stream, in issue order, so a
-/// wait frees each read once (an event frees a prefix of its stream's queue); a host write
-/// looks only at the reads of the buffer it writes.
-pub fn reuse_after_event(
-    out: &Outcome,
-    ops: &[DevOp<'_>],
-    min_reuses: u32,
-    poll: &Poll,
-) -> Result<String, String> {
-    #[derive(Clone, Copy, PartialEq)]
-    enum State {
-        InFlight,
-        FreedByEvent,
-        FreedBySync,
-        /// A host write overlapped it: it is done with.
-        Gone,
-    }
-    struct Read {
-        range: crate::exercise::log::Range,
-        at: usize,
-        state: State,
-    }
-    let async_reads: HashMap<usize, &DevOp<'_>> = ops
-        .iter()
-        .filter(|o| o.op.kind == DeviceOpKind::CopyH2D && o.op.call != "cudaMemcpy")
-        .map(|o| (o.idx, o))
-        .collect();
-    let mut recorded: HashMap<EventId, (usize, StreamId)> = HashMap::new();
-    let mut reads: Vec<Read> = Vec::new();
-    // Reads still in flight, per stream, in issue order (indices into `reads`).
-    let mut in_flight: HashMap<StreamId, VecDeque<usize>> = HashMap::new();
-    // Reads not yet overwritten, per buffer.
-    let mut by_region: HashMap<RegionId, Vec<usize>> = HashMap::new();
-    let mut reuses = 0u32;
-    let free = |reads: &mut Vec<Read>, queue: &mut VecDeque<usize>, before: usize, to: State| {
-        while let Some(&r) = queue.front() {
-            if reads[r].at >= before {
-                break;
-            }
-            queue.pop_front();
-            if reads[r].state == State::InFlight {
-                reads[r].state = to;
-            }
-        }
-    };
-    for (i, e) in out.log.iter().enumerate() {
-        poll.tick()?;
-        match &e.call {
-            Call::EventRecord { event, stream } => {
-                recorded.insert(*event, (i, *stream));
-            }
-            Call::EventSync { event } | Call::EventQuery { event, done: true } => {
-                if let Some(&(at, s)) = recorded.get(event)
-                    && let Some(q) = in_flight.get_mut(&s)
-                {
-                    free(&mut reads, q, at, State::FreedByEvent);
-                }
-            }
-            Call::StreamSync { stream } => {
-                if let Some(q) = in_flight.get_mut(stream) {
-                    free(&mut reads, q, usize::MAX, State::FreedBySync);
-                }
-            }
-            Call::DeviceSync => {
-                for (_, mut q) in in_flight.drain() {
-                    free(&mut reads, &mut q, usize::MAX, State::FreedBySync);
-                }
-            }
-            Call::HostWrite { range, .. } => {
-                let Some(list) = by_region.get_mut(&range.region) else {
-                    continue;
-                };
-                for &r in list.iter() {
-                    poll.tick()?;
-                    let read = &mut reads[r];
-                    if !read.range.overlaps(range) {
-                        continue;
-                    }
-                    match read.state {
-                        State::InFlight => {
-                            let name = out
-                                .region_names
-                                .get(&range.region)
-                                .cloned()
-                                .unwrap_or_else(|| "a buffer".into());
-                            return Err(format!(
-                                "line {} writes `{name}` while the copy issued on line {} may still read it: wait for an event recorded after that copy first",
-                                e.line, out.log[read.at].line
-                            ));
-                        }
-                        State::FreedByEvent => reuses += 1,
-                        State::FreedBySync | State::Gone => {}
-                    }
-                    read.state = State::Gone;
-                }
-                list.retain(|&r| reads[r].state != State::Gone);
-            }
-            Call::Alloc { .. }
-            | Call::Free { .. }
-            | Call::Register { .. }
-            | Call::Unregister { .. }
-            | Call::StreamCreate { .. }
-            | Call::StreamDestroy { .. }
-            | Call::PerThreadStream { .. }
-            | Call::EventCreate { .. }
-            | Call::EventDestroy { .. }
-            | Call::Device(_)
-            | Call::EventElapsed { .. }
-            | Call::StreamWaitEvent { .. }
-            | Call::StreamQuery { .. }
-            | Call::EventQuery { done: false, .. }
-            | Call::HostRead { .. } => {
-                if let Some(op) = async_reads.get(&i)
-                    && let Some(range) = op.op.reads.first()
-                {
-                    let r = reads.len();
-                    reads.push(Read {
-                        range: *range,
-                        at: i,
-                        state: State::InFlight,
-                    });
-                    in_flight.entry(op.op.stream).or_default().push_back(r);
-                    by_region.entry(range.region).or_default().push(r);
-                }
-            }
-        }
-    }
-    if reuses >= min_reuses {
-        Ok(format!(
-            "{reuses} reuse(s), each after an event said the buffer was free"
-        ))
-    } else {
-        Err(format!(
-            "{reuses} buffer reuse(s) after an event said the buffer was free, needs {min_reuses} (a stream or device synchronisation is safe but is not an event)"
         ))
     }
 }

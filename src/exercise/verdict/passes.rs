@@ -8,6 +8,7 @@
 use serde::Deserialize;
 
 use super::facts::DevOp;
+use crate::exercise::calls::CallId;
 use crate::exercise::interp::Outcome;
 use crate::exercise::log::{Call, DeviceOpKind};
 
@@ -54,7 +55,7 @@ pub fn passes<'a>(out: &Outcome, ops: &[DevOp<'a>]) -> Vec<Pass<'a>> {
         .enumerate()
         .filter(|(_, e)| match &e.call {
             Call::DeviceSync | Call::StreamSync { .. } | Call::EventSync { .. } => true,
-            Call::Device(op) => op.call == "cudaMemcpy",
+            Call::Device(op) => op.call_id() == Some(CallId::CudaMemcpy),
             Call::Alloc { .. }
             | Call::Free { .. }
             | Call::Register { .. }
@@ -85,7 +86,7 @@ pub fn passes<'a>(out: &Outcome, ops: &[DevOp<'a>]) -> Vec<Pass<'a>> {
             op.op.kind,
             DeviceOpKind::CopyH2D | DeviceOpKind::Kernel | DeviceOpKind::CopyD2H
         );
-        if stage && op.op.call != "cudaMemcpy" {
+        if stage && op.op.call_id() != Some(CallId::CudaMemcpy) {
             current.push(op.clone());
         }
     }

@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use crate::exercise::calls::CallId;
 use crate::exercise::interp::Outcome;
 use crate::exercise::log::{Call, MemKind, RegionId};
 use crate::units::format_bytes;
@@ -23,7 +24,7 @@ pub(super) fn input_stays_pageable(out: &Outcome) -> Result<String, String> {
                 kinds.insert(*region, (*kind, e.line));
             }
             Call::Register { region } => registered.push((*region, e.line)),
-            Call::HostWrite { range, what } if what == "fill_input" => {
+            Call::HostWrite { range, .. } if e.call.host_access_by() == Some(CallId::FillInput) => {
                 inputs.entry(range.region).or_insert(e.line);
             }
             Call::Free { .. }

@@ -12,10 +12,22 @@ use crate::ui::{metrics, text};
 
 /// The results view's lines at `width`.
 pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
     let Some(report) = app.report() else {
         return Vec::new();
     };
+    let mut out = metric_lines(app, report, width);
+    out.extend(check_lines(app, report, width));
+    for note in &report.notes {
+        let spans = [Span::styled(note.clone(), app.theme.muted())];
+        out.extend(text::wrap(&spans, width, Span::raw("• "), Span::raw("  ")));
+    }
+    out
+}
+
+/// The metrics table: the heading (with the clock all share), the winning layout, then a row
+/// a metric (label, value, and how it was measured beside it or under it).
+fn metric_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
     let common = metrics::common_clock(report.metrics.values());
     let mut rows: Vec<(&String, String, String)> = report
         .metrics
@@ -75,6 +87,13 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             ));
         }
     }
+    out
+}
+
+/// The checks, `✓` or `✗` each (a failed one with its detail), under a heading.
+fn check_lines(app: &App, report: &Report, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let mut out = Vec::new();
     if !report.checks.is_empty() {
         out.push(Line::default());
         out.push(Line::styled("Checks", theme.heading(3)));
@@ -96,10 +115,6 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
             Span::styled(glyph, style),
             Span::raw("  "),
         ));
-    }
-    for note in &report.notes {
-        let spans = [Span::styled(note.clone(), theme.muted())];
-        out.extend(text::wrap(&spans, width, Span::raw("• "), Span::raw("  ")));
     }
     out
 }

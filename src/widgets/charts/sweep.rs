@@ -15,6 +15,7 @@ use ratatui::widgets::{Paragraph, Widget, Wrap};
 use crate::experiment::options::IssueOrder;
 use crate::experiment::pipeline::grid::{GridPoint, points};
 use crate::experiment::pipeline::schedule::Config;
+use crate::experiment::registry;
 use crate::report::Report;
 use crate::theme::Theme;
 use crate::timeline::format::three_digits;
@@ -27,6 +28,8 @@ const LABEL: usize = 14;
 pub struct PipelineSweep {
     points: Vec<GridPoint>,
     chosen: Option<Config>,
+    /// The chosen configuration in the experiment's words (`3 streams x 32 chunks`).
+    chosen_shape: Option<String>,
     theme: Theme,
 }
 
@@ -41,9 +44,11 @@ impl PipelineSweep {
                 .map(|order| Config::equal(streams, chunks, order)),
             _ => None,
         };
+        let chosen_shape = chosen.and_then(|_| (registry::words(report).shape)(report));
         PipelineSweep {
             points: points(report),
             chosen,
+            chosen_shape,
             theme,
         }
     }
@@ -126,12 +131,10 @@ impl PipelineSweep {
     }
 
     fn legend(&self) -> String {
-        let chosen = self.chosen.map_or(String::new(), |c| {
-            format!(
-                "◆ chosen ({}) · ",
-                crate::experiment::pipeline::shape(c.streams, c.chunks)
-            )
-        });
+        let chosen = self
+            .chosen_shape
+            .as_ref()
+            .map_or(String::new(), |shape| format!("◆ chosen ({shape}) · "));
         format!("{chosen}bold: within 1% of the fastest · ·: not tried")
     }
 }
