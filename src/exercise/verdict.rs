@@ -15,6 +15,7 @@ mod pins;
 mod poll;
 mod repeats;
 mod reported;
+mod ring;
 mod staging;
 #[cfg(test)]
 mod tests;

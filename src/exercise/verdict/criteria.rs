@@ -3,9 +3,9 @@
 //! The kinds on behaviour (`call-on-copied-buffer`, `copies-from`, `issue-order`, `rounds`,
 //! `events-time-copies`, `median-of-timed-copies`, `ops-overlap`, `metric-matches-timeline`,
 //! `reuse-after-event`, `device-memory-at-most`, `input-stays-pageable`, `pinned-at-most`,
-//! `same-work`) read the call log and the timeline, not what the program prints
+//! `same-work`, `staging-slots`) read the call log and the timeline, not what the program prints
 //! (`verdict/behaviour.rs`, `verdict/timed.rs`, `verdict/repeats.rs`, `verdict/devmem.rs`,
-//! `verdict/staging.rs`, `verdict/work.rs`); `checks-errors` reads the program's tree
+//! `verdict/staging.rs`, `verdict/work.rs`, `verdict/ring.rs`); `checks-errors` reads the program's tree
 //! (`verdict/errcheck.rs`): whether a call's returned error is tested is in the code, not in
 //! what one run did. Every criterion that reads a `_gbps` figure also fails one faster than the
 //! fastest copy the run's timeline measured.
@@ -136,6 +136,10 @@ pub enum Criterion {
     /// a variable, or in a function of the file such as a `CHECK` helper), and each is called
     /// (see `verdict/errcheck.rs`).
     ChecksErrors { calls: Vec<String> },
+    /// At least `min_slots` page-locked buffers that uploads read had an upload in flight (issued,
+    /// not yet known finished by the host) at once: a staging ring that lets the host stage
+    /// ahead (see `verdict/ring.rs`).
+    StagingSlots { min_slots: u32 },
 }
 
 impl Criterion {
@@ -165,6 +169,7 @@ impl Criterion {
                 !calls.is_empty() && calls.iter().all(|c| crate::exercise::api::is_call(c))
             }
             Criterion::PinsAtMost { count } => *count >= 1,
+            Criterion::StagingSlots { min_slots } => *min_slots >= 1,
             Criterion::PinnedAtMost { bytes } => *bytes >= 1,
             Criterion::CallOnCopiedBuffer { call, .. } => call == "cudaHostRegister",
             Criterion::CopiesFrom { min_bytes, .. } => *min_bytes >= 1,
@@ -277,6 +282,7 @@ impl Criterion {
             }
             Criterion::ReuseAfterEvent { .. } => "buffers reused after an event".into(),
             Criterion::SameWork => "does the task's work".into(),
+            Criterion::StagingSlots { .. } => "staging slots in flight".into(),
             Criterion::ChecksErrors { calls } => {
                 format!("checks the errors of {}", calls.join(", "))
             }
@@ -310,7 +316,8 @@ fn judge(
         | Criterion::IssueOrder { .. }
         | Criterion::Rounds { .. }
         | Criterion::ReuseAfterEvent { .. }
-        | Criterion::SameWork => judge_behaviour(c, run, reference, poll),
+        | Criterion::SameWork
+        | Criterion::StagingSlots { .. } => judge_behaviour(c, run, reference, poll),
         Criterion::EventsTimeCopies { .. }
         | Criterion::OpsOverlap { .. }
         | Criterion::MetricMatchesTimeline { .. }
@@ -384,6 +391,7 @@ fn judge_behaviour(
             behaviour::reuse_after_event(out, ops, *min_reuses, poll)
         }
         Criterion::SameWork => super::work::same_work(out, ops, reference),
+        Criterion::StagingSlots { min_slots } => super::ring::staging_slots(out, ops, *min_slots),
         _ => not_here(c),
     }
 }
