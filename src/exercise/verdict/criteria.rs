@@ -130,7 +130,7 @@ pub enum Criterion {
         tolerance_pct: f64,
     },
     /// The run did at least the work of the exercise's solution run in the same check: bytes
-    /// each way, `transform`'s floats, `spin`'s cycles (see `verdict/work.rs`).
+    /// each way, `transform`'s floats, `spin`'s cycles, `host_work`'s time (see `verdict/work.rs`).
     SameWork,
     /// The error every call in `calls` returns is tested (compared or branched on, directly, in
     /// a variable, or in a function of the file such as a `CHECK` helper), and each is called
