@@ -149,7 +149,7 @@ fn grouped(x: u64) -> String {
     let digits = x.to_string();
     let mut out = String::new();
     for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(ch);
@@ -210,8 +210,10 @@ mod tests {
             }
         ));
         // Spin cycles are read from the run's `spins`.
-        let mut spun = Outcome::default();
-        spun.spins = vec![(0, 5_000_000), (3, 3_000_000)];
+        let mut spun = Outcome {
+            spins: vec![(0, 5_000_000), (3, 3_000_000)],
+            ..Outcome::default()
+        };
         let only_copies = reference(Work {
             spin_cycles: 8_000_000,
             ..Work::default()
