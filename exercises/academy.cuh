@@ -20,8 +20,6 @@
 //   - it runs a subset: the header's two kernels only (each reads and writes whole ranges, no
 //     kernels of your own), `float *` host pointers, `cudaHostRegister` of whole allocations;
 //     anything else is a diagnostic at its line, not a compile error;
-//   - `cudaLaunchHostFunc` waits for its stream at the call and then runs the function, so the
-//     host timeline shows a wait the compiled program does not have;
 //   - a CUDA call that fails returns its error and the run goes on, but a host access out of
 //     bounds or after `free` stops the run instead of corrupting memory;
 //   - on the simulator, times come from a model of the H200 test machine (or another profile),

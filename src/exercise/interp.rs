@@ -69,6 +69,9 @@ pub struct Outcome {
     /// Each call the host spent at least [`HOST_SPAN_MIN_US`] in (waits, blocking copies,
     /// `host_work`, pinning), as host-lane ops on the timeline's origin, with their lines.
     pub host_calls: Vec<Op>,
+    /// Each `spin` launch: the index of its op in `log` and its cycles (the op itself records
+    /// no length), for the criteria on the work a run did (`verdict/work.rs`).
+    pub spins: Vec<(usize, u64)>,
 }
 
 /// The shortest call drawn on the host lane, in microseconds: shorter ones (a launch, an

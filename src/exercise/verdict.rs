@@ -8,16 +8,19 @@ mod behaviour;
 mod bracket;
 mod criteria;
 mod devmem;
+mod errcheck;
 mod facts;
 mod passes;
 mod pins;
 mod poll;
 mod repeats;
 mod reported;
+mod ring;
 mod staging;
 #[cfg(test)]
 mod tests;
 mod timed;
+mod work;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::AtomicBool;
@@ -159,7 +162,7 @@ pub fn check(
     }
     // Each reference program the criteria name runs once: this exercise's solution, or
     // another exercise's (`None` and `Some(id)`).
-    let mut references: Vec<(Option<&str>, ReferenceRun)> = Vec::new();
+    let mut references: Vec<(Option<&str>, Result<ReferenceRun, String>)> = Vec::new();
     for want in ex.criteria.iter().filter_map(Criterion::reference) {
         if !references.iter().any(|(id, _)| *id == want) {
             references.push((want, reference_run(ex, want, gpu, limits, halt)));
@@ -177,7 +180,13 @@ pub fn check(
             .reference()
             .and_then(|want| references.iter().find(|(id, _)| *id == want))
             .map(|(_, r)| r);
-        let graded = grade(c, &outcome, &ops, &v.hazards, reference, &poll);
+        let run = criteria::Run {
+            out: &outcome,
+            ops: &ops,
+            hazards: &v.hazards,
+            program: &program,
+        };
+        let graded = grade(c, &run, reference, &poll);
         if poll.stopped().is_some() {
             break;
         }
@@ -204,8 +213,13 @@ pub fn check(
     v
 }
 
-/// The figures a reference program reported, or why it gave none.
-type ReferenceRun = Result<BTreeMap<String, f64>, String>;
+/// What a reference program (an exercise's solution) did in this check: the figures it
+/// reported and its work (`verdict/work.rs`).
+#[derive(Debug, Clone)]
+pub(crate) struct ReferenceRun {
+    pub metrics: BTreeMap<String, f64>,
+    pub work: work::Work,
+}
 
 const HAZARDS_CANCELLED: &str = "cancelled while the run was checked for hazards";
 
@@ -245,7 +259,7 @@ fn reference_run(
     gpu: &mut dyn Gpu,
     limits: Limits,
     halt: Halt,
-) -> ReferenceRun {
+) -> Result<ReferenceRun, String> {
     let solution = match other {
         None => ex.solution,
         Some(id) => {
@@ -266,7 +280,13 @@ fn reference_run(
         Some(e) => Err(format!(
             "the reference run (the exercise's solution) failed: {e}"
         )),
-        None => Ok(out.metrics),
+        None => {
+            let work = work::of(&out, &facts::device_ops(&out));
+            Ok(ReferenceRun {
+                metrics: out.metrics,
+                work,
+            })
+        }
     }
 }
 

@@ -73,6 +73,8 @@ impl Interp<'_> {
                 &a,
                 DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![], vec![]),
             )?;
+            let idx = self.out.log.len().saturating_sub(1);
+            self.out.spins.push((idx, cycles));
             let r = self.gpu.launch_spin_cycles(stream, cycles);
             self.m(pos, "spin", r)?;
             return Ok(Value::Void);

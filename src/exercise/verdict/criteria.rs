@@ -2,11 +2,13 @@
 //!
 //! The kinds on behaviour (`call-on-copied-buffer`, `copies-from`, `issue-order`, `rounds`,
 //! `events-time-copies`, `median-of-timed-copies`, `ops-overlap`, `metric-matches-timeline`,
-//! `reuse-after-event`, `device-memory-at-most`, `input-stays-pageable`, `pinned-at-most`) read
-//! the call log and the timeline, not what the program prints (`verdict/behaviour.rs`,
-//! `verdict/timed.rs`, `verdict/repeats.rs`, `verdict/devmem.rs`, `verdict/staging.rs`). Every
-//! criterion that reads a `_gbps` figure also fails one faster than the fastest copy the run's
-//! timeline measured.
+//! `reuse-after-event`, `device-memory-at-most`, `input-stays-pageable`, `pinned-at-most`,
+//! `same-work`, `staging-slots`) read the call log and the timeline, not what the program prints
+//! (`verdict/behaviour.rs`, `verdict/timed.rs`, `verdict/repeats.rs`, `verdict/devmem.rs`,
+//! `verdict/staging.rs`, `verdict/work.rs`, `verdict/ring.rs`); `checks-errors` reads the program's tree
+//! (`verdict/errcheck.rs`): whether a call's returned error is tested is in the code, not in
+//! what one run did. Every criterion that reads a `_gbps` figure also fails one faster than the
+//! fastest copy the run's timeline measured.
 
 use serde::Deserialize;
 
@@ -17,8 +19,17 @@ use super::passes::Order;
 use super::poll::Poll;
 use super::reported::{self, Reference};
 use super::timed::{self, Lane, Measured};
+use crate::exercise::ast::Program;
 use crate::exercise::hazards::Hazard;
 use crate::exercise::interp::Outcome;
+
+/// What grading reads of one run: its outcome, its device ops, its hazards and its program.
+pub(super) struct Run<'a> {
+    pub out: &'a Outcome,
+    pub ops: &'a [DevOp<'a>],
+    pub hazards: &'a [Hazard],
+    pub program: &'a Program,
+}
 
 /// One pass criterion of an exercise (`[[criteria]]` in `exercise.toml`, tagged by `kind`).
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -74,12 +85,16 @@ pub enum Criterion {
     /// stream, one before and one after copies going `direction` from `memory` memory of
     /// `min_bytes` or more, and agrees within `tolerance_pct` percent with what the timeline
     /// measured for those copies (a `_gbps` metric: their bytes over their span; `_ms`: the span).
+    /// With `every_copy`, the pair also brackets every copy going `direction` that the run made
+    /// (none left outside the timed region, untimed).
     EventsTimeCopies {
         metric: String,
         direction: Direction,
         memory: Memory,
         min_bytes: u64,
         tolerance_pct: f64,
+        #[serde(default)]
+        every_copy: bool,
     },
     /// The lanes `a` and `b` (`h2d`, `d2h`, `kernel`, `device`, `host-work`) were busy at the
     /// same time for at least `min_fraction` of the shorter lane's busy time (the timeline,
@@ -114,6 +129,17 @@ pub enum Criterion {
         count: u32,
         tolerance_pct: f64,
     },
+    /// The run did at least the work of the exercise's solution run in the same check: bytes
+    /// each way, `transform`'s floats, `spin`'s cycles, `host_work`'s time (see `verdict/work.rs`).
+    SameWork,
+    /// The error every call in `calls` returns is tested (compared or branched on, directly, in
+    /// a variable, or in a function of the file such as a `CHECK` helper), and each is called
+    /// (see `verdict/errcheck.rs`).
+    ChecksErrors { calls: Vec<String> },
+    /// At least `min_slots` page-locked buffers that uploads read had an upload in flight (issued,
+    /// not yet known finished by the host) at once: a staging ring that lets the host stage
+    /// ahead (see `verdict/ring.rs`).
+    StagingSlots { min_slots: u32 },
 }
 
 impl Criterion {
@@ -121,9 +147,9 @@ impl Criterion {
     /// `Some(Some(id))` for the solution of exercise `id`.
     pub fn reference(&self) -> Option<Option<&str>> {
         match self {
-            Criterion::MetricNearReference { .. } | Criterion::MetricAtLeastReference { .. } => {
-                Some(None)
-            }
+            Criterion::MetricNearReference { .. }
+            | Criterion::MetricAtLeastReference { .. }
+            | Criterion::SameWork => Some(None),
             Criterion::MetricAtMostReference { exercise, .. } => Some(exercise.as_deref()),
             _ => None,
         }
@@ -139,7 +165,11 @@ impl Criterion {
             | Criterion::MetricBelowSum { fraction: x, .. } => *x > 0.0 && *x <= 1.0,
             Criterion::MetricAtMostReference { factor, .. } => *factor >= 1.0,
             Criterion::MetricsReported { metrics } => !metrics.is_empty(),
+            Criterion::ChecksErrors { calls } => {
+                !calls.is_empty() && calls.iter().all(|c| crate::exercise::api::is_call(c))
+            }
             Criterion::PinsAtMost { count } => *count >= 1,
+            Criterion::StagingSlots { min_slots } => *min_slots >= 1,
             Criterion::PinnedAtMost { bytes } => *bytes >= 1,
             Criterion::CallOnCopiedBuffer { call, .. } => call == "cudaHostRegister",
             Criterion::CopiesFrom { min_bytes, .. } => *min_bytes >= 1,
@@ -176,13 +206,11 @@ impl Criterion {
 /// Grade one criterion on a run: its name in the verdict, and whether and why it passed.
 pub(super) fn grade(
     c: &Criterion,
-    out: &Outcome,
-    ops: &[DevOp<'_>],
-    hazards: &[Hazard],
+    run: &Run<'_>,
     reference: Reference<'_>,
     poll: &Poll,
 ) -> CheckResult {
-    let result = judge(c, out, ops, hazards, reference, poll);
+    let result = judge(c, run, reference, poll);
     CheckResult {
         name: c.title(),
         passed: result.is_ok(),
@@ -253,22 +281,68 @@ impl Criterion {
                 format!("{metric}: the median of {count} event-timed copies after a warm-up")
             }
             Criterion::ReuseAfterEvent { .. } => "buffers reused after an event".into(),
+            Criterion::SameWork => "does the task's work".into(),
+            Criterion::StagingSlots { .. } => "staging slots in flight".into(),
+            Criterion::ChecksErrors { calls } => {
+                format!("checks the errors of {}", calls.join(", "))
+            }
         }
     }
 }
 
-/// Whether the run meets `c`, and why: the detail, passed or not.
+/// Whether the run meets `c`, and why: the detail, passed or not. Two families: what the run
+/// reported (its checks, hazards and figures) and what it did (the log and the timeline).
 fn judge(
     c: &Criterion,
-    out: &Outcome,
-    ops: &[DevOp<'_>],
-    hazards: &[Hazard],
+    run: &Run<'_>,
     reference: Reference<'_>,
     poll: &Poll,
 ) -> Result<String, String> {
     match c {
+        Criterion::OutputCorrect
+        | Criterion::NoHazards
+        | Criterion::MetricsReported { .. }
+        | Criterion::MetricNearReference { .. }
+        | Criterion::MetricAtLeastReference { .. }
+        | Criterion::MetricAtMostReference { .. }
+        | Criterion::MetricBelowSum { .. }
+        | Criterion::ChecksErrors { .. } => judge_reported(c, run, reference),
+        Criterion::PinsAtMost { .. }
+        | Criterion::InputStaysPageable
+        | Criterion::PinnedAtMost { .. }
+        | Criterion::DeviceMemoryAtMost { .. }
+        | Criterion::CallOnCopiedBuffer { .. }
+        | Criterion::CopiesFrom { .. }
+        | Criterion::IssueOrder { .. }
+        | Criterion::Rounds { .. }
+        | Criterion::ReuseAfterEvent { .. }
+        | Criterion::SameWork
+        | Criterion::StagingSlots { .. } => judge_behaviour(c, run, reference, poll),
+        Criterion::EventsTimeCopies { .. }
+        | Criterion::OpsOverlap { .. }
+        | Criterion::MetricMatchesTimeline { .. }
+        | Criterion::MedianOfTimedCopies { .. } => judge_timed(c, run, poll),
+    }
+}
+
+/// Why a criterion reached a family that does not grade it (`judge` routes every kind).
+fn not_here(c: &Criterion) -> Result<String, String> {
+    Err(format!(
+        "internal: `{}` was routed to the wrong grader",
+        c.title()
+    ))
+}
+
+/// The criteria on what the run reported and on the program's text.
+fn judge_reported(
+    c: &Criterion,
+    run: &Run<'_>,
+    reference: Reference<'_>,
+) -> Result<String, String> {
+    let out = run.out;
+    match c {
         Criterion::OutputCorrect => reported::output_correct(out),
-        Criterion::NoHazards => reported::no_hazards(hazards),
+        Criterion::NoHazards => reported::no_hazards(run.hazards),
         Criterion::MetricsReported { metrics } => reported::all_reported(out, metrics),
         Criterion::MetricNearReference {
             metric,
@@ -285,6 +359,20 @@ fn judge(
             parts,
             fraction,
         } => reported::below_sum(out, metric, parts, *fraction),
+        Criterion::ChecksErrors { calls } => super::errcheck::checks_errors(run.program, calls),
+        _ => not_here(c),
+    }
+}
+
+/// The criteria on what the run did, read from its call log.
+fn judge_behaviour(
+    c: &Criterion,
+    run: &Run<'_>,
+    reference: Reference<'_>,
+    poll: &Poll,
+) -> Result<String, String> {
+    let (out, ops) = (run.out, run.ops);
+    match c {
         Criterion::PinsAtMost { count } => super::pins::grade(out, *count),
         Criterion::InputStaysPageable => super::staging::input_stays_pageable(out),
         Criterion::PinnedAtMost { bytes } => super::staging::pinned_at_most(out, *bytes),
@@ -299,17 +387,36 @@ fn judge(
         } => behaviour::copies_from(ops, *direction, *memory, *min_bytes),
         Criterion::IssueOrder { orders } => behaviour::issue_order(out, ops, orders),
         Criterion::Rounds { count, min_bytes } => behaviour::rounds(out, ops, *count, *min_bytes),
+        Criterion::ReuseAfterEvent { min_reuses } => {
+            behaviour::reuse_after_event(out, ops, *min_reuses, poll)
+        }
+        Criterion::SameWork => super::work::same_work(out, ops, reference),
+        Criterion::StagingSlots { min_slots } => super::ring::staging_slots(out, ops, *min_slots),
+        _ => not_here(c),
+    }
+}
+
+/// The criteria on time: events around copies, overlap, figures held to the timeline.
+fn judge_timed(c: &Criterion, run: &Run<'_>, poll: &Poll) -> Result<String, String> {
+    let (out, ops) = (run.out, run.ops);
+    match c {
         Criterion::EventsTimeCopies {
             metric,
             direction,
             memory,
             min_bytes,
             tolerance_pct,
+            every_copy,
         } => timed::events_time_copies(
             out,
             ops,
             metric,
-            (*direction, *memory, *min_bytes),
+            timed::Copies {
+                dir: *direction,
+                mem: *memory,
+                min_bytes: *min_bytes,
+                every_copy: *every_copy,
+            },
             *tolerance_pct,
             poll,
         ),
@@ -341,8 +448,6 @@ fn judge(
             *tolerance_pct,
             poll,
         ),
-        Criterion::ReuseAfterEvent { min_reuses } => {
-            behaviour::reuse_after_event(out, ops, *min_reuses, poll)
-        }
+        _ => not_here(c),
     }
 }

@@ -47,6 +47,9 @@ pub enum Memory {
     Pinned,
     /// `malloc` page-locked with `cudaHostRegister`.
     Registered,
+    /// Either of the two above: pinned is pinned, whichever call locked it (what a criterion
+    /// names when the task does not care how the memory was page-locked).
+    PageLocked,
 }
 
 impl Memory {
@@ -55,6 +58,15 @@ impl Memory {
             Memory::Pageable => "pageable (`malloc`)",
             Memory::Pinned => "pinned (`cudaMallocHost`)",
             Memory::Registered => "registered (`cudaHostRegister`)",
+            Memory::PageLocked => "page-locked (`cudaMallocHost` or `cudaHostRegister`)",
+        }
+    }
+
+    /// Whether a copy whose host side was `actual` (never `PageLocked`) is of this kind.
+    pub fn admits(self, actual: Memory) -> bool {
+        match self {
+            Memory::PageLocked => matches!(actual, Memory::Pinned | Memory::Registered),
+            _ => self == actual,
         }
     }
 }
@@ -75,7 +87,7 @@ pub struct DevOp<'a> {
 impl DevOp<'_> {
     /// A copy going `dir`, from or to memory of kind `mem` (any kind when `None`).
     pub fn is_copy(&self, dir: Direction, mem: Option<Memory>) -> bool {
-        dir.matches(self.op.kind) && mem.is_none_or(|m| self.host.map(|h| h.1) == Some(m))
+        dir.matches(self.op.kind) && mem.is_none_or(|m| self.host.is_some_and(|h| m.admits(h.1)))
     }
 
     pub fn bytes(&self) -> u64 {

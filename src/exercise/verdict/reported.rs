@@ -1,14 +1,12 @@
 //! The criteria on what a run reports: `check_output`'s answers, the hazards found, and the
 //! metrics the program reported, alone or against a reference run.
 
-use std::collections::BTreeMap;
-
-use super::timed;
+use super::{ReferenceRun, timed};
 use crate::exercise::hazards::Hazard;
 use crate::exercise::interp::Outcome;
 
-/// The reference run's metrics, when a criterion needs them.
-pub(super) type Reference<'a> = Option<&'a Result<BTreeMap<String, f64>, String>>;
+/// The reference run, when a criterion needs it.
+pub(super) type Reference<'a> = Option<&'a Result<ReferenceRun, String>>;
 
 /// No hazard was found; else the first three, and how many more.
 pub(super) fn no_hazards(hazards: &[Hazard]) -> Result<String, String> {
@@ -47,6 +45,7 @@ pub(super) fn all_reported(out: &Outcome, metrics: &[String]) -> Result<String, 
 fn reference_of(reference: Reference<'_>, m: &str) -> Result<f64, String> {
     match reference {
         Some(Ok(r)) => r
+            .metrics
             .get(m)
             .copied()
             .ok_or_else(|| format!("the reference run did not report `{m}`")),

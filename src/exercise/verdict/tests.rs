@@ -123,7 +123,12 @@ fn timed_copies(out: &Outcome, poll: &Poll) -> Result<String, String> {
         out,
         &ops,
         "upload_gbps",
-        (Direction::H2d, Memory::Pinned, 1),
+        timed::Copies {
+            dir: Direction::H2d,
+            mem: Memory::Pinned,
+            min_bytes: 1,
+            every_copy: false,
+        },
         5.0,
         poll,
     )
@@ -171,7 +176,12 @@ fn the_median_and_the_other_memory_check_query_each_pair_once() {
         &out,
         &ops,
         "upload_gbps",
-        (Direction::H2d, Memory::Pageable, 1),
+        timed::Copies {
+            dir: Direction::H2d,
+            mem: Memory::Pageable,
+            min_bytes: 1,
+            every_copy: false,
+        },
         5.0,
         &poll,
     );

@@ -386,7 +386,7 @@ fn pin_once_counts_what_the_program_pinned_not_what_its_text_says() {
     // Pinning with cudaHostRegister in every round counts as well.
     let registered = ex
         .solution
-        .replace("float *h_in;\n    float *h_out;\n    cudaMallocHost(&h_in, bytes);\n    cudaMallocHost(&h_out, bytes);\n", "float *h_in = (float *)malloc(bytes);\n    float *h_out;\n    cudaMallocHost(&h_out, bytes);\n")
+        .replace("float *h_in;\n    float *h_out;\n    CHECK(cudaMallocHost(&h_in, bytes));\n    CHECK(cudaMallocHost(&h_out, bytes));\n", "float *h_in = (float *)malloc(bytes);\n    float *h_out;\n    CHECK(cudaMallocHost(&h_out, bytes));\n")
         .replace("        fill_input(h_in, n);\n", "        cudaHostRegister(h_in, bytes, 0);\n        fill_input(h_in, n);\n")
         .replace("        if (!check_output", "        cudaHostUnregister(h_in);\n        if (!check_output")
         .replace("    cudaFreeHost(h_in);\n", "    free(h_in);\n");

@@ -46,12 +46,17 @@ fn shortcuts(id: &str) -> Vec<(String, String, String)> {
 
 #[test]
 fn every_exercise_has_shortcuts_and_each_fails_naming_what_is_missing() {
+    // Every fixture is checked before the test fails, so one run lists every one that misses.
+    let mut wrong: Vec<String> = Vec::new();
     for ex in catalog::all() {
         let cases = shortcuts(&ex.id);
         assert!(!cases.is_empty(), "{}: no shortcut fixtures", ex.id);
         for (name, expect, src) in cases {
             let v = check_on(ex, &src, &mut sim());
-            assert!(!v.passed, "{}/{name} passed: {:#?}", ex.id, v.checks);
+            if v.passed {
+                wrong.push(format!("{}/{name} passed: {:#?}", ex.id, v.checks));
+                continue;
+            }
             let failed: Vec<String> = v
                 .checks
                 .iter()
@@ -59,13 +64,68 @@ fn every_exercise_has_shortcuts_and_each_fails_naming_what_is_missing() {
                 .map(|c| format!("{}: {}", c.name, c.detail))
                 .chain(v.hazards.iter().map(|h| h.kind.name().to_string()))
                 .collect();
-            assert!(
-                failed.iter().any(|f| f.contains(&expect)),
-                "{}/{name}: no failed check says {expect:?}: {failed:#?}",
-                ex.id
-            );
+            if !failed.iter().any(|f| f.contains(&expect)) {
+                wrong.push(format!(
+                    "{}/{name}: no failed check says {expect:?}: {failed:#?}",
+                    ex.id
+                ));
+            }
         }
     }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `(file name, source)` of every honest alternative of `id` in `tests/fixtures/honest/<id>/`.
+fn honest(id: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/honest")
+        .join(id);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, String)> = entries
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read_to_string(&path).unwrap())
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn every_honest_alternative_passes() {
+    // Other ways to do the task (a registered buffer where pinned memory is asked, a `check()`
+    // function instead of a `CHECK` macro, several large copies instead of one): the criteria
+    // hold the task, not the solution's text.
+    let mut seen = 0;
+    for ex in catalog::all() {
+        for (name, src) in honest(&ex.id) {
+            let v = check_on(ex, &src, &mut sim());
+            assert!(v.passed, "{}/{name} failed: {:#?}", ex.id, v.checks);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 5, "only {seen} honest alternatives found");
+}
+
+#[test]
+fn staging_ring_is_timed_against_the_same_work_as_wait_for_it() {
+    // `staging-ring`'s time limit is `wait-for-it`'s solution: like with like only when the two
+    // solutions do the same work. The work is the `same-work` check's detail.
+    let work = |id: &str| {
+        let ex = catalog::find(id).unwrap();
+        let v = check_on(ex, ex.solution, &mut sim());
+        assert!(v.passed, "{id}: {:#?}", v.checks);
+        let c = v.checks.iter().find(|c| c.name == "does the task's work");
+        c.unwrap_or_else(|| panic!("{id} has no same-work check"))
+            .detail
+            .clone()
+    };
+    let ring = work("staging-ring");
+    assert!(ring.contains("moved 64 MiB host-to-device"), "{ring}");
+    assert_eq!(ring, work("wait-for-it"));
 }
 
 #[test]
