@@ -63,6 +63,7 @@ fn bench_render(c: &mut Criterion) {
             theme: Theme::new(true),
             highlight,
             metric: &metric,
+            code_scroll: 0,
         };
         let lines = render(&md, &opts); // fills the highlight cache
         assert!(lines.len() > 20);
@@ -98,6 +99,7 @@ fn bench_hostile(c: &mut Criterion) {
             theme: Theme::new(true),
             highlight: true,
             metric: &metric,
+            code_scroll: 0,
         };
         c.bench_function(name, |b| {
             b.iter(|| render(black_box(&md), black_box(&opts)))

@@ -8,8 +8,8 @@
 //!
 //! Every line fits `width` (for widths of a few columns and up), nothing depends on colour alone,
 //! and any input renders in time linear in its size: control characters are replaced, deep
-//! nesting stops indenting after `prefix::MAX_DEPTH` levels, over-long words and code lines are
-//! cut.
+//! nesting stops indenting after `prefix::MAX_DEPTH` levels, over-long words are cut, and code
+//! lines are cut at the edge with a `»` mark (they scroll sideways, never wrap).
 
 mod blocks;
 mod code;
@@ -37,6 +37,9 @@ pub struct Rendered {
     pub links: Vec<Link>,
     /// Where link text lies in `lines`, for making those cells hyperlinks.
     pub spots: Vec<LinkSpot>,
+    /// How many columns the widest code line is wider than its pane: how far
+    /// [`RenderOptions::code_scroll`] can scroll code sideways (0: all code fits).
+    pub code_overflow: usize,
 }
 
 /// How to render a card.
@@ -52,6 +55,9 @@ pub struct RenderOptions<'a> {
     /// Looks up `{{metric:NAME}}` placeholders: `Some("55.1 GB/s")` after a run, `None` before
     /// (then the placeholder reads as an invitation to run the experiment).
     pub metric: &'a dyn Fn(&str) -> Option<String>,
+    /// Columns code blocks are scrolled to the left: code is cut at the pane's edge, never
+    /// wrapped, and read whole by scrolling (see [`Rendered::code_overflow`]).
+    pub code_scroll: u16,
 }
 
 /// The pulldown-cmark extensions lessons use.

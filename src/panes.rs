@@ -7,7 +7,8 @@
 //! 80-column code block (and the lesson 4 chunking diagram) never wraps.
 //!
 //! Very wide (200+ columns): lesson list | card | then three columns or panel above quiz, as
-//! below. Wide (182+ body columns): card | panel | quiz. Code-wide (140+): card | panel above
+//! below. A quiz with no question to offer yet keeps only the rows (or, side by side, the
+//! columns) its note needs, under the panel from 140 columns on. Wide (182+ body columns): card | panel | quiz. Code-wide (140+): card | panel above
 //! quiz. Below 140: the card across the width on top (at least half the rows, more with the
 //! focus, fewer when its text is shorter), then panel and quiz side by side. (A card column beside the panel below 140 columns
 //! was narrower than a code block, which then wrapped: review 2026-12-01 at 100-120 columns.) The status bar (which backend runs experiments)
@@ -54,6 +55,8 @@ pub const CARD_SHARE_MIN: u16 = 50;
 const CARD_SHARE_FOCUSED: u16 = 60;
 /// The fewest rows a short card shrinks to (its frame and three lines).
 const MIN_CARD_ROWS: u16 = 5;
+/// The narrowest an idle quiz's column gets beside the panel (below 140 columns).
+const IDLE_QUIZ_MIN_WIDTH: u16 = 22;
 
 /// The screen's areas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,19 +89,23 @@ pub fn too_small(size: Size) -> bool {
 /// `zoomed` (the other panes are empty rectangles, drawn as nothing). The card keeps its whole
 /// share of the rows, however short its text: [`panes_fitting`] gives the spare ones away.
 pub fn panes(area: Rect, banners: usize, focus: Focus, zoomed: bool) -> Panes {
-    panes_fitting(area, banners, focus, zoomed, &|_| usize::MAX)
+    panes_fitting(area, banners, focus, zoomed, &|_| usize::MAX, None)
 }
 
 /// [`panes`] for a card whose text takes `card_lines(width)` lines at a text width of `width`:
 /// where the card is stacked above the panel, a short card gives the rows it does not fill to
 /// the panel and the quiz (review 2026-12-01b: at 120x40 lesson 4's comparison needed `z`
-/// while the card above it had four empty rows).
+/// while the card above it had four empty rows). `idle_quiz`, when the quiz has no question to
+/// offer yet, gives the lines its note takes at a text width: the quiz then keeps only those
+/// rows (or, side by side with the panel, a narrower column) and the panel gets the rest
+/// (at 200x60 it took 25 rows to say "no question yet").
 pub fn panes_fitting(
     area: Rect,
     banners: usize,
     focus: Focus,
     zoomed: bool,
     card_lines: &dyn Fn(u16) -> usize,
+    idle_quiz: Option<&dyn Fn(u16) -> usize>,
 ) -> Panes {
     let banner_rows = u16::try_from(banners).unwrap_or(0).min(area.height / 4);
     let [header, banners, body, status, footer] = Layout::vertical([
@@ -121,7 +128,7 @@ pub fn panes_fitting(
         (true, Focus::Cards) => [main, Rect::default(), Rect::default()],
         (true, Focus::Panel) => [Rect::default(), main, Rect::default()],
         (true, Focus::Quiz) => [Rect::default(), Rect::default(), main],
-        _ => body_panes(main, focus, card_lines),
+        _ => body_panes(main, focus, card_lines, idle_quiz),
     };
     Panes {
         header,
@@ -136,8 +143,14 @@ pub fn panes_fitting(
 }
 
 /// Card, panel and quiz inside `main`.
-fn body_panes(main: Rect, focus: Focus, card_lines: &dyn Fn(u16) -> usize) -> [Rect; 3] {
-    if main.width >= THREE_COLUMNS_FROM {
+fn body_panes(
+    main: Rect,
+    focus: Focus,
+    card_lines: &dyn Fn(u16) -> usize,
+    idle_quiz: Option<&dyn Fn(u16) -> usize>,
+) -> [Rect; 3] {
+    // An idle quiz takes no column of its own: it goes under the panel, as from 140 columns.
+    if main.width >= THREE_COLUMNS_FROM && idle_quiz.is_none() {
         let room = main.width - CODE_CARD_WIDTH - MIN_PANEL_COLUMN;
         let quiz = (main.width / 4)
             .clamp(QUIZ_COLUMN.0, QUIZ_COLUMN.1)
@@ -158,6 +171,17 @@ fn body_panes(main: Rect, focus: Focus, card_lines: &dyn Fn(u16) -> usize) -> [R
             Constraint::Percentage(quiz_share),
         ])
         .areas(right);
+        if let Some(lines) = idle_quiz {
+            // Only the rows the note fills (and its frame), never more than its share.
+            let rows = lines(right.width.saturating_sub(4)).saturating_add(2);
+            let rows = u16::try_from(rows)
+                .unwrap_or(u16::MAX)
+                .max(3)
+                .min(quiz.height);
+            let [panel, quiz] =
+                Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(right);
+            return [card, panel, quiz];
+        }
         return [card, panel, quiz];
     }
     // The card is what the learner reads: it keeps half the rows (fewer only when its text is
@@ -176,11 +200,17 @@ fn body_panes(main: Rect, focus: Focus, card_lines: &dyn Fn(u16) -> usize) -> [R
     let card_rows = card_rows.min(needed);
     let [card, bottom] =
         Layout::vertical([Constraint::Length(card_rows), Constraint::Fill(1)]).areas(main);
-    // The focused one of the two gets the wider half.
+    // The focused one of the two gets the wider half; an idle quiz a narrow column, when its
+    // note still fits the rows there.
     let quiz_width = if focus == Focus::Quiz {
         bottom.width * 11 / 20
     } else {
         bottom.width * 2 / 5
+    };
+    let narrow = (bottom.width / 4).max(IDLE_QUIZ_MIN_WIDTH).min(quiz_width);
+    let quiz_width = match idle_quiz {
+        Some(lines) if lines(narrow.saturating_sub(4)) + 2 <= usize::from(bottom.height) => narrow,
+        _ => quiz_width,
     };
     let [panel, quiz] =
         Layout::horizontal([Constraint::Fill(1), Constraint::Length(quiz_width)]).areas(bottom);
@@ -288,10 +318,17 @@ mod tests {
             for focus in [Focus::Cards, Focus::Panel, Focus::Quiz] {
                 let area = Rect::new(0, 0, w, h);
                 let full = panes(area, 0, focus, false);
-                let short = panes_fitting(area, 0, focus, false, &|width| {
-                    assert_eq!(width, w - 4, "measured at the card's text width");
-                    4
-                });
+                let short = panes_fitting(
+                    area,
+                    0,
+                    focus,
+                    false,
+                    &|width| {
+                        assert_eq!(width, w - 4, "measured at the card's text width");
+                        4
+                    },
+                    None,
+                );
                 assert_eq!(
                     short.card.height, 6,
                     "{w}x{h} {focus:?}: four lines and a frame"
@@ -303,18 +340,51 @@ mod tests {
                     "{w}x{h} {focus:?}"
                 );
                 // A long card keeps its share; an empty one keeps three lines.
-                let long = panes_fitting(area, 0, focus, false, &|_| 500);
+                let long = panes_fitting(area, 0, focus, false, &|_| 500, None);
                 assert_eq!(long, full, "{w}x{h}");
-                let empty = panes_fitting(area, 0, focus, false, &|_| 0);
+                let empty = panes_fitting(area, 0, focus, false, &|_| 0, None);
                 assert_eq!(empty.card.height, MIN_CARD_ROWS, "{w}x{h}");
             }
         }
         // Side by side (140 columns on) the card's length changes nothing.
         let area = Rect::new(0, 0, 160, 48);
         assert_eq!(
-            panes_fitting(area, 0, Focus::Panel, false, &|_| 1),
+            panes_fitting(area, 0, Focus::Panel, false, &|_| 1, None),
             panes(area, 0, Focus::Panel, false)
         );
+    }
+
+    #[test]
+    fn a_quiz_with_nothing_to_ask_gives_its_room_to_the_panel() {
+        let long_card = |_: u16| 500;
+        let note = |width: u16| if width >= 60 { 2 } else { 4 };
+        for (w, h) in [
+            (60, 20),
+            (80, 24),
+            (120, 40),
+            (160, 48),
+            (200, 60),
+            (240, 60),
+        ] {
+            let area = Rect::new(0, 0, w, h);
+            let asking = panes_fitting(area, 0, Focus::Cards, false, &long_card, None);
+            let idle = panes_fitting(area, 0, Focus::Cards, false, &long_card, Some(&note));
+            assert_eq!(idle.card, asking.card, "{w}x{h}: the card keeps its place");
+            let room = |p: &Panes| u32::from(p.panel.width) * u32::from(p.panel.height);
+            assert!(room(&idle) > room(&asking), "{w}x{h}: {idle:?}");
+            // The note still shows whole.
+            let text = text_area(idle.quiz);
+            assert!(
+                usize::from(text.height) >= note(text.width),
+                "{w}x{h}: {:?}",
+                idle.quiz
+            );
+            if w >= CODE_WIDTH_FROM + 20 {
+                // Under the panel, with its frame: the rows the note fills and no more.
+                assert_eq!(idle.quiz.height, 4, "{w}x{h}");
+                assert_eq!(idle.quiz.y, idle.panel.bottom(), "{w}x{h}");
+            }
+        }
     }
 
     #[test]

@@ -13,8 +13,8 @@ use crate::markdown::{self, Link, LinkSpot, RenderOptions};
 /// See the module docs.
 #[derive(Debug, Default)]
 pub(super) struct CardCache {
-    /// (width, highlight) the lines below were rendered for.
-    stamp: Option<(u16, bool)>,
+    /// (width, highlight, code scroll) the lines below were rendered for.
+    stamp: Option<(u16, bool, u16)>,
     /// By (lesson, card, withheld): a withheld card opens as soon as its prediction is made.
     lines: HashMap<(usize, usize, bool), Rc<CardView>>,
 }
@@ -28,6 +28,8 @@ pub struct CardView {
     pub links: Vec<Link>,
     /// Where link text lies in `lines`.
     pub spots: Vec<LinkSpot>,
+    /// How far its code can scroll sideways ([`markdown::Rendered::code_overflow`]).
+    pub code_overflow: usize,
 }
 
 impl App {
@@ -40,7 +42,7 @@ impl App {
     pub fn card_view(&self, width: u16) -> Rc<CardView> {
         let withheld = self.withheld_card(self.nav.card).is_some();
         let key = (self.nav.lesson, self.nav.card, withheld);
-        let stamp = Some((width, self.highlight_ready));
+        let stamp = Some((width, self.highlight_ready, self.nav.code_scroll));
         if let Ok(mut cache) = self.cache.try_borrow_mut() {
             if cache.stamp != stamp {
                 cache.lines.clear();
@@ -74,6 +76,7 @@ impl App {
             theme: self.theme,
             highlight: self.highlight_ready,
             metric: &|name| self.metric_text(name),
+            code_scroll: self.nav.code_scroll,
         };
         // A card that answers a prediction not made yet shows a note instead (`predict`).
         let withheld = self.withheld_card(self.nav.card);
@@ -83,6 +86,7 @@ impl App {
             lines: Rc::new(rendered.lines),
             links: rendered.links,
             spots: rendered.spots,
+            code_overflow: rendered.code_overflow,
         }
     }
 }

@@ -320,6 +320,8 @@ impl App {
             Action::ScrollDown => self.scroll(1),
             Action::PageUp => self.scroll(-self.page()),
             Action::PageDown => self.scroll(self.page()),
+            Action::CodeLeft => self.after(|app| app.scroll_code(-1)),
+            Action::CodeRight => self.after(|app| app.scroll_code(1)),
             Action::Top => self.scroll(-i32::from(u16::MAX)),
             Action::Bottom => self.scroll(i32::from(u16::MAX)),
             // Ctrl-S: the save the editor's `Saved` reply confirms (nothing when it is saved).

@@ -37,6 +37,7 @@ impl App {
             }
         }
         self.nav.card_scroll = 0;
+        self.nav.code_scroll = 0;
         self.reset_quiz_state();
         // The open card is still on screen, so it counts as seen again.
         self.visit();

@@ -20,6 +20,7 @@ pub trait Measure: Debug + Sync {
     fn quiz_lines(&self, app: &App, width: u16) -> usize;
     /// Lines of the experiment panel's scrolled part at `width` columns.
     fn panel_lines(&self, app: &App, width: u16) -> usize;
-    /// How far the help overlay can scroll on a screen of `area`.
-    fn help_max_scroll(&self, area: Rect) -> u16;
+    /// How far the help overlay can scroll on a screen of `area` (opened from the exercise
+    /// editor when `in_editor`: it then lists the CUDA calls too).
+    fn help_max_scroll(&self, area: Rect, in_editor: bool) -> u16;
 }

@@ -18,6 +18,8 @@ pub struct NavState {
     pub card: usize,
     /// First visible line of the card.
     pub card_scroll: u16,
+    /// Columns the card's code is scrolled sideways (code is cut at the edge, never wrapped).
+    pub code_scroll: u16,
     /// The pane that takes the keys.
     pub focus: Focus,
     /// Selected row of the lesson list.
@@ -33,6 +35,7 @@ impl Default for NavState {
             lesson: 0,
             card: 0,
             card_scroll: 0,
+            code_scroll: 0,
             focus: Focus::Cards,
             list_selected: 0,
             zoomed: false,
@@ -154,6 +157,7 @@ impl NavState {
         self.lesson = idx;
         self.card = card.min(ctx.card_count(idx).saturating_sub(1));
         self.card_scroll = 0;
+        self.code_scroll = 0;
         if new_lesson {
             self.list_selected = idx;
         }

@@ -17,6 +17,8 @@ use crate::panes::{self as layout, Panes};
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: i32 = 3;
+/// Columns one Shift-← / Shift-→ scrolls the card's code.
+const CODE_STEP: i32 = 8;
 
 impl App {
     /// Whether the lesson list is a sidebar (rather than an overlay) at this size.
@@ -39,7 +41,20 @@ impl App {
             // A broken lesson's problems are drawn in place of the card: keep the whole share.
             _ => usize::MAX,
         };
-        layout::panes_fitting(area, banners, self.nav.focus, self.nav.zoomed, &card_lines)
+        // No question to offer yet: the quiz keeps the rows its note needs.
+        let idle_quiz = |width: u16| self.measure.quiz_lines(self, width);
+        let idle_quiz: Option<&dyn Fn(u16) -> usize> = match self.question() {
+            None => Some(&idle_quiz),
+            Some(_) => None,
+        };
+        layout::panes_fitting(
+            area,
+            banners,
+            self.nav.focus,
+            self.nav.zoomed,
+            &card_lines,
+            idle_quiz,
+        )
     }
 
     fn help_open(&self) -> bool {
@@ -92,9 +107,24 @@ impl App {
     /// Keep scroll offsets inside their content (after a resize or a focus change).
     pub(super) fn clamp_scrolls(&mut self) {
         self.nav.card_scroll = self.nav.card_scroll.min(self.card_max_scroll());
+        self.nav.code_scroll = self.nav.code_scroll.min(self.code_max_scroll());
         self.quiz.scroll = self.quiz.scroll.min(self.quiz_max_scroll());
         self.overlays.help_scroll = self.overlays.help_scroll.min(self.help_max_scroll());
         self.panel.scroll = self.panel.scroll.min(self.panel_max_scroll());
+    }
+
+    /// Shift-← / Shift-→: scroll the card's code sideways `steps` of [`CODE_STEP`] columns, at
+    /// most to the end of its widest line (code is cut at the pane's edge, never wrapped).
+    pub(super) fn scroll_code(&mut self, steps: i32) {
+        let max = self.code_max_scroll();
+        let now = self.nav.code_scroll.min(max);
+        self.nav.code_scroll = add(now, steps.saturating_mul(CODE_STEP), max);
+    }
+
+    fn code_max_scroll(&self) -> u16 {
+        let text = layout::text_area(self.panes().card);
+        let overflow = self.card_view(text.width).code_overflow;
+        u16::try_from(overflow).unwrap_or(u16::MAX)
     }
 
     fn panel_max_scroll(&self) -> u16 {
@@ -117,7 +147,8 @@ impl App {
 
     fn help_max_scroll(&self) -> u16 {
         let area = Rect::new(0, 0, self.size.width, self.size.height);
-        self.measure.help_max_scroll(area)
+        self.measure
+            .help_max_scroll(area, self.exercises.editor.is_some())
     }
 
     /// The wheel scrolls the pane under the pointer (the help while it is open, the lesson

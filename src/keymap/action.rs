@@ -56,6 +56,8 @@ actions! {
     ScrollDown => "scroll down", "scroll the pane a line";
     PageUp => "page up", "scroll the pane a page";
     PageDown => "page down", "scroll the pane a page";
+    CodeLeft => "scroll code", "sideways: the rest of code cut at » (« back)";
+    CodeRight => "scroll code", "sideways: the rest of code cut at » (« back)";
     Top => "top", "scroll to the start or end";
     Bottom => "bottom", "scroll to the start or end";
     OptionUp => "previous option", "move the › cursor";

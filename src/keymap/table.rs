@@ -68,6 +68,9 @@ pub const BINDINGS: &[Binding] = &[
     b(Cards, &[Code(K::Down), Char('j')], A::ScrollDown, Some(("↑↓", "scroll"))),
     b(Cards, &[Code(K::PageUp)], A::PageUp, None),
     b(Cards, &[Code(K::PageDown), Char(' ')], A::PageDown, None),
+    // Before Main's ←→ (which take Shift-← too): code is cut at the pane's edge, never wrapped.
+    b(Cards, &[Shift(K::Left)], A::CodeLeft, None),
+    b(Cards, &[Shift(K::Right)], A::CodeRight, Some(("Shift-←→", "code"))),
     b(Cards, &[Char('g'), Code(K::Home)], A::Top, None),
     b(Cards, &[Char('G'), Code(K::End)], A::Bottom, None),
     b(Quiz, &[Code(K::Up), Char('k')], A::OptionUp, None),

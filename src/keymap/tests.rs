@@ -425,3 +425,141 @@ fn f1_lists_the_keys_in_the_editor_where_question_mark_types() {
     let footer_keys: Vec<&str> = footer(Ctx::Editor).iter().map(|f| f.keys).collect();
     assert!(footer_keys.contains(&"F1"), "{footer_keys:?}");
 }
+
+/// The key events a footer label names: `↑↓`, `+-<>[]`, `n/p`, `a-d`, `Alt-↑↓`, `Shift-←→`,
+/// `^F`, `Alt-K`, `F5`, `Enter`, `text` (any character typed).
+fn named_keys(label: &str) -> Vec<KeyEvent> {
+    use KeyCode as C;
+    let named = match label {
+        "Enter" => Some(C::Enter),
+        "Esc" => Some(C::Esc),
+        "Tab" => Some(C::Tab),
+        "Bksp" => Some(C::Backspace),
+        "PgUp" => Some(C::PageUp),
+        "PgDn" => Some(C::PageDown),
+        "Home" => Some(C::Home),
+        "End" => Some(C::End),
+        "Space" => Some(C::Char(' ')),
+        "text" => Some(C::Char('x')),
+        f => f
+            .strip_prefix('F')
+            .and_then(|n| n.parse::<u8>().ok())
+            .map(C::F),
+    };
+    if let Some(code) = named {
+        return vec![key(code)];
+    }
+    if label.chars().count() > 1 && label.contains('/') {
+        return label.split('/').flat_map(named_keys).collect();
+    }
+    let modifiers = [
+        ("Alt-", KeyModifiers::ALT),
+        ("Ctrl-", KeyModifiers::CONTROL),
+        ("^", KeyModifiers::CONTROL),
+        ("Shift-", KeyModifiers::SHIFT),
+    ];
+    for (prefix, held) in modifiers {
+        if let Some(rest) = label.strip_prefix(prefix) {
+            return named_keys(rest)
+                .into_iter()
+                .map(|k| {
+                    // `Alt-K` is Alt with the k key; Shift keeps what it shifts.
+                    let code = match k.code {
+                        C::Char(c) if held != KeyModifiers::SHIFT => {
+                            C::Char(c.to_ascii_lowercase())
+                        }
+                        code => code,
+                    };
+                    KeyEvent::new(code, k.modifiers | held)
+                })
+                .collect();
+        }
+    }
+    let chars: Vec<char> = label.chars().collect();
+    if let [a, '-', b] = chars[..] {
+        return (a..=b).map(|c| key(C::Char(c))).collect();
+    }
+    chars
+        .into_iter()
+        .map(|c| match c {
+            '↑' => key(C::Up),
+            '↓' => key(C::Down),
+            '←' => key(C::Left),
+            '→' => key(C::Right),
+            c => key(C::Char(c)),
+        })
+        .collect()
+}
+
+/// The actions a footer entry stands for: its row and the rows around it in its context that
+/// have no footer entry of their own (`↑↓ scroll` is on the Down row and names Up too).
+fn footer_group(entry: &FooterKey) -> Vec<Action> {
+    let Some(at) = BINDINGS
+        .iter()
+        .position(|b| b.action == entry.action && b.footer == Some((entry.keys, entry.text)))
+    else {
+        return Vec::new();
+    };
+    let ctx = BINDINGS[at].ctx;
+    let quiet = |b: &&Binding| b.ctx == ctx && b.footer.is_none();
+    let before = BINDINGS[..at].iter().rev().take_while(quiet);
+    let after = BINDINGS[at + 1..].iter().take_while(quiet);
+    before
+        .chain(after)
+        .map(|b| b.action)
+        .chain([entry.action])
+        .collect()
+}
+
+#[test]
+fn every_footer_names_only_keys_that_do_what_it_says_there() {
+    use std::mem::discriminant;
+    let contexts = [
+        Ctx::Cards,
+        Ctx::Quiz,
+        Ctx::Prediction,
+        Ctx::Lessons,
+        Ctx::Panel,
+        Ctx::Params,
+        Ctx::Help,
+        Ctx::Confirm,
+        Ctx::Editor,
+        Ctx::EditorFind,
+        Ctx::EditorDiff,
+        Ctx::QuitPrompt,
+        Ctx::Links,
+        Ctx::Picker,
+    ];
+    let mut checked = 0;
+    for ctx in contexts {
+        for entry in footer(ctx) {
+            let group = footer_group(&entry);
+            let keys = named_keys(entry.keys);
+            assert!(!keys.is_empty(), "{ctx:?}: {:?} names no key", entry.keys);
+            for ev in keys {
+                let does = lookup(ctx, &ev);
+                assert!(
+                    does.is_some_and(|a| group.iter().any(|g| discriminant(g) == discriminant(&a))),
+                    "{ctx:?}: the footer says `{} {}`, but {:?} {:?} does {does:?}",
+                    entry.keys,
+                    entry.text,
+                    ev.modifiers,
+                    ev.code,
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 60, "{checked} keys checked");
+    // A label that names a key bound to something else is caught.
+    let wrong = FooterKey {
+        action: Action::ScrollDown,
+        keys: "←→",
+        text: "scroll",
+    };
+    assert!(
+        named_keys(wrong.keys)
+            .iter()
+            .all(|ev| lookup(Ctx::Cards, ev) != Some(Action::ScrollDown))
+    );
+}

@@ -35,6 +35,8 @@ pub(super) struct Renderer<'r, 'a> {
     table: Option<Table>,
     in_table_head: bool,
     html: Option<String>,
+    /// The most columns a code block's widest line is wider than the pane.
+    code_overflow: usize,
 }
 
 impl<'r, 'a> Renderer<'r, 'a> {
@@ -61,6 +63,7 @@ impl<'r, 'a> Renderer<'r, 'a> {
             table: None,
             in_table_head: false,
             html: None,
+            code_overflow: 0,
         }
     }
 
@@ -77,6 +80,7 @@ impl<'r, 'a> Renderer<'r, 'a> {
             lines: self.out,
             links: self.links.list,
             spots: self.spots,
+            code_overflow: self.code_overflow,
         }
     }
 

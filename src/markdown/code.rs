@@ -1,27 +1,35 @@
 //! Code blocks: highlighted by syntect when it is warm, plain otherwise, behind a `▎ ` gutter
-//! (so code reads apart from prose without colour). A line longer than the pane whose trailing
-//! `//` comment, set on its own line above, lets both fit is shown that way (still the same
-//! program: at 80 columns no built-in card's code wraps); other long lines are cut and go on
-//! after a `↪ ` continuation marker, since every character of code matters.
+//! (so code reads apart from prose without colour). Code is never wrapped (issue 28: a `↪`
+//! continuation read as two lines of code). A line longer than the pane whose trailing `//`
+//! comment, set on its own line above, lets both fit is shown that way (still the same program:
+//! at 80 columns no built-in card's code is cut); other long lines are cut at the pane's edge
+//! with a `»` mark, and the block scrolls sideways by [`RenderOptions::code_scroll`] columns
+//! (`«` where text is hidden on the left), as the exercise editor does.
 
 use ratatui::style::Style;
 use unicode_width::UnicodeWidthStr;
 
 use super::RenderOptions;
 use super::text::clean_code_line;
-use super::wrap::{Piece, hard_wrap, width_of};
+use super::wrap::{Piece, slice_columns, width_of};
 use crate::highlight;
 
 const GUTTER: &str = "▎ ";
-const CONTINUATION: &str = "↪ ";
+/// Where a cut line goes on to the right.
+const MORE_RIGHT: &str = "»";
+/// Where a scrolled line has text to the left.
+const MORE_LEFT: &str = "«";
 
-/// The lines of a code block `code` in fence language `lang`, for a pane `width` wide.
-pub(super) fn code_block(
-    lang: &str,
-    code: &str,
-    opts: &RenderOptions,
-    width: usize,
-) -> Vec<Vec<Piece>> {
+/// A code block's lines for a pane `width` wide, and how many columns its widest line is
+/// wider than the pane (how far it can scroll).
+pub(super) struct CodeLines {
+    pub lines: Vec<Vec<Piece>>,
+    pub overflow: usize,
+}
+
+/// The lines of a code block `code` in fence language `lang`, for a pane `width` wide,
+/// scrolled `opts.code_scroll` columns (at most its overflow).
+pub(super) fn code_block(lang: &str, code: &str, opts: &RenderOptions, width: usize) -> CodeLines {
     let code = code.strip_suffix('\n').unwrap_or(code);
     let clean: String = code
         .split('\n')
@@ -50,24 +58,48 @@ pub(super) fn code_block(
     };
     let muted = opts.theme.muted();
     let body = width.saturating_sub(GUTTER.width()).max(1);
-    let mut out = Vec::with_capacity(source.len());
-    let narrower = body.saturating_sub(CONTINUATION.width()).max(1);
+    let mut shown: Vec<Vec<Piece>> = Vec::with_capacity(source.len());
     for line in source {
-        if width_of(&line) > body
-            && let Some([comment, code]) = comment_above(&line, body)
-        {
-            out.push(with_gutter(vec![], comment, muted));
-            out.push(with_gutter(vec![], code, muted));
-            continue;
+        match comment_above(&line, body) {
+            Some([comment, code]) if width_of(&line) > body => shown.extend([comment, code]),
+            _ => shown.push(line),
         }
-        for (i, chunk) in hard_wrap(line, body, narrower).into_iter().enumerate() {
-            let lead = if i == 0 {
-                vec![]
-            } else {
-                vec![Piece::new(CONTINUATION, muted)]
-            };
-            out.push(with_gutter(lead, chunk, muted));
-        }
+    }
+    let overflow = shown
+        .iter()
+        .map(|l| width_of(l).saturating_sub(body))
+        .max()
+        .unwrap_or(0);
+    let offset = usize::from(opts.code_scroll).min(overflow);
+    let lines = shown
+        .iter()
+        .map(|line| with_gutter(vec![], window(line, offset, body, muted), muted))
+        .collect();
+    CodeLines { lines, overflow }
+}
+
+/// The `body` columns of `line` from column `offset`, with `«` in the first of them when text
+/// lies to the left (and `offset` is not 0) and `»` in the last when text goes on to the right.
+/// Each mark covers one column of code, shown whole one step of scrolling away.
+fn window(line: &[Piece], offset: usize, body: usize, muted: Style) -> Vec<Piece> {
+    let total = width_of(line);
+    let right = total > offset + body;
+    let left = offset > 0 && total > 0;
+    if !right && !left {
+        return line.to_vec();
+    }
+    let from = offset + usize::from(left);
+    let len = body.saturating_sub(usize::from(left) + usize::from(right));
+    let mut out = Vec::new();
+    if left {
+        out.push(Piece::new(MORE_LEFT, muted));
+    }
+    out.extend(slice_columns(line, from, len));
+    if right {
+        // Padded, so the mark sits at the edge even after a short slice.
+        let pad = len.saturating_sub(width_of(&out) - usize::from(left));
+        out.push(Piece::new(" ".repeat(pad), Style::new()));
+        out.push(Piece::new(MORE_RIGHT, muted));
     }
     out
 }

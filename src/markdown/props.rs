@@ -35,8 +35,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn render_never_panics_and_lines_fit(md in markdownish(), width in 10u16..200, color: bool) {
-        let opts = RenderOptions { width, theme: Theme::new(color), highlight: true, metric: &no_metric };
+    fn render_never_panics_and_lines_fit(md in markdownish(), width in 10u16..200, color: bool, code_scroll in 0u16..300) {
+        // Scrolled code (cut at the edge, never wrapped) fits too.
+        let opts = RenderOptions { width, theme: Theme::new(color), highlight: true, metric: &no_metric, code_scroll };
         for line in render(&md, &opts) {
             prop_assert!(line.width() <= usize::from(width), "{} > {width}: {line:?}", line.width());
             // An ESC or other control character would reach the terminal as a command.
@@ -46,7 +47,7 @@ proptest! {
 
     #[test]
     fn tiny_widths_never_panic(md in markdownish(), width in 0u16..10) {
-        let opts = RenderOptions { width, theme: Theme::new(true), highlight: false, metric: &no_metric };
+        let opts = RenderOptions { width, theme: Theme::new(true), highlight: false, metric: &no_metric, code_scroll: 0 };
         let _ = render(&md, &opts);
     }
 }

@@ -47,6 +47,7 @@ fn opts(width: u16, color: bool, highlight: bool) -> RenderOptions<'static> {
         theme: Theme::new(color),
         highlight,
         metric: &metric,
+        code_scroll: 0,
     }
 }
 
@@ -249,12 +250,39 @@ fn without_colour_no_span_has_a_colour() {
 }
 
 #[test]
-fn code_blocks_have_a_gutter_and_continuation_marker() {
-    let md = "```cuda\nkernel<<<grid, block, 0, stream>>>(d_in, d_out, n);\n```";
-    let t = text(md, 24);
+fn code_is_cut_at_the_edge_with_a_mark_and_scrolls_never_wraps() {
+    let md = "```cuda\nkernel<<<grid, block, 0, stream>>>(d_in, d_out, n);\n}\n```";
+    let scrolled = |columns: u16| {
+        let rendered = render_card(
+            md,
+            &RenderOptions {
+                code_scroll: columns,
+                ..opts(24, true, false)
+            },
+        );
+        let text: Vec<String> = rendered.lines.iter().map(|l| l.to_string()).collect();
+        (text, rendered.code_overflow)
+    };
+    // 51 columns of code in 22 (the gutter takes 2): one line each, 29 columns to scroll.
     assert_eq!(
-        t,
-        "▎ kernel<<<grid, block, \n▎ ↪ 0, stream>>>(d_in, \n▎ ↪ d_out, n);\n"
+        scrolled(0),
+        (vec!["▎ kernel<<<grid, block,»".into(), "▎ }".into()], 29)
+    );
+    assert_eq!(scrolled(10).0, ["▎ «id, block, 0, stream»", "▎ «"]);
+    // At most to the line's end: there the `»` is gone.
+    let end = vec!["▎ «m>>>(d_in, d_out, n);".to_string(), "▎ «".into()];
+    assert_eq!(scrolled(29).0, end);
+    assert_eq!(scrolled(300).0, end);
+    // Code that fits is never marked, whatever the scroll.
+    assert_eq!(text("```\nshort();\n```", 24), "▎ short();\n");
+    let fits = RenderOptions {
+        code_scroll: 5,
+        ..opts(24, true, false)
+    };
+    assert_eq!(render_card("```\nshort();\n```", &fits).code_overflow, 0);
+    assert_eq!(
+        render("```\nshort();\n```", &fits)[0].to_string(),
+        "▎ short();"
     );
 }
 

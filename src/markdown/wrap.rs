@@ -214,56 +214,39 @@ impl Wrapper {
     }
 }
 
-/// Cut a code line into chunks: the first at most `first` columns wide, the others at most
-/// `rest`. A chunk ends after its last space when that space is in its second half (so
-/// `f(a, b)` breaks between arguments), else at the width, at a grapheme boundary: every
-/// character of code is kept. Always returns at least one chunk.
-pub(super) fn hard_wrap(pieces: Vec<Piece>, first: usize, rest: usize) -> Vec<Vec<Piece>> {
-    let mut width = first.max(1);
-    // Most code lines fit: skip the grapheme walk (the costly part) for them.
-    if width_of(&pieces) <= width {
-        return vec![pieces];
-    }
-    let mut lines = Vec::new();
-    // The graphemes of the chunk being filled: never more than one chunk's worth.
-    let mut cells: Vec<(&str, Style, usize)> = Vec::new();
-    let mut line_w = 0;
-    for piece in &pieces {
+/// The columns `from..from + len` of a code line (display columns, at grapheme boundaries): a
+/// wide character cut by either edge shows as spaces, so the slice is exactly as wide as the
+/// line has columns there. Code is scrolled sideways, never wrapped (issue 28).
+pub(super) fn slice_columns(pieces: &[Piece], from: usize, len: usize) -> Vec<Piece> {
+    let end = from.saturating_add(len);
+    let mut out = Vec::new();
+    let mut col = 0;
+    for piece in pieces {
+        // Most pieces lie wholly inside or outside the window: skip the grapheme walk then.
+        let w = piece.text.width();
+        if col + w <= from || col >= end {
+            col += w;
+            continue;
+        }
+        if col >= from && col + w <= end {
+            push(&mut out, &piece.text, piece.style);
+            col += w;
+            continue;
+        }
         for g in piece.text.graphemes(true) {
             let gw = g.width();
-            if line_w + gw > width && !cells.is_empty() {
-                width = rest.max(1);
-                let cut = break_point(&cells, width.saturating_sub(gw));
-                lines.push(to_pieces(&cells[..cut]));
-                cells.drain(..cut);
-                line_w = cells.iter().map(|c| c.2).sum();
+            let (start, stop) = (col, col + gw);
+            col = stop;
+            if stop <= from || start >= end {
+                continue;
             }
-            cells.push((g, piece.style, gw));
-            line_w += gw;
+            if start >= from && stop <= end {
+                push(&mut out, g, piece.style);
+            } else {
+                let shown = stop.min(end) - start.max(from);
+                push(&mut out, &" ".repeat(shown), piece.style);
+            }
         }
-    }
-    lines.push(to_pieces(&cells));
-    lines
-}
-
-/// Where to end a full chunk: after its last space if that lies in the second half and what
-/// follows fits in `room` on the next line; else the whole chunk.
-fn break_point(cells: &[(&str, Style, usize)], room: usize) -> usize {
-    match cells.iter().rposition(|c| c.0 == " ") {
-        Some(k)
-            if k >= cells.len() / 2
-                && cells[k + 1..].iter().map(|c| c.2).sum::<usize>() <= room =>
-        {
-            k + 1
-        }
-        _ => cells.len(),
-    }
-}
-
-fn to_pieces(cells: &[(&str, Style, usize)]) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for (g, style, _) in cells {
-        push(&mut out, g, *style);
     }
     out
 }

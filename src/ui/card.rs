@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, Focus};
+use crate::keymap::Action;
 use crate::lesson::{Diagnostic, LessonEntry};
 use crate::text_fit;
 use crate::ui::{hyperlink, layout, pane_block, text};
@@ -36,6 +37,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let hint = format!(" lines {}-{last} of {}{more} ", scroll + 1, lines.len());
         room = room.saturating_sub(Span::raw(hint.as_str()).width() + 1);
         block = block.title_bottom(Line::from(hint).right_aligned());
+    }
+    // Code cut at the edge (`»`): the keys that show the rest, where the learner looks.
+    if let Some(keys) = code_keys(app, text_area.width) {
+        let hint = format!(" {keys} code ");
+        room = room.saturating_sub(Span::raw(hint.as_str()).width() + 1);
+        block = block.title_bottom(Line::styled(hint, theme.muted()).left_aligned());
     }
     if let Some(next) = next_lesson_hint(app) {
         let next = text_fit::truncate(next.trim_end(), room.saturating_sub(1)) + " ";
@@ -70,6 +77,14 @@ fn link_cells(app: &App, text_area: Rect, scroll: usize, buf: &mut Buffer) {
         );
         hyperlink::link_cells(buf, at, spot.width, &link.url, spot.link);
     }
+}
+
+/// The keys that scroll the card's code sideways, as the footer writes them, when some of its
+/// code is cut at a text width of `width`.
+fn code_keys(app: &App, width: u16) -> Option<&'static str> {
+    (app.card_view(width).code_overflow > 0).then_some(())?;
+    let footer = crate::keymap::footer(crate::keymap::Ctx::Cards);
+    Some(footer.iter().find(|k| k.action == Action::CodeRight)?.keys)
 }
 
 /// On a lesson's last card, where → leads.

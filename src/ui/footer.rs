@@ -1,9 +1,9 @@
-//! The bottom line: the main keys of the focused pane, from the key table (or the input field's
-//! keys while a prediction is typed). Help and quit sit at the right end so they are always
+//! The bottom line: the main keys of the focused pane (or of the prediction field while one is
+//! typed), every one from the key table, never written beside it. Help and quit sit at the right end so they are always
 //! there; when the rest does not fit, the least needed entries are dropped first (moving between
 //! cards and panes, [`keymap::FOOTER_FIRST`], goes last), never cut in half, and a `…` says
 //! that some are missing (`?` lists them all). `w exercises` shows only in a lesson that has
-//! exercises.
+//! exercises, `Shift-←→ code` only on a card whose code is cut at the edge.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -14,32 +14,20 @@ use crate::app::App;
 use crate::keymap::{self, Action, FooterKey};
 use crate::theme::Theme;
 
-const INPUT_KEYS: &[(&str, &str)] = &[
-    ("0-9 . -", "type"),
-    ("Backspace", "erase"),
-    ("Enter", "save"),
-    ("Esc", "leave"),
-];
-
 /// Actions shown at the right end.
 const PINNED: &[Action] = &[Action::ToggleHelp, Action::Quit];
 
 /// The footer's entries now: the focused pane's keys, less those that do nothing here.
 pub fn entries(app: &App) -> Vec<FooterKey> {
-    if app.quiz.input.is_some() {
-        return INPUT_KEYS
-            .iter()
-            .map(|&(keys, text)| FooterKey {
-                action: Action::Close,
-                keys,
-                text,
-            })
-            .collect();
-    }
     let exercises = !app.lesson_exercises().is_empty();
+    let cut_code = || {
+        let width = crate::ui::layout::text_area(app.panes().card).width;
+        app.card_view(width).code_overflow > 0
+    };
     keymap::footer(app.key_context())
         .into_iter()
         .filter(|k| k.action != Action::OpenEditor || exercises)
+        .filter(|k| k.action != Action::CodeRight || cut_code())
         .collect()
 }
 
@@ -47,7 +35,7 @@ pub fn entries(app: &App) -> Vec<FooterKey> {
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let (right, left): (Vec<_>, Vec<_>) = entries(app)
         .into_iter()
-        .partition(|k| PINNED.contains(&k.action) && app.quiz.input.is_none());
+        .partition(|k| PINNED.contains(&k.action));
     let right = spans(&app.theme, &right);
     let right_width: usize = right.iter().map(Span::width).sum();
     let room = usize::from(area.width).saturating_sub(right_width + 1);

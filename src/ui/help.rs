@@ -1,10 +1,12 @@
 //! The `?` overlay: every action by name with its keys, generated from the key table (the
-//! experiment panel's keys included), a few notes, and the CUDA calls an exercise may make,
-//! generated from the call table (`help/calls.rs`). Two columns when the screen is wide
-//! enough, one otherwise; it scrolls when it does not fit.
+//! experiment panel's keys included), a few notes, and, opened from the exercise editor, the
+//! CUDA calls an exercise may make, generated from the call table (`help/calls.rs`). One column
+//! where it fits, else the
+//! fewest columns it fits in (`help::flow`: at 160x48 four, without descriptions), else as many as
+//! the screen has room for; it scrolls where it still does not fit (80x24).
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Clear, Paragraph, Widget};
 
@@ -15,6 +17,8 @@ use crate::theme::Theme;
 use crate::ui::{layout, text};
 
 mod calls;
+mod flow;
+use flow::Item;
 
 const NOTES: &[&str] = &[
     "The lesson list is a sidebar on wide terminals; L or Tab opens it on narrow ones.",
@@ -24,118 +28,175 @@ const NOTES: &[&str] = &[
     "The mouse wheel scrolls the pane under the pointer (off with --no-mouse).",
 ];
 
-/// From this text width on, the overlay has two columns.
-const TWO_COLUMNS_FROM: u16 = 120;
-/// Sections in the left column when there are two (main, cards, panel, confirmation).
-const LEFT_SECTIONS: usize = 4;
+/// The narrowest a column of several gets: keys and a name.
+const MIN_COLUMN: u16 = 37;
+/// From this column width on, rows carry their description (35 columns of it, or more:
+/// shorter, most descriptions were cut to a few words).
+const DESCRIBED_FROM: u16 = 72;
+/// Columns between two columns.
+const GAP: u16 = 2;
+/// The widest the overlay gets with one column (wider reads badly).
+const ONE_COLUMN_WIDEST: u16 = 90;
 
-/// The box on a screen of `area`, and its columns of lines: as wide as useful, as tall as its
-/// text (or the screen).
+/// The box on a screen of `area`, and its columns of lines: one column where it fits (or the
+/// screen has room for no more), else the fewest columns it fits in, else as many as there is
+/// room for (the overlay then scrolls); as tall as its text or the screen.
 fn layout_box(
     theme: &Theme,
     area: Rect,
     lessons: usize,
     first: Option<&str>,
 ) -> (Rect, Vec<Vec<Line<'static>>>) {
-    let widest = if area.width >= TWO_COLUMNS_FROM + 8 {
-        150
-    } else {
-        90
-    };
-    let width = area.width.saturating_sub(4).min(widest);
-    let columns = columns(theme, width.saturating_sub(4), lessons, first);
-    let rows = columns.iter().map(Vec::len).max().unwrap_or(0) + 2;
-    let height = u16::try_from(rows).unwrap_or(u16::MAX);
+    let rows = usize::from(area.height.saturating_sub(4));
+    let wide = area.width.saturating_sub(2);
+    let most = max_columns(wide.saturating_sub(4));
+    let mut best: Option<(u16, Vec<Vec<Line<'static>>>)> = None;
+    for n in 1..=most {
+        let width = if n == 1 {
+            area.width.saturating_sub(4).min(ONE_COLUMN_WIDEST)
+        } else {
+            wide
+        };
+        let poured = columns(theme, width.saturating_sub(4), n, lessons, first);
+        let height = poured.iter().map(Vec::len).max().unwrap_or(0);
+        let fits = height <= rows;
+        let shorter = best
+            .as_ref()
+            .is_none_or(|(_, b)| height < b.iter().map(Vec::len).max().unwrap_or(0));
+        if fits || shorter {
+            best = Some((width, poured));
+        }
+        if fits {
+            break;
+        }
+    }
+    let (width, poured) = best.unwrap_or_default();
+    let height = poured.iter().map(Vec::len).max().unwrap_or(0) + 2;
+    let height = u16::try_from(height).unwrap_or(u16::MAX);
     let outer = layout::centered(area, width, height.min(area.height.saturating_sub(2)));
-    (outer, columns)
+    (outer, poured)
 }
 
-/// The overlay's columns of lines for a text area `width` wide, with `lessons` lessons (the
-/// digits that jump to one). In one column the section titled `first` comes first (the
+/// How many columns of at least [`MIN_COLUMN`] fit in a text area `width` wide (at least one).
+fn max_columns(width: u16) -> usize {
+    usize::from((width + GAP) / (MIN_COLUMN + GAP)).max(1)
+}
+
+/// The width of each of `n` columns in a text area `width` wide.
+fn column_width(width: u16, n: usize) -> u16 {
+    let n = u16::try_from(n.max(1)).unwrap_or(1);
+    width.saturating_sub(GAP * (n - 1)) / n
+}
+
+/// The overlay's `n` columns of lines for a text area `width` wide, with `lessons` lessons
+/// (the digits that jump to one). In one column the section titled `first` comes first (the
 /// editor's keys, when it is open: at 80x24 they were the last screenful); the length, and so
 /// [`max_scroll`], stays the same.
 pub fn columns(
     theme: &Theme,
     width: u16,
+    n: usize,
     lessons: usize,
     first: Option<&str>,
 ) -> Vec<Vec<Line<'static>>> {
     let mut sections = keymap::help_sections(lessons);
-    if width < TWO_COLUMNS_FROM {
-        if let Some(i) = sections.iter().position(|(title, _)| Some(*title) == first) {
-            let section = sections.remove(i);
-            sections.insert(0, section);
-        }
-        let mut lines = section_lines(theme, &sections, width);
-        lines.extend(note_lines(theme, width));
-        lines.extend(calls::lines(theme, width));
-        return vec![lines];
+    if n <= 1
+        && let Some(i) = sections.iter().position(|(title, _)| Some(*title) == first)
+    {
+        let section = sections.remove(i);
+        sections.insert(0, section);
     }
-    let column = column_width(width);
-    let (left, right) = sections.split_at(LEFT_SECTIONS.min(sections.len()));
-    let mut right_lines = section_lines(theme, right, column);
-    right_lines.extend(note_lines(theme, column));
-    right_lines.extend(calls::lines(theme, column));
-    vec![section_lines(theme, left, column), right_lines]
-}
-
-fn column_width(width: u16) -> u16 {
-    width.saturating_sub(3) / 2
+    let column = column_width(width, n);
+    let mut items = section_items(theme, &sections, column);
+    items.extend(note_items(theme, column));
+    // The calls an exercise may make matter where one is written: the help opened from the
+    // editor (which puts its keys first) lists them; elsewhere they would only lengthen it.
+    if first == Some(keymap::Ctx::Editor.title()) {
+        items.extend(calls::items(theme, column, column >= DESCRIBED_FROM));
+    }
+    flow::columns(&items, n)
 }
 
 /// Columns of the keys in a row of the help.
 const KEYS_WIDTH: usize = 15;
+/// Columns of an action's name where a description follows.
+const NAME_WIDTH: usize = 19;
 
-fn section_lines(
-    theme: &Theme,
-    sections: &[(&str, Vec<HelpRow>)],
-    width: u16,
-) -> Vec<Line<'static>> {
-    let describe = width >= 56;
+fn section_items(theme: &Theme, sections: &[(&str, Vec<HelpRow>)], width: u16) -> Vec<Item> {
+    let describe = width >= DESCRIBED_FROM;
+    let width = usize::from(width);
     let mut out = Vec::new();
     for (title, rows) in sections {
         if !out.is_empty() {
-            out.push(Line::default());
+            out.push(Item::Gap);
         }
-        out.push(Line::styled(title.to_string(), theme.heading(2)));
+        out.push(Item::Title(
+            Line::styled(title.to_string(), theme.heading(2)),
+            Line::styled(format!("{title} (cont.)"), theme.heading(2)),
+        ));
         for (keys, name, description) in rows {
-            // Keys wider than their column (the Shift moves) get a line of their own.
-            let keys = if keys.chars().count() > KEYS_WIDTH {
-                out.push(Line::styled(format!("  {keys}"), theme.strong()));
-                ""
+            let keys_cols = keys.chars().count();
+            let name_cols = if describe {
+                NAME_WIDTH
             } else {
-                keys.as_str()
+                name.chars().count()
             };
-            let mut spans = vec![
-                Span::styled(format!("  {keys:<KEYS_WIDTH$} "), theme.strong()),
-                Span::raw(format!("{name:<19}")),
-            ];
+            // Keys wider than their column share the line with the name where both fit (no
+            // description), else get a line of their own (the Shift moves).
+            let keys = if keys_cols <= KEYS_WIDTH {
+                format!("  {keys:<KEYS_WIDTH$} ")
+            } else if !describe && 2 + keys_cols + 1 + name_cols <= width {
+                format!("  {keys} ")
+            } else {
+                // Wrapped at the spaces between keys where even that line is too narrow.
+                let spans = [Span::styled(keys.clone(), theme.strong())];
+                let room = u16::try_from(width).unwrap_or(u16::MAX);
+                let lines = text::wrap(&spans, room, Span::raw("  "), Span::raw("  "));
+                out.extend(lines.into_iter().map(Item::Row));
+                format!("  {:<KEYS_WIDTH$} ", "")
+            };
+            let room = width.saturating_sub(keys.chars().count());
+            let mut spans = vec![Span::styled(keys, theme.strong())];
             if describe {
-                let room = usize::from(width).saturating_sub(37);
+                // A name as long as its column still keeps a space before the description.
+                let name = format!("{name:<w$} ", w = NAME_WIDTH - 1);
+                let rest = room.saturating_sub(name.chars().count());
+                spans.push(Span::raw(name));
                 spans.push(Span::styled(
-                    text_fit::truncate(description, room),
+                    text_fit::truncate(description, rest),
                     theme.muted(),
                 ));
+            } else {
+                spans.push(Span::raw(text_fit::truncate(name, room)));
             }
-            out.push(Line::from(spans));
+            out.push(Item::Row(Line::from(spans)));
         }
     }
     out
 }
 
-fn note_lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    let mut out = vec![Line::default(), Line::styled("Notes", theme.heading(2))];
+fn note_items(theme: &Theme, width: u16) -> Vec<Item> {
+    let mut out = vec![
+        Item::Gap,
+        Item::Title(
+            Line::styled("Notes", theme.heading(2)),
+            Line::styled("Notes (cont.)", theme.heading(2)),
+        ),
+    ];
     for note in NOTES {
         let spans = [Span::raw(*note)];
-        out.extend(text::wrap(&spans, width, Span::raw("  "), Span::raw("  ")));
+        let lines = text::wrap(&spans, width, Span::raw("  "), Span::raw("  "));
+        out.extend(lines.into_iter().map(Item::Row));
     }
     out
 }
 
-/// How far the overlay can scroll on a screen of `area`.
-pub fn max_scroll(area: Rect) -> u16 {
+/// How far the overlay can scroll on a screen of `area`, opened from the exercise editor when
+/// `in_editor` (the editor's keys first and the CUDA calls listed).
+pub fn max_scroll(area: Rect, in_editor: bool) -> u16 {
     // The number of lessons changes a label, not the number of lines.
-    let (outer, columns) = layout_box(&Theme::new(false), area, 1, None);
+    let first = in_editor.then(|| keymap::Ctx::Editor.title());
+    let (outer, columns) = layout_box(&Theme::new(false), area, 1, first);
     let inner = layout::text_area(outer);
     let longest = columns.iter().map(Vec::len).max();
     let over = longest
@@ -167,18 +228,11 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     Clear.render(outer, buf);
     block.render(outer, buf);
-    let areas: Vec<Rect> = if columns.len() == 2 {
-        let w = column_width(inner.width);
-        let [left, _, right] = Layout::horizontal([
-            Constraint::Length(w),
-            Constraint::Fill(1),
-            Constraint::Length(w),
-        ])
-        .areas(inner);
-        vec![left, right]
-    } else {
-        vec![inner]
-    };
+    let w = column_width(inner.width, columns.len());
+    let areas = (0..columns.len()).map(|i| {
+        let x = inner.x + u16::try_from(i).unwrap_or(0) * (w + GAP);
+        Rect::new(x, inner.y, w, inner.height).intersection(inner)
+    });
     for (lines, column) in columns.into_iter().zip(areas) {
         let visible: Vec<Line> = lines.into_iter().skip(scroll).take(height).collect();
         Paragraph::new(visible).render(column, buf);
@@ -198,20 +252,67 @@ mod tests {
     }
 
     #[test]
-    fn in_one_column_the_asked_section_comes_first_and_the_length_stays() {
+    fn in_one_column_the_editors_keys_come_first_and_its_calls_last() {
         let theme = Theme::new(false);
         let editor = keymap::Ctx::Editor.title();
-        let plain = columns(&theme, 72, 4, None);
-        let from_editor = columns(&theme, 72, 4, Some(editor));
+        let plain = columns(&theme, 72, 1, 4, None);
+        let from_editor = columns(&theme, 72, 1, 4, Some(editor));
         assert!(
             first_line(&from_editor).contains(editor),
             "{}",
             first_line(&from_editor)
         );
         assert!(!first_line(&plain).contains(editor));
-        assert_eq!(plain[0].len(), from_editor[0].len());
-        // Two columns keep their order (each column's length, and so the scroll, depends on it).
-        let wide = columns(&theme, 140, 4, Some(editor));
-        assert_eq!(wide, columns(&theme, 140, 4, None));
+        // From the editor the same rows, then the CUDA calls an exercise may make.
+        let calls = calls::items(&theme, 72, true).len();
+        assert_eq!(plain[0].len() + calls, from_editor[0].len());
+        let text = |c: &[Vec<Line<'static>>]| {
+            c.concat()
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        assert!(text(&from_editor).contains(calls::TITLE));
+        assert!(!text(&plain).contains(calls::TITLE));
+        assert!(
+            max_scroll(Rect::new(0, 0, 80, 24), true) > max_scroll(Rect::new(0, 0, 80, 24), false)
+        );
+    }
+
+    #[test]
+    fn it_fits_in_columns_at_160x48_and_scrolls_at_80x24() {
+        let theme = Theme::new(false);
+        let (outer, poured) = layout_box(&theme, Rect::new(0, 0, 160, 48), 4, None);
+        assert!(poured.len() >= 3, "{} columns", poured.len());
+        assert_eq!(max_scroll(Rect::new(0, 0, 160, 48), false), 0, "{outer:?}");
+        let column = usize::from(column_width(layout::text_area(outer).width, poured.len()));
+        for line in poured.iter().flatten() {
+            assert!(
+                line.width() <= column,
+                "{} > {column}: {line}",
+                line.width()
+            );
+        }
+        // Every row of the table is there.
+        let text: String = poured
+            .iter()
+            .flatten()
+            .map(|l| l.to_string() + "\n")
+            .collect();
+        for (_, rows) in keymap::help_sections(4) {
+            for (keys, name, _) in rows {
+                let start: String = name.chars().take(12).collect();
+                assert!(
+                    text.contains(&start) && keys.split(' ').all(|k| text.contains(k)),
+                    "{keys} {name}\n{text}"
+                );
+            }
+        }
+        // At 80x24 one column, which scrolls; so does 60x20.
+        let (_, narrow) = layout_box(&theme, Rect::new(0, 0, 80, 24), 4, None);
+        assert_eq!(narrow.len(), 1);
+        assert!(max_scroll(Rect::new(0, 0, 80, 24), false) > 100);
+        assert!(max_scroll(Rect::new(0, 0, 60, 20), false) > 100);
     }
 }

@@ -27,8 +27,8 @@ impl Measure for ViewMeasure {
         super::experiment::scroll_lines(app, width)
     }
 
-    fn help_max_scroll(&self, area: Rect) -> u16 {
-        super::help::max_scroll(area)
+    fn help_max_scroll(&self, area: Rect, in_editor: bool) -> u16 {
+        super::help::max_scroll(area, in_editor)
     }
 }
 

@@ -62,7 +62,7 @@ pub fn lines(app: &App, width: u16) -> Vec<Line<'static>> {
         } else {
             "No questions: the lesson did not load."
         };
-        return vec![Line::styled(why, theme.muted())];
+        return muted_wrapped(app, why, width);
     };
     let mut out = map_lines(app, width);
     if let Some(notice) = &app.quiz.notice {

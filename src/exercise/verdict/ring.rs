@@ -30,7 +30,7 @@ pub(super) fn slots_in_flight(out: &Outcome, ops: &[DevOp<'_>]) -> usize {
                 let Ok(issued) = model.issue(op.stream.0) else {
                     continue;
                 };
-                match op.host_wait {
+                match op.host_wait() {
                     HostWait::None | HostWait::SourceTaken => {}
                     HostWait::Staged => model.learn_before(&issued),
                     HostWait::Completion => model.learn_op(&issued),

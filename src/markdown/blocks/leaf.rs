@@ -96,7 +96,9 @@ impl Renderer<'_, '_> {
 
     pub(super) fn code_block(&mut self, lang: &str, code: &str) {
         self.start_block();
-        for line in code_block(lang, code, self.opts, self.content_width()) {
+        let code = code_block(lang, code, self.opts, self.content_width());
+        self.code_overflow = self.code_overflow.max(code.overflow);
+        for line in code.lines {
             self.emit(line);
         }
     }

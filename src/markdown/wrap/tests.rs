@@ -1,4 +1,4 @@
-//! Tests of word wrapping, hard wrapping and the final width guard.
+//! Tests of word wrapping, column slices of code and the final width guard.
 
 use ratatui::style::{Modifier, Style};
 use unicode_width::UnicodeWidthStr;
@@ -62,19 +62,25 @@ fn newline_is_a_hard_break() {
 }
 
 #[test]
-fn hard_wrap_uses_a_narrower_width_after_the_first_chunk() {
-    let chunks = hard_wrap(plain("0123456789"), 4, 3);
-    assert_eq!(texts(&chunks), ["0123", "456", "789"]);
-    let chunks = hard_wrap(plain("copy(dst, src, bytes);"), 16, 14);
+fn a_slice_of_columns_keeps_styles_and_cuts_wide_characters_to_spaces() {
+    let bold = Style::new().bold();
+    let line = [
+        Piece::new("copy(", Style::new()),
+        Piece::new("dst, src", bold),
+    ];
+    assert_eq!(texts(&[slice_columns(&line, 0, 4)]), ["copy"]);
     assert_eq!(
-        texts(&chunks),
-        ["copy(dst, src, ", "bytes);"],
-        "breaks after a space"
+        slice_columns(&line, 3, 4),
+        [Piece::new("y(", Style::new()), Piece::new("ds", bold)]
     );
-    // 100 columns, then 98 per line: 1 + ceil(255_900 / 98) = 2_613 lines.
+    assert_eq!(texts(&[slice_columns(&line, 9, 20)]), [" src"]);
+    assert!(slice_columns(&line, 40, 5).is_empty());
+    // `漢` is two columns: cut by the window's start, its column inside shows as a space.
+    assert_eq!(texts(&[slice_columns(&plain("a漢b"), 2, 2)]), [" b"]);
+    assert_eq!(texts(&[slice_columns(&plain("a漢b"), 0, 2)]), ["a "]);
+    // Linear in the line: a long line is sliced without a walk of what lies outside.
     let long = "x".repeat(256_000);
-    assert_eq!(hard_wrap(plain(&long), 100, 98).len(), 2_613);
-    assert_eq!(texts(&hard_wrap(plain(""), 4, 3)), [""]);
+    assert_eq!(width_of(&slice_columns(&plain(&long), 255_990, 100)), 10);
 }
 
 #[test]

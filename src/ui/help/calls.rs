@@ -4,6 +4,8 @@
 
 use ratatui::text::{Line, Span};
 
+use super::flow::Item;
+
 use crate::exercise::calls;
 use crate::sanitize;
 use crate::theme::Theme;
@@ -13,9 +15,28 @@ use crate::ui::text;
 pub const TITLE: &str = "Calls an exercise may make";
 
 /// The section at `width`: its title, then each call's form (`cudaMemcpyAsync(dst, src,
-/// bytes, kind[, stream])`) and doc, wrapped under it.
-pub fn lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
-    let mut out = vec![Line::default(), Line::styled(TITLE, theme.heading(2))];
+/// bytes, kind[, stream])`) and its doc wrapped under it where the help has room for
+/// descriptions (`describe`); in the help's narrow columns the names alone, run on.
+pub fn items(theme: &Theme, width: u16, describe: bool) -> Vec<Item> {
+    let mut out = vec![
+        Item::Gap,
+        Item::Title(
+            Line::styled(TITLE, theme.heading(2)),
+            Line::styled(format!("{TITLE} (cont.)"), theme.heading(2)),
+        ),
+    ];
+    if !describe {
+        // The help's narrow columns show names only, as its keys go without descriptions
+        // there: the names run on, wrapped at the column, so the list takes a third of the rows.
+        let names: Vec<String> = calls::TABLE
+            .iter()
+            .map(|row| sanitize::clean_line(row.name))
+            .collect();
+        let spans = [Span::styled(names.join(" · "), theme.strong())];
+        let lines = text::wrap(&spans, width, Span::raw("  "), Span::raw("  "));
+        out.extend(lines.into_iter().map(Item::Row));
+        return out;
+    }
     for row in calls::TABLE {
         // The docs mark code with backticks for the README; on screen the form is enough.
         let doc = sanitize::clean_line(&row.doc.replace('`', ""));
@@ -23,12 +44,8 @@ pub fn lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
             Span::styled(sanitize::clean_line(&row.form()), theme.strong()),
             Span::styled(format!(" — {doc}"), theme.muted()),
         ];
-        out.extend(text::wrap(
-            &spans,
-            width,
-            Span::raw("  "),
-            Span::raw("      "),
-        ));
+        let lines = text::wrap(&spans, width, Span::raw("  "), Span::raw("      "));
+        out.extend(lines.into_iter().map(Item::Row));
     }
     out
 }
@@ -39,6 +56,18 @@ mod tests {
 
     fn plain(line: &Line<'_>) -> String {
         line.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    /// The section's lines, titles included, as one column shows them.
+    fn lines(theme: &Theme, width: u16) -> Vec<Line<'static>> {
+        items(theme, width, true)
+            .into_iter()
+            .map(|item| match item {
+                Item::Gap => Line::default(),
+                Item::Title(title, _) => title,
+                Item::Row(line) => line,
+            })
+            .collect()
     }
 
     #[test]
