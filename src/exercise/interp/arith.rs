@@ -1,6 +1,6 @@
 //! Arithmetic and comparisons with C's rules for the subset.
 
-use super::value::Value;
+use super::value::{Place, Value};
 use crate::exercise::ast::BinOp;
 
 /// `a op b` with C's rules for the subset: integers stay integers, anything with a float is a
@@ -25,9 +25,28 @@ pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
                 off,
             });
         }
-        (Value::Ptr { .. } | Value::Null, Value::Ptr { .. } | Value::Null)
-            if matches!(op, Eq | Ne) =>
+        // A pointer to a variable or an array element (`times + 1`): moved by elements; the
+        // element is checked when it is used.
+        (Value::Ref(p), v) | (v, Value::Ref(p))
+            if matches!(op, Add | Sub) && matches!(v, Value::Int(_) | Value::Bool(_)) =>
         {
+            if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
+                return Err("cannot subtract a pointer from a number".into());
+            }
+            let n = v.as_i64().unwrap_or(0);
+            let at = if op == Add {
+                (p.index as i64).saturating_add(n)
+            } else {
+                (p.index as i64).saturating_sub(n)
+            };
+            let index = usize::try_from(at)
+                .map_err(|_| format!("this points {} element(s) before `{}`", -at, p.name))?;
+            return Ok(Value::Ref(Place { index, ..p.clone() }));
+        }
+        (
+            Value::Ptr { .. } | Value::Null | Value::Ref(_),
+            Value::Ptr { .. } | Value::Null | Value::Ref(_),
+        ) if matches!(op, Eq | Ne) => {
             return Ok(Value::Bool((a == b) == (op == Eq)));
         }
         _ => {}

@@ -1,7 +1,7 @@
 //! Expressions: variables, arithmetic, pointers into host memory, assignment.
 
 use super::memory::Target;
-use super::value::{Value, Var, convert};
+use super::value::{Place, Value, Var, convert};
 use super::{Interp, Res};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos, Ty, UnOp, VarDecl};
 use crate::exercise::log::RegionId;
@@ -134,12 +134,15 @@ impl Interp<'_> {
             // The preprocessor's line number, as error-checking helpers pass it.
             ExprKind::Var(name) if name == "__LINE__" => Value::Int(i64::from(e.pos.line)),
             ExprKind::Var(name) => {
-                let (_, var) = self.lookup(name, e.pos)?;
+                let (scope, var) = self.lookup(name, e.pos)?;
                 if var.array {
-                    return Err(stop(
-                        e.pos,
-                        format!("`{name}` is an array: use one element, `{name}[i]`"),
-                    ));
+                    // An array decays to the address of its first element, as in C
+                    // (`median(times, n)` with `float times[10]`).
+                    return Ok(Value::Ref(Place {
+                        scope,
+                        name: name.clone(),
+                        index: 0,
+                    }));
                 }
                 match &var.slots[0] {
                     Value::Uninit => {
@@ -217,6 +220,18 @@ impl Interp<'_> {
                 if *prefix { new } else { old }
             }
             ExprKind::Call { name, args } => self.call(name, args, e.pos)?,
+            ExprKind::Assert(cond, text) => {
+                if !self.truthy(cond)? {
+                    return Err(stop(
+                        e.pos,
+                        format!(
+                            "assertion failed on line {}: `{text}` is false, and `assert` ends the program there",
+                            e.pos.line
+                        ),
+                    ));
+                }
+                Value::Void
+            }
             ExprKind::Launch {
                 kernel,
                 config,

@@ -5,7 +5,7 @@ use super::stop;
 use super::value::{Place, Value, convert};
 use super::{Interp, Res};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos};
-use crate::exercise::log::{Call, MemKind, Range};
+use crate::exercise::log::{MemKind, Range};
 
 /// Where an assignment goes.
 pub(super) enum Target {
@@ -48,24 +48,10 @@ impl Interp<'_> {
                         .as_i64()
                         .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?,
                 };
-                if let ExprKind::Var(name) = &base.kind {
-                    let (scope, var) = self.lookup(name, e.pos)?;
-                    if var.array {
-                        let len = var.slots.len();
-                        if i < 0 || i as usize >= len {
-                            return Err(stop(
-                                idx.pos,
-                                format!("index {i} is outside `{name}`, which has {len} elements"),
-                            ));
-                        }
-                        return Ok(Target::Var(Place {
-                            scope,
-                            name: name.clone(),
-                            index: i as usize,
-                        }));
-                    }
-                }
                 match self.eval(base)? {
+                    // An array, or a pointer to a variable (`&x`, an array passed to a
+                    // function): the element `i` places on.
+                    Value::Ref(p) => self.element(&p, i, idx.pos).map(Target::Var),
                     Value::Ptr { region, off } => Ok(Target::Mem(
                         region.0 as usize,
                         // Two's complement: a byte before the allocation stays negative
@@ -77,6 +63,29 @@ impl Interp<'_> {
             }
             _ => Err(stop(e.pos, "this cannot be assigned to")),
         }
+    }
+
+    /// The element `i` places after `p`, checked to be inside its variable (one slot, or an
+    /// array's elements).
+    pub(super) fn element(&self, p: &Place, i: i64, pos: Pos) -> Res<Place> {
+        let len = self
+            .scopes
+            .get(p.scope)
+            .and_then(|s| s.get(&p.name))
+            .map_or(0, |v| v.slots.len());
+        let at = i.saturating_add(p.index as i64);
+        if at < 0 || at as usize >= len {
+            let what = if len == 1 {
+                format!("`{}`, which is one variable", p.name)
+            } else {
+                format!("`{}`, which has {len} elements", p.name)
+            };
+            return Err(stop(pos, format!("index {at} is outside {what}")));
+        }
+        Ok(Place {
+            index: at as usize,
+            ..p.clone()
+        })
     }
 
     pub(super) fn read_place(&self, p: &Place, pos: Pos) -> Res<Value> {
@@ -113,6 +122,19 @@ impl Interp<'_> {
 
     pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
         self.name_region(&v, &p.name);
+        // An address kept in a variable must not outlive what it points to: only in a scope
+        // as deep as that variable's, or deeper.
+        if let Value::Ref(to) = &v
+            && to.scope > p.scope
+        {
+            return Err(stop(
+                pos,
+                format!(
+                    "`{}` would keep the address of `{}` after `{}` ends (it is declared in an inner block); declare `{}` where `{}` is declared, or deeper",
+                    p.name, to.name, to.name, p.name, to.name
+                ),
+            ));
+        }
         let var = self
             .scopes
             .get_mut(p.scope)
@@ -186,10 +208,7 @@ impl Interp<'_> {
         let buf = self.host_float(region, off, pos)?;
         // Booked at the line of the access itself, in a statement over several lines.
         self.line = pos.line;
-        self.log(Call::HostRead {
-            range: self.range(region, off, 4),
-            what: "a read".into(),
-        });
+        self.log_host(false, self.range(region, off, 4), "a read");
         let r = self.gpu.host_read_f32(buf, off / 4);
         Ok(Value::Float(f64::from(self.m(
             pos,
@@ -204,10 +223,7 @@ impl Interp<'_> {
             .as_f64()
             .ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
         self.line = pos.line;
-        self.log(Call::HostWrite {
-            range: self.range(region, off, 4),
-            what: "a write".into(),
-        });
+        self.log_host(true, self.range(region, off, 4), "a write");
         let r = self.gpu.host_write_f32(buf, off / 4, x as f32);
         self.m(pos, "writing host memory", r)
     }

@@ -156,9 +156,35 @@ impl Cx<'_, '_> {
         for child in node.named_children(&mut cursor) {
             if child.kind() == "storage_class_specifier" {
                 let what = format!("`{}`", self.text(child));
+                if what == "`static`" {
+                    // A `static` local keeps its value between calls, which the subset does
+                    // not model; at file scope it is an ordinary variable of the file.
+                    return self.error(
+                        child,
+                        "a `static` variable inside a function is not supported here; declare it at file scope (before `main`), or pass it as a parameter",
+                    );
+                }
                 return self.unsupported(child, &what);
             }
         }
+        self.declarators(node, depth)
+    }
+
+    /// A declaration at file scope: `static` is allowed (it only hides the name from other
+    /// files).
+    pub(super) fn file_declaration(&mut self, node: Node) -> Option<Vec<VarDecl>> {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "storage_class_specifier" && self.text(child) != "static" {
+                let what = format!("`{}` outside a function", self.text(child));
+                return self.unsupported(child, &what);
+            }
+        }
+        self.declarators(node, 0)
+    }
+
+    /// The variables a declaration declares.
+    fn declarators(&mut self, node: Node, depth: usize) -> Option<Vec<VarDecl>> {
         let base_node = node.child_by_field_name("type")?;
         let base = self.text(base_node);
         let mut out = Vec::new();
@@ -301,7 +327,8 @@ impl Cx<'_, '_> {
             ("cudaStream_t", 0) => Ty::Stream,
             ("cudaEvent_t", 0) => Ty::Event,
             ("dim3", 0) => Ty::Dim3,
-            ("float" | "void", 1) => Ty::Ptr,
+            ("float" | "void" | "cudaStream_t" | "cudaEvent_t" | "double" | "bool", 1) => Ty::Ptr,
+            (b, 1) if is_integer_type(b) => Ty::Ptr,
             ("void", 2) => Ty::Ptr, // `(void **)&ptr` in cudaMalloc calls
             ("char", 1) => Ty::Str,
             (b, 0) if is_integer_type(b) => Ty::Int,
