@@ -22,12 +22,26 @@ pub enum Ty {
     Bool,
     Stream,
     Event,
-    /// `float *` (and `void *` in casts).
-    Ptr,
+    /// A pointer: `float *`, `void *`, `int *`, `cudaStream_t *`, … (what it points to says how
+    /// host memory behind it is read).
+    Ptr(Elem),
     /// `const char *` (strings for `printf`/`report`).
     Str,
     /// `dim3`: a launch configuration of up to three dimensions.
     Dim3,
+}
+
+/// What a pointer points to, as far as host memory cares: host buffers hold 4-byte elements
+/// (the exercises' floats), so `float *` and 4-byte integer pointers index them; any other
+/// pointer (`double *`, `unsigned char *`, `size_t *`, `cudaStream_t *`) points at variables
+/// only, and its type's name is kept for the message that says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elem {
+    /// `float *`, and `void *` (what `malloc` returns).
+    Float,
+    /// `int *`, `unsigned *`, `int32_t *`, `uint32_t *`.
+    Int,
+    Other(&'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

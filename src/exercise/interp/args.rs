@@ -105,7 +105,7 @@ impl Args<'_> {
     /// A pointer into an allocation: (allocation index, byte offset).
     pub fn ptr(&self, i: usize) -> Res<(usize, u64)> {
         match self.val(i)? {
-            Value::Ptr { region, off } if *off >= 0 => Ok((region.0 as usize, *off as u64)),
+            Value::Ptr { region, off, .. } if *off >= 0 => Ok((region.0 as usize, *off as u64)),
             Value::Ptr { .. } => Err(stop(
                 self.at(i),
                 "this pointer points before the start of its allocation",
@@ -160,7 +160,7 @@ impl Args<'_> {
     /// ([`Args::place`]), or a float in host memory (`&ms[i]` of a `malloc`'d buffer).
     pub fn number_out(&self, i: usize) -> Res<NumberOut> {
         match self.val(i)? {
-            Value::Ptr { region, off } if *off >= 0 => {
+            Value::Ptr { region, off, .. } if *off >= 0 => {
                 Ok(NumberOut::Mem(region.0 as usize, *off as u64))
             }
             _ => self.place(i).map(NumberOut::Var),

@@ -2,19 +2,28 @@
 
 use super::value::{Place, Value};
 use crate::exercise::ast::BinOp;
+use crate::exercise::ast::Elem;
 
 /// `a op b` with C's rules for the subset: integers stay integers, anything with a float is a
 /// float, and `ptr ± n` moves by `n` floats.
 pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
     use BinOp::*;
     match (a, b) {
-        (Value::Ptr { region, off }, v) | (v, Value::Ptr { region, off })
+        (Value::Ptr { region, off, elem }, v) | (v, Value::Ptr { region, off, elem })
             if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) =>
         {
             if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
                 return Err("cannot subtract a pointer from a number".into());
             }
-            let n = v.as_i64().unwrap_or(0).saturating_mul(4);
+            let size = match elem {
+                Elem::Float | Elem::Int => 4,
+                Elem::Other(name) => {
+                    return Err(format!(
+                        "a `{name} *` into host memory cannot move by elements here: the checker's host buffers hold 4-byte elements; use `float *` (or `int *`)"
+                    ));
+                }
+            };
+            let n = v.as_i64().unwrap_or(0).saturating_mul(size);
             let off = if op == Add {
                 off.saturating_add(n)
             } else {
@@ -23,6 +32,7 @@ pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
             return Ok(Value::Ptr {
                 region: *region,
                 off,
+                elem: *elem,
             });
         }
         // A pointer to a variable or an array element (`times + 1`): moved by elements; the
@@ -47,7 +57,16 @@ pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
             Value::Ptr { .. } | Value::Null | Value::Ref(_),
             Value::Ptr { .. } | Value::Null | Value::Ref(_),
         ) if matches!(op, Eq | Ne) => {
-            return Ok(Value::Bool((a == b) == (op == Eq)));
+            // The same address, whatever type each pointer is declared to point to.
+            let at = |v: &Value| match v {
+                Value::Ptr { region, off, .. } => Some((region.0, *off)),
+                _ => None,
+            };
+            let same = match (a, b) {
+                (Value::Ptr { .. }, Value::Ptr { .. }) => at(a) == at(b),
+                _ => a == b,
+            };
+            return Ok(Value::Bool(same == (op == Eq)));
         }
         _ => {}
     }

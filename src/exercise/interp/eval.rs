@@ -156,15 +156,16 @@ impl Interp<'_> {
             }
             ExprKind::Index(..) => match self.target(e)? {
                 Target::Var(p) => self.read_place(&p, e.pos)?,
-                Target::Mem(r, off) => self.host_load(r, off, e.pos)?,
+                Target::Mem(r, off, elem) => self.host_load(r, off, elem, e.pos)?,
             },
             ExprKind::AddrOf(inner) => match self.target(inner)? {
                 Target::Var(p) => Value::Ref(p),
                 // `&p[i]` is `p + i`: the same pointer, nothing read (the offset in bytes, as
                 // `target` made it, back to signed: a byte before the allocation stays so).
-                Target::Mem(region, off) => Value::Ptr {
+                Target::Mem(region, off, elem) => Value::Ptr {
                     region: RegionId(region as u32),
                     off: off as i64,
+                    elem,
                 },
             },
             ExprKind::Unary(op, a) => {
@@ -196,7 +197,8 @@ impl Interp<'_> {
             ExprKind::Cast(ty, inner) => {
                 let v = self.eval(inner)?;
                 match ty {
-                    Ty::Ptr | Ty::Str => v,
+                    Ty::Ptr(_) => convert(*ty, v).map_err(|m| stop(e.pos, m))?,
+                    Ty::Str => v,
                     _ => convert(*ty, v).map_err(|m| stop(e.pos, m))?,
                 }
             }

@@ -11,7 +11,7 @@ pub const PER_THREAD: StreamId = StreamId(u32::MAX);
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use crate::exercise::ast::Ty;
+use crate::exercise::ast::{Elem, Ty};
 use crate::exercise::log::RegionId;
 use crate::gpu::{EventId, StreamId};
 
@@ -21,10 +21,11 @@ pub enum Value {
     Int(i64),
     Float(f64),
     Bool(bool),
-    /// A pointer into an allocation, `off` bytes from its start.
+    /// A pointer into an allocation, `off` bytes from its start, to elements of `elem`.
     Ptr {
         region: RegionId,
         off: i64,
+        elem: Elem,
     },
     Null,
     Stream(StreamId),
@@ -161,11 +162,13 @@ pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
             .map_or_else(|| bad(&v), Ok),
         Ty::Double => v.as_f64().map(Value::Float).map_or_else(|| bad(&v), Ok),
         Ty::Bool => v.truth().map(Value::Bool).map_or_else(|| bad(&v), Ok),
-        Ty::Ptr => match v {
+        Ty::Ptr(elem) => match v {
+            // Stored in (or cast to) a pointer of a type, it points to that type's elements.
+            Value::Ptr { region, off, .. } => Ok(Value::Ptr { region, off, elem }),
             // `&x`, `&a[i]` or an array decayed to its first element (`median(times, n)`):
             // where it may be stored is checked by `Interp::write_place`, so it never outlives
             // what it points to.
-            Value::Ptr { .. } | Value::Null | Value::Ref(_) => Ok(v),
+            Value::Null | Value::Ref(_) => Ok(v),
             Value::Int(0) => Ok(Value::Null),
             _ => bad(&v),
         },
@@ -202,7 +205,9 @@ pub(super) fn ty_name(ty: Ty) -> &'static str {
         Ty::Bool => "bool",
         Ty::Stream => "cudaStream_t",
         Ty::Event => "cudaEvent_t",
-        Ty::Ptr => "float *",
+        Ty::Ptr(Elem::Float) => "float *",
+        Ty::Ptr(Elem::Int) => "int *",
+        Ty::Ptr(Elem::Other(_)) => "pointer",
         Ty::Str => "const char *",
         Ty::Dim3 => "dim3",
     }

@@ -337,7 +337,7 @@ impl Cx<'_, '_> {
             "float" | "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => 4,
             "double" | "size_t" | "long" | "long long" | "unsigned long long" | "int64_t"
             | "uint64_t" => 8,
-            "char" | "bool" => 1,
+            "char" | "bool" | "unsigned char" | "signed char" | "uint8_t" | "int8_t" => 1,
             other => return self.unsupported(node, &format!("`sizeof({other})`")),
         };
         Some(size)

@@ -3,7 +3,7 @@
 use tree_sitter::Node;
 
 use super::{Cx, MAX_DEPTH, pos};
-use crate::exercise::ast::{Expr, Stmt, StmtKind, Ty, VarDecl};
+use crate::exercise::ast::{Elem, Expr, Stmt, StmtKind, Ty, VarDecl};
 
 /// A brace list's items and the list's node (for messages about it).
 type BraceList<'t> = (Vec<Expr>, Node<'t>);
@@ -327,9 +327,12 @@ impl Cx<'_, '_> {
             ("cudaStream_t", 0) => Ty::Stream,
             ("cudaEvent_t", 0) => Ty::Event,
             ("dim3", 0) => Ty::Dim3,
-            ("float" | "void" | "cudaStream_t" | "cudaEvent_t" | "double" | "bool", 1) => Ty::Ptr,
-            (b, 1) if is_integer_type(b) => Ty::Ptr,
-            ("void", 2) => Ty::Ptr, // `(void **)&ptr` in cudaMalloc calls
+            ("float" | "void", 1) => Ty::Ptr(Elem::Float),
+            (b, 1) if four_byte_integer(b) => Ty::Ptr(Elem::Int),
+            (b, 1) if pointee_name(b).is_some() => {
+                Ty::Ptr(Elem::Other(pointee_name(b).unwrap_or("this type")))
+            }
+            ("void", 2) => Ty::Ptr(Elem::Float), // `(void **)&ptr` in cudaMalloc calls
             ("char", 1) => Ty::Str,
             (b, 0) if is_integer_type(b) => Ty::Int,
             _ => {
@@ -342,13 +345,53 @@ impl Cx<'_, '_> {
     }
 }
 
+/// `int`, `unsigned`, `int32_t`, `uint32_t` and their spellings: what an `int *` into host
+/// memory may point at (4 bytes, as the buffers' elements).
+fn four_byte_integer(name: &str) -> bool {
+    matches!(
+        name.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .as_str(),
+        "int" | "unsigned" | "unsigned int" | "signed" | "signed int" | "int32_t" | "uint32_t"
+    )
+}
+
+/// The name kept for a pointer to `name` that points at variables only (`double *`,
+/// `unsigned char *`, `size_t *`, `cudaStream_t *`), or `None` for a type the subset lacks.
+fn pointee_name(name: &str) -> Option<&'static str> {
+    const NAMES: &[&str] = &[
+        "double",
+        "bool",
+        "cudaStream_t",
+        "cudaEvent_t",
+        "unsigned char",
+        "signed char",
+        "size_t",
+        "long",
+        "long long",
+        "unsigned long",
+        "unsigned long long",
+        "short",
+        "unsigned short",
+        "int64_t",
+        "uint64_t",
+        "cudaError_t",
+    ];
+    let joined = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    NAMES.iter().find(|n| **n == joined).copied()
+}
+
 fn is_integer_type(name: &str) -> bool {
     let words: Vec<&str> = name.split_whitespace().collect();
     !words.is_empty()
         && (matches!(
             name,
             "size_t" | "cudaError_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t"
-        ) || words
-            .iter()
-            .all(|w| matches!(*w, "int" | "long" | "short" | "unsigned" | "signed")))
+        ) || words.iter().all(|w| {
+            matches!(
+                *w,
+                "int" | "long" | "short" | "unsigned" | "signed" | "char"
+            )
+        }))
 }
