@@ -168,24 +168,7 @@ impl Interp<'_> {
                     elem,
                 },
             },
-            ExprKind::Unary(op, a) => {
-                let v = self.eval(a)?;
-                match (op, &v) {
-                    (UnOp::Not, _) => Value::Bool(
-                        !v.truth()
-                            .ok_or_else(|| stop(e.pos, "`!` needs a number or pointer"))?,
-                    ),
-                    (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
-                    (UnOp::Neg, Value::Float(f)) => Value::Float(-f),
-                    (UnOp::Plus, Value::Int(_) | Value::Float(_)) => v,
-                    _ => {
-                        return Err(stop(
-                            e.pos,
-                            format!("cannot apply this operator to {}", v.describe()),
-                        ));
-                    }
-                }
-            }
+            ExprKind::Unary(op, a) => self.unary(*op, a, e.pos)?,
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e.pos)?,
             ExprKind::Cond(c, a, b) => {
                 if self.truthy(c)? {
@@ -207,39 +190,61 @@ impl Interp<'_> {
                 inc,
                 prefix,
                 target,
-            } => {
-                let one = Expr {
-                    kind: ExprKind::Int(1),
-                    pos: e.pos,
-                };
-                let old = self.eval(target)?;
-                let new = self.assign(
-                    Some(if *inc { BinOp::Add } else { BinOp::Sub }),
-                    target,
-                    &one,
-                    e.pos,
-                )?;
-                if *prefix { new } else { old }
-            }
+            } => self.update(*inc, *prefix, target, e.pos)?,
             ExprKind::Call { name, args } => self.call(name, args, e.pos)?,
-            ExprKind::Assert(cond, text) => {
-                if !self.truthy(cond)? {
-                    return Err(stop(
-                        e.pos,
-                        format!(
-                            "assertion failed on line {}: `{text}` is false, and `assert` ends the program there",
-                            e.pos.line
-                        ),
-                    ));
-                }
-                Value::Void
-            }
+            ExprKind::Assert(cond, text) => self.assert(cond, text, e.pos)?,
             ExprKind::Launch {
                 kernel,
                 config,
                 args,
             } => self.launch(kernel, config, args, e.pos)?,
         })
+    }
+
+    /// `-a`, `+a`, `!a`.
+    fn unary(&mut self, op: UnOp, a: &Expr, pos: Pos) -> Res<Value> {
+        let v = self.eval(a)?;
+        Ok(match (op, &v) {
+            (UnOp::Not, _) => Value::Bool(
+                !v.truth()
+                    .ok_or_else(|| stop(pos, "`!` needs a number or pointer"))?,
+            ),
+            (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
+            (UnOp::Neg, Value::Float(f)) => Value::Float(-f),
+            (UnOp::Plus, Value::Int(_) | Value::Float(_)) => v,
+            _ => {
+                return Err(stop(
+                    pos,
+                    format!("cannot apply this operator to {}", v.describe()),
+                ));
+            }
+        })
+    }
+
+    /// `++x`, `x--`, …: the new value when `prefix`, else the old one.
+    fn update(&mut self, inc: bool, prefix: bool, target: &Expr, pos: Pos) -> Res<Value> {
+        let one = Expr {
+            kind: ExprKind::Int(1),
+            pos,
+        };
+        let old = self.eval(target)?;
+        let op = if inc { BinOp::Add } else { BinOp::Sub };
+        let new = self.assign(Some(op), target, &one, pos)?;
+        Ok(if prefix { new } else { old })
+    }
+
+    /// `assert(cond)`: nothing when it holds; else the program ends there, naming the line.
+    fn assert(&mut self, cond: &Expr, text: &str, pos: Pos) -> Res<Value> {
+        if !self.truthy(cond)? {
+            return Err(stop(
+                pos,
+                format!(
+                    "assertion failed on line {}: `{text}` is false, and `assert` ends the program there",
+                    pos.line
+                ),
+            ));
+        }
+        Ok(Value::Void)
     }
 
     pub(super) fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {

@@ -80,37 +80,15 @@ fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Expanded<'t>, u64), 
     while i < lines.len() {
         let line = lines[i];
         if !in_comment && pending.is_empty() {
-            // `#if`/`#ifdef`/…: the directive, and every line of a group not taken, become
-            // empty lines.
-            if let Some(d) = cond::directive(line) {
-                conds
-                    .apply(d, i + 1, &macros)
-                    .map_err(|m| problem(i + 1, m))?;
-                blank(&mut out, &lines[i..=i]);
-                i += 1;
-                continue;
-            }
-            if !conds.active() {
-                blank(&mut out, &lines[i..=i]);
-                i += 1;
-                continue;
-            }
-            if let Some((name, mac, used)) = definition(&lines[i..]) {
-                // The definition and its continuation lines become empty lines.
-                blank(&mut out, &lines[i..i + used]);
+            let read = directive_lines(&lines[i..], i + 1, &mut conds, &mut macros)?;
+            if read > 0 {
+                blank(&mut out, &lines[i..i + read]);
                 // Reading a definition is work too: the chain of 35,000 defines is counted.
-                work += lines[i..i + used]
+                work += lines[i..i + read]
                     .iter()
                     .map(|l| l.len() as u64)
                     .sum::<u64>();
-                macros.insert(name, mac);
-                i += used;
-                continue;
-            }
-            if let Some(name) = undef(line) {
-                blank(&mut out, &lines[i..=i]);
-                macros.remove(name);
-                i += 1;
+                i += read;
                 continue;
             }
         }
@@ -154,6 +132,36 @@ fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Expanded<'t>, u64), 
     }
     let text = Cow::Owned(out);
     Ok((Expanded { text, map }, work))
+}
+
+/// The preprocessor's directives at the start of `lines` (line `at`, 1-based): a conditional
+/// directive, a line of a group not taken, a `#define` (with its continuation lines) or an
+/// `#undef`, applied; how many lines they take, which become empty lines (0: a line of code).
+fn directive_lines(
+    lines: &[&str],
+    at: usize,
+    conds: &mut cond::Conditions,
+    macros: &mut HashMap<String, Macro>,
+) -> Result<usize, NotParsed> {
+    let Some(line) = lines.first() else {
+        return Ok(0);
+    };
+    if let Some(d) = cond::directive(line) {
+        conds.apply(d, at, macros).map_err(|m| problem(at, m))?;
+        return Ok(1);
+    }
+    if !conds.active() {
+        return Ok(1);
+    }
+    if let Some((name, mac, used)) = definition(lines) {
+        macros.insert(name, mac);
+        return Ok(used);
+    }
+    if let Some(name) = undef(line) {
+        macros.remove(name);
+        return Ok(1);
+    }
+    Ok(0)
 }
 
 /// A diagnostic at the start of line `line`, as the parse's answer.

@@ -152,10 +152,8 @@ fn a_diagnostic_inside_a_macro_points_at_its_use() {
     assert_eq!((err.line, err.column), (6, 42), "{err:?}");
     assert_eq!(err.message, "`bad` is not declared");
     // A parse diagnostic inside an expansion is placed the same way.
-    let parse_err = format!(
-        "#include \"academy.cuh\"\n#define BAD(x) goto x\nint main()\n{{\n    int y = 0; BAD(end);\n    return 0;\n}}\n"
-    );
-    let d = parse(&parse_err).unwrap_err();
+    let parse_err = "#include \"academy.cuh\"\n#define BAD(x) goto x\nint main()\n{\n    int y = 0; BAD(end);\n    return 0;\n}\n";
+    let d = parse(parse_err).unwrap_err();
     assert_eq!((d[0].line, d[0].column), (5, 16), "{d:?}");
     assert!(
         d[0].message.ends_with("(in the expansion of `BAD`)"),
