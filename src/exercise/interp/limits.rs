@@ -45,8 +45,9 @@ impl Default for Limits {
 
 /// The default step budget: enough for a host loop that verifies the exercises' largest
 /// buffers element by element (`for (int i = 0; i < 16 << 20; i++) if (h[i] != want) bad++;`
-/// is about 20 steps an iteration, 340 million in all) with room to spare, and a bound on a
-/// runaway loop well before the wall-clock limit on the machines measured (BENCHMARKS.md).
+/// is 19 steps an element, 320 million in all) with room to spare. A runaway loop meets this
+/// or the wall-clock limit, whichever comes first: at the debug build's 60 ns a step
+/// (BENCHMARKS.md) they come about together.
 pub const MAX_STEPS: u64 = 1_000_000_000;
 
 /// Floats a bulk host helper (`check_output`, a whole-buffer `fill_input`, a host `memcpy`)

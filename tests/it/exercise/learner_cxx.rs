@@ -164,7 +164,7 @@ fn a_diagnostic_inside_a_macro_points_at_its_use() {
 #[test]
 fn the_step_budget_holds_a_verifying_loop_over_16_mi_floats_and_says_how_large_it_is() {
     // The loop a learner writes to verify output, over 64 Ki floats: its steps per element,
-    // times 16 Mi, must fit the default budget (the full loop takes seconds; BENCHMARKS.md).
+    // times 16 Mi, must fit the default budget (the full loop takes 20 s of CPU in a debug build: BENCHMARKS.md).
     let verify = |n: u64| {
         program(&format!(
             "    float *h = (float *)malloc({n} * sizeof(float));\n    fill_input(h, {n});\n    int bad = 0;\n    for (int i = 0; i < {n}; i++) if (h[i] != 1.0f) bad++;\n    printf(\"%d\\n\", bad);\n    free(h);"
