@@ -333,6 +333,9 @@ impl Cx<'_, '_> {
                 Ty::Ptr(Elem::Other(pointee_name(b).unwrap_or("this type")))
             }
             ("void", 2) => Ty::Ptr(Elem::Float), // `(void **)&ptr` in cudaMalloc calls
+            // `float *d_in[]` (a parameter that takes an array of buffers) and `float **`: a
+            // pointer to pointer variables.
+            ("float", 2) => Ty::Ptr(Elem::Other("float *")),
             ("char", 1) => Ty::Str,
             (b, 0) if is_integer_type(b) => Ty::Int,
             _ => {
