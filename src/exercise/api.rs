@@ -42,7 +42,22 @@ pub const CONSTANTS: &[(&str, i64)] = &[
     ("cudaErrorInvalidMemcpyDirection", 21),
     ("cudaErrorInvalidResourceHandle", 400),
     ("cudaErrorNotReady", 600),
+    // The C library's (`<stdlib.h>`, `<stdio.h>`): `exit`'s statuses and `fprintf`'s streams
+    // (their file descriptors stand for the `FILE *`).
+    ("EXIT_SUCCESS", 0),
+    ("EXIT_FAILURE", 1),
+    ("stdout", STDOUT),
+    ("stderr", STDERR),
 ];
+
+/// `stdout` as `fprintf`'s first argument.
+pub const STDOUT: i64 = 1;
+/// `stderr` as `fprintf`'s first argument.
+pub const STDERR: i64 = 2;
+
+/// What `__FILE__` names: the learner's file, under one name whatever it is called on disk
+/// (the checker is given its text, not its path).
+pub const FILE_NAME: &str = "exercise.cu";
 
 /// Whether `name` is a function the subset supports (a row of [`super::calls::TABLE`]).
 pub fn is_call(name: &str) -> bool {

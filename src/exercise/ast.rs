@@ -22,12 +22,26 @@ pub enum Ty {
     Bool,
     Stream,
     Event,
-    /// `float *` (and `void *` in casts).
-    Ptr,
+    /// A pointer: `float *`, `void *`, `int *`, `cudaStream_t *`, … (what it points to says how
+    /// host memory behind it is read).
+    Ptr(Elem),
     /// `const char *` (strings for `printf`/`report`).
     Str,
     /// `dim3`: a launch configuration of up to three dimensions.
     Dim3,
+}
+
+/// What a pointer points to, as far as host memory cares: host buffers hold 4-byte elements
+/// (the exercises' floats), so `float *` and 4-byte integer pointers index them; any other
+/// pointer (`double *`, `unsigned char *`, `size_t *`, `cudaStream_t *`) points at variables
+/// only, and its type's name is kept for the message that says so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Elem {
+    /// `float *`, and `void *` (what `malloc` returns).
+    Float,
+    /// `int *`, `unsigned *`, `int32_t *`, `uint32_t *`.
+    Int,
+    Other(&'static str),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,6 +111,8 @@ pub enum ExprKind {
         name: String,
         args: Vec<Expr>,
     },
+    /// `assert(cond)`, with the condition as written (for the message when it fails).
+    Assert(Box<Expr>, String),
     /// `kernel<<<config>>>(args)` of a kernel from `academy.cuh`.
     Launch {
         kernel: String,
@@ -163,16 +179,89 @@ pub struct Function {
     pub pos: Pos,
 }
 
-/// A parsed exercise file: the body of `main` and the other functions it defines.
+/// A parsed exercise file: the body of `main`, the other functions it defines, and where its
+/// macros were expanded (to place diagnostics).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Program {
     pub main: Vec<Stmt>,
     pub functions: Vec<Function>,
+    /// The file-scope variables and constants (`const int N = 1 << 20;`, `static float *h;`),
+    /// declared in order before `main` runs.
+    pub globals: Vec<VarDecl>,
+    pub macros: MacroMap,
 }
 
 impl Program {
     /// The function of the file called `name`.
     pub fn function(&self, name: &str) -> Option<&Function> {
         self.functions.iter().find(|f| f.name == name)
+    }
+
+    /// A diagnostic at `pos` (a position in the expanded text), placed where the learner wrote
+    /// it: inside a macro's expansion, at the macro's use, saying so.
+    pub fn diagnostic(&self, pos: Pos, message: impl Into<String>) -> super::Diagnostic {
+        let message = message.into();
+        match self.macros.locate(pos) {
+            (p, Some(name)) => super::Diagnostic::at(
+                p.line,
+                p.column,
+                format!("{message} (in the expansion of `{name}`)"),
+            ),
+            (p, None) => super::Diagnostic::at(p.line, p.column, message),
+        }
+    }
+}
+
+/// One top-level macro use in the file, as the expansion placed it. Lines never move (the
+/// expansion goes on the use's line); columns do: the expansion takes the columns from
+/// `start` to `end` of its line, and the text after the use resumes at `resume`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MacroUse {
+    pub name: String,
+    /// Where the learner wrote the macro's name.
+    pub at: Pos,
+    /// The columns of the use's line its expansion spans in the expanded text (`end`
+    /// exclusive).
+    pub start: u32,
+    pub end: u32,
+    /// Where the text after the use's `)` (or name) is in the expanded text, and where it is in
+    /// the file.
+    pub resume: Pos,
+    pub resume_at: Pos,
+}
+
+/// Every top-level macro use, in file order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MacroMap {
+    pub uses: Vec<MacroUse>,
+}
+
+impl MacroMap {
+    /// Where `pos` of the expanded text is in the learner's file, and the macro whose
+    /// expansion holds it, if one does.
+    pub fn locate(&self, pos: Pos) -> (Pos, Option<&str>) {
+        if let Some(u) = self
+            .uses
+            .iter()
+            .find(|u| u.at.line == pos.line && (u.start..u.end).contains(&pos.column))
+        {
+            return (u.at, Some(&u.name));
+        }
+        // The text after the last use before `pos` on its line is shifted by that use.
+        let after = self
+            .uses
+            .iter()
+            .filter(|u| u.resume.line == pos.line && u.resume.column <= pos.column)
+            .max_by_key(|u| u.resume.column);
+        match after {
+            Some(u) => (
+                Pos {
+                    line: u.resume_at.line,
+                    column: u.resume_at.column + (pos.column - u.resume.column),
+                },
+                None,
+            ),
+            None => (pos, None),
+        }
     }
 }

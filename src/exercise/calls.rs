@@ -143,6 +143,8 @@ calls! {
     Free = "free" (p("ptr", Ptr)) Memory, OrderRule::Rule(&rules::FREE_IN_FLIGHT), "release `malloc` memory";
     Memcpy = "memcpy" (p("dst", Ptr), p("src", Ptr), p("bytes", Count)) Copies, OrderRule::Host, "copy between two host buffers";
     Printf = "printf" (p("format", Format)) Helpers, OrderRule::Host, "print, with %d %zu %f %s";
+    Fprintf = "fprintf" (p("stream", Int), p("format", Format)) Helpers, OrderRule::Host, "print to `stderr` or `stdout`, as `printf`";
+    Exit = "exit" (p("status", Int)) Helpers, OrderRule::Host, "end the program there (`EXIT_FAILURE`, or any status): what ran is judged";
     Min = "min" (p("a", Num), p("b", Num)) Helpers, OrderRule::Host, "the smaller of two numbers";
     Max = "max" (p("a", Num), p("b", Num)) Helpers, OrderRule::Host, "the larger of two numbers";
     CudaMalloc = "cudaMalloc" (p("ptr", Out), p("bytes", Count)) Memory, OrderRule::Host, "allocate device memory";

@@ -37,8 +37,8 @@ use crate::report::Op;
 
 pub use errors::CudaError;
 pub use limits::{Halt, Halted, Limits};
+use value::Scope;
 pub use value::Value;
-use value::Var;
 
 /// What a run produced. `error` is set when the run stopped early; the rest holds what happened
 /// up to there.
@@ -66,6 +66,11 @@ pub struct Outcome {
     /// Each `host_work` call: its line and when it ran on the host clock, which has the
     /// timeline's origin (the host lane the overlap criteria read).
     pub host_work: Vec<HostSpan>,
+    /// The program's exit status: `main`'s `return` value, or the code of the `exit(code)`
+    /// that ended it (0 when `main` ends without a `return`, as C says).
+    pub exit_code: i64,
+    /// The line of the `exit` call that ended the run, when one did.
+    pub exit_line: Option<u32>,
     /// Each call the host spent at least [`HOST_SPAN_MIN_US`] in (waits, blocking copies,
     /// `host_work`, pinning), as host-lane ops on the timeline's origin, with their lines.
     pub host_calls: Vec<Op>,
@@ -102,6 +107,8 @@ pub(crate) struct Stop {
     pub message: String,
     /// Stopped by the cancel flag, not by the program.
     pub cancelled: bool,
+    /// Ended by the program itself, `exit(code)`: not an error; what ran is judged.
+    pub exited: Option<i64>,
 }
 
 type Res<T> = Result<T, Stop>;
@@ -112,6 +119,7 @@ fn stop(pos: Pos, message: impl Into<String>) -> Stop {
         pos,
         message: message.into(),
         cancelled: false,
+        exited: None,
     }
 }
 
@@ -146,7 +154,7 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         gpu,
         limits,
         halt,
-        scopes: vec![HashMap::new()],
+        scopes: vec![Scope::default()],
         regions: Vec::new(),
         model: Model::new(),
         out: Outcome::default(),
@@ -166,9 +174,26 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
         return it.out;
     }
-    if let Err(stop) = it.block(&program.main) {
-        it.out.cancelled = stop.cancelled;
-        it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
+    let ran = it
+        .globals(&program.globals)
+        .and_then(|()| it.block(&program.main));
+    match ran {
+        Ok(_) => {
+            it.out.exit_code = it.ret.take().and_then(|v| v.as_i64()).unwrap_or(0);
+        }
+        // `exit(code)`: the program ended itself; nothing went wrong in the run.
+        Err(Stop {
+            exited: Some(code),
+            pos,
+            ..
+        }) => {
+            it.out.exit_code = code;
+            it.out.exit_line = Some(pos.line);
+        }
+        Err(stop) => {
+            it.out.cancelled = stop.cancelled;
+            it.out.error = Some(program.diagnostic(stop.pos, stop.message));
+        }
     }
     it.gpu.set_source_line(None);
     it.release_leftovers();
@@ -191,7 +216,7 @@ struct Interp<'a> {
     limits: Limits,
     /// The check's cancel flag and deadline.
     halt: Halt<'a>,
-    scopes: Vec<HashMap<String, Var>>,
+    scopes: Vec<Scope>,
     regions: Vec<Region>,
     /// The ordering model, driven with every stream, event and device op the backend
     /// accepted: which streams and events are live, which events were ever recorded and the
@@ -222,6 +247,36 @@ struct Interp<'a> {
 }
 
 impl Interp<'_> {
+    /// Log a host read (or, `write`, a write) of `range`: extending the last entry when it is
+    /// the same kind of access from the same line right before it (a loop over `h[i]`), before
+    /// anything is built, since a loop does this at every element.
+    fn log_host(&mut self, write: bool, range: Range, what: &'static str) {
+        if self.collect.is_none()
+            && let Some(last) = self.out.log.last_mut()
+            && last.line == self.line
+        {
+            let (r, was_write) = match &mut last.call {
+                Call::HostRead { range: r, .. } => (Some(r), false),
+                Call::HostWrite { range: r, .. } => (Some(r), true),
+                _ => (None, false),
+            };
+            if let Some(r) = r
+                && was_write == write
+                && r.region == range.region
+                && r.end == range.start
+            {
+                r.end = range.end;
+                return;
+            }
+        }
+        let what = what.to_string();
+        self.log(if write {
+            Call::HostWrite { range, what }
+        } else {
+            Call::HostRead { range, what }
+        });
+    }
+
     fn log(&mut self, call: Call) {
         // Inside a host function the accesses belong to its stream-ordered op, not to `main`.
         if let Some(c) = &mut self.collect {
@@ -274,6 +329,7 @@ impl Interp<'_> {
         r.map_err(|e| Stop {
             pos,
             cancelled: e == GpuError::Cancelled,
+            exited: None,
             message: format!("{what}: {e}"),
         })
     }

@@ -15,7 +15,7 @@ use std::sync::atomic::AtomicBool;
 use tree_sitter::{Node, ParseOptions, Parser};
 
 use super::Diagnostic;
-use super::ast::{Pos, Program};
+use super::ast::{MacroMap, Pos, Program};
 use super::halt::{Halt, Halted};
 pub use fit::{PARSE_BYTES_PER_SOURCE_BYTE, parse_would_not_fit};
 
@@ -77,7 +77,9 @@ pub fn parse_within(text: &str, halt: Halt) -> Result<Program, NotParsed> {
     let text = &functions::blank_cudart_cb(&text);
     // Macros expanded as the preprocessor would, lines kept in place.
     let expanded = macros::expand(text, halt)?;
-    let text: &str = &expanded;
+    let map = expanded.map;
+    let text: &str = &expanded.text;
+    let placed = |d: Vec<Diagnostic>| NotParsed::Problems(relocate(&map, d));
     // What tree-sitter is given is what must fit (CK4), not the file.
     if let Some(why) = parse_would_not_fit(text.len()) {
         return Err(problem(Diagnostic::at(1, 1, why)));
@@ -110,7 +112,7 @@ pub fn parse_within(text: &str, halt: Halt) -> Result<Program, NotParsed> {
         out.truncate(MAX_DIAGNOSTICS);
         // None left: the only errors were nested empty blocks, which the walk takes.
         if !out.is_empty() {
-            return Err(NotParsed::Problems(out));
+            return Err(placed(out));
         }
     }
     let mut cx = Cx::new(text.as_bytes(), halt);
@@ -119,7 +121,7 @@ pub fn parse_within(text: &str, halt: Halt) -> Result<Program, NotParsed> {
         return Err(NotParsed::Halted(h));
     }
     match program {
-        Some(p) if cx.diags.is_empty() => Ok(p),
+        Some(p) if cx.diags.is_empty() => Ok(Program { macros: map, ..p }),
         _ => {
             let mut d = cx.diags;
             if d.is_empty() {
@@ -127,9 +129,29 @@ pub fn parse_within(text: &str, halt: Halt) -> Result<Program, NotParsed> {
             }
             d.sort_by_key(|d| (d.line, d.column));
             d.truncate(MAX_DIAGNOSTICS);
-            Err(NotParsed::Problems(d))
+            Err(placed(d))
         }
     }
+}
+
+/// `diags` (at positions in the expanded text) placed where the learner wrote them.
+fn relocate(map: &MacroMap, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    diags
+        .into_iter()
+        .map(|d| {
+            match map.locate(Pos {
+                line: d.line,
+                column: d.column,
+            }) {
+                (p, Some(name)) => Diagnostic::at(
+                    p.line,
+                    p.column,
+                    format!("{} (in the expansion of `{name}`)", d.message),
+                ),
+                (p, None) => Diagnostic::at(p.line, p.column, d.message),
+            }
+        })
+        .collect()
 }
 
 /// Collect ERROR and MISSING nodes, outermost first (in source order).
@@ -312,6 +334,7 @@ impl Cx<'_, '_> {
     fn translation_unit(&mut self, root: Node) -> Option<Program> {
         let mut main = None;
         let mut functions = Vec::new();
+        let mut globals = Vec::new();
         let mut cursor = root.walk();
         let items: Vec<Node> = root.named_children(&mut cursor).collect();
         // Every function's name first, so a call before the definition (after a prototype)
@@ -336,6 +359,12 @@ impl Cx<'_, '_> {
                 "preproc_def" => self.unread_define(item),
                 "preproc_function_def" => self.function_macro(item),
                 "declaration" if self.is_prototype(item) => {}
+                // `const int N = 1 << 20;`, `static float *h_a;`: the file's variables.
+                "declaration" => {
+                    if let Some(vars) = self.file_declaration(item) {
+                        globals.extend(vars);
+                    }
+                }
                 "function_definition" => {
                     let Some((name, _, pointers)) = self.function_parts(item) else {
                         let what = self.construct_name(item);
@@ -366,7 +395,12 @@ impl Cx<'_, '_> {
                 }
             }
         }
-        main.map(|main| Program { main, functions })
+        main.map(|main| Program {
+            main,
+            functions,
+            globals,
+            macros: MacroMap::default(),
+        })
     }
 
     /// Whether `item` is the first definition of `name`; a second is a diagnostic, as for

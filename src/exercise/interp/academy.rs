@@ -7,6 +7,7 @@ use super::args::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res, limits};
+use crate::exercise::api;
 use crate::exercise::log::{Call, MemKind, Range};
 use crate::exercise::{FILL_SEED, printf};
 use crate::gpu::HostBuf;
@@ -51,6 +52,23 @@ impl Interp<'_> {
         self.charge(a.pos, limits::text_steps(a.str(0)?.len()))?;
         let rest = a.vals.get(1..).unwrap_or_default();
         let text = printf::format(a.str(0)?, rest).map_err(|m| stop(a.pos, m))?;
+        self.print(&text);
+        Ok(Value::Int(text.len() as i64))
+    }
+
+    /// `fprintf(stderr, format, …)` or `fprintf(stdout, …)`: printed as `printf` prints (the
+    /// program's output is one text, as a terminal shows both).
+    pub(super) fn fprintf(&mut self, a: &Args) -> Res<Value> {
+        let stream = a.int(0)?;
+        if stream != api::STDOUT && stream != api::STDERR {
+            return Err(stop(
+                a.at(0),
+                "the first argument of `fprintf` is `stderr` or `stdout` here (the checker opens no files)",
+            ));
+        }
+        self.charge(a.pos, limits::text_steps(a.str(1)?.len()))?;
+        let rest = a.vals.get(2..).unwrap_or_default();
+        let text = printf::format(a.str(1)?, rest).map_err(|m| stop(a.pos, m))?;
         self.print(&text);
         Ok(Value::Int(text.len() as i64))
     }

@@ -6,6 +6,7 @@ use super::args::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Region, Res};
+use crate::exercise::ast::Elem;
 use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, MemKind, RegionId};
 use crate::report::HostMemKind;
@@ -24,6 +25,7 @@ impl Interp<'_> {
         Ok(Value::Ptr {
             region: RegionId(r as u32),
             off: 0,
+            elem: Elem::Float,
         })
     }
 
@@ -66,7 +68,15 @@ impl Interp<'_> {
             .region_names
             .entry(region)
             .or_insert_with(|| place.name.clone());
-        self.write_place(&place, Value::Ptr { region, off: 0 }, a.pos)?;
+        self.write_place(
+            &place,
+            Value::Ptr {
+                region,
+                off: 0,
+                elem: Elem::Float,
+            },
+            a.pos,
+        )?;
         Ok(Value::Int(0))
     }
 

@@ -6,6 +6,13 @@ use super::eval::stop;
 use super::value::{Place, Value};
 use crate::exercise::ast::{Expr, Pos};
 
+/// Where an out-parameter that receives a number (`cudaEventElapsedTime`'s `ms`) writes it.
+pub(super) enum NumberOut {
+    Var(Place),
+    /// A float in host memory: the allocation's index and the byte offset.
+    Mem(usize, u64),
+}
+
 /// A call's evaluated arguments, with the accessors that check them.
 pub(super) struct Args<'a> {
     pub name: &'a str,
@@ -98,10 +105,19 @@ impl Args<'_> {
     /// A pointer into an allocation: (allocation index, byte offset).
     pub fn ptr(&self, i: usize) -> Res<(usize, u64)> {
         match self.val(i)? {
-            Value::Ptr { region, off } if *off >= 0 => Ok((region.0 as usize, *off as u64)),
+            Value::Ptr { region, off, .. } if *off >= 0 => Ok((region.0 as usize, *off as u64)),
             Value::Ptr { .. } => Err(stop(
                 self.at(i),
                 "this pointer points before the start of its allocation",
+            )),
+            Value::Ref(p) => Err(stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` is the address of the variable `{}` (or an array of variables), not memory from an allocation; allocate the buffer: `float *h = (float *)malloc(bytes);` or `cudaMallocHost(&h, bytes);`",
+                    i + 1,
+                    self.name,
+                    p.name
+                ),
             )),
             v => Err(stop(
                 self.at(i),
@@ -114,17 +130,40 @@ impl Args<'_> {
             )),
         }
     }
+    /// The variable (or array element) an out-parameter names: `&x`, `&a[i]`, or a pointer
+    /// parameter that holds such an address.
     pub fn place(&self, i: usize) -> Res<Place> {
         match self.val(i)? {
             Value::Ref(p) => Ok(p.clone()),
-            _ => Err(stop(
+            Value::Ptr { .. } => Err(stop(
                 self.at(i),
                 format!(
-                    "argument {} of `{}` must be the address of a variable, e.g. `&x`",
+                    "argument {} of `{}` points into an allocation (`&h[i]` of a `malloc`'d buffer), which holds floats here; give it a variable or an array element: `cudaStream_t s; {}(&s, …)`, or `cudaStream_t s[4];` and `&s[i]`",
                     i + 1,
+                    self.name,
                     self.name
                 ),
             )),
+            v => Err(stop(
+                self.at(i),
+                format!(
+                    "argument {} of `{}` must be the address of a variable, e.g. `&x` or `&a[i]`, not {}",
+                    i + 1,
+                    self.name,
+                    v.describe()
+                ),
+            )),
+        }
+    }
+
+    /// Where a number an out-parameter receives goes: a variable or array element
+    /// ([`Args::place`]), or a float in host memory (`&ms[i]` of a `malloc`'d buffer).
+    pub fn number_out(&self, i: usize) -> Res<NumberOut> {
+        match self.val(i)? {
+            Value::Ptr { region, off, .. } if *off >= 0 => {
+                Ok(NumberOut::Mem(region.0 as usize, *off as u64))
+            }
+            _ => self.place(i).map(NumberOut::Var),
         }
     }
     pub fn str(&self, i: usize) -> Res<&str> {

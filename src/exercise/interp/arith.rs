@@ -1,36 +1,15 @@
 //! Arithmetic and comparisons with C's rules for the subset.
 
-use super::value::Value;
+use super::value::{Place, Value};
 use crate::exercise::ast::BinOp;
+use crate::exercise::ast::Elem;
 
 /// `a op b` with C's rules for the subset: integers stay integers, anything with a float is a
 /// float, and `ptr ± n` moves by `n` floats.
 pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
     use BinOp::*;
-    match (a, b) {
-        (Value::Ptr { region, off }, v) | (v, Value::Ptr { region, off })
-            if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) =>
-        {
-            if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
-                return Err("cannot subtract a pointer from a number".into());
-            }
-            let n = v.as_i64().unwrap_or(0).saturating_mul(4);
-            let off = if op == Add {
-                off.saturating_add(n)
-            } else {
-                off.saturating_sub(n)
-            };
-            return Ok(Value::Ptr {
-                region: *region,
-                off,
-            });
-        }
-        (Value::Ptr { .. } | Value::Null, Value::Ptr { .. } | Value::Null)
-            if matches!(op, Eq | Ne) =>
-        {
-            return Ok(Value::Bool((a == b) == (op == Eq)));
-        }
-        _ => {}
+    if let Some(v) = pointer_arith(op, a, b) {
+        return v;
     }
     let what = |v: &Value| format!("cannot do arithmetic with {}", v.describe());
     let x = a.as_f64().ok_or_else(|| what(a))?;
@@ -85,6 +64,77 @@ pub(super) fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, String> {
         Div => x / y,
         _ => return Err("this operator needs whole numbers".into()),
     }))
+}
+
+/// `a op b` when a pointer is involved (`ptr ± n`, pointer comparisons); `None` otherwise.
+fn pointer_arith(op: BinOp, a: &Value, b: &Value) -> Option<Result<Value, String>> {
+    use BinOp::*;
+    match (a, b) {
+        (Value::Ptr { region, off, elem }, v) | (v, Value::Ptr { region, off, elem })
+            if matches!(op, Add | Sub) && v.as_i64().is_some() && !matches!(v, Value::Float(_)) =>
+        {
+            if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
+                return Some(Err("cannot subtract a pointer from a number".into()));
+            }
+            let size = match elem {
+                Elem::Float | Elem::Int => 4,
+                Elem::Other(name) => {
+                    return Some(Err(format!(
+                        "a `{name} *` into host memory cannot move by elements here: the checker's host buffers hold 4-byte elements; use `float *` (or `int *`)"
+                    )));
+                }
+            };
+            let n = v.as_i64().unwrap_or(0).saturating_mul(size);
+            let off = if op == Add {
+                off.saturating_add(n)
+            } else {
+                off.saturating_sub(n)
+            };
+            Some(Ok(Value::Ptr {
+                region: *region,
+                off,
+                elem: *elem,
+            }))
+        }
+        // A pointer to a variable or an array element (`times + 1`): moved by elements; the
+        // element is checked when it is used.
+        (Value::Ref(p), v) | (v, Value::Ref(p))
+            if matches!(op, Add | Sub) && matches!(v, Value::Int(_) | Value::Bool(_)) =>
+        {
+            if op == Sub && matches!(a, Value::Int(_) | Value::Bool(_)) {
+                return Some(Err("cannot subtract a pointer from a number".into()));
+            }
+            let n = v.as_i64().unwrap_or(0);
+            let at = if op == Add {
+                (p.index as i64).saturating_add(n)
+            } else {
+                (p.index as i64).saturating_sub(n)
+            };
+            let Ok(index) = usize::try_from(at) else {
+                return Some(Err(format!(
+                    "this points {} element(s) before `{}`",
+                    -at, p.name
+                )));
+            };
+            Some(Ok(Value::Ref(Place { index, ..p.clone() })))
+        }
+        (
+            Value::Ptr { .. } | Value::Null | Value::Ref(_),
+            Value::Ptr { .. } | Value::Null | Value::Ref(_),
+        ) if matches!(op, Eq | Ne) => {
+            // The same address, whatever type each pointer is declared to point to.
+            let at = |v: &Value| match v {
+                Value::Ptr { region, off, .. } => Some((region.0, *off)),
+                _ => None,
+            };
+            let same = match (a, b) {
+                (Value::Ptr { .. }, Value::Ptr { .. }) => at(a) == at(b),
+                _ => a == b,
+            };
+            Some(Ok(Value::Bool(same == (op == Eq))))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

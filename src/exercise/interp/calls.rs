@@ -121,6 +121,11 @@ impl Interp<'_> {
             C::NvtxRangePop => Ok(nvtx::NO_PUSH_POP_TRACKING),
             C::Dim3 => super::academy::dim3(a),
             C::Printf => self.printf(a),
+            C::Fprintf => self.fprintf(a),
+            C::Exit => Err(super::Stop {
+                exited: Some(a.int(0)?),
+                ..stop(a.pos, "exit")
+            }),
             C::Min => super::academy::min_max(a, true),
             C::Max => super::academy::min_max(a, false),
             C::FillInput => self.fill_input(a),

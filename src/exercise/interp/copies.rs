@@ -136,13 +136,32 @@ impl Interp<'_> {
             let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
             self.m(a.pos, a.name, r)?;
         }
-        let (dst_h, dst_d) = (self.regions[dr].host, self.regions[dr].dev);
-        let (src_h, src_d) = (self.regions[sr].host, self.regions[sr].dev);
         if op == DeviceOpKind::CopyD2H {
             // Where the program's result lands: `output-correct` wants it checked in full.
             self.out.output_region = Some((RegionId(dr as u32), self.regions[dr].bytes));
         }
-        let result = match op {
+        let result = self.start_copy(op, stream, (dr, doff), (sr, soff), bytes);
+        self.m(a.pos, a.name, result)?;
+        if syncs.after {
+            let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
+            self.m(a.pos, a.name, r)?;
+        }
+        Ok(Value::Int(0))
+    }
+
+    /// Queue the backend's copy of `bytes` from allocation `src` to `dst` (each an index and a
+    /// byte offset) on `stream`, in the direction `op` names.
+    fn start_copy(
+        &mut self,
+        op: DeviceOpKind,
+        stream: StreamId,
+        (dr, doff): (usize, u64),
+        (sr, soff): (usize, u64),
+        bytes: u64,
+    ) -> Result<(), crate::gpu::GpuError> {
+        let (dst_h, dst_d) = (self.regions[dr].host, self.regions[dr].dev);
+        let (src_h, src_d) = (self.regions[sr].host, self.regions[sr].dev);
+        match op {
             DeviceOpKind::CopyH2D => match (dst_d, src_h) {
                 (Some(dd), Some(hs)) => self.gpu.copy_h2d_async(stream, dd, doff, hs, soff, bytes),
                 _ => Ok(()),
@@ -155,13 +174,7 @@ impl Interp<'_> {
                 (Some(dd), Some(ds)) => self.gpu.copy_d2d_async(stream, dd, doff, ds, soff, bytes),
                 _ => Ok(()),
             },
-        };
-        self.m(a.pos, a.name, result)?;
-        if syncs.after {
-            let r = self.gpu.stream_sync(StreamId::LEGACY_DEFAULT);
-            self.m(a.pos, a.name, r)?;
         }
-        Ok(Value::Int(0))
     }
 
     /// `memcpy` (or `cudaMemcpy` between two host buffers): a host read and a host write.

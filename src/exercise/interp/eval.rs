@@ -1,7 +1,7 @@
 //! Expressions: variables, arithmetic, pointers into host memory, assignment.
 
 use super::memory::Target;
-use super::value::{Value, Var, convert};
+use super::value::{Place, Value, Var, convert};
 use super::{Interp, Res};
 use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos, Ty, UnOp, VarDecl};
 use crate::exercise::log::RegionId;
@@ -134,12 +134,15 @@ impl Interp<'_> {
             // The preprocessor's line number, as error-checking helpers pass it.
             ExprKind::Var(name) if name == "__LINE__" => Value::Int(i64::from(e.pos.line)),
             ExprKind::Var(name) => {
-                let (_, var) = self.lookup(name, e.pos)?;
+                let (scope, var) = self.lookup(name, e.pos)?;
                 if var.array {
-                    return Err(stop(
-                        e.pos,
-                        format!("`{name}` is an array: use one element, `{name}[i]`"),
-                    ));
+                    // An array decays to the address of its first element, as in C
+                    // (`median(times, n)` with `float times[10]`).
+                    return Ok(Value::Ref(Place {
+                        scope,
+                        name: name.clone(),
+                        index: 0,
+                    }));
                 }
                 match &var.slots[0] {
                     Value::Uninit => {
@@ -153,35 +156,19 @@ impl Interp<'_> {
             }
             ExprKind::Index(..) => match self.target(e)? {
                 Target::Var(p) => self.read_place(&p, e.pos)?,
-                Target::Mem(r, off) => self.host_load(r, off, e.pos)?,
+                Target::Mem(r, off, elem) => self.host_load(r, off, elem, e.pos)?,
             },
             ExprKind::AddrOf(inner) => match self.target(inner)? {
                 Target::Var(p) => Value::Ref(p),
                 // `&p[i]` is `p + i`: the same pointer, nothing read (the offset in bytes, as
                 // `target` made it, back to signed: a byte before the allocation stays so).
-                Target::Mem(region, off) => Value::Ptr {
+                Target::Mem(region, off, elem) => Value::Ptr {
                     region: RegionId(region as u32),
                     off: off as i64,
+                    elem,
                 },
             },
-            ExprKind::Unary(op, a) => {
-                let v = self.eval(a)?;
-                match (op, &v) {
-                    (UnOp::Not, _) => Value::Bool(
-                        !v.truth()
-                            .ok_or_else(|| stop(e.pos, "`!` needs a number or pointer"))?,
-                    ),
-                    (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
-                    (UnOp::Neg, Value::Float(f)) => Value::Float(-f),
-                    (UnOp::Plus, Value::Int(_) | Value::Float(_)) => v,
-                    _ => {
-                        return Err(stop(
-                            e.pos,
-                            format!("cannot apply this operator to {}", v.describe()),
-                        ));
-                    }
-                }
-            }
+            ExprKind::Unary(op, a) => self.unary(*op, a, e.pos)?,
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, e.pos)?,
             ExprKind::Cond(c, a, b) => {
                 if self.truthy(c)? {
@@ -193,7 +180,8 @@ impl Interp<'_> {
             ExprKind::Cast(ty, inner) => {
                 let v = self.eval(inner)?;
                 match ty {
-                    Ty::Ptr | Ty::Str => v,
+                    Ty::Ptr(_) => convert(*ty, v).map_err(|m| stop(e.pos, m))?,
+                    Ty::Str => v,
                     _ => convert(*ty, v).map_err(|m| stop(e.pos, m))?,
                 }
             }
@@ -202,27 +190,61 @@ impl Interp<'_> {
                 inc,
                 prefix,
                 target,
-            } => {
-                let one = Expr {
-                    kind: ExprKind::Int(1),
-                    pos: e.pos,
-                };
-                let old = self.eval(target)?;
-                let new = self.assign(
-                    Some(if *inc { BinOp::Add } else { BinOp::Sub }),
-                    target,
-                    &one,
-                    e.pos,
-                )?;
-                if *prefix { new } else { old }
-            }
+            } => self.update(*inc, *prefix, target, e.pos)?,
             ExprKind::Call { name, args } => self.call(name, args, e.pos)?,
+            ExprKind::Assert(cond, text) => self.assert(cond, text, e.pos)?,
             ExprKind::Launch {
                 kernel,
                 config,
                 args,
             } => self.launch(kernel, config, args, e.pos)?,
         })
+    }
+
+    /// `-a`, `+a`, `!a`.
+    fn unary(&mut self, op: UnOp, a: &Expr, pos: Pos) -> Res<Value> {
+        let v = self.eval(a)?;
+        Ok(match (op, &v) {
+            (UnOp::Not, _) => Value::Bool(
+                !v.truth()
+                    .ok_or_else(|| stop(pos, "`!` needs a number or pointer"))?,
+            ),
+            (UnOp::Neg, Value::Int(i)) => Value::Int(i.wrapping_neg()),
+            (UnOp::Neg, Value::Float(f)) => Value::Float(-f),
+            (UnOp::Plus, Value::Int(_) | Value::Float(_)) => v,
+            _ => {
+                return Err(stop(
+                    pos,
+                    format!("cannot apply this operator to {}", v.describe()),
+                ));
+            }
+        })
+    }
+
+    /// `++x`, `x--`, …: the new value when `prefix`, else the old one.
+    fn update(&mut self, inc: bool, prefix: bool, target: &Expr, pos: Pos) -> Res<Value> {
+        let one = Expr {
+            kind: ExprKind::Int(1),
+            pos,
+        };
+        let old = self.eval(target)?;
+        let op = if inc { BinOp::Add } else { BinOp::Sub };
+        let new = self.assign(Some(op), target, &one, pos)?;
+        Ok(if prefix { new } else { old })
+    }
+
+    /// `assert(cond)`: nothing when it holds; else the program ends there, naming the line.
+    fn assert(&mut self, cond: &Expr, text: &str, pos: Pos) -> Res<Value> {
+        if !self.truthy(cond)? {
+            return Err(stop(
+                pos,
+                format!(
+                    "assertion failed on line {}: `{text}` is false, and `assert` ends the program there",
+                    pos.line
+                ),
+            ));
+        }
+        Ok(Value::Void)
     }
 
     pub(super) fn binary(&mut self, op: BinOp, l: &Expr, r: &Expr, pos: Pos) -> Res<Value> {

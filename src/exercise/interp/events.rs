@@ -2,7 +2,7 @@
 //! `cudaEventSynchronize` and `cudaEventElapsedTime`, each logged and passed to the backend;
 //! and the event argument every event call reads.
 
-use super::args::Args;
+use super::args::{Args, NumberOut};
 use super::errors;
 use super::eval::stop;
 use super::value::Value;
@@ -66,7 +66,7 @@ impl Interp<'_> {
     /// `cudaEventElapsedTime(&ms, start, end)`: an error code, with `ms` unchanged, for an
     /// event never recorded or not yet complete, as CUDA answers.
     pub(super) fn event_elapsed_time(&mut self, a: &Args) -> Res<Value> {
-        let place = a.place(0)?;
+        let out = a.number_out(0)?;
         let (start, end) = (self.event_arg(a, 1)?, self.event_arg(a, 2)?);
         for (e, which) in [(start, "start"), (end, "end")] {
             if !self.model.ever_recorded(e.0) {
@@ -92,7 +92,12 @@ impl Interp<'_> {
         }
         let r = self.gpu.event_elapsed_ms(start, end);
         let ms = self.m(a.pos, a.name, r)?;
-        self.write_place(&place, Value::Float(f64::from(ms)), a.pos)?;
+        let ms = Value::Float(f64::from(ms));
+        match out {
+            NumberOut::Var(place) => self.write_place(&place, ms, a.pos)?,
+            // `&ms[i]` of a host buffer: a host write, logged as the program's own.
+            NumberOut::Mem(region, off) => self.host_store(region, off, &ms, a.at(0))?,
+        }
         Ok(Value::Int(0))
     }
 

@@ -1,12 +1,10 @@
 //! Calls of the file's own functions (helpers besides `main`, host functions for
-//! `cudaLaunchHostFunc`): arguments by value into a fresh frame that sees only its own
-//! variables, a depth limit against runaway recursion, and the value of `return`. Each
+//! `cudaLaunchHostFunc`): arguments by value (an address, `&x` or an array, as a pointer to the
+//! caller's variable) into a fresh frame that sees only its own variables, a depth limit against runaway recursion, and the value of `return`. Each
 //! statement inside sets the line, so what a helper does is booked at the helper's lines.
 
-use std::collections::HashMap;
-
 use super::eval::stop;
-use super::value::{Value, Var, convert};
+use super::value::{Scope, Value, Var, convert};
 use super::{Interp, Res};
 use crate::exercise::ast::{Expr, Function, Pos};
 use crate::exercise::log::Range;
@@ -92,17 +90,8 @@ impl Interp<'_> {
                 ),
             ));
         }
-        let mut scope = HashMap::new();
+        let mut scope = Scope::default();
         for ((name, ty), v) in f.params.iter().zip(vals) {
-            if matches!(v, Value::Ref(_)) {
-                return Err(stop(
-                    pos,
-                    format!(
-                        "`{}`: passing an address (`&x`) to your own function is not supported here; pass a value or a pointer from an allocation",
-                        f.name
-                    ),
-                ));
-            }
             let v = convert(*ty, v)
                 .map_err(|m| stop(pos, format!("parameter `{name}` of `{}`: {m}", f.name)))?;
             scope.insert(
@@ -122,10 +111,22 @@ impl Interp<'_> {
         self.call_depth -= 1;
         self.drop_scopes(self.frame);
         let value = std::mem::replace(&mut self.ret, ret);
+        let own = self.frame;
         self.frame = frame;
         // The rest of the caller's statement is booked at the caller's line again.
         self.line = line;
         flow?;
+        if let Some(Value::Ref(p)) = &value
+            && p.scope >= own
+        {
+            return Err(stop(
+                pos,
+                format!(
+                    "`{}` returns the address of its own variable `{}`, which ends with the call; return a value, or a pointer from an allocation",
+                    f.name, p.name
+                ),
+            ));
+        }
         match (f.ret, value) {
             (None, _) => Ok(Value::Void),
             (Some(ty), Some(v)) => convert(ty, v)

@@ -6,6 +6,7 @@ use super::value::Value;
 use super::{Interp, Res};
 use crate::exercise::ast::{Expr, Pos};
 use crate::exercise::log::{DeviceOp, DeviceOpKind};
+use crate::gpu::StreamId;
 
 impl Interp<'_> {
     pub(super) fn launch(
@@ -33,24 +34,7 @@ impl Interp<'_> {
                 "a launch takes `<<<grid, block>>>`, optionally with shared memory bytes and a stream",
             ));
         }
-        let (grid, block) = (dims(&c, 0)?, dims(&c, 1)?);
-        let threads: i64 = block.iter().product();
-        let grid_ok = (1..=i64::from(i32::MAX)).contains(&grid[0])
-            && grid[1..].iter().all(|d| (1..=65535).contains(d));
-        let block_ok = (1..=1024).contains(&block[0])
-            && (1..=1024).contains(&block[1])
-            && (1..=64).contains(&block[2])
-            && threads <= 1024;
-        if !grid_ok || !block_ok {
-            return Err(stop(
-                pos,
-                format!(
-                    "`<<<{}, {}>>>`: the grid needs at least 1 block in each dimension and a block 1 to 1024 threads in all",
-                    shown(grid),
-                    shown(block)
-                ),
-            ));
-        }
+        check_shape(&c)?;
         if cfg.len() >= 3 {
             c.count(2)?; // shared memory bytes: a number, unused by academy.cuh's kernels
         }
@@ -65,26 +49,40 @@ impl Interp<'_> {
             exprs,
             pos,
         };
-        let call = format!("{kernel}<<<…>>>");
         if kernel == "spin" {
-            a.arity(1, 1)?;
-            let cycles = a.count(0)?;
-            self.device_op(
-                &a,
-                DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![], vec![]),
-            )?;
-            let idx = self.out.log.len().saturating_sub(1);
-            self.out.spins.push((idx, cycles));
-            let r = self.gpu.launch_spin_cycles(stream, cycles);
-            self.m(pos, "spin", r)?;
-            return Ok(Value::Void);
+            self.spin(&a, stream)
+        } else {
+            self.transform(&a, stream)
         }
+    }
+
+    /// `spin<<<…>>>(cycles)`: busy for about `cycles` clock ticks on `stream`.
+    fn spin(&mut self, a: &Args, stream: StreamId) -> Res<Value> {
+        a.arity(1, 1)?;
+        let cycles = a.count(0)?;
+        let call = "spin<<<…>>>".to_string();
+        self.device_op(
+            a,
+            DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![], vec![]),
+        )?;
+        // The work check counts the cycles (`verdict::work`): the log's entry has none.
+        let idx = self.out.log.len().saturating_sub(1);
+        self.out.spins.push((idx, cycles));
+        let r = self.gpu.launch_spin_cycles(stream, cycles);
+        self.m(a.pos, "spin", r)?;
+        Ok(Value::Void)
+    }
+
+    /// `transform<<<…>>>(in, out, n)`: `out[i] = in[i] * 2 + 1` on `stream`, device memory only.
+    fn transform(&mut self, a: &Args, stream: StreamId) -> Res<Value> {
+        let pos = a.pos;
+        let call = "transform<<<…>>>".to_string();
         a.arity(3, 3)?;
         let ((ir, ioff), (or, ooff), n) = (a.ptr(0)?, a.ptr(1)?, a.count(2)?);
         let bytes = n.saturating_mul(4);
         let (src, dst) = (
-            self.span(&a, ir, ioff, bytes)?,
-            self.span(&a, or, ooff, bytes)?,
+            self.span(a, ir, ioff, bytes)?,
+            self.span(a, or, ooff, bytes)?,
         );
         let (Some(ds), Some(dd)) = (self.regions[ir].dev, self.regions[or].dev) else {
             return Err(stop(
@@ -93,7 +91,7 @@ impl Interp<'_> {
             ));
         };
         self.device_op(
-            &a,
+            a,
             DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![src], vec![dst]),
         )?;
         let r = self
@@ -102,6 +100,29 @@ impl Interp<'_> {
         self.m(pos, "transform", r)?;
         Ok(Value::Void)
     }
+}
+
+/// The launch's grid and block are within CUDA's limits.
+fn check_shape(c: &Args) -> Res<()> {
+    let (grid, block) = (dims(c, 0)?, dims(c, 1)?);
+    let threads: i64 = block.iter().product();
+    let grid_ok = (1..=i64::from(i32::MAX)).contains(&grid[0])
+        && grid[1..].iter().all(|d| (1..=65535).contains(d));
+    let block_ok = (1..=1024).contains(&block[0])
+        && (1..=1024).contains(&block[1])
+        && (1..=64).contains(&block[2])
+        && threads <= 1024;
+    if !grid_ok || !block_ok {
+        return Err(stop(
+            c.pos,
+            format!(
+                "`<<<{}, {}>>>`: the grid needs at least 1 block in each dimension and a block 1 to 1024 threads in all",
+                shown(grid),
+                shown(block)
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// A launch dimension (an integer or a `dim3`) as x, y, z.

@@ -33,7 +33,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Limits {
-            max_steps: 5_000_000,
+            max_steps: MAX_STEPS,
             max_gpu_ops: 100_000,
             max_host_bytes: 8 << 30,
             // Every shipped solution runs in well under a second on the simulator; a minute is
@@ -43,8 +43,15 @@ impl Default for Limits {
     }
 }
 
+/// The default step budget: enough for a host loop that verifies the exercises' largest
+/// buffers element by element (`for (int i = 0; i < 16 << 20; i++) if (h[i] != want) bad++;`
+/// is 19 steps an element, 320 million in all) with room to spare. A runaway loop meets this
+/// or the wall-clock limit, whichever comes first: at the debug build's 60 ns a step
+/// (BENCHMARKS.md) they come about together.
+pub const MAX_STEPS: u64 = 1_000_000_000;
+
 /// Floats a bulk host helper (`check_output`, a whole-buffer `fill_input`, a host `memcpy`)
-/// handles per step: a 64 Mi-float check costs 65,536 steps, 1.3% of the default budget.
+/// handles per step: a 64 Mi-float check costs 65,536 steps.
 pub const ELEMENTS_PER_STEP: u64 = 1024;
 
 /// Array elements the program's arrays may hold at once, all scopes together: 256 arrays of the
@@ -52,6 +59,28 @@ pub const ELEMENTS_PER_STEP: u64 = 1024;
 /// streams and events, and every shipped solution declares fewer than 100 elements (review
 /// 2026-12-01b CK1: `##` macros declared 65,536 arrays of 4,096, 10.7 GB, and aborted).
 pub const MAX_ARRAY_ELEMENTS: u64 = 1 << 20;
+
+/// The steps of one iteration of a simple verifying loop (`for (…; i < n; i++) if (h[i] !=
+/// want) bad++;`), as the budget's message counts them.
+const STEPS_PER_ITERATION: u64 = 20;
+
+/// A step count in words: "1000 million", "50 million", "5000".
+fn budget_words(n: u64) -> String {
+    if n >= 10_000_000 {
+        format!("{} million", n / 1_000_000)
+    } else {
+        n.to_string()
+    }
+}
+
+/// A byte count in words: "200 MiB", "64 KiB", "512 bytes".
+fn bytes_words(n: u64) -> String {
+    match n {
+        n if n >= 1 << 20 => format!("{} MiB", n >> 20),
+        n if n >= 1 << 10 => format!("{} KiB", n >> 10),
+        n => format!("{n} bytes"),
+    }
+}
 
 /// Steps between two looks at the clock (reading it costs about as much as a cheap step).
 const CLOCK_EVERY: u64 = 256;
@@ -79,6 +108,7 @@ impl Interp<'_> {
                 pos,
                 message: CANCELLED.into(),
                 cancelled: true,
+                exited: None,
             });
         }
         self.out.steps += 1;
@@ -133,8 +163,11 @@ impl Interp<'_> {
         stop(
             pos,
             format!(
-                "stopped after {} steps: the check's step budget was reached (a step is a statement, an expression, or {ELEMENTS_PER_STEP} floats of a helper's work); does a loop never end, or run far more often than it needs to? Make the program do less",
-                self.limits.max_steps
+                "stopped after {} steps: the check's step budget was reached (a step is a statement, an expression, or {ELEMENTS_PER_STEP} floats of a helper's work; the budget is {}, room for a loop of about {} iterations of a few statements, e.g. a check of every float of a {} buffer); does a loop never end, or run far more often than it needs to? Make the program do less",
+                self.limits.max_steps,
+                budget_words(self.limits.max_steps),
+                budget_words(self.limits.max_steps / STEPS_PER_ITERATION),
+                bytes_words(self.limits.max_steps / STEPS_PER_ITERATION * 4),
             ),
         )
     }

@@ -4,14 +4,28 @@
 use super::stop;
 use super::value::{Place, Value, convert};
 use super::{Interp, Res};
-use crate::exercise::ast::{BinOp, Expr, ExprKind, Pos};
-use crate::exercise::log::{Call, MemKind, Range};
+use crate::exercise::ast::{BinOp, Elem, Expr, ExprKind, Pos};
+use crate::exercise::log::{MemKind, Range};
 
 /// Where an assignment goes.
 pub(super) enum Target {
     Var(Place),
-    /// A float in host memory: the allocation's index and the byte offset.
-    Mem(usize, u64),
+    /// An element in host memory: the allocation's index, the byte offset and its type.
+    Mem(usize, u64, Elem),
+}
+
+/// The bytes an element behind a pointer to `elem` takes in host memory, or why such a pointer
+/// cannot index host memory here.
+pub(super) fn elem_size(elem: Elem, pos: Pos) -> Res<i64> {
+    match elem {
+        Elem::Float | Elem::Int => Ok(4),
+        Elem::Other(name) => Err(stop(
+            pos,
+            format!(
+                "a `{name} *` into host memory cannot be indexed here: the checker's host buffers hold 4-byte elements; use `float *` (or `int *`) for buffers, and `{name}` variables or arrays (`{name} a[8];`) for the rest"
+            ),
+        )),
+    }
 }
 
 impl Interp<'_> {
@@ -48,35 +62,45 @@ impl Interp<'_> {
                         .as_i64()
                         .ok_or_else(|| stop(idx.pos, "an index must be a whole number"))?,
                 };
-                if let ExprKind::Var(name) = &base.kind {
-                    let (scope, var) = self.lookup(name, e.pos)?;
-                    if var.array {
-                        let len = var.slots.len();
-                        if i < 0 || i as usize >= len {
-                            return Err(stop(
-                                idx.pos,
-                                format!("index {i} is outside `{name}`, which has {len} elements"),
-                            ));
-                        }
-                        return Ok(Target::Var(Place {
-                            scope,
-                            name: name.clone(),
-                            index: i as usize,
-                        }));
-                    }
-                }
                 match self.eval(base)? {
-                    Value::Ptr { region, off } => Ok(Target::Mem(
+                    // An array, or a pointer to a variable (`&x`, an array passed to a
+                    // function): the element `i` places on.
+                    Value::Ref(p) => self.element(&p, i, idx.pos).map(Target::Var),
+                    Value::Ptr { region, off, elem } => Ok(Target::Mem(
                         region.0 as usize,
                         // Two's complement: a byte before the allocation stays negative
                         // as i64, and `host_float` says how far before (review X24).
-                        off.saturating_add(i.saturating_mul(4)) as u64,
+                        off.saturating_add(i.saturating_mul(elem_size(elem, base.pos)?)) as u64,
+                        elem,
                     )),
                     v => Err(stop(base.pos, format!("cannot index {}", v.describe()))),
                 }
             }
             _ => Err(stop(e.pos, "this cannot be assigned to")),
         }
+    }
+
+    /// The element `i` places after `p`, checked to be inside its variable (one slot, or an
+    /// array's elements).
+    pub(super) fn element(&self, p: &Place, i: i64, pos: Pos) -> Res<Place> {
+        let len = self
+            .scopes
+            .get(p.scope)
+            .and_then(|s| s.get(&p.name))
+            .map_or(0, |v| v.slots.len());
+        let at = i.saturating_add(p.index as i64);
+        if at < 0 || at as usize >= len {
+            let what = if len == 1 {
+                format!("`{}`, which is one variable", p.name)
+            } else {
+                format!("`{}`, which has {len} elements", p.name)
+            };
+            return Err(stop(pos, format!("index {at} is outside {what}")));
+        }
+        Ok(Place {
+            index: at as usize,
+            ..p.clone()
+        })
     }
 
     pub(super) fn read_place(&self, p: &Place, pos: Pos) -> Res<Value> {
@@ -113,6 +137,19 @@ impl Interp<'_> {
 
     pub(super) fn write_place(&mut self, p: &Place, v: Value, pos: Pos) -> Res<()> {
         self.name_region(&v, &p.name);
+        // An address kept in a variable must not outlive what it points to: only in a scope
+        // as deep as that variable's, or deeper.
+        if let Value::Ref(to) = &v
+            && to.scope > p.scope
+        {
+            return Err(stop(
+                pos,
+                format!(
+                    "`{}` would keep the address of `{}` after `{}` ends (it is declared in an inner block); declare `{}` where `{}` is declared, or deeper",
+                    p.name, to.name, to.name, p.name, to.name
+                ),
+            ));
+        }
         let var = self
             .scopes
             .get_mut(p.scope)
@@ -135,8 +172,8 @@ impl Interp<'_> {
                 self.write_place(&p, value, pos)?;
                 self.read_place(&p, pos)
             }
-            Target::Mem(region, off) => {
-                self.host_store(region, off, &value, pos)?;
+            Target::Mem(region, off, elem) => {
+                self.host_store_as(region, off, elem, &value, pos)?;
                 Ok(value)
             }
         }
@@ -182,20 +219,44 @@ impl Interp<'_> {
         r.host.ok_or_else(|| stop(pos, "host buffer missing"))
     }
 
-    pub(super) fn host_load(&mut self, region: usize, off: u64, pos: Pos) -> Res<Value> {
+    pub(super) fn host_load(
+        &mut self,
+        region: usize,
+        off: u64,
+        elem: Elem,
+        pos: Pos,
+    ) -> Res<Value> {
         let buf = self.host_float(region, off, pos)?;
         // Booked at the line of the access itself, in a statement over several lines.
         self.line = pos.line;
-        self.log(Call::HostRead {
-            range: self.range(region, off, 4),
-            what: "a read".into(),
-        });
+        self.log_host(false, self.range(region, off, 4), "a read");
         let r = self.gpu.host_read_f32(buf, off / 4);
-        Ok(Value::Float(f64::from(self.m(
-            pos,
-            "reading host memory",
-            r,
-        )?)))
+        let x = self.m(pos, "reading host memory", r)?;
+        Ok(match elem {
+            // An `int` keeps its bits in the 4-byte element, as C stores it.
+            Elem::Int => Value::Int(i64::from(x.to_bits() as i32)),
+            Elem::Float | Elem::Other(_) => Value::Float(f64::from(x)),
+        })
+    }
+
+    /// [`Interp::host_store`] through a pointer to `elem`: an `int *` stores the integer's
+    /// bits.
+    pub(super) fn host_store_as(
+        &mut self,
+        region: usize,
+        off: u64,
+        elem: Elem,
+        v: &Value,
+        pos: Pos,
+    ) -> Res<()> {
+        if elem != Elem::Int {
+            return self.host_store(region, off, v, pos);
+        }
+        let i = v
+            .as_i64()
+            .ok_or_else(|| stop(pos, format!("cannot store {} in an `int`", v.describe())))?;
+        let bits = f32::from_bits(i as i32 as u32);
+        self.host_store(region, off, &Value::Float(f64::from(bits)), pos)
     }
 
     pub(super) fn host_store(&mut self, region: usize, off: u64, v: &Value, pos: Pos) -> Res<()> {
@@ -204,10 +265,7 @@ impl Interp<'_> {
             .as_f64()
             .ok_or_else(|| stop(pos, format!("cannot store {} in a float", v.describe())))?;
         self.line = pos.line;
-        self.log(Call::HostWrite {
-            range: self.range(region, off, 4),
-            what: "a write".into(),
-        });
+        self.log_host(true, self.range(region, off, 4), "a write");
         let r = self.gpu.host_write_f32(buf, off / 4, x as f32);
         self.m(pos, "writing host memory", r)
     }

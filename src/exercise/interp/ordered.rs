@@ -13,6 +13,7 @@ use super::eval::stop;
 use super::functions::Collected;
 use super::value::Value;
 use super::{Interp, Region, Res};
+use crate::exercise::ast::Elem;
 use crate::exercise::ast::Ty;
 use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, RegionId};
@@ -73,7 +74,15 @@ impl Interp<'_> {
                 vec![whole],
             ),
         )?;
-        self.write_place(&place, Value::Ptr { region, off: 0 }, a.pos)?;
+        self.write_place(
+            &place,
+            Value::Ptr {
+                region,
+                off: 0,
+                elem: Elem::Float,
+            },
+            a.pos,
+        )?;
         Ok(Value::Int(0))
     }
 
@@ -108,7 +117,7 @@ impl Interp<'_> {
                 format!("argument 2 of `cudaLaunchHostFunc` must be a function: {shape}"),
             ));
         };
-        if f.ret.is_some() || f.params.len() != 1 || f.params[0].1 != Ty::Ptr {
+        if f.ret.is_some() || f.params.len() != 1 || !matches!(f.params[0].1, Ty::Ptr(_)) {
             return Err(stop(
                 a.at(1),
                 format!("`{}` cannot be a host function: {shape}", f.name),

@@ -1,13 +1,29 @@
 //! Statements: declarations, expressions, `if`, loops, blocks and their scopes.
 
-use std::collections::HashMap;
-
+use super::value::{Scope, Value, convert};
 use super::{Flow, Interp, Res};
-use crate::exercise::ast::{Expr, Pos, Stmt, StmtKind};
+use crate::exercise::ast::{Expr, Pos, Stmt, StmtKind, VarDecl};
 
 impl Interp<'_> {
+    /// The file's variables, declared in the file's scope before `main` runs; those without
+    /// an initialiser start at zero (NULL, stream 0), as C's static storage does.
+    pub(super) fn globals(&mut self, decls: &[VarDecl]) -> Res<()> {
+        for d in decls {
+            self.step(d.pos)?;
+            self.line = d.pos.line;
+            self.declare(d)?;
+            if let Some(var) = self.scopes.first_mut().and_then(|s| s.get_mut(&d.name)) {
+                let zero = convert(var.ty, Value::Int(0)).unwrap_or(Value::Uninit);
+                for slot in var.slots.iter_mut().filter(|v| **v == Value::Uninit) {
+                    *slot = zero.clone();
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(Scope::default());
         let mut flow = Flow::Normal;
         for s in stmts {
             flow = self.stmt(s)?;
@@ -101,7 +117,7 @@ impl Interp<'_> {
         body: &Stmt,
         pos: Pos,
     ) -> Res<Flow> {
-        self.scopes.push(HashMap::new());
+        self.scopes.push(Scope::default());
         let result = (|| {
             if let Some(i) = init {
                 self.stmt(i)?;

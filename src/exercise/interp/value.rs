@@ -8,7 +8,10 @@ pub const PER_THREAD_HANDLE: i64 = 2;
 /// `Interp::stream_arg`).
 pub const PER_THREAD: StreamId = StreamId(u32::MAX);
 
-use crate::exercise::ast::Ty;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use crate::exercise::ast::{Elem, Ty};
 use crate::exercise::log::RegionId;
 use crate::gpu::{EventId, StreamId};
 
@@ -18,10 +21,11 @@ pub enum Value {
     Int(i64),
     Float(f64),
     Bool(bool),
-    /// A pointer into an allocation, `off` bytes from its start.
+    /// A pointer into an allocation, `off` bytes from its start, to elements of `elem`.
     Ptr {
         region: RegionId,
         off: i64,
+        elem: Elem,
     },
     Null,
     Stream(StreamId),
@@ -44,6 +48,30 @@ pub struct Place {
     pub scope: usize,
     pub name: String,
     pub index: usize,
+}
+
+/// One scope's variables by name, hashed with [`NameHasher`]: every variable read looks names
+/// up, and SipHash (std's default, built against hostile keys) was a tenth of a loop's time.
+pub(super) type Scope = HashMap<String, Var, BuildHasherDefault<NameHasher>>;
+
+/// FxHash (rustc's hasher): a multiply and a rotate per word. The keys are the program's own
+/// variable names, a few per scope, so flooding is not a concern (a scope's names are bounded
+/// by the program's size, which the parse bounds).
+#[derive(Default, Clone, Copy)]
+pub(super) struct NameHasher(u64);
+
+impl Hasher for NameHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Byte by byte: names are a few bytes long, and this stays cheap unoptimised too.
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(K);
+        }
+    }
 }
 
 /// A declared variable: one slot, or `n` for an array.
@@ -134,10 +162,13 @@ pub(super) fn convert(ty: Ty, v: Value) -> Result<Value, String> {
             .map_or_else(|| bad(&v), Ok),
         Ty::Double => v.as_f64().map(Value::Float).map_or_else(|| bad(&v), Ok),
         Ty::Bool => v.truth().map(Value::Bool).map_or_else(|| bad(&v), Ok),
-        Ty::Ptr => match v {
-            // Not `&x`: an address is only an argument (`cudaMalloc(&p, …)`), never stored, so
-            // it cannot outlive the scope of what it points to.
-            Value::Ptr { .. } | Value::Null => Ok(v),
+        Ty::Ptr(elem) => match v {
+            // Stored in (or cast to) a pointer of a type, it points to that type's elements.
+            Value::Ptr { region, off, .. } => Ok(Value::Ptr { region, off, elem }),
+            // `&x`, `&a[i]` or an array decayed to its first element (`median(times, n)`):
+            // where it may be stored is checked by `Interp::write_place`, so it never outlives
+            // what it points to.
+            Value::Null | Value::Ref(_) => Ok(v),
             Value::Int(0) => Ok(Value::Null),
             _ => bad(&v),
         },
@@ -174,7 +205,9 @@ pub(super) fn ty_name(ty: Ty) -> &'static str {
         Ty::Bool => "bool",
         Ty::Stream => "cudaStream_t",
         Ty::Event => "cudaEvent_t",
-        Ty::Ptr => "float *",
+        Ty::Ptr(Elem::Float) => "float *",
+        Ty::Ptr(Elem::Int) => "int *",
+        Ty::Ptr(Elem::Other(_)) => "pointer",
         Ty::Str => "const char *",
         Ty::Dim3 => "dim3",
     }

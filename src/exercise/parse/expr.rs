@@ -78,6 +78,7 @@ impl Cx<'_, '_> {
                 match (api::constant(&name), name.as_str()) {
                     (Some(v), _) => ExprKind::Int(v),
                     (None, "NULL") => ExprKind::Null,
+                    (None, "__FILE__") => ExprKind::Str(api::FILE_NAME.into()),
                     _ if self.functions.contains(&name) => ExprKind::Func(name),
                     _ => ExprKind::Var(name),
                 }
@@ -196,8 +197,11 @@ impl Cx<'_, '_> {
         } else {
             name
         };
-        let mut args = Vec::new();
         let list = node.child_by_field_name("arguments")?;
+        if name == "assert" && function.kind() == "identifier" {
+            return self.assert(list, depth);
+        }
+        let mut args = Vec::new();
         let mut cursor = list.walk();
         let arg_nodes: Vec<Node> = list
             .named_children(&mut cursor)
@@ -242,6 +246,29 @@ impl Cx<'_, '_> {
             return self.unsupported(function, &format!("`{shown}`"));
         }
         Some(ExprKind::Call { name, args })
+    }
+
+    /// `assert(cond)` (a macro of `<assert.h>`): the condition and its text.
+    fn assert(&mut self, list: Node, depth: usize) -> Option<ExprKind> {
+        let mut cursor = list.walk();
+        let args: Vec<Node> = list
+            .named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .collect();
+        let [cond] = args.as_slice() else {
+            return self.error(list, "`assert` takes one condition, e.g. `assert(n > 0)`");
+        };
+        let text: String = self
+            .text(*cond)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(60)
+            .collect();
+        let cond = self.expression(*cond, depth)?;
+        Some(ExprKind::Assert(Box::new(cond), text))
     }
 
     fn number(&mut self, node: Node) -> Option<ExprKind> {
@@ -310,7 +337,7 @@ impl Cx<'_, '_> {
             "float" | "int" | "unsigned" | "unsigned int" | "int32_t" | "uint32_t" => 4,
             "double" | "size_t" | "long" | "long long" | "unsigned long long" | "int64_t"
             | "uint64_t" => 8,
-            "char" | "bool" => 1,
+            "char" | "bool" | "unsigned char" | "signed char" | "uint8_t" | "int8_t" => 1,
             other => return self.unsupported(node, &format!("`sizeof({other})`")),
         };
         Some(size)

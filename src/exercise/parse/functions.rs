@@ -100,8 +100,10 @@ impl Cx<'_, '_> {
                 }
                 return self.error(p, "a parameter needs a name here");
             };
+            // `float *v` and `float v[]` (or `float v[10]`, whose size C ignores) are the
+            // same parameter: a pointer.
             let mut pointers = 0;
-            while d.kind() == "pointer_declarator" {
+            while matches!(d.kind(), "pointer_declarator" | "array_declarator") {
                 pointers += 1;
                 d = d.child_by_field_name("declarator")?;
             }

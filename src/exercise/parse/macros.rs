@@ -15,10 +15,12 @@
 //!
 //! What it takes: parameters by name, arguments expanded before they are substituted (so
 //! `C(C(1))` works), `#param` (stringify) and `##` (paste), macros that use earlier macros,
-//! `#undef`. Variadic macros are left in place (the parser names them as unsupported). The
+//! `#undef`, and conditional groups (`#if`, `#ifdef`, `#ifndef`, `#elif`, `#else`, `#endif`:
+//! [`cond`]). Variadic macros are left in place (the parser names them as unsupported). The
 //! bounds ([`scan`]) hold while expanding, since the text is the learner's (or a hostile
 //! file's).
 
+mod cond;
 mod scan;
 
 use std::borrow::Cow;
@@ -26,8 +28,9 @@ use std::collections::HashMap;
 
 use super::NotParsed;
 use crate::exercise::Diagnostic;
+use crate::exercise::ast::{MacroMap, MacroUse, Pos};
 use crate::exercise::halt::Halt;
-use scan::{Expander, MAX_DEPTH, MAX_EXPANDED, MAX_WORK, Sub};
+use scan::{Expander, MAX_DEPTH, MAX_EXPANDED, MAX_WORK, RawUse, Sub};
 
 /// Most lines one invocation's arguments may span (each further line rescans the invocation).
 const MAX_INVOCATION_LINES: usize = 64;
@@ -41,15 +44,29 @@ struct Macro {
 
 /// `text` with its macros expanded (unchanged, and not copied, when it has none), or why it
 /// could not be: a diagnostic, or `halt` (Esc, the wall-clock limit), polled as it goes.
-pub(super) fn expand<'t>(text: &'t str, halt: Halt) -> Result<Cow<'t, str>, NotParsed> {
+pub(super) fn expand<'t>(text: &'t str, halt: Halt) -> Result<Expanded<'t>, NotParsed> {
     expand_counted(text, halt).map(|(t, _)| t)
 }
 
+/// The text with its macros expanded, and where each top-level use went.
+pub(super) struct Expanded<'t> {
+    pub text: Cow<'t, str>,
+    pub map: MacroMap,
+}
+
 /// [`expand`], and the work it did (bytes scanned and written), which tests hold to be linear.
-fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Cow<'t, str>, u64), NotParsed> {
-    if !text.contains('#') || !text.contains("define") {
-        return Ok((Cow::Borrowed(text), 0));
+fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Expanded<'t>, u64), NotParsed> {
+    if !text.contains('#') || !(text.contains("define") || text.contains("if")) {
+        let text = Cow::Borrowed(text);
+        return Ok((
+            Expanded {
+                text,
+                map: MacroMap::default(),
+            },
+            0,
+        ));
     }
+    let mut map = MacroMap::default();
     let mut macros: HashMap<String, Macro> = HashMap::new();
     let mut out = String::with_capacity(text.len());
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -59,25 +76,19 @@ fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Cow<'t, str>, u64), 
     let mut in_comment = false;
     let mut pending = String::new(); // lines gathered for an invocation spanning lines
     let mut pending_from = 0usize; // the line `pending` starts on (1-based)
+    let mut conds = cond::Conditions::default();
     while i < lines.len() {
         let line = lines[i];
         if !in_comment && pending.is_empty() {
-            if let Some((name, mac, used)) = definition(&lines[i..]) {
-                // The definition and its continuation lines become empty lines.
-                blank(&mut out, &lines[i..i + used]);
+            let read = directive_lines(&lines[i..], i + 1, &mut conds, &mut macros)?;
+            if read > 0 {
+                blank(&mut out, &lines[i..i + read]);
                 // Reading a definition is work too: the chain of 35,000 defines is counted.
-                work += lines[i..i + used]
+                work += lines[i..i + read]
                     .iter()
                     .map(|l| l.len() as u64)
                     .sum::<u64>();
-                macros.insert(name, mac);
-                i += used;
-                continue;
-            }
-            if let Some(name) = undef(line) {
-                blank(&mut out, &lines[i..=i]);
-                macros.remove(name);
-                i += 1;
+                i += read;
                 continue;
             }
         }
@@ -99,6 +110,7 @@ fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Cow<'t, str>, u64), 
         work = ex.work();
         match result {
             Ok(()) => {
+                place_uses(&mut map, ex.uses, &pending, pending_from, &out);
                 in_comment = ends_in_comment(&pending, in_comment);
                 pending.clear();
             }
@@ -111,7 +123,98 @@ fn expand_counted<'t>(text: &'t str, halt: Halt) -> Result<(Cow<'t, str>, u64), 
             Err(why) => return Err(stop(why, at)),
         }
     }
-    Ok((Cow::Owned(out), work))
+    if let Some(line) = conds.unclosed() {
+        return Err(problem(
+            line,
+            "this `#if` (or `#ifdef`, `#ifndef`) has no `#endif`; end the group with `#endif`"
+                .into(),
+        ));
+    }
+    let text = Cow::Owned(out);
+    Ok((Expanded { text, map }, work))
+}
+
+/// The preprocessor's directives at the start of `lines` (line `at`, 1-based): a conditional
+/// directive, a line of a group not taken, a `#define` (with its continuation lines) or an
+/// `#undef`, applied; how many lines they take, which become empty lines (0: a line of code).
+fn directive_lines(
+    lines: &[&str],
+    at: usize,
+    conds: &mut cond::Conditions,
+    macros: &mut HashMap<String, Macro>,
+) -> Result<usize, NotParsed> {
+    let Some(line) = lines.first() else {
+        return Ok(0);
+    };
+    if let Some(d) = cond::directive(line) {
+        conds.apply(d, at, macros).map_err(|m| problem(at, m))?;
+        return Ok(1);
+    }
+    if !conds.active() {
+        return Ok(1);
+    }
+    if let Some((name, mac, used)) = definition(lines) {
+        macros.insert(name, mac);
+        return Ok(used);
+    }
+    if let Some(name) = undef(line) {
+        macros.remove(name);
+        return Ok(1);
+    }
+    Ok(0)
+}
+
+/// A diagnostic at the start of line `line`, as the parse's answer.
+fn problem(line: usize, message: String) -> NotParsed {
+    let line = u32::try_from(line).unwrap_or(u32::MAX);
+    NotParsed::Problems(vec![Diagnostic::at(line, 1, message)])
+}
+
+/// The 1-based line and column of byte `at` of `text`, whose first line is `first_line`.
+fn line_col(text: &str, at: usize, first_line: usize) -> Pos {
+    let before = &text[..at.min(text.len())];
+    let line = first_line + before.matches('\n').count();
+    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    Pos {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+    }
+}
+
+/// The column of byte `at` of `out` (the output so far) on its line.
+fn out_column(out: &str, at: usize) -> u32 {
+    let before = &out[..at.min(out.len())];
+    let column = before.len() - before.rfind('\n').map_or(0, |n| n + 1) + 1;
+    u32::try_from(column).unwrap_or(u32::MAX)
+}
+
+/// The uses one scan of `pending` (starting on line `from`) expanded, placed in the file and
+/// in the output.
+fn place_uses(map: &mut MacroMap, uses: Vec<RawUse>, pending: &str, from: usize, out: &str) {
+    for u in uses {
+        let at = line_col(pending, u.at, from);
+        let resume_at = line_col(pending, u.end, from);
+        let end = out_column(out, u.out_end);
+        let resume = if u.spanned == 0 {
+            Pos {
+                line: at.line,
+                column: end,
+            }
+        } else {
+            Pos {
+                line: resume_at.line,
+                column: 1,
+            }
+        };
+        map.uses.push(MacroUse {
+            name: u.name,
+            at,
+            start: out_column(out, u.out_start),
+            end,
+            resume,
+            resume_at,
+        });
+    }
 }
 
 /// As many newlines as `lines` hold: what a definition leaves in the text.

@@ -3,7 +3,7 @@
 use tree_sitter::Node;
 
 use super::{Cx, MAX_DEPTH, pos};
-use crate::exercise::ast::{Expr, Stmt, StmtKind, Ty, VarDecl};
+use crate::exercise::ast::{Elem, Expr, Stmt, StmtKind, Ty, VarDecl};
 
 /// A brace list's items and the list's node (for messages about it).
 type BraceList<'t> = (Vec<Expr>, Node<'t>);
@@ -156,9 +156,35 @@ impl Cx<'_, '_> {
         for child in node.named_children(&mut cursor) {
             if child.kind() == "storage_class_specifier" {
                 let what = format!("`{}`", self.text(child));
+                if what == "`static`" {
+                    // A `static` local keeps its value between calls, which the subset does
+                    // not model; at file scope it is an ordinary variable of the file.
+                    return self.error(
+                        child,
+                        "a `static` variable inside a function is not supported here; declare it at file scope (before `main`), or pass it as a parameter",
+                    );
+                }
                 return self.unsupported(child, &what);
             }
         }
+        self.declarators(node, depth)
+    }
+
+    /// A declaration at file scope: `static` is allowed (it only hides the name from other
+    /// files).
+    pub(super) fn file_declaration(&mut self, node: Node) -> Option<Vec<VarDecl>> {
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "storage_class_specifier" && self.text(child) != "static" {
+                let what = format!("`{}` outside a function", self.text(child));
+                return self.unsupported(child, &what);
+            }
+        }
+        self.declarators(node, 0)
+    }
+
+    /// The variables a declaration declares.
+    fn declarators(&mut self, node: Node, depth: usize) -> Option<Vec<VarDecl>> {
         let base_node = node.child_by_field_name("type")?;
         let base = self.text(base_node);
         let mut out = Vec::new();
@@ -301,8 +327,15 @@ impl Cx<'_, '_> {
             ("cudaStream_t", 0) => Ty::Stream,
             ("cudaEvent_t", 0) => Ty::Event,
             ("dim3", 0) => Ty::Dim3,
-            ("float" | "void", 1) => Ty::Ptr,
-            ("void", 2) => Ty::Ptr, // `(void **)&ptr` in cudaMalloc calls
+            ("float" | "void", 1) => Ty::Ptr(Elem::Float),
+            (b, 1) if four_byte_integer(b) => Ty::Ptr(Elem::Int),
+            (b, 1) if pointee_name(b).is_some() => {
+                Ty::Ptr(Elem::Other(pointee_name(b).unwrap_or("this type")))
+            }
+            ("void", 2) => Ty::Ptr(Elem::Float), // `(void **)&ptr` in cudaMalloc calls
+            // `float *d_in[]` (a parameter that takes an array of buffers) and `float **`: a
+            // pointer to pointer variables.
+            ("float", 2) => Ty::Ptr(Elem::Other("float *")),
             ("char", 1) => Ty::Str,
             (b, 0) if is_integer_type(b) => Ty::Int,
             _ => {
@@ -315,13 +348,53 @@ impl Cx<'_, '_> {
     }
 }
 
+/// `int`, `unsigned`, `int32_t`, `uint32_t` and their spellings: what an `int *` into host
+/// memory may point at (4 bytes, as the buffers' elements).
+fn four_byte_integer(name: &str) -> bool {
+    matches!(
+        name.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .as_str(),
+        "int" | "unsigned" | "unsigned int" | "signed" | "signed int" | "int32_t" | "uint32_t"
+    )
+}
+
+/// The name kept for a pointer to `name` that points at variables only (`double *`,
+/// `unsigned char *`, `size_t *`, `cudaStream_t *`), or `None` for a type the subset lacks.
+fn pointee_name(name: &str) -> Option<&'static str> {
+    const NAMES: &[&str] = &[
+        "double",
+        "bool",
+        "cudaStream_t",
+        "cudaEvent_t",
+        "unsigned char",
+        "signed char",
+        "size_t",
+        "long",
+        "long long",
+        "unsigned long",
+        "unsigned long long",
+        "short",
+        "unsigned short",
+        "int64_t",
+        "uint64_t",
+        "cudaError_t",
+    ];
+    let joined = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    NAMES.iter().find(|n| **n == joined).copied()
+}
+
 fn is_integer_type(name: &str) -> bool {
     let words: Vec<&str> = name.split_whitespace().collect();
     !words.is_empty()
         && (matches!(
             name,
             "size_t" | "cudaError_t" | "int64_t" | "uint64_t" | "int32_t" | "uint32_t"
-        ) || words
-            .iter()
-            .all(|w| matches!(*w, "int" | "long" | "short" | "unsigned" | "signed")))
+        ) || words.iter().all(|w| {
+            matches!(
+                *w,
+                "int" | "long" | "short" | "unsigned" | "signed" | "char"
+            )
+        }))
 }

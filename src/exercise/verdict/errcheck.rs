@@ -192,6 +192,8 @@ impl Walk<'_> {
                 }
             }
             ExprKind::Unary(UnOp::Not, a) => self.expr(a, Sink::Tested, s),
+            // `assert(cond)` tests its condition.
+            ExprKind::Assert(a, _) => self.expr(a, Sink::Tested, s),
             ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => self.expr(a, sink, s),
             ExprKind::Binary(op, a, b) => {
                 let to = if matches!(

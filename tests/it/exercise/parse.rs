@@ -34,7 +34,7 @@ fn unsupported_statements_and_functions_are_diagnostics_not_crashes() {
             "switch statement",
         ),
         ("    goto end;", "goto"),
-        ("    int x = 1;\n    int *p = &x;", "int *"),
+        ("    int x = 1;\n    int **p = 0;", "int **"),
         ("    float a = 1.0f;\n    a = ~a;", "`~`"),
     ] {
         let diags = parse(&program(body)).unwrap_err();
@@ -195,10 +195,6 @@ fn misuse_at_run_time_is_a_diagnostic() {
             "before it is given a value",
         ),
         ("    int z = 1 / 0;", "division by zero"),
-        (
-            "    int x = 1;\n    float *p = (float *)&x;",
-            "cannot store an address",
-        ),
     ] {
         let out = run(&program(body));
         let err = out.error.unwrap_or_else(|| panic!("no error for {body}"));

@@ -50,6 +50,22 @@ pub(super) struct Expander<'m, 'h> {
     halt: Halt<'h>,
     work: u64,
     next_poll: u64,
+    /// The top-level uses expanded so far, for placing diagnostics.
+    pub(super) uses: Vec<RawUse>,
+}
+
+/// A top-level macro use as the scan met it: byte offsets into the scanned text and the output.
+#[derive(Debug)]
+pub(super) struct RawUse {
+    pub name: String,
+    /// The name's start and the end of the use (after its `)`), in the scanned text.
+    pub at: usize,
+    pub end: usize,
+    /// Where its expansion starts and ends in the output.
+    pub out_start: usize,
+    pub out_end: usize,
+    /// The newlines the use spanned (written after its expansion).
+    pub spanned: usize,
 }
 
 impl<'m, 'h> Expander<'m, 'h> {
@@ -62,6 +78,7 @@ impl<'m, 'h> Expander<'m, 'h> {
             // At each multiple of the interval, counted over the whole file: a small file's
             // expansion never looks (the run after it does).
             next_poll: (work / POLL_EVERY + 1) * POLL_EVERY,
+            uses: Vec::new(),
         }
     }
 
@@ -98,6 +115,28 @@ impl<'m, 'h> Expander<'m, 'h> {
             return Err(Sub::TooLarge);
         }
         Ok(())
+    }
+
+    /// Remember a use of `key` at `site` that ends at `end`, when it is a top-level one.
+    fn note_use(
+        &mut self,
+        site: &Site,
+        key: &str,
+        end: usize,
+        out_start: usize,
+        out_end: usize,
+        spanned: usize,
+    ) {
+        if site.depth == 0 {
+            self.uses.push(RawUse {
+                name: key.to_string(),
+                at: site.at,
+                end,
+                out_start,
+                out_end,
+                spanned,
+            });
+        }
     }
 
     /// Append `text` to `out` with every macro in it expanded (but those in `outer`, being
@@ -178,11 +217,14 @@ impl<'m, 'h> Expander<'m, 'h> {
             return Err(too_deep(outer, key));
         }
         self.push(out, &site.text[site.copied..site.at], depth)?;
+        let out_start = out.len();
         outer.push(key);
         let r = self.substitute(&mac.body, false, depth + 1, outer, out);
         outer.pop();
         r?;
-        Ok(site.at + site.len)
+        let end = site.at + site.len;
+        self.note_use(site, key, end, out_start, out.len(), 0);
+        Ok(end)
     }
 
     /// Expand the function-like macro `key` named at `site` with `params`; the index after
@@ -222,14 +264,17 @@ impl<'m, 'h> Expander<'m, 'h> {
         }
         let body = self.replace_params(mac, params, &args, depth, outer)?;
         self.push(out, &text[site.copied..site.at], depth)?;
+        let out_start = out.len();
         outer.push(key);
         let r = self.substitute(&body, false, depth + 1, outer, out);
         outer.pop();
         r?;
         if depth == 0 {
+            let out_end = out.len();
             // The lines the invocation spanned, so later lines stay put.
             let spanned = text[site.at..end].matches('\n').count();
             self.push(out, &"\n".repeat(spanned), 0)?;
+            self.note_use(site, key, end, out_start, out_end, spanned);
         }
         Ok(Some(end))
     }

@@ -11,14 +11,14 @@ fn halt() -> Halt<'static> {
 }
 
 fn expanded(text: &str) -> String {
-    expand(text, halt()).unwrap().into_owned()
+    expand(text, halt()).unwrap().text.into_owned()
 }
 
 fn refused(text: &str) -> Diagnostic {
     match expand(text, halt()) {
         Err(NotParsed::Problems(mut d)) => d.remove(0),
         Err(NotParsed::Halted(h)) => panic!("halted: {h:?}"),
-        Ok(t) => panic!("expanded: {}", &t[..t.len().min(200)]),
+        Ok(t) => panic!("expanded: {}", &t.text[..t.text.len().min(200)]),
     }
 }
 
@@ -142,7 +142,13 @@ fn object_like_defines_expand_in_place_and_undef_ends_them() {
         Some("int y = X ;")
     );
     let plain = "int main() { return 0; }\n";
-    assert!(matches!(expand(plain, halt()), Ok(Cow::Borrowed(_))));
+    assert!(matches!(
+        expand(plain, halt()),
+        Ok(Expanded {
+            text: Cow::Borrowed(_),
+            ..
+        })
+    ));
     // Variadic macros stay for the parser to name.
     let v = "#define P(...) printf(__VA_ARGS__)\n";
     assert_eq!(expanded(v), v);
@@ -166,7 +172,7 @@ fn a_doubling_define_chain_is_a_diagnostic() {
                 "{d:?}"
             ),
             Err(NotParsed::Halted(h)) => panic!("{h:?}"),
-            Ok((t, _)) => panic!("expanded to {} bytes", t.len()),
+            Ok((t, _)) => panic!("expanded to {} bytes", t.text.len()),
         }
     }
 }
@@ -224,4 +230,25 @@ fn a_halt_stops_the_expansion() {
         expand(&src, Halt::new(&never, Duration::ZERO)),
         Err(NotParsed::Halted(h)) if h != Halted::Cancelled
     ));
+}
+
+/// Issue 27: each top-level use is placed: its expansion's columns map back to the use, and the
+/// text after it (on its line, or after a use over several lines) to where it was written.
+#[test]
+fn each_use_is_placed_for_diagnostics() {
+    let text = "#define F(x) ((x) + 1000)\nint a = F(1); int b;\nint c = F(2\n  ); int d;\n";
+    let e = expand(text, halt()).unwrap();
+    assert_eq!(e.map.uses.len(), 2, "{:?}", e.map.uses);
+    let at = |line, column| Pos { line, column };
+    // Line 2: `F(1)` at column 9 became `((1) + 1000)`; `int b` was at column 15.
+    let line2 = e.text.lines().nth(1).unwrap();
+    let inside = line2.find("1000").unwrap() as u32 + 1;
+    assert_eq!(e.map.locate(at(2, inside)), (at(2, 9), Some("F")));
+    let b = line2.find("int b").unwrap() as u32 + 1;
+    assert_eq!(e.map.locate(at(2, b)), (at(2, 15), None));
+    // Lines 3-4: the text after the `)` on line 4 starts the line in the expansion.
+    let line4 = e.text.lines().nth(3).unwrap();
+    let d = line4.find("int d").unwrap() as u32 + 1;
+    assert_eq!(e.map.locate(at(4, d)), (at(4, 6), None));
+    assert_eq!(e.map.locate(at(1, 1)), (at(1, 1), None), "no use on line 1");
 }
