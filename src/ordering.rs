@@ -373,6 +373,18 @@ impl Model {
         last
     }
 
+    /// The last op issued to stream `id`, if any.
+    pub fn last_op(&self, id: u32) -> Option<OpRef> {
+        self.streams.get(&id).and_then(|s| s.last(id))
+    }
+
+    /// Whether an op issued to stream `id` now would be ordered after `op` (by the device
+    /// rules: its stream, the legacy barrier, the waits it made).
+    pub fn would_order_after(&self, id: u32, op: OpRef) -> bool {
+        self.frontier(id)
+            .is_ok_and(|(_, after)| after.covers(op.stream, op.seq))
+    }
+
     /// What `cudaStreamQuery(id)` asks about: the ops that must have completed for it to
     /// answer `cudaSuccess`. Call [`Model::learn_stream`] when it did.
     pub fn query_stream(&self, id: u32) -> Result<Vec<OpRef>, Refused> {

@@ -5,6 +5,7 @@
 //! never looks at timing, so a race is reported even when this run's timing hid it. What the
 //! host may rely on after each call is the rule's `promised` column (`ordering::rules`).
 
+mod host_funcs;
 mod leaks;
 mod messages;
 
@@ -106,16 +107,27 @@ struct InFlight<'a> {
     issued: Issued,
     line: u32,
     op: &'a DeviceOp,
+    /// Its index in the log (a host function's run names its launch by it).
+    at: usize,
     /// Its host-side reads are over (the call returned after taking its source).
     source_taken: bool,
+    /// For a host function whose body has run: what the body did (`host_funcs.rs`).
+    body: Option<host_funcs::Body<'a>>,
 }
 
 impl InFlight<'_> {
     fn reads(&self) -> &[Range] {
-        if self.source_taken {
-            &[]
-        } else {
-            &self.op.reads
+        match &self.body {
+            Some(b) => b.reads,
+            None if self.source_taken => &[],
+            None => &self.op.reads,
+        }
+    }
+
+    fn writes(&self) -> &[Range] {
+        match &self.body {
+            Some(b) => b.writes,
+            None => &self.op.writes,
         }
     }
 }
@@ -151,6 +163,7 @@ pub fn check_within(
     halt: Halt,
 ) -> Result<Vec<Hazard>, Halted> {
     let mut c = Checker {
+        log,
         names,
         overlap,
         model: Model::new(),
@@ -171,7 +184,7 @@ pub fn check_within(
         {
             return Err(why);
         }
-        c.entry(entry);
+        c.entry(i, entry);
     }
     if let Some(why) = halt.halted() {
         return Err(why);
@@ -182,6 +195,7 @@ pub fn check_within(
 }
 
 pub(super) struct Checker<'a> {
+    log: &'a [Entry],
     names: &'a HashMap<RegionId, String>,
     overlap: bool,
     model: Model,
@@ -255,11 +269,24 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn entry(&mut self, e: &'a Entry) {
+    fn entry(&mut self, i: usize, e: &'a Entry) {
         // The interpreter logs only calls the backend accepted, so the model refuses none; a
         // refusal would mean a handle it never saw, which orders nothing.
         match &e.call {
-            Call::Device(op) => self.device(e.line, op),
+            Call::Device(op) => self.device(i, e.line, op),
+            Call::HostFuncRan {
+                launch,
+                reads,
+                writes,
+                accesses,
+            } => {
+                let body = host_funcs::Body {
+                    reads,
+                    writes,
+                    accesses,
+                };
+                self.host_func_ran(i, *launch, body);
+            }
             Call::StreamCreate {
                 stream,
                 blocking,
@@ -322,7 +349,7 @@ impl<'a> Checker<'a> {
         self.in_flight.retain(|o| {
             let keep = !model.host_knows_done(o.issued.op);
             if !keep {
-                for r in regions(o.op) {
+                for r in o.regions() {
                     if let Some(n) = touching.get_mut(&r) {
                         *n = n.saturating_sub(1);
                     }
@@ -332,16 +359,15 @@ impl<'a> Checker<'a> {
         });
     }
 
-    fn device(&mut self, line: u32, op: &'a DeviceOp) {
+    fn device(&mut self, at: usize, line: u32, op: &'a DeviceOp) {
         let Ok(issued) = self.model.issue(op.stream.0) else {
             return;
         };
         // The model's barrier at the issue, destroyed-but-busy blocking streams included (read
         // before the host learns what this call waited for).
         let fenced = self.model.legacy_barrier_streams().next().is_some();
-        if op.kind == DeviceOpKind::HostFunc {
-            self.host_function(op, &issued);
-        } else {
+        // A host function's accesses are known once its body has run (`host_funcs.rs`).
+        if op.kind != DeviceOpKind::HostFunc {
             self.device_races(line, op, &issued);
         }
         match op.host_wait {
@@ -358,29 +384,37 @@ impl<'a> Checker<'a> {
                 HazardKind::DefaultStream,
                 line,
                 None,
-                format!("`{}` on the legacy default stream waits for, and holds up, every blocking stream; use a stream made with cudaStreamNonBlocking", op.call),
+                format!("`{}` on the legacy default stream waits for, and holds up, every blocking stream (Runtime API, \"Stream synchronization behavior\"); issue it to a stream of its own and order it with events where it must wait. A stream made with cudaStreamNonBlocking unties work from the legacy stream, but then nothing orders the work left on stream 0 with it", op.call),
             );
         }
-        for r in regions(op) {
+        for r in regions(&op.reads, &op.writes) {
             *self.touching.entry(r).or_insert(0) += 1;
         }
         self.in_flight.push(InFlight {
             issued,
             line,
             op,
+            at,
             source_taken: matches!(op.host_wait, HostWait::SourceTaken | HostWait::Staged),
+            body: None,
         });
     }
 
     /// `op` against every device op still in flight that the model does not order before it.
     fn device_races(&mut self, line: u32, op: &DeviceOp, issued: &Issued) {
         let mut found = Vec::new();
+        let mut host = Vec::new();
         for o in &self.in_flight {
             if issued.is_after(o.issued.op) {
                 continue;
             }
+            // A host function's accesses are the host's: booked at the body's line.
+            if let Some(body) = &o.body {
+                host.extend(body.conflicts(op.reads.iter().chain(&op.writes), &op.writes, line, &op.call));
+                continue;
+            }
             let conflict =
-                o.op.writes
+                o.writes()
                     .iter()
                     .find(|w| op.reads.iter().chain(&op.writes).any(|x| x.overlaps(w)))
                     .or_else(|| {
@@ -397,19 +431,7 @@ impl<'a> Checker<'a> {
                 messages::device_race(self, (op, issued.op.stream), other, other_line, region);
             self.report(HazardKind::DeviceRace, line, Some(other_line), message);
         }
-    }
-
-    /// A host function runs in stream order, but its accesses are the host's: each is judged
-    /// like `main`'s, against the device ops not ordered before the function, at the line of
-    /// the body that made it.
-    fn host_function(&mut self, op: &DeviceOp, issued: &Issued) {
-        let earlier: Vec<usize> = (0..self.in_flight.len())
-            .filter(|&i| !issued.is_after(self.in_flight[i].issued.op))
-            .collect();
-        for (range, line, write) in &op.body_accesses {
-            let what = if *write { "a write" } else { "a read" };
-            self.host_access_against(*line, range, what, *write, &earlier);
-        }
+        self.report_body_conflicts(host);
     }
 
     /// `cudaEventElapsedTime` on an event the host does not know has completed: CUDA answers
@@ -453,7 +475,7 @@ impl<'a> Checker<'a> {
         }
         let mut found = Vec::new();
         for o in ops.iter().filter_map(|&i| self.in_flight.get(i)) {
-            let op_writes = o.op.writes.iter().any(|r| r.overlaps(range));
+            let op_writes = o.writes().iter().any(|r| r.overlaps(range));
             let op_reads = o.reads().iter().any(|r| r.overlaps(range));
             // A host write conflicts with any use; a host read only with a device write.
             if op_writes || (write && op_reads) {
@@ -496,7 +518,7 @@ impl<'a> Checker<'a> {
             .filter(|o| {
                 o.reads()
                     .iter()
-                    .chain(&o.op.writes)
+                    .chain(o.writes())
                     .any(|r| r.region == region)
             })
             .map(|o| (o.line, o.op.call.clone()))
@@ -508,13 +530,19 @@ impl<'a> Checker<'a> {
     }
 }
 
-/// The allocations `op` reads or writes, each once.
-fn regions(op: &DeviceOp) -> HashSet<RegionId> {
-    op.reads
-        .iter()
-        .chain(&op.writes)
-        .map(|r| r.region)
-        .collect()
+/// The allocations of `reads` and `writes`, each once.
+fn regions(reads: &[Range], writes: &[Range]) -> HashSet<RegionId> {
+    reads.iter().chain(writes).map(|r| r.region).collect()
+}
+
+impl InFlight<'_> {
+    /// The allocations it reads or writes, each once (for `Checker::touching`).
+    fn regions(&self) -> HashSet<RegionId> {
+        match &self.body {
+            Some(b) => regions(b.reads, b.writes),
+            None => regions(&self.op.reads, &self.op.writes),
+        }
+    }
 }
 
 /// Whether the host may learn from `call` that device work has finished (a wait, a query that
@@ -541,6 +569,7 @@ fn teaches_host(call: &Call) -> bool {
         | Call::StreamWaitEvent { .. }
         | Call::StreamQuery { done: false, .. }
         | Call::EventQuery { done: false, .. }
+        | Call::HostFuncRan { .. }
         | Call::HostRead { .. }
         | Call::HostWrite { .. } => false,
     }

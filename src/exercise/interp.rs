@@ -158,12 +158,20 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         ret: None,
         collect: None,
         last_error: 0,
+        answer_unused: false,
+        host_funcs: Vec::new(),
+        call_log_start: 0,
     };
     if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
         return it.out;
     }
-    if let Err(stop) = it.block(&program.main) {
+    // Host functions still queued run before the program's work is released.
+    let ran = it.block(&program.main).and_then(|_| {
+        it.call_log_start = it.out.log.len();
+        it.run_reached_host_funcs(true)
+    });
+    if let Err(stop) = ran {
         it.out.cancelled = stop.cancelled;
         it.out.error = Some(Diagnostic::at(stop.pos.line, stop.pos.column, stop.message));
     }
@@ -216,6 +224,15 @@ struct Interp<'a> {
     collect: Option<functions::Collected>,
     /// What `cudaGetLastError` returns.
     last_error: i64,
+    /// The statement being run is a bare `cudaStreamQuery(..)`/`cudaEventQuery(..)` whose
+    /// answer the program ignores: a `cudaSuccess` then teaches the host nothing.
+    answer_unused: bool,
+    /// Host functions queued by `cudaLaunchHostFunc` whose stream has not reached them yet
+    /// (`ordered.rs`).
+    host_funcs: Vec<ordered::PendingHostFunc>,
+    /// The log's length when the CUDA call being run began: a host function whose body ran
+    /// during it is logged there.
+    call_log_start: usize,
 }
 
 impl Interp<'_> {
@@ -225,7 +242,8 @@ impl Interp<'_> {
             match call {
                 Call::HostRead { range, .. } => return c.read(range, self.line),
                 Call::HostWrite { range, .. } => return c.write(range, self.line),
-                Call::Alloc { .. } | Call::Free { .. } => {}
+                // A host function's run is logged by the interpreter, never from inside one.
+                Call::Alloc { .. } | Call::Free { .. } | Call::HostFuncRan { .. } => {}
                 Call::Register { .. }
                 | Call::Unregister { .. }
                 | Call::StreamCreate { .. }

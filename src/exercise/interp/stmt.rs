@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{Flow, Interp, Res};
-use crate::exercise::ast::{Expr, Pos, Stmt, StmtKind};
+use crate::exercise::ast::{Expr, ExprKind, Pos, Stmt, StmtKind};
 
 impl Interp<'_> {
     pub(super) fn block(&mut self, stmts: &[Stmt]) -> Res<Flow> {
@@ -29,7 +29,11 @@ impl Interp<'_> {
                 }
             }
             StmtKind::Expr(e) => {
-                self.eval(e)?;
+                // A query whose answer is thrown away teaches the program nothing (issue 27).
+                self.answer_unused = matches!(&e.kind, ExprKind::Call { name, .. } if name == "cudaStreamQuery" || name == "cudaEventQuery");
+                let r = self.eval(e);
+                self.answer_unused = false;
+                r?;
             }
             StmtKind::If {
                 cond,

@@ -296,7 +296,8 @@ pub fn reuse_after_event(
                 }
                 list.retain(|&r| reads[r].state != State::Gone);
             }
-            Call::Alloc { .. }
+            Call::HostFuncRan { .. }
+            | Call::Alloc { .. }
             | Call::Free { .. }
             | Call::Register { .. }
             | Call::Unregister { .. }
