@@ -242,16 +242,29 @@ pub const MEMSET: Rule = Rule {
     },
 };
 pub const ASYNC_OP: Rule = Rule {
-    call: "cudaMemsetAsync, kernel launches, cudaLaunchHostFunc, cudaMallocAsync, cudaFreeAsync",
+    call: "cudaMemsetAsync, kernel launches, cudaMallocAsync, cudaFreeAsync",
     when: "any stream",
     synchronous: false,
     promised: HostWait::None,
     observed: Observed::Returns,
-    h200: "a copy's, a kernel's and a host function's call returned in microseconds; cudaMallocAsync + cudaFreeAsync the first time took 7.5 ms (the pool's set-up), not the 101 ms of work queued ahead",
+    h200: "a copy's and a kernel's call returned in microseconds; cudaMallocAsync + cudaFreeAsync the first time took 7.5 ms (the pool's set-up), not the 101 ms of work queued ahead",
     checker_says: "the host does not wait",
     source: Source::Doc {
         page: SYNC_PAGE,
         says: "The Async versions are always asynchronous with respect to the host",
+    },
+};
+pub const HOST_FUNC: Rule = Rule {
+    call: "cudaLaunchHostFunc",
+    when: "any stream",
+    synchronous: false,
+    promised: HostWait::None,
+    observed: Observed::Returns,
+    h200: "the call took 15.1 us (`probes/waiting.cu`); behind 0.1 s of work the function had not run when it returned, and had after the stream's sync (`probes/ordering.cu`, case `host-func-runs-in-stream-order`)",
+    checker_says: "the host does not wait; the function's body runs on the host when its stream reaches it, and its accesses are judged as the host's, at the body's lines",
+    source: Source::Doc {
+        page: "CUDA Runtime API, cudaLaunchHostFunc",
+        says: "Enqueues a host function to run in a stream. The function will be called after currently enqueued work and will block work added after it",
     },
 };
 pub const LEGACY_BARRIER: Rule = Rule {
@@ -350,6 +363,7 @@ pub const TABLE: &[&Rule] = &[
     &MEMCPY_ASYNC_D2H_PAGEABLE,
     &MEMSET,
     &ASYNC_OP,
+    &HOST_FUNC,
     &LEGACY_BARRIER,
     &FREE_IN_FLIGHT,
 ];
