@@ -410,18 +410,23 @@ impl<'a> Checker<'a> {
             }
             // A host function's accesses are the host's: booked at the body's line.
             if let Some(body) = &o.body {
-                host.extend(body.conflicts(op.reads.iter().chain(&op.writes), &op.writes, line, &op.call));
+                host.extend(body.conflicts(
+                    op.reads.iter().chain(&op.writes),
+                    &op.writes,
+                    line,
+                    &op.call,
+                ));
                 continue;
             }
-            let conflict =
-                o.writes()
-                    .iter()
-                    .find(|w| op.reads.iter().chain(&op.writes).any(|x| x.overlaps(w)))
-                    .or_else(|| {
-                        o.reads()
-                            .iter()
-                            .find(|r| op.writes.iter().any(|w| w.overlaps(r)))
-                    });
+            let conflict = o
+                .writes()
+                .iter()
+                .find(|w| op.reads.iter().chain(&op.writes).any(|x| x.overlaps(w)))
+                .or_else(|| {
+                    o.reads()
+                        .iter()
+                        .find(|r| op.writes.iter().any(|w| w.overlaps(r)))
+                });
             if let Some(range) = conflict {
                 found.push((o.line, o.op, range.region));
             }

@@ -33,6 +33,8 @@ pub(super) struct PendingHostFunc {
     data: Value,
     /// Its op in the interpreter's ordering model.
     op: Option<OpRef>,
+    /// The allocation its data pointer points into (none for NULL).
+    data_region: Option<RegionId>,
     /// The index of its launch's `Device` entry in the log.
     launch: usize,
     line: u32,
@@ -175,11 +177,16 @@ impl Interp<'_> {
         )?;
         let op = self.model.last_op(s.0);
         let launch = self.out.log.len().saturating_sub(1);
+        let data_region = match data {
+            Value::Ptr { region, .. } => Some(region),
+            _ => None,
+        };
         self.host_funcs.push(PendingHostFunc {
             marker,
             func: f.name.clone(),
             data,
             op,
+            data_region,
             launch,
             line: self.line,
             pos: a.pos,
@@ -196,9 +203,11 @@ impl Interp<'_> {
         self.run_host_funcs_where(all, |_, _| true)
     }
 
-    /// Before an op that touches host memory is queued: run every host function it would be
-    /// ordered after, waiting for its stream to reach it, so the op sees what the body wrote
-    /// (the body runs between its stream's earlier work and its later work).
+    /// Before a copy that touches host memory is queued: run every host function it would be
+    /// ordered after and whose data it touches, waiting for its stream to reach it, so the copy
+    /// sees what the body wrote (the body runs between its stream's earlier work and its later
+    /// work). A body reaches host memory only through its data pointer (a host function's only
+    /// argument), so a copy of other memory does not wait.
     pub(super) fn run_host_funcs_before(&mut self, op: &DeviceOp) -> Res<()> {
         if self.host_funcs.is_empty()
             || !matches!(op.kind, DeviceOpKind::CopyH2D | DeviceOpKind::CopyD2H)
@@ -206,8 +215,15 @@ impl Interp<'_> {
             return Ok(());
         }
         let stream = op.stream.0;
+        let touched: Vec<RegionId> = op
+            .reads
+            .iter()
+            .chain(&op.writes)
+            .map(|r| r.region)
+            .collect();
         self.run_host_funcs_where(true, |model, p| {
-            p.op.is_some_and(|o| model.would_order_after(stream, o))
+            let reaches = p.data_region.is_some_and(|r| touched.contains(&r));
+            reaches && p.op.is_some_and(|o| model.would_order_after(stream, o))
         })
     }
 
@@ -268,7 +284,10 @@ impl Interp<'_> {
                 ),
             ));
         }
-        let end_us = self.gpu.host_now_us().max(start_us + super::HOST_SPAN_MIN_US);
+        let end_us = self
+            .gpu
+            .host_now_us()
+            .max(start_us + super::HOST_SPAN_MIN_US);
         self.out.host_calls.push(crate::report::Op {
             stream: 0,
             kind: crate::report::OpKind::Host,

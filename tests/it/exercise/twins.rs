@@ -319,8 +319,11 @@ fn a_host_function_runs_on_the_host_when_its_stream_reaches_it() {
         "    report(\"after\", h_out[0]);",
     ];
     let mark = "void CUDART_CB mark(void *p)\n{\n    float *h = (float *)p;\n    h[0] = 1.0f;\n}\n";
-    let src = program(&format!("{SETUP}\n{}", lines.join("\n")))
-        .replacen("\n\nint main()", &format!("\n\n{mark}\nint main()"), 1);
+    let src = program(&format!("{SETUP}\n{}", lines.join("\n"))).replacen(
+        "\n\nint main()",
+        &format!("\n\n{mark}\nint main()"),
+        1,
+    );
     let line_of = |text: &str| {
         1 + src
             .lines()
@@ -334,13 +337,19 @@ fn a_host_function_runs_on_the_host_when_its_stream_reaches_it() {
         .iter()
         .find(|o| o.line == Some(line_of("spin<<<")))
         .expect("the spin on the timeline");
-    assert!(out.metrics["back"] * 1000.0 < spin.end_us, "the call waited for its stream");
+    assert!(
+        out.metrics["back"] * 1000.0 < spin.end_us,
+        "the call waited for its stream"
+    );
     let bar = out
         .host_calls
         .iter()
         .find(|o| o.label == "host function mark")
         .unwrap_or_else(|| panic!("no host-function bar: {:?}", out.host_calls));
-    assert!(bar.start_us >= spin.end_us, "{bar:?} ran before the stream reached it");
+    assert!(
+        bar.start_us >= spin.end_us,
+        "{bar:?} ran before the stream reached it"
+    );
     assert_eq!(bar.line, Some(line_of("cudaLaunchHostFunc")));
     assert_eq!((out.metrics["before"], out.metrics["after"]), (0.0, 1.0));
     let hazards: Vec<_> = hazards::check(&out.log, &out.region_names, false)
