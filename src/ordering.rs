@@ -20,6 +20,9 @@
 //!   synchronisation, a query that answered "done", and the calls whose rule says the host
 //!   waits for them (`rules.rs`).
 //!
+//! The model's state is defined here; its methods are in `streams.rs` (streams and issuing
+//! ops), `events.rs` (records and waits) and `host.rs` (what the host learns).
+//!
 //! An op is named by its place: the `seq`-th op (from 1) issued to its stream. Stream and
 //! event ids are the backend's; a stream id is never reused while its stream is known.
 
@@ -126,7 +129,6 @@ impl Default for Model {
         Model::new()
     }
 }
-
 
 #[cfg(test)]
 mod tests;

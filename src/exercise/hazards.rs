@@ -20,7 +20,6 @@ use super::interp::{Halt, Halted};
 use super::log::{Call, DeviceOp, Entry, HostWait, Range, RegionId};
 use crate::ordering::{Issued, LEGACY, Model, OpRef};
 
-
 /// A device op the host does not yet know has completed.
 struct InFlight<'a> {
     issued: Issued,

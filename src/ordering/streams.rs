@@ -117,7 +117,11 @@ impl Model {
         self.issue_after(id, None)
     }
 
-    pub(super) fn issue_after(&mut self, id: u32, extra: Option<(OpRef, Clock)>) -> Result<Issued, Refused> {
+    pub(super) fn issue_after(
+        &mut self,
+        id: u32,
+        extra: Option<(OpRef, Clock)>,
+    ) -> Result<Issued, Refused> {
         let (mut direct, mut after) = self.frontier(id)?;
         if let Some((op, clock)) = extra {
             if !after.covers(op.stream, op.seq) {

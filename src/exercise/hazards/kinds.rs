@@ -112,4 +112,3 @@ mod tests {
         assert_eq!(seen, (0..7).collect::<Vec<_>>());
     }
 }
-

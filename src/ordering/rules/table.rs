@@ -7,7 +7,6 @@ use super::{HostWait, Observed, Rule, Source};
 const SYNC_PAGE: &str = "CUDA Runtime API, 2. API synchronization behavior";
 const STREAM_PAGE: &str = "CUDA Runtime API, 3. Stream synchronization behavior";
 
-
 pub const MEMCPY_H2D_PAGEABLE: Rule = Rule {
     call: "cudaMemcpy",
     when: "host to device, pageable source",
