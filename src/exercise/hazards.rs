@@ -90,6 +90,7 @@ pub fn check_within(
         record_lines: HashMap::new(),
         in_flight: Vec::new(),
         touching: HashMap::new(),
+        freed_async: HashMap::new(),
         out: Vec::new(),
         seen: HashSet::new(),
     };
@@ -131,6 +132,8 @@ pub(super) struct Checker<'a> {
     /// touches is answered without a scan (60,000 unsynchronised memsets of one buffer and
     /// then millions of reads of another were a scan per read: review 2026-12-01 R1).
     touching: HashMap<RegionId, usize>,
+    /// Allocations freed by `cudaFreeAsync`, with the free's line: any later use is a hazard.
+    freed_async: HashMap<RegionId, u32>,
     out: Vec<Hazard>,
     seen: HashSet<(HazardKind, u32, Option<u32>)>,
 }

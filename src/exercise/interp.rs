@@ -161,6 +161,7 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         answer_unused: false,
         host_funcs: Vec::new(),
         call_log_start: 0,
+        freed_async: Vec::new(),
     };
     if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
@@ -230,6 +231,8 @@ struct Interp<'a> {
     /// Host functions queued by `cudaLaunchHostFunc` whose stream has not reached them yet
     /// (`ordered.rs`).
     host_funcs: Vec<ordered::PendingHostFunc>,
+    /// `cudaFreeAsync`s not yet given to the backend (`ordered.rs`).
+    freed_async: Vec<ordered::FreedAsync>,
     /// The log's length when the CUDA call being run began: a host function whose body ran
     /// during it is logged there.
     call_log_start: usize,
@@ -332,6 +335,10 @@ impl Interp<'_> {
         let events: Vec<u32> = self.model.live_events().collect();
         for e in events {
             let _ = self.gpu.event_destroy(EventId(e));
+        }
+        // The markers of host functions a stopped run never ran.
+        for p in std::mem::take(&mut self.host_funcs) {
+            let _ = self.gpu.event_destroy(p.marker());
         }
         self.model = Model::new();
     }

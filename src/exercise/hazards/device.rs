@@ -16,6 +16,8 @@ impl<'a> Checker<'a> {
         let fenced = self.model.legacy_barrier_streams().next().is_some();
         // A host function's accesses are known once its body has run (`host_funcs.rs`).
         if op.kind != DeviceOpKind::HostFunc {
+            // First, so a use after the free gets the message that says so.
+            self.use_after_free_async(line, op);
             self.device_races(line, op, &issued);
         }
         match op.host_wait {
@@ -49,6 +51,34 @@ impl<'a> Checker<'a> {
     }
 
     /// `op` against every device op still in flight that the model does not order before it.
+    /// `op` uses memory a `cudaFreeAsync` issued before it freed: undefined whatever orders
+    /// them (Runtime API, `cudaFreeAsync`: "After this API returns, accessing the memory from
+    /// any subsequent work launched on the GPU ... results in undefined behavior"), reported as
+    /// a `device-race` with the free's line, as the corpus books a use outside the allocation's
+    /// stream order (rule M).
+    fn use_after_free_async(&mut self, line: u32, op: &DeviceOp) {
+        if op.kind == DeviceOpKind::FreeAsync {
+            if let Some(w) = op.writes.first() {
+                self.freed_async.insert(w.region, line);
+            }
+            return;
+        }
+        let used: Vec<(u32, crate::exercise::log::RegionId)> = op
+            .reads
+            .iter()
+            .chain(&op.writes)
+            .filter_map(|r| self.freed_async.get(&r.region).map(|&l| (l, r.region)))
+            .collect();
+        for (free_line, region) in used {
+            let name = self.name(region);
+            let message = format!(
+                "`{}` uses `{name}` after the `cudaFreeAsync` on line {free_line} freed it (undefined: the pool may already have given the memory to another allocation); free it after its last use, in the same stream or after an event that follows that use",
+                op.call
+            );
+            self.report(HazardKind::DeviceRace, line, Some(free_line), message);
+        }
+    }
+
     pub(super) fn device_races(&mut self, line: u32, op: &DeviceOp, issued: &Issued) {
         let mut found = Vec::new();
         let mut host = Vec::new();

@@ -40,6 +40,9 @@ impl Interp<'_> {
         if self.collect.is_none() && !self.host_funcs.is_empty() {
             self.run_reached_host_funcs(false)?;
         }
+        if !self.freed_async.is_empty() {
+            self.release_freed_async()?;
+        }
         Ok(value)
     }
 

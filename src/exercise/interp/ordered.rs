@@ -24,6 +24,16 @@ use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, Entry, MemKind, RegionI
 use crate::gpu::EventId;
 use crate::ordering::OpRef;
 
+/// A `cudaFreeAsync` the backend has not been given yet (see [`Interp::free_async`]).
+#[derive(Debug, Clone)]
+pub(super) struct FreedAsync {
+    region: usize,
+    dev: crate::gpu::DevBuf,
+    stream: crate::gpu::StreamId,
+    /// Its op in the interpreter's ordering model.
+    op: Option<OpRef>,
+}
+
 /// A host function queued by `cudaLaunchHostFunc` whose body has not run yet.
 #[derive(Debug, Clone)]
 pub(super) struct PendingHostFunc {
@@ -39,6 +49,13 @@ pub(super) struct PendingHostFunc {
     launch: usize,
     line: u32,
     pos: crate::exercise::ast::Pos,
+}
+
+impl PendingHostFunc {
+    /// The backend's marker event (released with the run's leftovers if the body never ran).
+    pub(super) fn marker(&self) -> EventId {
+        self.marker
+    }
 }
 
 impl Interp<'_> {
@@ -323,7 +340,7 @@ impl Interp<'_> {
         let s = self.stream_arg(a, 1)?;
         let name = self.region_name(r);
         let region = self.regions[r].clone();
-        if region.freed {
+        if region.freed || self.is_freed_async(r) {
             return Err(stop(a.pos, format!("`{name}` is freed twice")));
         }
         let Some(d) = region.dev else {
@@ -352,11 +369,55 @@ impl Interp<'_> {
                 vec![whole],
             ),
         )?;
-        let res = self.gpu.device_free_async(s, d);
-        self.m(a.pos, a.name, res)?;
+        // The backend frees it once the host knows the free has happened
+        // ([`Interp::release_freed_async`]): a use queued before then, which the API leaves
+        // undefined ("After this API returns, accessing the memory from any subsequent work
+        // launched on the GPU ... results in undefined behavior"), runs on memory still there,
+        // and the checker reports it with both lines instead of the run stopping.
+        let op = self.model.last_op(s.0);
+        self.freed_async.push(FreedAsync {
+            region: r,
+            dev: d,
+            stream: s,
+            op,
+        });
         self.device_bytes -= region.bytes;
-        self.regions[r].freed = true;
         Ok(Value::Int(0))
+    }
+
+    /// Whether allocation `r` was freed by a `cudaFreeAsync` the backend has not done yet.
+    pub(super) fn is_freed_async(&self, r: usize) -> bool {
+        self.freed_async.iter().any(|f| f.region == r)
+    }
+
+    /// Hand the backend each `cudaFreeAsync` whose op the host knows has happened, on its own
+    /// stream (still alive; one destroyed is freed with the run's leftovers). From then on a
+    /// use stops the run, as a use of freed memory does.
+    pub(super) fn release_freed_async(&mut self) -> Res<()> {
+        let mut i = 0;
+        while i < self.freed_async.len() {
+            let f = &self.freed_async[i];
+            let done = f.op.is_some_and(|o| self.model.host_knows_done(o));
+            if !done || self.model.check_stream(f.stream.0).is_err() {
+                i += 1;
+                continue;
+            }
+            let f = self.freed_async.remove(i);
+            if self.regions[f.region].freed {
+                continue;
+            }
+            let r = self.gpu.device_free_async(f.stream, f.dev);
+            self.m(
+                crate::exercise::ast::Pos {
+                    line: self.line,
+                    column: 1,
+                },
+                "cudaFreeAsync",
+                r,
+            )?;
+            self.regions[f.region].freed = true;
+        }
+        Ok(())
     }
 
     /// `cudaMallocAsync`'s allocation: checked against the device's free memory like
