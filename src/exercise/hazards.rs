@@ -263,9 +263,13 @@ impl<'a> Checker<'a> {
         }
         // Only a call that tells the host something can end an op's flight: skip the rescan
         // otherwise (60,000 async calls never synchronised were a rescan per call).
-        if !teaches_host(&e.call) {
-            return;
+        if teaches_host(&e.call) {
+            self.land_known_done();
         }
+    }
+
+    /// Drop the ops the host now knows have completed from the ops in flight.
+    fn land_known_done(&mut self) {
         let (model, touching) = (&self.model, &mut self.touching);
         self.in_flight.retain(|o| {
             let keep = !model.host_knows_done(o.issued.op);
