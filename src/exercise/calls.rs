@@ -172,7 +172,7 @@ calls! {
     CudaEventElapsedTime = "cudaEventElapsedTime" (p("ms", Out), p("start", Event), p("stop", Event)) Events, OrderRule::Polls, "milliseconds between two completed events";
     CudaStreamQuery = "cudaStreamQuery" (p("stream", Stream)) Ordered, OrderRule::Polls, "cudaSuccess or cudaErrorNotReady";
     CudaEventQuery = "cudaEventQuery" (p("event", Event)) Ordered, OrderRule::Polls, "cudaSuccess or cudaErrorNotReady";
-    CudaLaunchHostFunc = "cudaLaunchHostFunc" (p("stream", Stream), p("fn", Func), p("data", Ptr)) Ordered, OrderRule::Rule(&rules::ASYNC_OP), "run `void CUDART_CB fn(void *data)` in stream order";
+    CudaLaunchHostFunc = "cudaLaunchHostFunc" (p("stream", Stream), p("fn", Func), p("data", Ptr)) Ordered, OrderRule::Rule(&rules::HOST_FUNC), "run `void CUDART_CB fn(void *data)` in stream order";
     CudaMallocAsync = "cudaMallocAsync" (p("ptr", Out), p("bytes", Count), p("stream", Stream)) Ordered, OrderRule::Rule(&rules::ASYNC_OP), "allocate device memory in stream order";
     CudaFreeAsync = "cudaFreeAsync" (p("ptr", Ptr), p("stream", Stream)) Ordered, OrderRule::Rule(&rules::ASYNC_OP), "release device memory in stream order";
     CudaGetLastError = "cudaGetLastError" () Errors, OrderRule::Host, "the last error, cleared";

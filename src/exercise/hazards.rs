@@ -5,117 +5,47 @@
 //! never looks at timing, so a race is reported even when this run's timing hid it. What the
 //! host may rely on after each call is the rule's `promised` column (`ordering::rules`).
 
+mod device;
+mod host;
+mod host_funcs;
+mod kinds;
 mod leaks;
 mod messages;
 
+pub use kinds::{CardRef, Hazard, HazardKind};
+
 use std::collections::{HashMap, HashSet};
 
-use serde::Serialize;
-
 use super::interp::{Halt, Halted};
-use super::log::{Call, DeviceOp, DeviceOpKind, Entry, HostWait, Range, RegionId};
+use super::log::{Call, DeviceOp, Entry, HostWait, Range, RegionId};
 use crate::ordering::{Issued, LEGACY, Model, OpRef};
-
-/// What kind of mistake a hazard is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum HazardKind {
-    /// The host reads memory an async copy or kernel may still be writing.
-    ReadBeforeSync,
-    /// The host writes memory an async operation may still be reading (or writing).
-    WriteWhileInFlight,
-    /// Memory is freed or unregistered while an operation may still use it.
-    FreeWhileInFlight,
-    /// Two device operations that nothing orders touch the same bytes, one of them writing.
-    DeviceRace,
-    /// `cudaMemcpyAsync` from or to pageable memory (a warning).
-    PageableAsync,
-    /// Work on the legacy default stream in an exercise about overlap (a warning).
-    DefaultStream,
-    /// Memory, a registration, a stream or an event still held at the end.
-    Leak,
-}
-
-impl HazardKind {
-    /// Every kind, for what must cover them all (each kind's card is checked against the
-    /// lessons); a test holds the list to the enum.
-    pub const ALL: [HazardKind; 7] = [
-        HazardKind::ReadBeforeSync,
-        HazardKind::WriteWhileInFlight,
-        HazardKind::FreeWhileInFlight,
-        HazardKind::DeviceRace,
-        HazardKind::PageableAsync,
-        HazardKind::DefaultStream,
-        HazardKind::Leak,
-    ];
-}
-
-impl HazardKind {
-    /// The name shown and used in JSON, e.g. `read-before-sync`.
-    pub fn name(self) -> &'static str {
-        match self {
-            HazardKind::ReadBeforeSync => "read-before-sync",
-            HazardKind::WriteWhileInFlight => "write-while-in-flight",
-            HazardKind::FreeWhileInFlight => "free-while-in-flight",
-            HazardKind::DeviceRace => "device-race",
-            HazardKind::PageableAsync => "pageable-async",
-            HazardKind::DefaultStream => "default-stream",
-            HazardKind::Leak => "leak",
-        }
-    }
-
-    /// Warnings point at slow code; the others at wrong code.
-    pub fn is_warning(self) -> bool {
-        matches!(self, HazardKind::PageableAsync | HazardKind::DefaultStream)
-    }
-}
-
-/// One hazard: its kind, the line of the access, the line of the operation it races with.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Hazard {
-    pub kind: HazardKind,
-    pub line: u32,
-    pub other_line: Option<u32>,
-    pub message: String,
-    /// The lesson card that teaches what went wrong.
-    pub teaches: CardRef,
-}
-
-/// A lesson card, by lesson id and card title.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub struct CardRef {
-    pub lesson: &'static str,
-    pub card: &'static str,
-}
-
-impl CardRef {
-    /// Every card a hazard may point at (each must be a card of a shipped lesson).
-    pub fn every() -> Vec<CardRef> {
-        messages::every_card()
-    }
-
-    /// The card of `kind`.
-    pub fn of(kind: HazardKind) -> CardRef {
-        let (lesson, card) = messages::card(kind);
-        CardRef { lesson, card }
-    }
-}
 
 /// A device op the host does not yet know has completed.
 struct InFlight<'a> {
     issued: Issued,
     line: u32,
     op: &'a DeviceOp,
+    /// Its index in the log (a host function's run names its launch by it).
+    at: usize,
     /// Its host-side reads are over (the call returned after taking its source).
     source_taken: bool,
+    /// For a host function whose body has run: what the body did (`host_funcs.rs`).
+    body: Option<host_funcs::Body<'a>>,
 }
 
 impl InFlight<'_> {
     fn reads(&self) -> &[Range] {
-        if self.source_taken {
-            &[]
-        } else {
-            &self.op.reads
+        match &self.body {
+            Some(b) => b.reads,
+            None if self.source_taken => &[],
+            None => &self.op.reads,
+        }
+    }
+
+    fn writes(&self) -> &[Range] {
+        match &self.body {
+            Some(b) => b.writes,
+            None => &self.op.writes,
         }
     }
 }
@@ -151,6 +81,7 @@ pub fn check_within(
     halt: Halt,
 ) -> Result<Vec<Hazard>, Halted> {
     let mut c = Checker {
+        log,
         names,
         overlap,
         model: Model::new(),
@@ -159,6 +90,7 @@ pub fn check_within(
         record_lines: HashMap::new(),
         in_flight: Vec::new(),
         touching: HashMap::new(),
+        freed_async: HashMap::new(),
         out: Vec::new(),
         seen: HashSet::new(),
     };
@@ -171,7 +103,7 @@ pub fn check_within(
         {
             return Err(why);
         }
-        c.entry(entry);
+        c.entry(i, entry);
     }
     if let Some(why) = halt.halted() {
         return Err(why);
@@ -182,6 +114,7 @@ pub fn check_within(
 }
 
 pub(super) struct Checker<'a> {
+    log: &'a [Entry],
     names: &'a HashMap<RegionId, String>,
     overlap: bool,
     model: Model,
@@ -199,6 +132,8 @@ pub(super) struct Checker<'a> {
     /// touches is answered without a scan (60,000 unsynchronised memsets of one buffer and
     /// then millions of reads of another were a scan per read: review 2026-12-01 R1).
     touching: HashMap<RegionId, usize>,
+    /// Allocations freed by `cudaFreeAsync`, with the free's line: any later use is a hazard.
+    freed_async: HashMap<RegionId, u32>,
     out: Vec<Hazard>,
     seen: HashSet<(HazardKind, u32, Option<u32>)>,
 }
@@ -255,11 +190,24 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn entry(&mut self, e: &'a Entry) {
+    fn entry(&mut self, i: usize, e: &'a Entry) {
         // The interpreter logs only calls the backend accepted, so the model refuses none; a
         // refusal would mean a handle it never saw, which orders nothing.
         match &e.call {
-            Call::Device(op) => self.device(e.line, op),
+            Call::Device(op) => self.device(i, e.line, op),
+            Call::HostFuncRan {
+                launch,
+                reads,
+                writes,
+                accesses,
+            } => {
+                let body = host_funcs::Body {
+                    reads,
+                    writes,
+                    accesses,
+                };
+                self.host_func_ran(i, *launch, body);
+            }
             Call::StreamCreate {
                 stream,
                 blocking,
@@ -315,14 +263,18 @@ impl<'a> Checker<'a> {
         }
         // Only a call that tells the host something can end an op's flight: skip the rescan
         // otherwise (60,000 async calls never synchronised were a rescan per call).
-        if !teaches_host(&e.call) {
-            return;
+        if teaches_host(&e.call) {
+            self.land_known_done();
         }
+    }
+
+    /// Drop the ops the host now knows have completed from the ops in flight.
+    fn land_known_done(&mut self) {
         let (model, touching) = (&self.model, &mut self.touching);
         self.in_flight.retain(|o| {
             let keep = !model.host_knows_done(o.issued.op);
             if !keep {
-                for r in regions(o.op) {
+                for r in o.regions() {
                     if let Some(n) = touching.get_mut(&r) {
                         *n = n.saturating_sub(1);
                     }
@@ -331,190 +283,21 @@ impl<'a> Checker<'a> {
             keep
         });
     }
-
-    fn device(&mut self, line: u32, op: &'a DeviceOp) {
-        let Ok(issued) = self.model.issue(op.stream.0) else {
-            return;
-        };
-        // The model's barrier at the issue, destroyed-but-busy blocking streams included (read
-        // before the host learns what this call waited for).
-        let fenced = self.model.legacy_barrier_streams().next().is_some();
-        if op.kind == DeviceOpKind::HostFunc {
-            self.host_function(op, &issued);
-        } else {
-            self.device_races(line, op, &issued);
-        }
-        match op.host_wait() {
-            HostWait::None | HostWait::SourceTaken => {}
-            HostWait::Staged => self.model.learn_before(&issued),
-            HostWait::Completion => self.model.learn_op(&issued),
-        }
-        if op.pageable_async {
-            let message = messages::pageable_async(self, op);
-            self.report(HazardKind::PageableAsync, line, None, message);
-        }
-        if self.overlap && op.stream.0 == LEGACY && fenced {
-            self.report(
-                HazardKind::DefaultStream,
-                line,
-                None,
-                format!("`{}` on the legacy default stream waits for, and holds up, every blocking stream; use a stream made with cudaStreamNonBlocking", op.call),
-            );
-        }
-        for r in regions(op) {
-            *self.touching.entry(r).or_insert(0) += 1;
-        }
-        self.in_flight.push(InFlight {
-            issued,
-            line,
-            op,
-            source_taken: matches!(op.host_wait(), HostWait::SourceTaken | HostWait::Staged),
-        });
-    }
-
-    /// `op` against every device op still in flight that the model does not order before it.
-    fn device_races(&mut self, line: u32, op: &DeviceOp, issued: &Issued) {
-        let mut found = Vec::new();
-        for o in &self.in_flight {
-            if issued.is_after(o.issued.op) {
-                continue;
-            }
-            let conflict =
-                o.op.writes
-                    .iter()
-                    .find(|w| op.reads.iter().chain(&op.writes).any(|x| x.overlaps(w)))
-                    .or_else(|| {
-                        o.reads()
-                            .iter()
-                            .find(|r| op.writes.iter().any(|w| w.overlaps(r)))
-                    });
-            if let Some(range) = conflict {
-                found.push((o.line, o.op, range.region));
-            }
-        }
-        for (other_line, other, region) in found {
-            let message =
-                messages::device_race(self, (op, issued.op.stream), other, other_line, region);
-            self.report(HazardKind::DeviceRace, line, Some(other_line), message);
-        }
-    }
-
-    /// A host function runs in stream order, but its accesses are the host's: each is judged
-    /// like `main`'s, against the device ops not ordered before the function, at the line of
-    /// the body that made it.
-    fn host_function(&mut self, op: &DeviceOp, issued: &Issued) {
-        let earlier: Vec<usize> = (0..self.in_flight.len())
-            .filter(|&i| !issued.is_after(self.in_flight[i].issued.op))
-            .collect();
-        for (range, line, write) in &op.body_accesses {
-            let what = if *write { "a write" } else { "a read" };
-            self.host_access_against(*line, range, what, *write, &earlier);
-        }
-    }
-
-    /// `cudaEventElapsedTime` on an event the host does not know has completed: CUDA answers
-    /// cudaErrorNotReady, and a program that ignores it times nothing.
-    fn elapsed(&mut self, line: u32, events: [u32; 2]) {
-        for ev in events {
-            let pending = match self.model.last_record(ev) {
-                Ok(Some((op, _))) if !self.model.host_knows_done(op) => Some(op),
-                _ => None,
-            };
-            if let Some(&rec_line) = pending.and_then(|op| self.record_lines.get(&op)) {
-                self.report(
-                    HazardKind::ReadBeforeSync,
-                    line,
-                    Some(rec_line),
-                    format!("`cudaEventElapsedTime` reads the event recorded on line {rec_line} before it is known to have happened (CUDA answers cudaErrorNotReady); call `cudaEventSynchronize` on it first"),
-                );
-            }
-        }
-    }
-
-    fn host_access(&mut self, line: u32, range: &Range, what: &str, write: bool) {
-        if !self.touched(range.region) {
-            return;
-        }
-        let all: Vec<usize> = (0..self.in_flight.len()).collect();
-        self.host_access_against(line, range, what, write, &all);
-    }
-
-    /// A host access against the in-flight ops numbered `ops`.
-    fn host_access_against(
-        &mut self,
-        line: u32,
-        range: &Range,
-        what: &str,
-        write: bool,
-        ops: &[usize],
-    ) {
-        if !self.touched(range.region) {
-            return;
-        }
-        let mut found = Vec::new();
-        for o in ops.iter().filter_map(|&i| self.in_flight.get(i)) {
-            let op_writes = o.op.writes.iter().any(|r| r.overlaps(range));
-            let op_reads = o.reads().iter().any(|r| r.overlaps(range));
-            // A host write conflicts with any use; a host read only with a device write.
-            if op_writes || (write && op_reads) {
-                found.push((o.line, o.op.call.clone(), op_writes));
-            }
-        }
-        let name = self.name(range.region);
-        for (other, call, op_writes) in found {
-            let (kind, message) = if write {
-                let doing = if op_writes { "writing" } else { "reading" };
-                (
-                    HazardKind::WriteWhileInFlight,
-                    format!(
-                        "{what} of `{name}` while the `{call}` on line {other} may still be {doing} it; wait for it first (cudaStreamSynchronize or an event)"
-                    ),
-                )
-            } else {
-                (
-                    HazardKind::ReadBeforeSync,
-                    format!(
-                        "{what} of `{name}` before the `{call}` on line {other} is known to have finished writing it; synchronise first (cudaStreamSynchronize, cudaEventSynchronize or cudaDeviceSynchronize)"
-                    ),
-                )
-            };
-            self.report(kind, line, Some(other), message);
-        }
-    }
-
-    /// Whether an op in flight reads or writes `region`.
-    fn touched(&self, region: RegionId) -> bool {
-        self.touching.get(&region).is_some_and(|&n| n > 0)
-    }
-
-    /// Freeing memory queued work may still use. The free is not counted as a
-    /// synchronisation: the API promises none (today's driver waits; `ordering::rules`).
-    fn release(&mut self, line: u32, region: RegionId, call: &str) {
-        let users: Vec<(u32, String)> = self
-            .in_flight
-            .iter()
-            .filter(|o| {
-                o.reads()
-                    .iter()
-                    .chain(&o.op.writes)
-                    .any(|r| r.region == region)
-            })
-            .map(|o| (o.line, o.op.call.clone()))
-            .collect();
-        for (other, op) in users {
-            let message = messages::free_in_flight(self, call, region, &op, other);
-            self.report(HazardKind::FreeWhileInFlight, line, Some(other), message);
-        }
-    }
 }
 
-/// The allocations `op` reads or writes, each once.
-fn regions(op: &DeviceOp) -> HashSet<RegionId> {
-    op.reads
-        .iter()
-        .chain(&op.writes)
-        .map(|r| r.region)
-        .collect()
+/// The allocations of `reads` and `writes`, each once.
+fn regions(reads: &[Range], writes: &[Range]) -> HashSet<RegionId> {
+    reads.iter().chain(writes).map(|r| r.region).collect()
+}
+
+impl InFlight<'_> {
+    /// The allocations it reads or writes, each once (for `Checker::touching`).
+    fn regions(&self) -> HashSet<RegionId> {
+        match &self.body {
+            Some(b) => regions(b.reads, b.writes),
+            None => regions(&self.op.reads, &self.op.writes),
+        }
+    }
 }
 
 /// Whether the host may learn from `call` that device work has finished (a wait, a query that
@@ -541,30 +324,8 @@ fn teaches_host(call: &Call) -> bool {
         | Call::StreamWaitEvent { .. }
         | Call::StreamQuery { done: false, .. }
         | Call::EventQuery { done: false, .. }
+        | Call::HostFuncRan { .. }
         | Call::HostRead { .. }
         | Call::HostWrite { .. } => false,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::HazardKind;
-
-    /// `ALL` holds every kind once: the match below stops compiling when a kind is added, and
-    /// its position must then be in `ALL`.
-    #[test]
-    fn all_holds_every_kind_once() {
-        let position = |k: HazardKind| match k {
-            HazardKind::ReadBeforeSync => 0,
-            HazardKind::WriteWhileInFlight => 1,
-            HazardKind::FreeWhileInFlight => 2,
-            HazardKind::DeviceRace => 3,
-            HazardKind::PageableAsync => 4,
-            HazardKind::DefaultStream => 5,
-            HazardKind::Leak => 6,
-        };
-        let mut seen: Vec<usize> = HazardKind::ALL.into_iter().map(position).collect();
-        seen.sort_unstable();
-        assert_eq!(seen, (0..7).collect::<Vec<_>>());
     }
 }

@@ -169,6 +169,10 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
         ret: None,
         collect: None,
         last_error: 0,
+        answer_unused: false,
+        host_funcs: Vec::new(),
+        call_log_start: 0,
+        freed_async: Vec::new(),
     };
     if let Err(e) = it.gpu.timeline_begin() {
         it.out.error = Some(Diagnostic::at(1, 1, format!("cannot start recording: {e}")));
@@ -176,9 +180,14 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
     }
     let ran = it
         .globals(&program.globals)
-        .and_then(|()| it.block(&program.main));
+        .and_then(|()| it.block(&program.main))
+        // Host functions still queued run before the program's work is released.
+        .and_then(|_| {
+            it.call_log_start = it.out.log.len();
+            it.run_reached_host_funcs(true)
+        });
     match ran {
-        Ok(_) => {
+        Ok(()) => {
             it.out.exit_code = it.ret.take().and_then(|v| v.as_i64()).unwrap_or(0);
         }
         // `exit(code)`: the program ended itself; nothing went wrong in the run.
@@ -244,6 +253,17 @@ struct Interp<'a> {
     collect: Option<functions::Collected>,
     /// What `cudaGetLastError` returns.
     last_error: i64,
+    /// The statement being run is a bare `cudaStreamQuery(..)`/`cudaEventQuery(..)` whose
+    /// answer the program ignores: a `cudaSuccess` then teaches the host nothing.
+    answer_unused: bool,
+    /// Host functions queued by `cudaLaunchHostFunc` whose stream has not reached them yet
+    /// (`ordered.rs`).
+    host_funcs: Vec<ordered::PendingHostFunc>,
+    /// `cudaFreeAsync`s not yet given to the backend (`ordered.rs`).
+    freed_async: Vec<ordered::FreedAsync>,
+    /// The log's length when the CUDA call being run began: a host function whose body ran
+    /// during it is logged there.
+    call_log_start: usize,
 }
 
 impl Interp<'_> {
@@ -283,7 +303,8 @@ impl Interp<'_> {
             match call {
                 Call::HostRead { range, .. } => return c.read(range, self.line),
                 Call::HostWrite { range, .. } => return c.write(range, self.line),
-                Call::Alloc { .. } | Call::Free { .. } => {}
+                // A host function's run is logged by the interpreter, never from inside one.
+                Call::Alloc { .. } | Call::Free { .. } | Call::HostFuncRan { .. } => {}
                 Call::Register { .. }
                 | Call::Unregister { .. }
                 | Call::StreamCreate { .. }
@@ -370,6 +391,10 @@ impl Interp<'_> {
         let events: Vec<u32> = self.model.live_events().collect();
         for e in events {
             let _ = self.gpu.event_destroy(EventId(e));
+        }
+        // The markers of host functions a stopped run never ran.
+        for p in std::mem::take(&mut self.host_funcs) {
+            let _ = self.gpu.event_destroy(p.marker());
         }
         self.model = Model::new();
     }

@@ -161,12 +161,13 @@ pub enum Call {
     StreamSync {
         stream: StreamId,
     },
-    /// `cudaStreamQuery`: `done` when it answered `cudaSuccess`.
+    /// `cudaStreamQuery`: `done` when it answered `cudaSuccess` and the program looked at the
+    /// answer (a bare `cudaStreamQuery(s);` is logged not done: it teaches the host nothing).
     StreamQuery {
         stream: StreamId,
         done: bool,
     },
-    /// `cudaEventQuery`: `done` when it answered `cudaSuccess`.
+    /// `cudaEventQuery`: `done` as for [`Call::StreamQuery`].
     EventQuery {
         event: EventId,
         done: bool,
@@ -175,6 +176,16 @@ pub enum Call {
         event: EventId,
     },
     DeviceSync,
+    /// The body of a host function (`cudaLaunchHostFunc`) ran: its stream had reached it. Its
+    /// accesses are host accesses, each with the line of the body that made it and whether it
+    /// wrote. Logged where the body ran, after its launch.
+    HostFuncRan {
+        /// The index in the log of the launch's [`Call::Device`] entry.
+        launch: usize,
+        reads: Vec<Range>,
+        writes: Vec<Range>,
+        accesses: Vec<(Range, u32, bool)>,
+    },
     /// The host read these bytes (`h[i]`, `check_output`, `memcpy`'s source).
     HostRead {
         range: Range,
@@ -212,6 +223,7 @@ impl Call {
             | Call::StreamQuery { .. }
             | Call::EventQuery { .. }
             | Call::EventSync { .. }
+            | Call::HostFuncRan { .. }
             | Call::DeviceSync => None,
         }
     }

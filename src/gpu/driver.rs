@@ -107,6 +107,12 @@ pub trait Driver {
     /// `cuEventQuery`: whether the event's last record has completed (true for an event never
     /// recorded, as the driver answers); the host does not wait.
     fn event_query(&mut self, ev: EventId) -> Result<bool, GpuError>;
+    /// [`Driver::event_query`] for the caller's own bookkeeping, not a call of the program: the
+    /// interpreter looks at its host functions' markers with it after every call. The
+    /// simulator answers without spending host time (a real query costs about a microsecond).
+    fn event_reached(&mut self, ev: EventId) -> Result<bool, GpuError> {
+        self.event_query(ev)
+    }
     /// `cuStreamSynchronize`.
     fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError>;
     /// `cuCtxSynchronize`.

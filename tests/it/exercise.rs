@@ -6,6 +6,7 @@
 // Test helpers outside `#[test]` functions may fail loudly too.
 #![allow(clippy::unwrap_used, clippy::panic, clippy::expect_used)]
 
+mod alternatives;
 mod behaviour;
 mod catalog;
 mod cli;

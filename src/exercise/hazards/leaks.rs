@@ -118,7 +118,8 @@ fn effect(e: &Entry, name: &dyn Fn(&RegionId) -> String) -> Effect {
         | Call::EventSync { .. }
         | Call::DeviceSync
         | Call::HostRead { .. }
-        | Call::HostWrite { .. } => Effect::Nothing,
+        | Call::HostWrite { .. }
+        | Call::HostFuncRan { .. } => Effect::Nothing,
     }
 }
 

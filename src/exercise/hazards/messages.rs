@@ -58,16 +58,18 @@ pub(super) fn device_race(
             "; record an event on {there} after line {other_line} and make {here} wait for it (`cudaEventRecord` + `cudaStreamWaitEvent`) before this call"
         )
     };
-    let what = match (op.kind, other.kind) {
-        (DeviceOpKind::FreeAsync, _) => format!(
+    let frees = op.kind == DeviceOpKind::FreeAsync;
+    let allocates = other.kind == DeviceOpKind::AllocAsync;
+    let what = match (frees, allocates) {
+        (true, _) => format!(
             "`{}` frees `{name}` on {here} while the `{}` on line {other_line} ({there}) may still use it",
             op.call, other.call
         ),
-        (_, DeviceOpKind::AllocAsync) => format!(
+        (false, true) => format!(
             "`{}` on {here} uses `{name}`, which the `{}` on line {other_line} ({there}) may not have allocated yet",
             op.call, other.call
         ),
-        _ => format!(
+        (false, false) => format!(
             "`{}` on {here} and the `{}` on line {other_line} on {there} both touch `{name}`, at least one writing, and nothing orders them: the GPU may run them in either order or at once",
             op.call, other.call
         ),

@@ -163,7 +163,7 @@ impl Interp<'_> {
             MemKind::Pinned => CallId::CudaFreeHost,
             MemKind::Device => CallId::CudaFree,
         };
-        if region.freed {
+        if region.freed || self.is_freed_async(r) {
             return Err(stop(a.pos, format!("`{name}` is freed twice")));
         }
         if off != 0 {

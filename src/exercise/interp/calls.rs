@@ -32,9 +32,18 @@ impl Interp<'_> {
             pos,
         };
         let start_us = self.gpu.host_now_us();
+        self.call_log_start = self.out.log.len();
         let result = self.checked(&a);
         self.book_host_time(name, start_us);
-        result
+        // Host functions whose stream got to them meanwhile run now (`ordered.rs`).
+        let value = result?;
+        if self.collect.is_none() && !self.host_funcs.is_empty() {
+            self.run_reached_host_funcs(false)?;
+        }
+        if !self.freed_async.is_empty() {
+            self.release_freed_async()?;
+        }
+        Ok(value)
     }
 
     /// The call's row, its arity, then its handler.

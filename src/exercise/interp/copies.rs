@@ -256,6 +256,7 @@ impl Interp<'_> {
 
     pub(super) fn device_op(&mut self, a: &Args, op: DeviceOp) -> Res<()> {
         self.gpu_op(a.pos)?;
+        self.run_host_funcs_before(&op)?;
         // The backend tags the ops this call queues with the line, for the timeline.
         self.gpu.set_source_line(Some(self.line));
         let r = self.model.issue(op.stream.0);

@@ -1,11 +1,16 @@
 //! Stream-ordered calls beyond copies and launches: `cudaStreamQuery`/`cudaEventQuery`
 //! (polling), `cudaLaunchHostFunc`, `cudaMallocAsync`/`cudaFreeAsync`.
 //!
-//! `cudaLaunchHostFunc` runs the host function's body at the call, after waiting for its stream
-//! on the backend: that is when the function would run (after the work queued before it), so
-//! what it reads is right; the host timeline shows that wait, which the real program does not
-//! have. Its host accesses become the reads and writes of one stream-ordered op in the log, so
-//! the checker compares them with the device work and with `main`'s accesses.
+//! `cudaLaunchHostFunc` returns at once, as CUDA's does (Runtime API, `cudaLaunchHostFunc`: the
+//! function "will be called after currently enqueued work and will block work added after
+//! it"). The backend gets a marker event recorded where the function sits in its stream; after
+//! every call the interpreter looks at the markers without waiting and runs the body of each
+//! function its stream has reached, on the host lane (a bar on the timeline), so its writes to
+//! host memory land then and a race with `main`'s own reads shows in the data. An op that
+//! touches host memory and is ordered after a function not yet run waits for it first, so it
+//! sees what the body wrote. The log holds the launch (a stream-ordered op) and, when the body
+//! ran, its accesses ([`Call::HostFuncRan`]), which the checker compares with the device work
+//! and with `main`'s accesses.
 
 use super::args::Args;
 use super::errors::{INVALID_VALUE, NOT_READY};
@@ -16,33 +21,73 @@ use super::{Interp, Region, Res};
 use crate::exercise::ast::Elem;
 use crate::exercise::ast::Ty;
 use crate::exercise::calls::CallId;
-use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, MemKind, RegionId};
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, Entry, MemKind, RegionId};
+use crate::gpu::EventId;
+use crate::ordering::OpRef;
+
+/// A `cudaFreeAsync` the backend has not been given yet (see [`Interp::free_async`]).
+#[derive(Debug, Clone)]
+pub(super) struct FreedAsync {
+    region: usize,
+    dev: crate::gpu::DevBuf,
+    stream: crate::gpu::StreamId,
+    /// Its op in the interpreter's ordering model.
+    op: Option<OpRef>,
+}
+
+/// A host function queued by `cudaLaunchHostFunc` whose body has not run yet.
+#[derive(Debug, Clone)]
+pub(super) struct PendingHostFunc {
+    /// The backend's marker where the function sits in its stream.
+    marker: EventId,
+    func: String,
+    data: Value,
+    /// Its op in the interpreter's ordering model.
+    op: Option<OpRef>,
+    /// The allocation its data pointer points into (none for NULL).
+    data_region: Option<RegionId>,
+    /// The index of its launch's `Device` entry in the log.
+    launch: usize,
+    line: u32,
+    pos: crate::exercise::ast::Pos,
+}
+
+impl PendingHostFunc {
+    /// The backend's marker event (released with the run's leftovers if the body never ran).
+    pub(super) fn marker(&self) -> EventId {
+        self.marker
+    }
+}
 
 impl Interp<'_> {
-    /// `cudaStreamQuery(stream)`: answered from the backend without waiting.
+    /// `cudaStreamQuery(stream)`: answered from the backend without waiting. A `cudaSuccess`
+    /// teaches the host that the stream's work is done only when the program looks at the
+    /// answer (a bare `cudaStreamQuery(s);` statement does not: issue 27).
     pub(super) fn stream_query(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         let r = self.gpu.stream_query(s);
-        let done = self.m(a.pos, a.name, r)?;
+        let answer = self.m(a.pos, a.name, r)?;
+        let done = answer && !self.answer_unused;
         if done {
             let r = self.model.learn_stream(s.0);
             self.ordered(a.pos, a.name, r)?;
         }
         self.log_query(Call::StreamQuery { stream: s, done });
-        Ok(Value::Int(if done { 0 } else { NOT_READY }))
+        Ok(Value::Int(if answer { 0 } else { NOT_READY }))
     }
 
-    /// `cudaEventQuery(event)`: answered from the backend without waiting.
+    /// `cudaEventQuery(event)`: as [`Interp::stream_query`], for the event's last record.
     pub(super) fn event_query(&mut self, a: &Args) -> Res<Value> {
         let e = self.event_arg(a, 0)?;
         let r = self.gpu.event_query(e);
-        let done = self.m(a.pos, a.name, r)?;
+        let answer = self.m(a.pos, a.name, r)?;
+        let done = answer && !self.answer_unused;
         if done {
             let r = self.model.learn_event(e.0);
             self.ordered(a.pos, a.name, r)?;
         }
         self.log_query(Call::EventQuery { event: e, done });
-        Ok(Value::Int(if done { 0 } else { NOT_READY }))
+        Ok(Value::Int(if answer { 0 } else { NOT_READY }))
     }
 
     /// `cudaMallocAsync(&ptr, bytes, stream)`.
@@ -102,7 +147,8 @@ impl Interp<'_> {
         self.log(call);
     }
 
-    /// `cudaLaunchHostFunc(stream, fn, data)`.
+    /// `cudaLaunchHostFunc(stream, fn, data)`: checked, then queued. The call returns at once;
+    /// the body runs when the stream reaches it ([`Interp::run_reached_host_funcs`]).
     pub(super) fn host_func(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         let program = self.program;
@@ -139,36 +185,159 @@ impl Interp<'_> {
                 ),
             ));
         }
-        // The body runs when the stream reaches it: wait for the stream's work here.
-        let r = self.gpu.stream_sync(s);
+        // The backend's half: a marker where the function sits in its stream, which completes
+        // when the stream reaches it. The host does not wait.
+        let r = self.gpu.event_create(false);
+        let marker = self.m(a.pos, a.name, r)?;
+        let r = self.gpu.event_record(marker, s);
         self.m(a.pos, a.name, r)?;
+        self.device_op(
+            a,
+            DeviceOp::queued(
+                s,
+                DeviceOpKind::HostFunc,
+                format!("cudaLaunchHostFunc({})", f.name),
+                vec![],
+                vec![],
+            ),
+        )?;
+        let op = self.model.last_op(s.0);
+        let launch = self.out.log.len().saturating_sub(1);
+        let data_region = match data {
+            Value::Ptr { region, .. } => Some(region),
+            _ => None,
+        };
+        self.host_funcs.push(PendingHostFunc {
+            marker,
+            func: f.name.clone(),
+            data,
+            op,
+            data_region,
+            launch,
+            line: self.line,
+            pos: a.pos,
+        });
+        self.run_reached_host_funcs(false)?;
+        Ok(Value::Int(0))
+    }
+
+    /// Run the body of every queued host function whose stream has reached it (all of them
+    /// when `all`: the program has ended), in queue order. Each run's accesses go into one
+    /// [`Call::HostFuncRan`] entry placed before the entries of the call during which it ran
+    /// (so a wait the body ran inside comes after it), never before its launch.
+    pub(super) fn run_reached_host_funcs(&mut self, all: bool) -> Res<()> {
+        self.run_host_funcs_where(all, |_, _| true)
+    }
+
+    /// Before a copy that touches host memory is queued: run every host function it would be
+    /// ordered after and whose data it touches, waiting for its stream to reach it, so the copy
+    /// sees what the body wrote (the body runs between its stream's earlier work and its later
+    /// work). A body reaches host memory only through its data pointer (a host function's only
+    /// argument), so a copy of other memory does not wait.
+    pub(super) fn run_host_funcs_before(&mut self, op: &DeviceOp) -> Res<()> {
+        if self.host_funcs.is_empty()
+            || !matches!(op.kind, DeviceOpKind::CopyH2D | DeviceOpKind::CopyD2H)
+        {
+            return Ok(());
+        }
+        let stream = op.stream.0;
+        let touched: Vec<RegionId> = op
+            .reads
+            .iter()
+            .chain(&op.writes)
+            .map(|r| r.region)
+            .collect();
+        self.run_host_funcs_where(true, |model, p| {
+            let reaches = p.data_region.is_some_and(|r| touched.contains(&r));
+            reaches && p.op.is_some_and(|o| model.would_order_after(stream, o))
+        })
+    }
+
+    fn run_host_funcs_where(
+        &mut self,
+        wait: bool,
+        pick: impl Fn(&crate::ordering::Model, &PendingHostFunc) -> bool,
+    ) -> Res<()> {
+        let mut i = 0;
+        let mut at = self.call_log_start;
+        while i < self.host_funcs.len() {
+            let p = &self.host_funcs[i];
+            if !pick(&self.model, p) {
+                i += 1;
+                continue;
+            }
+            let marker = p.marker;
+            let reached = if wait {
+                let r = self.gpu.event_sync(marker);
+                self.m(p.pos, "cudaLaunchHostFunc", r)?;
+                true
+            } else {
+                let r = self.gpu.event_reached(marker);
+                self.m(p.pos, "cudaLaunchHostFunc", r)?
+            };
+            if !reached {
+                i += 1;
+                continue;
+            }
+            let p = self.host_funcs.remove(i);
+            at = at.max(p.launch + 1);
+            self.run_host_func(p, at)?;
+            at += 1;
+        }
+        Ok(())
+    }
+
+    /// Run one host function's body now, on the host lane.
+    fn run_host_func(&mut self, p: PendingHostFunc, at: usize) -> Res<()> {
+        let program = self.program;
+        let Some(f) = program.function(&p.func) else {
+            return Err(stop(p.pos, format!("no function `{}`", p.func)));
+        };
+        let r = self.gpu.event_destroy(p.marker);
+        self.m(p.pos, "cudaLaunchHostFunc", r)?;
+        let (line, start_us) = (self.line, self.gpu.host_now_us());
         self.collect = Some(Collected::default());
-        let ran = self.invoke(f, vec![data], a.pos);
+        let ran = self.invoke(f, vec![p.data], p.pos);
         let got = self.collect.take().unwrap_or_default();
+        self.line = line;
         ran?;
         if got.cuda_calls > 0 {
             return Err(stop(
-                a.pos,
+                p.pos,
                 format!(
                     "`{}` calls CUDA, which a host function must not do (Runtime API, cudaLaunchHostFunc); record an event or synchronise in `main` instead",
                     f.name
                 ),
             ));
         }
-        self.device_op(
-            a,
-            DeviceOp {
-                stream: s,
-                kind: DeviceOpKind::HostFunc,
-                call: format!("cudaLaunchHostFunc({})", f.name),
+        let end_us = self
+            .gpu
+            .host_now_us()
+            .max(start_us + super::HOST_SPAN_MIN_US);
+        self.out.host_calls.push(crate::report::Op {
+            stream: 0,
+            kind: crate::report::OpKind::Host,
+            start_us,
+            end_us,
+            bytes: 0,
+            host_mem: None,
+            engine: None,
+            start_inferred: false,
+            line: Some(p.line),
+            label: format!("host function {}", f.name),
+        });
+        let entry = Entry {
+            line: p.line,
+            call: Call::HostFuncRan {
+                launch: p.launch,
                 reads: got.reads,
                 writes: got.writes,
-                rule: None,
-                pageable_async: false,
-                body_accesses: got.accesses,
+                accesses: got.accesses,
             },
-        )?;
-        Ok(Value::Int(0))
+        };
+        let at = at.min(self.out.log.len());
+        self.out.log.insert(at, entry);
+        Ok(())
     }
 
     /// `cudaFreeAsync(ptr, stream)`.
@@ -180,7 +349,7 @@ impl Interp<'_> {
         let s = self.stream_arg(a, 1)?;
         let name = self.region_name(r);
         let region = self.regions[r].clone();
-        if region.freed {
+        if region.freed || self.is_freed_async(r) {
             return Err(stop(a.pos, format!("`{name}` is freed twice")));
         }
         let Some(d) = region.dev else {
@@ -209,11 +378,55 @@ impl Interp<'_> {
                 vec![whole],
             ),
         )?;
-        let res = self.gpu.device_free_async(s, d);
-        self.m(a.pos, a.name, res)?;
+        // The backend frees it once the host knows the free has happened
+        // ([`Interp::release_freed_async`]): a use queued before then, which the API leaves
+        // undefined ("After this API returns, accessing the memory from any subsequent work
+        // launched on the GPU ... results in undefined behavior"), runs on memory still there,
+        // and the checker reports it with both lines instead of the run stopping.
+        let op = self.model.last_op(s.0);
+        self.freed_async.push(FreedAsync {
+            region: r,
+            dev: d,
+            stream: s,
+            op,
+        });
         self.device_bytes -= region.bytes;
-        self.regions[r].freed = true;
         Ok(Value::Int(0))
+    }
+
+    /// Whether allocation `r` was freed by a `cudaFreeAsync` the backend has not done yet.
+    pub(super) fn is_freed_async(&self, r: usize) -> bool {
+        self.freed_async.iter().any(|f| f.region == r)
+    }
+
+    /// Hand the backend each `cudaFreeAsync` whose op the host knows has happened, on its own
+    /// stream (still alive; one destroyed is freed with the run's leftovers). From then on a
+    /// use stops the run, as a use of freed memory does.
+    pub(super) fn release_freed_async(&mut self) -> Res<()> {
+        let mut i = 0;
+        while i < self.freed_async.len() {
+            let f = &self.freed_async[i];
+            let done = f.op.is_some_and(|o| self.model.host_knows_done(o));
+            if !done || self.model.check_stream(f.stream.0).is_err() {
+                i += 1;
+                continue;
+            }
+            let f = self.freed_async.remove(i);
+            if self.regions[f.region].freed {
+                continue;
+            }
+            let r = self.gpu.device_free_async(f.stream, f.dev);
+            self.m(
+                crate::exercise::ast::Pos {
+                    line: self.line,
+                    column: 1,
+                },
+                "cudaFreeAsync",
+                r,
+            )?;
+            self.regions[f.region].freed = true;
+        }
+        Ok(())
     }
 
     /// `cudaMallocAsync`'s allocation: checked against the device's free memory like

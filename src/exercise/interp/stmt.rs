@@ -2,7 +2,7 @@
 
 use super::value::{Scope, Value, convert};
 use super::{Flow, Interp, Res};
-use crate::exercise::ast::{Expr, Pos, Stmt, StmtKind, VarDecl};
+use crate::exercise::ast::{Expr, ExprKind, Pos, Stmt, StmtKind, VarDecl};
 
 impl Interp<'_> {
     /// The file's variables, declared in the file's scope before `main` runs; those without
@@ -45,7 +45,11 @@ impl Interp<'_> {
                 }
             }
             StmtKind::Expr(e) => {
-                self.eval(e)?;
+                // A query whose answer is thrown away teaches the program nothing (issue 27).
+                self.answer_unused = matches!(&e.kind, ExprKind::Call { name, .. } if name == "cudaStreamQuery" || name == "cudaEventQuery");
+                let r = self.eval(e);
+                self.answer_unused = false;
+                r?;
             }
             StmtKind::If {
                 cond,

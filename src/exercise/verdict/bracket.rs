@@ -65,7 +65,8 @@ pub(super) fn timed_pairs(out: &Outcome, poll: &Poll) -> Result<Vec<TimedPair>, 
             | Call::EventSync { .. }
             | Call::DeviceSync
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => {}
+            | Call::HostWrite { .. }
+            | Call::HostFuncRan { .. } => {}
         }
     }
     Ok(pairs)

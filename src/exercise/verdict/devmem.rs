@@ -71,7 +71,8 @@ fn peak(out: &Outcome) -> (u64, u32) {
             | Call::EventSync { .. }
             | Call::DeviceSync
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => {}
+            | Call::HostWrite { .. }
+            | Call::HostFuncRan { .. } => {}
         }
     }
     (peak, line)

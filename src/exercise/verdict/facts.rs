@@ -166,7 +166,8 @@ pub fn device_ops(out: &Outcome) -> Vec<DevOp<'_>> {
             | Call::EventSync { .. }
             | Call::DeviceSync
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => {}
+            | Call::HostWrite { .. }
+            | Call::HostFuncRan { .. } => {}
         }
     }
     ops

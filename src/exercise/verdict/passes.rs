@@ -71,7 +71,8 @@ pub fn passes<'a>(out: &Outcome, ops: &[DevOp<'a>]) -> Vec<Pass<'a>> {
             | Call::StreamQuery { .. }
             | Call::EventQuery { .. }
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => false,
+            | Call::HostWrite { .. }
+            | Call::HostFuncRan { .. } => false,
         })
         .map(|(i, _)| i)
         .collect();

@@ -76,7 +76,8 @@ pub(super) fn slots_in_flight(out: &Outcome, ops: &[DevOp<'_>]) -> usize {
             Call::EventQuery { event, done: true } => {
                 let _ = model.learn_event(event.0);
             }
-            Call::Alloc { .. }
+            Call::HostFuncRan { .. }
+            | Call::Alloc { .. }
             | Call::Free { .. }
             | Call::Register { .. }
             | Call::Unregister { .. }

@@ -44,7 +44,8 @@ pub(super) fn input_stays_pageable(out: &Outcome) -> Result<String, String> {
             | Call::EventSync { .. }
             | Call::DeviceSync
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => {}
+            | Call::HostWrite { .. }
+            | Call::HostFuncRan { .. } => {}
         }
     }
     if inputs.is_empty() {
@@ -112,7 +113,8 @@ pub(super) fn pinned_at_most(out: &Outcome, max_bytes: u64) -> Result<String, St
             | Call::EventSync { .. }
             | Call::DeviceSync
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => continue,
+            | Call::HostWrite { .. }
+            | Call::HostFuncRan { .. } => continue,
         };
         if locks {
             let bytes = sizes.get(&region).map_or(0, |s| s.0);

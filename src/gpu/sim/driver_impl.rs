@@ -39,6 +39,9 @@ impl Driver for SimGpu {
     fn event_query(&mut self, ev: EventId) -> Result<bool, GpuError> {
         self.query_event(ev)
     }
+    fn event_reached(&mut self, ev: EventId) -> Result<bool, GpuError> {
+        self.event_reached_now(ev)
+    }
     fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError> {
         self.clock.spend(self.profile.api_call_us);
         Ok(self.streams.create(kind))

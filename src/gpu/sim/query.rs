@@ -49,6 +49,22 @@ impl SimGpu {
         Ok(done)
     }
 
+    /// Whether the event's last record has completed at the host's current time, for the
+    /// caller's bookkeeping (a host function's marker): no host time spent, nothing learnt.
+    pub(super) fn event_reached_now(&mut self, ev: EventId) -> Result<bool, GpuError> {
+        self.device.advance_to(self.clock.now())?;
+        self.apply_finished();
+        let last = self.streams.model.last_record(ev.0).map_err(refused)?;
+        Ok(match last {
+            None => true,
+            Some((op, _)) => self
+                .streams
+                .device_ops(&[op])
+                .into_iter()
+                .all(|id| self.device.is_done(id)),
+        })
+    }
+
     /// `cuMemAllocAsync`: the simulator allocates at once (the contents are unwritten either
     /// way); the call costs an async call, not a `cudaMalloc`.
     pub(super) fn alloc_device_async(

@@ -116,6 +116,10 @@ const TWINS: &[(&Rule, fn())] = &[
     ),
     (&rules::ASYNC_OP, a_kernel_launch_returns_before_it_runs),
     (
+        &rules::HOST_FUNC,
+        a_host_function_runs_on_the_host_when_its_stream_reaches_it,
+    ),
+    (
         &rules::LEGACY_BARRIER,
         a_blocking_stream_destroyed_while_busy_still_holds_the_legacy_stream,
     ),
@@ -297,6 +301,71 @@ fn a_kernel_launch_returns_before_it_runs() {
     assert!(t.host_us("back") < t.op(1).start_us);
     // The synchronous copy back is on the legacy stream, not ordered after s1's kernel.
     assert!(t.has(HazardKind::DeviceRace, 3, 1), "{:?}", t.hazards);
+}
+
+/// `cudaLaunchHostFunc` returns at once (the H200: 15 us, the function not yet run); the body
+/// runs when the stream reaches it, as a bar on the host lane, and its write lands then: `main`
+/// reads the old value before the sync and the new one after, and the checker reports the
+/// first read.
+#[test]
+fn a_host_function_runs_on_the_host_when_its_stream_reaches_it() {
+    let lines = [
+        "    h_out[0] = 0.0f;",
+        &format!("    spin<<<1, 1, 0, s1>>>({SPIN});"),
+        "    cudaLaunchHostFunc(s1, mark, h_out);",
+        "    report(\"back\", now_ms());",
+        "    report(\"before\", h_out[0]);",
+        "    cudaStreamSynchronize(s1);",
+        "    report(\"after\", h_out[0]);",
+    ];
+    let mark = "void CUDART_CB mark(void *p)\n{\n    float *h = (float *)p;\n    h[0] = 1.0f;\n}\n";
+    let src = program(&format!("{SETUP}\n{}", lines.join("\n"))).replacen(
+        "\n\nint main()",
+        &format!("\n\n{mark}\nint main()"),
+        1,
+    );
+    let line_of = |text: &str| {
+        1 + src
+            .lines()
+            .position(|l| l.contains(text))
+            .unwrap_or_else(|| panic!("no `{text}` in\n{src}")) as u32
+    };
+    let out = run(&src);
+    assert!(out.error.is_none(), "{:?}\n{src}", out.error);
+    let spin = out
+        .timeline
+        .iter()
+        .find(|o| o.line == Some(line_of("spin<<<")))
+        .expect("the spin on the timeline");
+    assert!(
+        out.metrics["back"] * 1000.0 < spin.end_us,
+        "the call waited for its stream"
+    );
+    let bar = out
+        .host_calls
+        .iter()
+        .find(|o| o.label == "host function mark")
+        .unwrap_or_else(|| panic!("no host-function bar: {:?}", out.host_calls));
+    assert!(
+        bar.start_us >= spin.end_us,
+        "{bar:?} ran before the stream reached it"
+    );
+    assert_eq!(bar.line, Some(line_of("cudaLaunchHostFunc")));
+    assert_eq!((out.metrics["before"], out.metrics["after"]), (0.0, 1.0));
+    let hazards: Vec<_> = hazards::check(&out.log, &out.region_names, false)
+        .into_iter()
+        .filter(|h| h.kind != HazardKind::Leak)
+        .map(|h| (h.kind, h.line, h.other_line))
+        .collect();
+    let read = line_of("report(\"before\"");
+    assert_eq!(
+        hazards,
+        [(
+            HazardKind::ReadBeforeSync,
+            read,
+            Some(line_of("cudaLaunchHostFunc"))
+        )]
+    );
 }
 
 #[test]

@@ -106,7 +106,9 @@ impl Walk {
                 self.in_flight.clear();
             }
             Call::HostWrite { range, .. } => self.host_write(out, e.line, range, poll)?,
-            Call::Alloc { .. }
+            // A host function's writes are judged by the hazard checker, at the body's lines.
+            Call::HostFuncRan { .. }
+            | Call::Alloc { .. }
             | Call::Free { .. }
             | Call::Register { .. }
             | Call::Unregister { .. }
