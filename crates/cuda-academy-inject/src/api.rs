@@ -138,9 +138,13 @@ impl Args<'_> {
         (self.ok && !out.is_null()).then(|| unsafe { out.read_unaligned() }.into())
     }
 
-    /// `stream` (the handle) and `stream_id` (CUPTI's id, as activity records carry it).
+    /// `stream` (the handle) and `stream_id` (CUPTI's id, as activity records carry it; not
+    /// asked with `CUDA_ACADEMY_TRACE_NO_STREAM_ID` set, should asking ever misbehave).
     fn stream(&self, line: Line, handle: Handle) -> Line {
         let line = line.u64("stream", handle as u64);
+        if !crate::ASK_STREAM_IDS.load(std::sync::atomic::Ordering::Relaxed) {
+            return line;
+        }
         let mut id = 0u32;
         // SAFETY: cuptiGetStreamId reads the two handles and writes one u32.
         let known =

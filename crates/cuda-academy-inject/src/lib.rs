@@ -51,6 +51,8 @@ pub const VERSION: &str = match option_env!("CARGO_PKG_VERSION") {
 
 /// The loaded libcupti, once tracing started.
 static CUPTI: OnceLock<Cupti> = OnceLock::new();
+/// Whether API records ask CUPTI for each stream's id (`cuptiGetStreamId` inside the callback).
+static ASK_STREAM_IDS: AtomicBool = AtomicBool::new(true);
 /// `InitializeInjection` ran (CUDA may call it once per process; a second call does nothing).
 static STARTED: AtomicBool = AtomicBool::new(false);
 
