@@ -49,6 +49,19 @@ pub struct StreamSummary {
     /// First start and last end of its GPU work, ns on CUPTI's clock.
     pub first_ns: u64,
     pub last_ns: u64,
+    /// Its kernels that took the most time, longest first (at most [`TOP_KERNELS`]).
+    pub top_kernels: Vec<KernelTime>,
+}
+
+/// How many kernels per stream the summary names.
+pub const TOP_KERNELS: usize = 3;
+
+/// One kernel (by its name as the driver reports it, mangled) on one stream.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct KernelTime {
+    pub name: String,
+    pub launches: u64,
+    pub ns: u64,
 }
 
 /// Copies of one direction against kernels, over the whole run.
@@ -90,27 +103,29 @@ pub struct Summary {
     pub notes: Vec<String>,
 }
 
-/// Summarise `trace`.
-pub fn summarize(trace: &Trace) -> Summary {
-    let mut streams: BTreeMap<u32, StreamSummary> = BTreeMap::new();
-    let mut kernels: Vec<(u64, u64)> = Vec::new();
-    let mut copies: Vec<(u8, u64, u64)> = Vec::new();
-    let mut s = Summary {
-        schema_version: SCHEMA_VERSION,
-        ..Summary::default()
-    };
-    let span = |st: &mut StreamSummary, start: u64, end: u64| {
-        st.first_ns = st.first_ns.min(start);
-        st.last_ns = st.last_ns.max(end);
-    };
-    for record in &trace.records {
+/// What one pass over the records gathers.
+#[derive(Default)]
+struct Tally {
+    streams: BTreeMap<u32, StreamSummary>,
+    /// Per stream, per kernel name: (launches, ns).
+    kernel_names: BTreeMap<u32, BTreeMap<String, (u64, u64)>>,
+    kernels: Vec<(u64, u64)>,
+    /// (copy kind, start, end) of every copy.
+    copies: Vec<(u8, u64, u64)>,
+    api_calls: u64,
+    failed_calls: u64,
+    context_syncs: u64,
+}
+
+impl Tally {
+    fn add(&mut self, record: &Record) {
         match record {
             Record::Api(call) => {
-                s.api_calls += 1;
-                s.failed_calls += u64::from(call.ret != 0);
+                self.api_calls += 1;
+                self.failed_calls += u64::from(call.ret != 0);
             }
             Record::Memcpy(m) => {
-                let st = stream(&mut streams, m.stream_id, Some(m.device));
+                let st = stream(&mut self.streams, m.stream_id, Some(m.device));
                 let slot = match m.copy_kind {
                     HTOD => &mut st.uploads,
                     DTOH => &mut st.downloads,
@@ -122,64 +137,121 @@ pub fn summarize(trace: &Trace) -> Summary {
                 slot.pageable += u64::from(m.src_kind == PAGEABLE || m.dst_kind == PAGEABLE);
                 slot.busy_ns += m.end.saturating_sub(m.start);
                 span(st, m.start, m.end);
-                copies.push((m.copy_kind, m.start, m.end));
+                self.copies.push((m.copy_kind, m.start, m.end));
             }
             Record::Memset(m) => {
-                let st = stream(&mut streams, m.stream_id, Some(m.device));
+                let st = stream(&mut self.streams, m.stream_id, Some(m.device));
                 st.memsets += 1;
                 span(st, m.start, m.end);
             }
             Record::Kernel(k) => {
-                let st = stream(&mut streams, k.stream_id, Some(k.device));
+                let st = stream(&mut self.streams, k.stream_id, Some(k.device));
+                let ns = k.end.saturating_sub(k.start);
                 st.kernels += 1;
-                st.kernel_ns += k.end.saturating_sub(k.start);
+                st.kernel_ns += ns;
                 span(st, k.start, k.end);
-                kernels.push((k.start, k.end));
+                self.kernels.push((k.start, k.end));
+                let per_name = self.kernel_names.entry(k.stream_id).or_default();
+                let entry = per_name.entry(k.name.clone()).or_default();
+                entry.0 += 1;
+                entry.1 += ns;
             }
             Record::Sync(sync) => match sync.sync_type {
-                2 | 3 => stream(&mut streams, sync.stream_id, None).syncs += 1,
-                4 => s.context_syncs += 1,
+                2 | 3 => stream(&mut self.streams, sync.stream_id, None).syncs += 1,
+                4 => self.context_syncs += 1,
                 _ => {}
             },
             _ => {}
         }
     }
-    let busy = union(kernels);
-    for (kind, start, end) in copies {
-        let slot = match kind {
-            HTOD => &mut s.uploads_vs_kernels,
-            DTOH => &mut s.downloads_vs_kernels,
-            _ => continue,
-        };
-        let shared = covered(&busy, start, end);
-        slot.copies += 1;
-        slot.copy_ns += end.saturating_sub(start);
-        slot.overlapped_ns += shared;
-        slot.overlapped += u64::from(shared > 0);
-    }
-    let first = streams.values().map(|st| st.first_ns).min().unwrap_or(0);
-    let last = streams.values().map(|st| st.last_ns).max().unwrap_or(0);
-    s.span_ns = last.saturating_sub(first);
-    s.streams = streams.into_values().collect();
-    for st in &mut s.streams {
-        // A stream with no timed work (only syncs) shows 0..0.
-        if st.first_ns == u64::MAX {
-            st.first_ns = 0;
+
+    /// Uploads and downloads against the union of kernel time.
+    fn overlaps(&self) -> (Overlap, Overlap) {
+        let busy = union(self.kernels.clone());
+        let (mut up, mut down) = (Overlap::default(), Overlap::default());
+        for &(kind, start, end) in &self.copies {
+            let slot = match kind {
+                HTOD => &mut up,
+                DTOH => &mut down,
+                _ => continue,
+            };
+            let shared = covered(&busy, start, end);
+            slot.copies += 1;
+            slot.copy_ns += end.saturating_sub(start);
+            slot.overlapped_ns += shared;
+            slot.overlapped += u64::from(shared > 0);
         }
+        (up, down)
     }
-    if let Some(h) = &trace.header {
-        s.status.clone_from(&h.status);
-        s.detail.clone_from(&h.detail);
-        s.driver_version = h.driver_version;
-        s.cupti_version = h.cupti_version;
+
+    /// The streams in id order, each with its kernels that took longest.
+    fn into_streams(mut self) -> Vec<StreamSummary> {
+        let mut out: Vec<StreamSummary> = std::mem::take(&mut self.streams).into_values().collect();
+        for st in &mut out {
+            // A stream with no timed work (only syncs) shows 0..0.
+            if st.first_ns == u64::MAX {
+                st.first_ns = 0;
+            }
+            let mut names: Vec<KernelTime> = self
+                .kernel_names
+                .remove(&st.stream_id)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, (launches, ns))| KernelTime { name, launches, ns })
+                .collect();
+            names.sort_by(|a, b| b.ns.cmp(&a.ns).then_with(|| a.name.cmp(&b.name)));
+            names.truncate(TOP_KERNELS);
+            st.top_kernels = names;
+        }
+        out
     }
-    s.complete = trace.complete;
-    s.exit_code = trace.exit.and_then(|e| e.code);
-    s.signal = trace.exit.and_then(|e| e.signal);
-    s.dropped_records = trace.dropped;
-    s.bad_lines = trace.bad_lines;
-    s.notes = trace.notes().map(str::to_string).collect();
-    s
+}
+
+fn span(st: &mut StreamSummary, start: u64, end: u64) {
+    st.first_ns = st.first_ns.min(start);
+    st.last_ns = st.last_ns.max(end);
+}
+
+/// Summarise `trace`.
+pub fn summarize(trace: &Trace) -> Summary {
+    let mut tally = Tally::default();
+    for record in &trace.records {
+        tally.add(record);
+    }
+    let (uploads_vs_kernels, downloads_vs_kernels) = tally.overlaps();
+    let first = tally
+        .streams
+        .values()
+        .map(|st| st.first_ns)
+        .min()
+        .unwrap_or(0);
+    let last = tally
+        .streams
+        .values()
+        .map(|st| st.last_ns)
+        .max()
+        .unwrap_or(0);
+    let header = trace.header.as_ref();
+    Summary {
+        schema_version: SCHEMA_VERSION,
+        status: header.map(|h| h.status.clone()).unwrap_or_default(),
+        detail: header.map(|h| h.detail.clone()).unwrap_or_default(),
+        complete: trace.complete,
+        exit_code: trace.exit.and_then(|e| e.code),
+        signal: trace.exit.and_then(|e| e.signal),
+        driver_version: header.and_then(|h| h.driver_version),
+        cupti_version: header.and_then(|h| h.cupti_version),
+        api_calls: tally.api_calls,
+        failed_calls: tally.failed_calls,
+        context_syncs: tally.context_syncs,
+        dropped_records: trace.dropped,
+        bad_lines: trace.bad_lines,
+        span_ns: last.saturating_sub(first.min(last)),
+        streams: tally.into_streams(),
+        uploads_vs_kernels,
+        downloads_vs_kernels,
+        notes: trace.notes().map(str::to_string).collect(),
+    }
 }
 
 /// Stream `id`'s entry, made on first sight (`first_ns` at its most until work is seen).
@@ -243,6 +315,42 @@ fn copies_text(what: &str, c: &Copies) -> Option<String> {
     })
 }
 
+/// One stream's line, and a line per kernel it spent most time in (names cleaned and cut).
+fn stream_text(st: &StreamSummary) -> String {
+    let mut parts: Vec<String> = [
+        copies_text("uploads", &st.uploads),
+        copies_text("downloads", &st.downloads),
+        copies_text("device copies", &st.device_to_device),
+        copies_text("other copies", &st.other_copies),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if st.kernels > 0 {
+        parts.push(format!("kernels {} ({})", st.kernels, ms(st.kernel_ns)));
+    }
+    if st.memsets > 0 {
+        parts.push(format!("memsets {}", st.memsets));
+    }
+    if st.syncs > 0 {
+        parts.push(format!("syncs {}", st.syncs));
+    }
+    let mut out = format!(
+        "stream {} (device {}): {}\n",
+        st.stream_id,
+        st.device,
+        parts.join(", ")
+    );
+    for k in &st.top_kernels {
+        let name = crate::sanitize::truncate(&k.name, KERNEL_NAME_COLUMNS);
+        let _ = writeln!(out, "  {name}: {} launches, {}", k.launches, ms(k.ns));
+    }
+    out
+}
+
+/// The most columns of a kernel's name shown (C++ names mangle long).
+const KERNEL_NAME_COLUMNS: usize = 60;
+
 /// The summary as text (every outside string cleaned).
 pub fn render(s: &Summary) -> String {
     let mut out = String::new();
@@ -272,31 +380,7 @@ pub fn render(s: &Summary) -> String {
         ms(s.span_ns)
     );
     for st in &s.streams {
-        let mut parts: Vec<String> = [
-            copies_text("uploads", &st.uploads),
-            copies_text("downloads", &st.downloads),
-            copies_text("device copies", &st.device_to_device),
-            copies_text("other copies", &st.other_copies),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        if st.kernels > 0 {
-            parts.push(format!("kernels {} ({})", st.kernels, ms(st.kernel_ns)));
-        }
-        if st.memsets > 0 {
-            parts.push(format!("memsets {}", st.memsets));
-        }
-        if st.syncs > 0 {
-            parts.push(format!("syncs {}", st.syncs));
-        }
-        let _ = writeln!(
-            out,
-            "stream {} (device {}): {}",
-            st.stream_id,
-            st.device,
-            parts.join(", ")
-        );
+        out.push_str(&stream_text(st));
     }
     for (what, o) in [
         ("uploads", s.uploads_vs_kernels),

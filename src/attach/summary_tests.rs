@@ -160,3 +160,32 @@ fn the_json_form_carries_its_schema_version() {
     assert_eq!(v["streams"][0]["kernels"], 1);
     assert_eq!(v["complete"], true);
 }
+
+#[test]
+fn each_stream_names_its_longest_kernels_first_at_most_three() {
+    let named = |name: &str, start: u64, end: u64| {
+        Record::Kernel(Kernel {
+            name: name.into(),
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            start,
+            end,
+            device: 0,
+            stream_id: 5,
+            corr: 3,
+        })
+    };
+    let s = summarize(&trace(vec![
+        named("a", 0, 10),
+        named("b", 10, 40),
+        named("a", 40, 70),
+        named("c", 70, 75),
+        named("d", 75, 76),
+    ]));
+    let top: Vec<(&str, u64, u64)> = s.streams[0]
+        .top_kernels
+        .iter()
+        .map(|k| (k.name.as_str(), k.launches, k.ns))
+        .collect();
+    assert_eq!(top, [("a", 2, 40), ("b", 1, 30), ("c", 1, 5)]);
+}

@@ -196,7 +196,7 @@ fn open_summarises_per_stream_and_cleans_outside_text() {
         s.contains("stream 13 (device 0): uploads 1 (1 MiB, 0.002 ms)\n"),
         "{s}"
     );
-    assert!(s.contains("stream 14 (device 0): downloads 1 (1 MiB, 1 pageable, 0.002 ms), kernels 1 (0.003 ms), syncs 1\n"), "{s}");
+    assert!(s.contains("stream 14 (device 0): downloads 1 (1 MiB, 1 pageable, 0.002 ms), kernels 1 (0.003 ms), syncs 1\n  _Z5scalePfi\u{FFFD}[2J: 1 launches, 0.003 ms\n"), "{s}");
     assert!(
         s.contains("uploads: 1 of 1 overlapped a kernel (0.001 ms of 0.002 ms)"),
         "{s}"

@@ -21,6 +21,7 @@
 pub mod activity;
 pub mod api;
 pub mod cupti;
+pub mod decode;
 pub mod ids;
 pub mod json;
 pub mod layout;
