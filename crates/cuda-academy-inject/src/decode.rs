@@ -506,3 +506,7 @@ fn alloc(line: Line, mem: &str, ptr: Option<u64>, bytes: usize) -> Line {
         None => line,
     }
 }
+
+#[cfg(test)]
+#[path = "decode_tests.rs"]
+mod tests;
