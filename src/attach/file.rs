@@ -176,16 +176,8 @@ pub struct Trace {
     pub bad_lines: usize,
     /// Records CUPTI had to drop, and lines the library could not write.
     pub dropped: u64,
-}
-
-impl Trace {
     /// The library's notes (what it could not record, and why).
-    pub fn notes(&self) -> impl Iterator<Item = &str> {
-        self.records.iter().filter_map(|r| match r {
-            Record::Note { text } => Some(text.as_str()),
-            _ => None,
-        })
-    }
+    pub notes: Vec<String>,
 }
 
 /// Read the trace at `path`.
@@ -194,10 +186,27 @@ pub fn read_path(path: &Path) -> anyhow::Result<Trace> {
     read(file).with_context(|| format!("reading {}", path.display()))
 }
 
-/// Read a trace from `input`.
+/// Read a trace from `input`, every record kept.
 pub fn read(input: impl Read) -> anyhow::Result<Trace> {
+    let mut records = Vec::new();
+    let mut trace = scan(input, |record| records.push(record))?;
+    trace.records = records;
+    Ok(trace)
+}
+
+/// [`scan`] the trace at `path`.
+pub fn scan_path(path: &Path, visit: impl FnMut(Record)) -> anyhow::Result<Trace> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    scan(file, visit).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Read a trace from `input` one line at a time, handing each record other than the header,
+/// the end and the exit to `visit` and keeping none (so a trace of a million copies is read in
+/// the memory of one line): the [`Trace`] returned has everything but `records`.
+pub fn scan(input: impl Read, mut visit: impl FnMut(Record)) -> anyhow::Result<Trace> {
     let mut reader = BufReader::new(input);
     let mut trace = Trace::default();
+    let mut seen = 0usize;
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -215,11 +224,16 @@ pub fn read(input: impl Read) -> anyhow::Result<Trace> {
             continue;
         }
         match serde_json::from_str::<Record>(&text) {
-            Ok(record) => add(&mut trace, record)?,
+            Ok(record) => {
+                if let Some(body) = add(&mut trace, record)? {
+                    seen += 1;
+                    visit(body);
+                }
+            }
             Err(_) => trace.bad_lines += 1,
         }
     }
-    if trace.header.is_none() && (!trace.records.is_empty() || trace.bad_lines > 0) {
+    if trace.header.is_none() && (seen > 0 || trace.bad_lines > 0) {
         anyhow::bail!("not a cuda-academy trace: no header line");
     }
     Ok(trace)
@@ -240,7 +254,9 @@ fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<()> {
     }
 }
 
-fn add(trace: &mut Trace, record: Record) -> anyhow::Result<()> {
+/// Take what the trace's own facts are from `record`; the record back when it is one of the
+/// program's.
+fn add(trace: &mut Trace, record: Record) -> anyhow::Result<Option<Record>> {
     match record {
         Record::Header(h) => {
             if h.format_version > FORMAT_VERSION {
@@ -260,12 +276,16 @@ fn add(trace: &mut Trace, record: Record) -> anyhow::Result<()> {
         Record::Exit(e) => trace.exit = Some(e),
         Record::Dropped { records } => {
             trace.dropped += records;
-            trace.records.push(record);
+            return Ok(Some(record));
+        }
+        Record::Note { ref text } => {
+            trace.notes.push(text.clone());
+            return Ok(Some(record));
         }
         Record::Unknown => {}
-        other => trace.records.push(other),
+        other => return Ok(Some(other)),
     }
-    Ok(())
+    Ok(None)
 }
 
 /// The `exit` line `trace` appends once the program has ended.

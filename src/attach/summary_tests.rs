@@ -51,6 +51,7 @@ fn trace(records: Vec<Record>) -> Trace {
         }),
         bad_lines: 0,
         dropped: 0,
+        notes: Vec::new(),
     }
 }
 
@@ -131,12 +132,8 @@ fn overlap_is_the_copy_time_some_kernel_also_ran() {
 
 #[test]
 fn the_text_says_incomplete_and_cleans_outside_text() {
-    let mut t = trace(vec![
-        copy(1, 1, 7, 0, 1_000_000),
-        Record::Note {
-            text: "bad\u{1b}]52;c;x\u{7}".into(),
-        },
-    ]);
+    let mut t = trace(vec![copy(1, 1, 7, 0, 1_000_000)]);
+    t.notes.push("bad\u{1b}]52;c;x\u{7}".into());
     t.complete = false;
     t.exit = Some(Exit {
         code: None,
@@ -188,4 +185,19 @@ fn each_stream_names_its_longest_kernels_first_at_most_three() {
         .map(|k| (k.name.as_str(), k.launches, k.ns))
         .collect();
     assert_eq!(top, [("a", 2, 40), ("b", 1, 30), ("c", 1, 5)]);
+}
+
+#[test]
+fn summarising_as_the_file_is_read_gives_the_summary_of_the_whole_trace() {
+    let path = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/trace-programs/sample.trace.jsonl"
+    ));
+    let whole = super::super::file::read_path(path).unwrap();
+    let streamed = summarize_path(path).unwrap();
+    assert_eq!(streamed, summarize(&whole));
+    assert_eq!(streamed.streams.len(), 2);
+    assert_eq!(streamed.notes.len(), 1);
+    let scanned = super::super::file::scan_path(path, |_| {}).unwrap();
+    assert!(scanned.records.is_empty(), "scan keeps no record");
 }

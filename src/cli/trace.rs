@@ -100,8 +100,8 @@ fn after_run(trace_file: &Path, ended: launch::Ended) -> Vec<String> {
             trace_file.display()
         ));
     }
-    match file::read_path(trace_file) {
-        Ok(trace) => out.extend(describe(&summary::summarize(&trace), trace_file)),
+    match summary::summarize_path(trace_file) {
+        Ok(s) => out.extend(describe(&s, trace_file)),
         Err(err) => out.push(format!(
             "the trace {} could not be read back: {err:#}",
             trace_file.display()
@@ -145,11 +145,10 @@ fn describe(s: &summary::Summary, path: &Path) -> Vec<String> {
 
 /// `trace --open FILE`.
 fn open(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let trace = file::read_path(path)?;
-    if trace.header.is_none() {
+    let s = summary::summarize_path(path)?;
+    if s.status.is_empty() {
         anyhow::bail!("{} is empty: not a cuda-academy trace", path.display());
     }
-    let s = summary::summarize(&trace);
     let mut out = std::io::stdout().lock();
     if json {
         serde_json::to_writer_pretty(&mut out, &s)?;

@@ -81,6 +81,9 @@ pub unsafe extern "C" fn buffer_completed(
                     .finish(),
             );
         }
+        // CUPTI hands buffers over at least every second (cuptiActivityFlushPeriod): each one
+        // goes to disk with the API lines before it.
+        crate::sink::flush();
     }));
     if let (false, Some(layout)) = (buffer.is_null(), buffer_layout()) {
         // SAFETY: every buffer CUPTI returns came from buffer_requested with this layout.

@@ -201,6 +201,9 @@ fn start() {
     for n in notes {
         sink::emit(&note(&n));
     }
+    // On disk at once: a program killed before any other flush still leaves a trace (marked
+    // incomplete), never an empty file that reads as "no CUDA activity".
+    sink::flush();
 }
 
 /// At `exit()` (from any thread): force CUPTI to hand over every buffer, write the `end` line,

@@ -4,15 +4,22 @@
 //! own teardown (frees, context destruction) still calls the driver after `atexit` handlers
 //! that were registered later than its own have run.
 //!
+//! What is buffered also goes to the file at least once a second (checked as lines come, and
+//! after each activity buffer), so a program killed outright leaves everything but its last
+//! second on disk, and the header at once.
+//!
 //! A forked child inherits this library and the open file; it writes nothing (its lines would
 //! interleave with the parent's), which `pid` checks.
 
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 /// Bytes buffered before a write to the file.
 pub const BUFFER_BYTES: usize = 64 * 1024;
+/// The longest a line waits in the buffer while lines keep coming.
+const FLUSH_EVERY: Duration = Duration::from_secs(1);
 
 /// A trace being written to `W`.
 pub struct Sink<W: Write> {
@@ -23,6 +30,8 @@ pub struct Sink<W: Write> {
     through: bool,
     /// Lines that could not be written (a full disk): counted, said in the end record.
     lost: u64,
+    /// When the buffer last went to the file.
+    flushed_at: Instant,
 }
 
 impl<W: Write> Sink<W> {
@@ -32,6 +41,7 @@ impl<W: Write> Sink<W> {
             pid: std::process::id(),
             through: false,
             lost: 0,
+            flushed_at: Instant::now(),
         }
     }
 
@@ -41,14 +51,23 @@ impl<W: Write> Sink<W> {
             return;
         }
         let written = self.out.write_all(line.as_bytes());
-        let flushed = if self.through {
-            self.out.flush()
+        let flushed = if self.through || self.flushed_at.elapsed() >= FLUSH_EVERY {
+            self.flush()
         } else {
             Ok(())
         };
         if written.is_err() || flushed.is_err() {
             self.lost += 1;
         }
+    }
+
+    /// Write out what is buffered now.
+    pub fn flush(&mut self) -> io::Result<()> {
+        if std::process::id() != self.pid {
+            return Ok(());
+        }
+        self.flushed_at = Instant::now();
+        self.out.flush()
     }
 
     /// Lines lost so far.
@@ -90,6 +109,13 @@ pub fn open(path: &str) -> io::Result<()> {
     Ok(())
 }
 
+/// Write out what the process's trace file has buffered.
+pub fn flush() {
+    if let Some(sink) = global().as_mut() {
+        let _ = sink.flush();
+    }
+}
+
 /// Append one line to the process's trace file, if one is open.
 pub fn emit(line: &str) {
     if let Some(sink) = global().as_mut() {
@@ -124,6 +150,22 @@ mod tests {
             "after the exit flush lines go straight through"
         );
         assert_eq!(sink.lost(), 0);
+    }
+
+    #[test]
+    fn an_explicit_flush_empties_the_buffer_and_lines_buffer_again_after() {
+        let mut sink = Sink::new(Vec::new());
+        sink.write_line("{\"t\":\"header\"}\n");
+        assert!(sink.buffered() > 0);
+        assert!(sink.flush().is_ok());
+        assert_eq!(sink.buffered(), 0);
+        assert_eq!(sink.get_ref().as_slice(), b"{\"t\":\"header\"}\n");
+        sink.write_line("{}\n");
+        assert_eq!(
+            sink.buffered(),
+            3,
+            "not written through before the exit flush"
+        );
     }
 
     /// A writer that always fails, as a full disk does.
