@@ -35,6 +35,7 @@ if gcc -I"$CUDA/include" -I"$CUPTI_INC" probes/cupti-layout/layout.c -o "$OUT/bu
     say "PASS layout: every struct field, constant and callback id matches the headers ($(grep '^#' "$OUT/layout.txt" | tr '\n' ' '))"
   else
     say "FAIL layout: $(wc -l < "$OUT/layout.diff") diff lines, see layout.diff"
+    head -40 "$OUT/layout.diff" | sed 's/^/    layout | /' >> "$S"
   fi
 else
   say "FAIL layout probe did not compile: $(head -3 "$OUT/layout.gcc.txt" | tr '\n' ' ')"
@@ -58,6 +59,7 @@ check() { # name, expected exit code, args...
   t2=$(date +%s%N)
   say "INFO $name: untraced $(( (t1 - t0) / 1000000 )) ms, traced $(( (t2 - t1) / 1000000 )) ms"
   [ "$rc_plain" = "$want" ] || say "FAIL $name: untraced exit $rc_plain, expected $want"
+  [ "$rc" = "$rc_plain" ] || sed "s/^/    $name stderr | /" "$OUT/$name.stderr" | tail -5 >> "$S"
   [ "$rc" = "$rc_plain" ] && say "PASS $name: exit code $rc passes through" || say "FAIL $name: traced exit $rc, untraced $rc_plain"
   cmp -s "$OUT/$name.plain.stdout" "$OUT/$name.stdout" && say "PASS $name: stdout unchanged" || say "FAIL $name: stdout differs"
   head -c "$(wc -c < "$OUT/$name.plain.stderr")" "$OUT/$name.stderr" | cmp -s - "$OUT/$name.plain.stderr" \
@@ -73,6 +75,8 @@ import json,collections,sys
 c=collections.Counter(json.loads(l).get('t') for l in open(sys.argv[1]) if l.strip())
 print(dict(c))" "$OUT/$name.trace.jsonl" > "$OUT/$name.kinds.txt" 2>&1
     say "INFO $name: records $(cat "$OUT/$name.kinds.txt")"
+    # Only a few result files come back from the device machine: the summary carries the rest.
+    sed "s/^/    $name | /" "$OUT/$name.open.txt" >> "$S"
   else
     say "INFO $name: no trace file"
   fi
