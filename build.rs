@@ -1,13 +1,15 @@
 //! Embeds every `lessons/*.md` and every `exercises/<id>/` folder into the binary, so an installed
 //! `cuda-academy` works anywhere (the exercises in course order: the order the lessons' front
 //! matter names them in, so that order is stated once, in the lessons); and records the git commit it was built from (`CUDA_ACADEMY_GIT_HASH`, empty outside git),
-//! which `--version` and `info` print for bug reports.
+//! which `--version` and `info` print for bug reports; and builds the CUPTI injection library
+//! (`crates/cuda-academy-inject`) that `cuda-academy trace` writes out and loads into a program.
 
 use std::process::Command;
 use std::{env, fs, path::Path};
 
 fn main() {
     git_hash();
+    injection_library();
     compress_release_debug_info();
     println!("cargo:rerun-if-changed=lessons");
     let mut files: Vec<String> = fs::read_dir("lessons")
@@ -164,5 +166,75 @@ fn compress_release_debug_info() {
     let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
     if release && linux {
         println!("cargo:rustc-link-arg-bins=-Wl,--compress-debug-sections=zlib");
+    }
+}
+
+/// The injection library of `cuda-academy trace`, compiled here with a bare `rustc` into
+/// `OUT_DIR/libcuda_academy_inject.so` and embedded by `src/attach/library.rs`, so that one
+/// `cargo install` gives a `trace` that works. A bare `rustc` rather than a nested `cargo
+/// build`: the library has no crate dependencies (its CUPTI declarations are its own), so there
+/// is nothing to resolve or download, no second target folder, no lock on the one in use, and
+/// it takes a few seconds. If it cannot be built (no `rustc` found, a packaged crate without the
+/// folder), the binary embeds nothing and `trace` says so; the rest of the build goes on.
+fn injection_library() {
+    let src = "crates/cuda-academy-inject/src";
+    println!("cargo:rerun-if-changed={src}");
+    let out_dir = env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
+    let out = Path::new(&out_dir).join("libcuda_academy_inject.so");
+    let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
+    let built = linux && Path::new(src).join("lib.rs").is_file() && {
+        let rustc = env::var("RUSTC").unwrap_or_else(|_| "rustc".into());
+        let mut cmd = Command::new(rustc);
+        cmd.args([
+            "--edition",
+            "2024",
+            "--crate-type",
+            "cdylib",
+            "--crate-name",
+            "cuda_academy_inject",
+        ])
+        // lto=fat: 322 KB instead of 363 (std is most of it); opt-level 2, not "s", as the
+        // callback runs on every recorded driver call.
+        .args([
+            "-C",
+            "opt-level=2",
+            "-C",
+            "codegen-units=1",
+            "-C",
+            "lto=fat",
+            "-C",
+            "strip=symbols",
+        ])
+        // Panics unwind so that each `extern "C"` entry's catch_unwind can stop them:
+        // with panic=abort one would end the traced program.
+        .args(["-C", "panic=unwind", "--cap-lints", "warn"])
+        .env("CARGO_PKG_VERSION", env!("CARGO_PKG_VERSION"))
+        .arg("-o")
+        .arg(&out)
+        .arg(format!("{src}/lib.rs"));
+        if let (Ok(target), Ok(host)) = (env::var("TARGET"), env::var("HOST"))
+            && target != host
+        {
+            cmd.args(["--target", &target]);
+        }
+        match cmd.output() {
+            Ok(o) if o.status.success() => true,
+            Ok(o) => {
+                for line in String::from_utf8_lossy(&o.stderr).lines().take(20) {
+                    println!("cargo:warning=injection library: {line}");
+                }
+                false
+            }
+            Err(err) => {
+                println!("cargo:warning=injection library: could not run rustc: {err}");
+                false
+            }
+        }
+    };
+    if !built {
+        // An empty file: `trace` then says that this build has no injection library.
+        if let Err(err) = fs::write(&out, b"") {
+            println!("cargo:warning=could not write {}: {err}", out.display());
+        }
     }
 }

@@ -18,6 +18,7 @@ pub mod info;
 pub mod list;
 pub mod man;
 pub mod run;
+pub mod trace;
 pub mod version;
 
 /// What to say about environment settings that are not understood (each is ignored): for now
@@ -98,6 +99,33 @@ pub enum Command {
     Man,
     /// Hands-on exercises: list them, show a starter, check your file.
     Exercise(ExerciseArgs),
+    /// Run any CUDA program with tracing (`trace -- PROGRAM ARGS...`), or summarise a trace
+    /// file (`trace --open FILE`).
+    Trace(TraceArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// Summarise this trace file instead of running a program (works without a GPU).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["program", "trace_file", "quiet"])]
+    pub open: Option<PathBuf>,
+    /// Where to write the trace [default: cuda-academy-trace.jsonl in the current folder].
+    #[arg(long, value_name = "FILE")]
+    pub trace_file: Option<PathBuf>,
+    /// With --open: print the summary as one JSON object (versioned schema).
+    #[arg(long, requires = "open")]
+    pub json: bool,
+    /// Say nothing on stderr after the program ends (the trace is still written).
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// The program to run and its arguments, after `--`.
+    #[arg(
+        value_name = "PROGRAM",
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        required_unless_present = "open"
+    )]
+    pub program: Vec<std::ffi::OsString>,
 }
 
 #[derive(Debug, Args)]

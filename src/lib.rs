@@ -6,6 +6,7 @@
 
 pub mod app;
 pub mod atomic_file;
+pub mod attach;
 pub mod bounded_read;
 pub mod cli;
 pub mod exercise;

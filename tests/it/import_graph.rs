@@ -33,6 +33,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("markdown", 5),
     ("keymap", 5),
     ("trace", 5),
+    ("attach", 5),
     ("experiment", 4),
     ("highlight", 4),
     ("gpu", 3),

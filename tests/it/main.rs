@@ -32,5 +32,6 @@ mod sim_model;
 mod sim_rows;
 mod sim_search;
 mod timeline_widget;
+mod trace_cli;
 mod trace_export;
 mod ui_snapshots;

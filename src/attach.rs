@@ -1,0 +1,18 @@
+//! Tracing any CUDA program (issue 25): `cuda-academy trace -- PROGRAM ARGS…` runs the program
+//! unmodified with the CUPTI injection library of `crates/cuda-academy-inject` loaded through
+//! `CUDA_INJECTION64_PATH`, and the library streams what the program did to a trace file (JSON
+//! lines). Here: the embedded library and its cache copy (`library`), starting the program and
+//! passing its exit status through (`launch`), and reading a trace file back on any machine
+//! (`file`, then `summary`: per stream, what ran and whether copies overlapped kernels).
+//!
+//! The reader is apart from the summary so that the next step can map the same records onto
+//! the exercises' call log and the ordering model.
+
+pub mod file;
+pub mod launch;
+pub mod library;
+pub mod summary;
+
+/// The environment variable that tells the injection library where to write (the library's
+/// own `TRACE_FILE_ENV`).
+pub const TRACE_FILE_ENV: &str = "CUDA_ACADEMY_TRACE_FILE";
