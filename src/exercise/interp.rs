@@ -275,12 +275,7 @@ impl Interp<'_> {
             && let Some(last) = self.out.log.last_mut()
             && last.line == self.line
         {
-            let (r, was_write) = match &mut last.call {
-                Call::HostRead { range: r, .. } => (Some(r), false),
-                Call::HostWrite { range: r, .. } => (Some(r), true),
-                _ => (None, false),
-            };
-            if let Some(r) = r
+            if let Some((r, was_write)) = last.call.host_range_mut()
                 && was_write == write
                 && r.region == range.region
                 && r.end == range.start

@@ -199,6 +199,34 @@ pub enum Call {
 }
 
 impl Call {
+    /// A host access's bytes and whether it writes them; `None` for an entry that is no host
+    /// access (every kind named, so a new one must say).
+    pub fn host_range_mut(&mut self) -> Option<(&mut Range, bool)> {
+        match self {
+            Call::HostRead { range, .. } => Some((range, false)),
+            Call::HostWrite { range, .. } => Some((range, true)),
+            Call::Alloc { .. }
+            | Call::Free { .. }
+            | Call::Register { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::Device(_)
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::HostFuncRan { .. }
+            | Call::DeviceSync => None,
+        }
+    }
+
     /// The call of the table that made this host access (`check_output`, `fill_input`,
     /// `memcpy`), or `None` for a plain access (`h[i]`) or an entry that is no host access.
     pub fn host_access_by(&self) -> Option<CallId> {
