@@ -46,6 +46,9 @@ pub struct StreamSummary {
     pub kernel_ns: u64,
     /// Stream synchronizations and event waits recorded on this stream.
     pub syncs: u64,
+    /// Copies, memsets and kernels CUPTI recorded with no timestamps: the program ended (an
+    /// `exit` from another thread) before they ran; not in the counts and times above.
+    pub never_ran: u64,
     /// First start and last end of its GPU work, ns on CUPTI's clock.
     pub first_ns: u64,
     pub last_ns: u64,
@@ -123,6 +126,15 @@ impl Tally {
             Record::Api(call) => {
                 self.api_calls += 1;
                 self.failed_calls += u64::from(call.ret != 0);
+            }
+            Record::Memcpy(m) if !timed(m.start, m.end) => {
+                stream(&mut self.streams, m.stream_id, Some(m.device)).never_ran += 1;
+            }
+            Record::Memset(m) if !timed(m.start, m.end) => {
+                stream(&mut self.streams, m.stream_id, Some(m.device)).never_ran += 1;
+            }
+            Record::Kernel(k) if !timed(k.start, k.end) => {
+                stream(&mut self.streams, k.stream_id, Some(k.device)).never_ran += 1;
             }
             Record::Memcpy(m) => {
                 let st = stream(&mut self.streams, m.stream_id, Some(m.device));
@@ -205,6 +217,12 @@ impl Tally {
         }
         out
     }
+}
+
+/// Whether CUPTI timed the op: an op the program's end cut off comes with start and end 0
+/// (seen on the H200: `tests/fixtures/trace-programs/h200/exit_from_thread.trace.jsonl`).
+fn timed(start: u64, end: u64) -> bool {
+    start != 0 && end >= start
 }
 
 fn span(st: &mut StreamSummary, start: u64, end: u64) {
@@ -347,6 +365,12 @@ fn stream_text(st: &StreamSummary) -> String {
     }
     if st.syncs > 0 {
         parts.push(format!("syncs {}", st.syncs));
+    }
+    if st.never_ran > 0 {
+        parts.push(format!(
+            "{} never ran (the program ended first)",
+            st.never_ran
+        ));
     }
     let mut out = format!(
         "stream {} (device {}): {}\n",

@@ -151,8 +151,10 @@ fn open(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     if json {
-        serde_json::to_writer_pretty(&mut out, &s)?;
-        writeln!(out)?;
+        // Written whole, so a closed pipe is an io::Error main keeps quiet about; C1 controls in
+        // kernel names escaped, as every `--json` does.
+        let text = crate::sanitize::json(serde_json::to_string_pretty(&s)? + "\n");
+        out.write_all(text.as_bytes())?;
     } else {
         out.write_all(summary::render(&s).as_bytes())?;
     }

@@ -248,3 +248,66 @@ fn open_of_a_file_that_is_not_a_trace_says_so() {
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `trace --open --json` of a trace recorded on the H200 (`tests/fixtures/trace-programs/h200/`,
+/// by `scripts/trace-live.sh` on 2026-12-02), parsed.
+fn recorded(name: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/trace-programs/h200")
+        .join(format!("{name}.trace.jsonl"));
+    let (out, _dir) = run(&["--open", path.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    serde_json::from_str(&text(&out.stdout)).unwrap()
+}
+
+fn total(v: &serde_json::Value, dir: &str, field: &str) -> u64 {
+    v["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s[dir][field].as_u64().unwrap())
+        .sum()
+}
+
+#[test]
+fn the_traces_recorded_on_the_h200_hold_what_their_programs_did() {
+    // two_streams.cu: 8 MiB up and down on each of two streams, a kernel on each.
+    let two = recorded("two_streams");
+    assert_eq!(two["complete"], true, "{two}");
+    assert_eq!(two["exit_code"], 0);
+    let streams = two["streams"].as_array().unwrap();
+    assert_eq!(streams.len(), 2, "{two}");
+    for s in streams {
+        assert_eq!(s["uploads"]["bytes"], 8 << 20, "{s}");
+        assert_eq!(s["downloads"]["bytes"], 8 << 20, "{s}");
+        assert_eq!(s["kernels"], 1, "{s}");
+        assert_eq!(s["uploads"]["pageable"], 0, "pinned buffers: {s}");
+    }
+    // pageable_async.cu: cudaMemcpyAsync from and to malloc memory.
+    let pageable = recorded("pageable_async");
+    assert_eq!(total(&pageable, "uploads", "count"), 1, "{pageable}");
+    assert_eq!(total(&pageable, "uploads", "pageable"), 1, "{pageable}");
+    assert_eq!(total(&pageable, "downloads", "pageable"), 1, "{pageable}");
+    // exit_from_thread.cu: exit(3) from a thread; the exit flush still ran.
+    let exited = recorded("exit_from_thread");
+    assert_eq!(exited["exit_code"], 3, "{exited}");
+    assert_eq!(exited["complete"], true, "{exited}");
+    // Two uploads and two kernels ran; the two of each after them were cut off by the exit
+    // (CUPTI records them with no timestamps) and are left out of every time.
+    assert_eq!(total(&exited, "uploads", "count"), 2, "{exited}");
+    let never_ran: u64 = exited["streams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["never_ran"].as_u64().unwrap())
+        .sum();
+    assert_eq!(never_ran, 4, "{exited}");
+    assert!(
+        exited["span_ns"].as_u64().unwrap() < 1_000_000_000,
+        "{exited}"
+    );
+    // killed_self.cu: SIGKILL before any exit flush: what reached the file, marked incomplete.
+    let killed = recorded("killed_self");
+    assert_eq!(killed["complete"], false, "{killed}");
+    assert_eq!(killed["signal"], 9, "{killed}");
+}
