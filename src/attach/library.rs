@@ -8,21 +8,29 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-/// The library `build.rs` built (empty when it could not build one).
-static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/libcuda_academy_inject.so"));
+/// The library `build.rs` built, deflated (empty when it could not build one).
+static EMBEDDED: &[u8] = include_bytes!(concat!(
+    env!("OUT_DIR"),
+    "/libcuda_academy_inject.so.deflate"
+));
 
 /// Overrides the cache folder (tests; machines without a home).
 pub const CACHE_DIR_ENV: &str = "CUDA_ACADEMY_CACHE_DIR";
 
-/// The embedded library's bytes, or why there are none.
-pub fn embedded() -> anyhow::Result<&'static [u8]> {
+/// The embedded library's bytes, inflated, or why there are none.
+pub fn embedded() -> anyhow::Result<Vec<u8>> {
     if EMBEDDED.is_empty() {
         anyhow::bail!(
             "this build of cuda-academy has no injection library (build.rs could not compile \
              crates/cuda-academy-inject; see the build's warnings), so nothing can be traced"
         );
     }
-    Ok(EMBEDDED)
+    miniz_oxide::inflate::decompress_to_vec(EMBEDDED).map_err(|e| {
+        anyhow::anyhow!(
+            "the injection library embedded in this build does not inflate ({e:?}); rebuild \
+             cuda-academy"
+        )
+    })
 }
 
 /// FNV-1a, 64 bits: a name for the bytes that stays the same across builds of this tool (std's
@@ -56,7 +64,7 @@ pub fn cache_dir() -> anyhow::Result<PathBuf> {
 pub fn install() -> anyhow::Result<PathBuf> {
     let bytes = embedded()?;
     let dir = cache_dir()?;
-    install_into(&dir, bytes)
+    install_into(&dir, &bytes)
 }
 
 /// [`install`] into `dir` (tests give a temporary one).
@@ -82,6 +90,22 @@ pub fn install_into(dir: &Path, bytes: &[u8]) -> anyhow::Result<PathBuf> {
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt as _;
+
+    #[test]
+    fn the_embedded_library_is_stored_deflated_and_inflates_to_a_shared_object() {
+        let bytes = embedded().unwrap();
+        assert!(
+            bytes.starts_with(b"\x7fELF"),
+            "{:?}",
+            &bytes[..bytes.len().min(8)]
+        );
+        assert!(
+            EMBEDDED.len() < bytes.len() * 2 / 3,
+            "{} of {}",
+            EMBEDDED.len(),
+            bytes.len()
+        );
+    }
 
     #[test]
     fn written_once_by_content_executable_and_rewritten_when_damaged() {

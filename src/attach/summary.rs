@@ -219,10 +219,10 @@ impl Tally {
     }
 }
 
-/// Whether CUPTI timed the op: an op the program's end cut off comes with start and end 0
+/// Whether CUPTI timed the op: an op the program's end cut off comes with start and end both 0
 /// (seen on the H200: `tests/fixtures/trace-programs/h200/exit_from_thread.trace.jsonl`).
 fn timed(start: u64, end: u64) -> bool {
-    start != 0 && end >= start
+    (start, end) != (0, 0) && end >= start
 }
 
 fn span(st: &mut StreamSummary, start: u64, end: u64) {

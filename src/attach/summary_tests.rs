@@ -201,3 +201,16 @@ fn summarising_as_the_file_is_read_gives_the_summary_of_the_whole_trace() {
     let scanned = super::super::file::scan_path(path, |_| {}).unwrap();
     assert!(scanned.records.is_empty(), "scan keeps no record");
 }
+
+#[test]
+fn an_op_the_programs_end_cut_off_never_ran_and_takes_no_time() {
+    // Start and end both 0: CUPTI never timed it (an `exit` from another thread, on the H200).
+    let s = summarize(&trace(vec![
+        copy(1, 4, 13, 100, 110),
+        copy(1, 4, 13, 0, 0),
+        kernel(13, 0, 0),
+    ]));
+    let st = &s.streams[0];
+    assert_eq!((st.uploads.count, st.kernels, st.never_ran), (1, 0, 2));
+    assert_eq!((st.first_ns, st.last_ns, s.span_ns), (100, 110, 10));
+}

@@ -274,15 +274,13 @@ impl Interp<'_> {
         if self.collect.is_none()
             && let Some(last) = self.out.log.last_mut()
             && last.line == self.line
+            && let Some((r, was_write)) = last.call.host_range_mut()
+            && was_write == write
+            && r.region == range.region
+            && r.end == range.start
         {
-            if let Some((r, was_write)) = last.call.host_range_mut()
-                && was_write == write
-                && r.region == range.region
-                && r.end == range.start
-            {
-                r.end = range.end;
-                return;
-            }
+            r.end = range.end;
+            return;
         }
         let what = what.to_string();
         self.log(if write {
