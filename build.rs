@@ -10,7 +10,6 @@ use std::{env, fs, path::Path};
 fn main() {
     git_hash();
     injection_library();
-    compress_release_debug_info();
     println!("cargo:rerun-if-changed=lessons");
     let mut files: Vec<String> = fs::read_dir("lessons")
         .map(|dir| {
@@ -156,17 +155,6 @@ fn git_hash() {
         && git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
     let suffix = if dirty { "-dirty" } else { "" };
     println!("cargo:rustc-env=CUDA_ACADEMY_GIT_HASH={hash}{suffix}");
-}
-
-/// Release binaries on Linux keep their line tables (a crash log names files and lines) but
-/// zlib-compressed, which std's backtrace reads: the installed binary is about 11 MB instead of
-/// 26. Only the link of the binary changes; tests and benches are untouched.
-fn compress_release_debug_info() {
-    let release = env::var("PROFILE").is_ok_and(|p| p == "release");
-    let linux = env::var("CARGO_CFG_TARGET_OS").is_ok_and(|os| os == "linux");
-    if release && linux {
-        println!("cargo:rustc-link-arg-bins=-Wl,--compress-debug-sections=zlib");
-    }
 }
 
 /// The injection library of `cuda-academy trace`, compiled here with a bare `rustc` into
