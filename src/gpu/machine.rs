@@ -151,6 +151,29 @@ pub fn notes(copy_engines: u32, facts: &MachineFacts) -> Vec<String> {
     out
 }
 
+/// The machine in one line for the experiment pane (the full block is `cuda-academy info`'s):
+/// copy engines, how the GPU reaches pageable memory, the link and the driver model, each left
+/// out where it is not known. The host link is outside text (a profile's), so the caller
+/// sanitises the line.
+pub fn one_line(copy_engines: u32, facts: &MachineFacts) -> String {
+    let engines = match copy_engines {
+        1 => "1 copy engine".to_string(),
+        n => format!("{n} copy engines"),
+    };
+    let mut parts = vec![engines];
+    parts.extend(facts.addressing.map(|a| match a {
+        Addressing::None => "no HMM/ATS".to_string(),
+        Addressing::Hmm => "HMM".to_string(),
+        Addressing::Ats => "ATS".to_string(),
+    }));
+    if facts.integrated == Some(true) {
+        parts.push("integrated".to_string());
+    }
+    parts.extend(facts.host_link.clone());
+    parts.extend(facts.driver_model.map(|d| d.label().to_string()));
+    parts.join(" · ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,6 +183,28 @@ mod tests {
         assert_eq!(Addressing::from_attributes(false, false), Addressing::None);
         assert_eq!(Addressing::from_attributes(true, false), Addressing::Hmm);
         assert_eq!(Addressing::from_attributes(true, true), Addressing::Ats);
+    }
+
+    #[test]
+    fn the_one_line_names_each_known_fact_and_leaves_out_the_unknown() {
+        let h200 = MachineFacts {
+            addressing: Some(Addressing::None),
+            integrated: Some(false),
+            driver_model: Some(DriverModel::Linux),
+            host_link: Some("PCIe Gen5 x16".to_string()),
+            ..MachineFacts::default()
+        };
+        assert_eq!(
+            one_line(3, &h200),
+            "3 copy engines · no HMM/ATS · PCIe Gen5 x16 · Linux"
+        );
+        assert_eq!(one_line(1, &MachineFacts::default()), "1 copy engine");
+        let gh = MachineFacts {
+            addressing: Some(Addressing::Ats),
+            integrated: Some(true),
+            ..MachineFacts::default()
+        };
+        assert_eq!(one_line(2, &gh), "2 copy engines · ATS · integrated");
     }
 
     #[test]

@@ -12,7 +12,9 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::app::{App, BackendState, Focus, PanelView};
 use crate::experiment::registry::{self, Chart};
+use crate::gpu::machine;
 use crate::report::Report;
+use crate::sanitize;
 use crate::ui::{layout, pane_block, text};
 use crate::widgets::{
     BandwidthChart, PipelineSweep, TimelineWidget, ValueBars, async_copy_bars, host_memory_bars,
@@ -286,4 +288,21 @@ fn invitation(app: &App, id: &str, width: u16, out: &mut Vec<Line<'static>>) {
     out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
     out.push(Line::default());
     out.extend(results::params_lines(app, id, width));
+    machine_lines(app, width, out);
+}
+
+/// The machine the experiment runs on, in one line, and where it leaves the lessons' case
+/// ([`machine::notes`]): what `cuda-academy info` says in full (issue 30, "the device panel").
+fn machine_lines(app: &App, width: u16, out: &mut Vec<Line<'static>>) {
+    let BackendState::Ready(info) = &app.panel.backend else {
+        return;
+    };
+    let theme = &app.theme;
+    let line = sanitize::clean_line(&machine::one_line(info.copy_engines, &info.machine));
+    let spans = [Span::styled(format!("Machine: {line}"), theme.muted())];
+    out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
+    for note in machine::notes(info.copy_engines, &info.machine) {
+        let spans = [Span::styled(format!("! {note}"), theme.warning())];
+        out.extend(text::wrap(&spans, width, Span::raw(""), Span::raw("")));
+    }
 }

@@ -311,3 +311,33 @@ fn a_relaunch_shows_the_saved_run_labelled_until_the_next_run() {
         assert!(!screen.contains("Last run"), "{screen}");
     }
 }
+
+/// Before a run the panel names the machine the experiment runs on (issue 30's device panel):
+/// its copy engines, addressing and link, and, on a machine that leaves the lessons' case (the
+/// built-in one-copy-engine what-if), the note saying which rule changes.
+#[test]
+fn before_a_run_the_panel_names_the_machine_and_where_it_leaves_the_lessons_case() {
+    let h200 = app(Catalog::embedded(), 120, 40, false);
+    let screen = text(&draw(&h200, 120, 40));
+    assert!(
+        screen.contains("Machine: 3 copy engines · no HMM/ATS"),
+        "{screen}"
+    );
+    assert!(!screen.contains("one copy engine (asyncEngineCount 1)"));
+
+    let mut one = App::new(
+        Catalog::embedded(),
+        Theme::new(false),
+        Progress::default(),
+        Size::new(120, 40),
+    );
+    let profile = cuda_academy::gpu::profile::Profile::builtin("h200-one-copy-engine").unwrap();
+    let gpu = detect::open_sim(Some(&profile), "--backend sim".into()).unwrap();
+    one.update(Msg::Worker(WorkerEvent::Backend(Ok(gpu.info().clone()))));
+    let screen = text(&draw(&one, 120, 40));
+    assert!(screen.contains("Machine: 1 copy engine ·"), "{screen}");
+    assert!(
+        screen.contains("! one copy engine (asyncEngineCount 1)"),
+        "{screen}"
+    );
+}
