@@ -9,15 +9,21 @@
 //   spin<<<1, 1, 0, s>>>(cycles)           keeps its stream busy for about `cycles` clock ticks
 //                                          (one thread: on a GPU other streams' kernels can run
 //                                          beside it; the simulator runs one kernel at a time)
+//   spin<<<g, b, 0, s>>>(cycles, x, n)     the same wait, and x[i] += ACADEMY_SPIN_ADD over n
+//                                          floats of device memory: compute with a result, so
+//                                          work ordered after it sees the mark and work it is
+//                                          not ordered with may not (launch it as `transform`)
 //   fill_input(h, n)                      the deterministic input pattern (seed ACADEMY_FILL_SEED)
 //   check_output(h, n)                    true when h holds transform of fill_input, exactly
+//   check_output(h, n, spins)             the same after `spins` passes of spin(cycles, x, n):
+//                                          transform of (fill_input + spins * ACADEMY_SPIN_ADD)
 //   host_work(ms)                         the CPU busy for `ms` milliseconds
 //   now_ms()                              a monotonic clock in milliseconds
 //   report(name, value)                   a named metric the exercise checks read
 //
 // What the interpreter does differently from a compiled program (the calls themselves follow
 // the Runtime API's ordering rules, on both backends):
-//   - it runs a subset: the header's two kernels only (each reads and writes whole ranges, no
+//   - it runs a subset: the header's kernels only (each reads and writes whole ranges, no
 //     kernels of your own), `float *` host pointers, `cudaHostRegister` of whole allocations;
 //     anything else is a diagnostic at its line, not a compile error;
 //   - a CUDA call that fails returns its error and the run goes on, but a host access out of
@@ -42,6 +48,8 @@
 #define ACADEMY_TRANSFORM_A 2.0f
 #define ACADEMY_TRANSFORM_B 1.0f
 #define ACADEMY_FILL_SEED 7u
+// What spin(cycles, x, n) adds to each float (cuda-academy's `gpu::SPIN_ADD`).
+#define ACADEMY_SPIN_ADD 1.0f
 
 // The light kernel: one read and one write per element, grid-stride so any grid covers any n.
 __global__ void transform(const float *in, float *out, size_t n)
@@ -57,6 +65,25 @@ __global__ void spin(long long cycles)
 {
     long long start = clock64();
     while (clock64() - start < cycles) {
+    }
+}
+
+// The same wait (thread 0 of block 0), and x[i] += ACADEMY_SPIN_ADD over n floats by the whole
+// grid, grid-stride (block 0's threads after the wait): a slow stage of compute whose result
+// the next stage reads. The kernel lasts about `cycles`; the update is a light kernel's time.
+__global__ void spin(long long cycles, float *x, size_t n)
+{
+    if (blockIdx.x == 0) {
+        if (threadIdx.x == 0) {
+            long long start = clock64();
+            while (clock64() - start < cycles) {
+            }
+        }
+        __syncthreads();
+    }
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) {
+        x[i] = x[i] + ACADEMY_SPIN_ADD;
     }
 }
 
@@ -82,11 +109,16 @@ static inline void fill_input(float *h, size_t n)
     }
 }
 
-// True when h[0 .. n) holds transform() of the input pattern, every value exactly.
-static inline bool check_output(const float *h, size_t n)
+// True when h[0 .. n) holds transform() of the input pattern after `spins` passes of
+// spin(cycles, x, n) (none by default), every value exactly.
+static inline bool check_output(const float *h, size_t n, int spins = 0)
 {
     for (size_t i = 0; i < n; ++i) {
-        float want = academy_pattern(ACADEMY_FILL_SEED, i) * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B;
+        float want = academy_pattern(ACADEMY_FILL_SEED, i);
+        for (int k = 0; k < spins; ++k) {
+            want = want + ACADEMY_SPIN_ADD;
+        }
+        want = want * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B;
         if (h[i] != want) {
             printf("check_output: h[%zu] is %f, expected %f\n", i, h[i], want);
             return false;

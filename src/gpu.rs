@@ -67,6 +67,9 @@ pub enum Kernel {
 pub const TRANSFORM_A: f32 = 2.0;
 /// The addend of the standard transform.
 pub const TRANSFORM_B: f32 = 1.0;
+/// What the exercises' `spin(cycles, x, n)` adds to each float it passes over
+/// (`kernels/spin_cycles.cu`'s `spin_add`, `ACADEMY_SPIN_ADD` in `academy.cuh`).
+pub const SPIN_ADD: f32 = 1.0;
 
 impl Kernel {
     /// The standard transform, `x * TRANSFORM_A + TRANSFORM_B`.

@@ -10,7 +10,7 @@ pub const KERNELS: &[(&str, &str)] = &[
     ),
     (
         "spin",
-        "spin<<<1, 1, 0, s>>>(cycles): busy for about `cycles` clock ticks",
+        "spin<<<1, 1, 0, s>>>(cycles): busy for about `cycles` clock ticks; spin<<<g, b, 0, s>>>(cycles, x, n): the same, and x[i] += 1",
     ),
 ];
 

@@ -184,7 +184,7 @@ calls! {
     NvtxMarkA = "nvtxMarkA" (p("name", Str)) Nvtx, OrderRule::Host, "a named instant for Nsight Systems (no effect here)";
     Dim3 = "dim3" (p("x", Count), opt("y", Count), opt("z", Count)) Helpers, OrderRule::Host, "a launch configuration, also `dim3 grid(x, y, z);`";
     FillInput = "fill_input" (p("h", Ptr), p("n", Count)) Helpers, OrderRule::Host, "write the input pattern";
-    CheckOutput = "check_output" (p("h", Ptr), p("n", Count)) Helpers, OrderRule::Host, "true when h holds transform of the input";
+    CheckOutput = "check_output" (p("h", Ptr), p("n", Count), opt("spins", Count)) Helpers, OrderRule::Host, "true when h holds transform of the input (after `spins` spin passes)";
     HostWork = "host_work" (p("ms", Num)) Helpers, OrderRule::Host, "keep the CPU busy";
     NowMs = "now_ms" () Helpers, OrderRule::Host, "a clock in milliseconds";
     Report = "report" (p("name", Str), p("value", Num)) Helpers, OrderRule::Host, "a metric the checks read";

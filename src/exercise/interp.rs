@@ -98,6 +98,9 @@ pub struct OutputCheck {
     pub line: u32,
     pub passed: bool,
     pub range: Range,
+    /// The `spin(cycles, x, n)` passes it asked about (`check_output`'s third argument, 0 when
+    /// left out).
+    pub spins: u32,
 }
 
 /// Why the walk stopped early: where, and what to tell the learner.

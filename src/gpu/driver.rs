@@ -100,6 +100,16 @@ pub trait Driver {
     /// The exercises' `spin(cycles)`: one kernel that waits `cycles` SM clock cycles and touches
     /// no memory.
     fn launch_spin_cycles(&mut self, stream: StreamId, cycles: u64) -> Result<(), GpuError>;
+    /// The exercises' `spin(cycles, x, n)`: the same wait, and `x[i] += SPIN_ADD` over the
+    /// `f32`s of `buf[off ..][.. bytes]`, in `stream` (compute whose result the next stage reads).
+    fn launch_spin_add(
+        &mut self,
+        stream: StreamId,
+        cycles: u64,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError>;
 
     /// `cuStreamQuery`: whether every op issued to `stream` has completed (`CUDA_SUCCESS`) or
     /// not (`CUDA_ERROR_NOT_READY`); the host does not wait.

@@ -72,14 +72,15 @@ pub trait HostAccess {
         bytes: u64,
     ) -> Result<(), GpuError>;
     /// Whether every `f32` number `i` of `buf[off .. off + bytes]`, counted from `off` (as
-    /// `academy.cuh`'s `check_output(h + i, n)` counts from its pointer), equals the standard
-    /// transform ([`Kernel::TRANSFORM`]) of `fill_pattern_f32(seed, i)`.
+    /// `academy.cuh`'s `check_output(h + i, n, spins)` counts from its pointer), equals the
+    /// standard transform ([`Kernel::TRANSFORM`]) of `fill_pattern_f32(seed, i)` after `spins`
+    /// additions of [`crate::gpu::SPIN_ADD`] (the passes of `spin(cycles, x, n)`).
     fn host_holds_transform_of_fill(
         &mut self,
         buf: HostBuf,
         off: u64,
         bytes: u64,
-        seed: u32,
+        seed_and_spins: (u32, u32),
     ) -> Result<bool, GpuError>;
     /// Compare the first `bytes / 4` floats of `dst` with `expect` applied to those of `src`,
     /// exactly, every float; `None` when all match.

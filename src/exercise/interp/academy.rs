@@ -35,6 +35,10 @@ pub(super) fn dim3(a: &Args) -> Res<Value> {
     Ok(Value::Dim3(d))
 }
 
+/// The most `spin` passes `check_output` is asked about (each a float addition, exact at
+/// this count for the input pattern's values).
+const MAX_SPIN_PASSES: u32 = 64;
+
 /// Where `fill_input` or `check_output` works: `n` floats at byte `off` of host buffer `h`.
 struct Pattern {
     range: Range,
@@ -107,11 +111,24 @@ impl Interp<'_> {
         Ok(Value::Void)
     }
 
-    /// `check_output(h + i, n)`: whether the `n` floats there hold the transform of the input.
+    /// `check_output(h + i, n[, spins])`: whether the `n` floats there hold the transform of
+    /// the input after `spins` passes of `spin(cycles, x, n)` (none when left out).
     pub(super) fn check_output(&mut self, a: &Args) -> Res<Value> {
         let Pattern {
             range, h, off, n, ..
         } = self.pattern_span(a)?;
+        let spins = match a.vals.len() {
+            3 => u32::try_from(a.count(2)?)
+                .ok()
+                .filter(|&s| s <= MAX_SPIN_PASSES)
+                .ok_or_else(|| {
+                    stop(
+                        a.at(2),
+                        format!("`check_output`'s `spins` is 0 to {MAX_SPIN_PASSES}: how many `spin(cycles, x, n)` passes each float went through"),
+                    )
+                })?,
+            _ => 0,
+        };
         // Step cost (issue 21): a comparison over `n` floats.
         self.charge(a.pos, limits::bulk_steps(n))?;
         self.log(Call::HostRead {
@@ -120,12 +137,13 @@ impl Interp<'_> {
         });
         let res = self
             .gpu
-            .host_holds_transform_of_fill(h, off, n * 4, FILL_SEED);
+            .host_holds_transform_of_fill(h, off, n * 4, (FILL_SEED, spins));
         let ok = self.m(a.pos, "check_output", res)?;
         self.out.checks.push(OutputCheck {
             line: self.line,
             passed: ok,
             range,
+            spins,
         });
         Ok(Value::Bool(ok))
     }

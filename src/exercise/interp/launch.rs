@@ -1,12 +1,13 @@
-//! Kernel launches: `transform<<<…>>>(in, out, n)` and `spin<<<…>>>(cycles)` from academy.cuh.
+//! Kernel launches: `transform<<<…>>>(in, out, n)`, `spin<<<…>>>(cycles)` and
+//! `spin<<<…>>>(cycles, x, n)` from academy.cuh.
 
 use super::args::Args;
 use super::eval::stop;
 use super::value::Value;
 use super::{Interp, Res};
 use crate::exercise::ast::{Expr, Pos};
-use crate::exercise::log::{DeviceOp, DeviceOpKind};
-use crate::gpu::StreamId;
+use crate::exercise::log::{DeviceOp, DeviceOpKind, Range};
+use crate::gpu::{DevBuf, StreamId};
 
 impl Interp<'_> {
     pub(super) fn launch(
@@ -56,21 +57,51 @@ impl Interp<'_> {
         }
     }
 
-    /// `spin<<<…>>>(cycles)`: busy for about `cycles` clock ticks on `stream`.
+    /// `spin<<<…>>>(cycles)`: busy for about `cycles` clock ticks on `stream`; with `(cycles,
+    /// x, n)` also `x[i] += SPIN_ADD` over `n` floats of device memory, so the log says it reads
+    /// and writes them (an order the spin needs is then the checker's to hold).
     fn spin(&mut self, a: &Args, stream: StreamId) -> Res<Value> {
-        a.arity(1, 1)?;
+        a.arity(1, 3)?;
         let cycles = a.count(0)?;
+        let chunk = match a.vals.len() {
+            1 => None,
+            3 => Some(self.spin_chunk(a)?),
+            _ => {
+                return Err(stop(
+                    a.pos,
+                    "`spin` takes `(cycles)` or `(cycles, x, n)`: x device memory, n its floats",
+                ));
+            }
+        };
         let call = "spin<<<…>>>".to_string();
+        let span = chunk.map(|(range, ..)| vec![range]).unwrap_or_default();
         self.device_op(
             a,
-            DeviceOp::queued(stream, DeviceOpKind::Kernel, call, vec![], vec![]),
+            DeviceOp::queued(stream, DeviceOpKind::Kernel, call, span.clone(), span),
         )?;
         // The work check counts the cycles (`verdict::work`): the log's entry has none.
         let idx = self.out.log.len().saturating_sub(1);
         self.out.spins.push((idx, cycles));
-        let r = self.gpu.launch_spin_cycles(stream, cycles);
+        let r = match chunk {
+            None => self.gpu.launch_spin_cycles(stream, cycles),
+            Some((_, buf, off, bytes)) => self.gpu.launch_spin_add(stream, cycles, buf, off, bytes),
+        };
         self.m(a.pos, "spin", r)?;
         Ok(Value::Void)
+    }
+
+    /// The floats `spin(cycles, x, n)` adds to: their range, device buffer, offset and bytes.
+    fn spin_chunk(&mut self, a: &Args) -> Res<(Range, DevBuf, u64, u64)> {
+        let ((r, off), n) = (a.ptr(1)?, a.count(2)?);
+        let bytes = n.saturating_mul(4);
+        let range = self.span(a, r, off, bytes)?;
+        let Some(dev) = self.regions[r].dev else {
+            return Err(stop(
+                a.at(1),
+                "`spin` runs on the GPU: the `x` it adds to must be device memory (from `cudaMalloc`)",
+            ));
+        };
+        Ok((range, dev, off, bytes))
     }
 
     /// `transform<<<…>>>(in, out, n)`: `out[i] = in[i] * 2 + 1` on `stream`, device memory only.

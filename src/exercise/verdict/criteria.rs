@@ -37,7 +37,13 @@ pub(super) struct Run<'a> {
 pub enum Criterion {
     /// `check_output` was called, returned true every time, and the passing checks covered
     /// every byte of the buffer the last device-to-host copy wrote (the program's result).
-    OutputCorrect,
+    /// With `spins`, the result is the task's only after that many passes of `spin(cycles, x,
+    /// n)` over each float, and every check must ask for them (`check_output(h, n, spins)`):
+    /// the spin's work is then in the data, so an order it needs shows in the output.
+    OutputCorrect {
+        #[serde(default)]
+        spins: u32,
+    },
     /// The hazard checker found nothing, warnings included.
     NoHazards,
     /// Each metric was reported with `report`.
@@ -224,7 +230,7 @@ impl Criterion {
     /// The criterion's name in the verdict.
     pub fn title(&self) -> String {
         match self {
-            Criterion::OutputCorrect => "output is correct".into(),
+            Criterion::OutputCorrect { .. } => "output is correct".into(),
             Criterion::NoHazards => "no hazards".into(),
             Criterion::MetricsReported { metrics } => format!("reports {}", metrics.join(", ")),
             Criterion::MetricNearReference {
@@ -299,7 +305,7 @@ fn judge(
     poll: &Poll,
 ) -> Result<String, String> {
     match c {
-        Criterion::OutputCorrect
+        Criterion::OutputCorrect { .. }
         | Criterion::NoHazards
         | Criterion::MetricsReported { .. }
         | Criterion::MetricNearReference { .. }
@@ -341,7 +347,7 @@ fn judge_reported(
 ) -> Result<String, String> {
     let out = run.out;
     match c {
-        Criterion::OutputCorrect => reported::output_correct(out),
+        Criterion::OutputCorrect { spins } => reported::output_correct(out, *spins),
         Criterion::NoHazards => reported::no_hazards(run.hazards),
         Criterion::MetricsReported { metrics } => reported::all_reported(out, metrics),
         Criterion::MetricNearReference {

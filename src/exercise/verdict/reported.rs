@@ -153,10 +153,21 @@ fn compare(
     }
 }
 
-/// `check_output` passed every time and, together, over all of the result buffer.
-pub(super) fn output_correct(out: &Outcome) -> Result<String, String> {
+/// `check_output` passed every time, for the task's `spins` passes of `spin(cycles, x, n)`,
+/// and, together, over all of the result buffer.
+pub(super) fn output_correct(out: &Outcome, spins: u32) -> Result<String, String> {
     if out.checks.is_empty() {
         return Err("the program never calls `check_output`".into());
+    }
+    if let Some(c) = out.checks.iter().find(|c| c.spins != spins) {
+        let write = match spins {
+            0 => "`check_output(h, n)`".to_string(),
+            s => format!("`check_output(h, n, {s})`"),
+        };
+        return Err(format!(
+            "`check_output` on line {} checks for {} `spin` pass(es); the task's result has been through {spins}: write {write}",
+            c.line, c.spins
+        ));
     }
     if let Some(c) = out.checks.iter().find(|c| !c.passed) {
         return Err(format!("`check_output` on line {} returned false", c.line));

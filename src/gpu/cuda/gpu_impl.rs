@@ -230,6 +230,17 @@ impl Driver for CudaGpu {
         self.with(|g| g.spin_cycles(stream, cycles))
     }
 
+    fn launch_spin_add(
+        &mut self,
+        stream: StreamId,
+        cycles: u64,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.spin_add(stream, cycles, (buf, off), bytes))
+    }
+
     fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError> {
         self.with(|g| {
             let s = g.stream(stream)?;

@@ -7,7 +7,7 @@
 use super::CudaGpu;
 use super::memory::{HostAlloc, check_range};
 use crate::gpu::{
-    Expect, GpuError, HostAccess, HostBuf, Kernel, Mismatch, TRANSFORM_A, TRANSFORM_B,
+    Expect, GpuError, HostAccess, HostBuf, Kernel, Mismatch, SPIN_ADD, TRANSFORM_A, TRANSFORM_B,
     fill_pattern_f32, same_value,
 };
 
@@ -109,14 +109,16 @@ impl HostAccess for CudaGpu {
         buf: HostBuf,
         off: u64,
         bytes: u64,
-        seed: u32,
+        (seed, spins): (u32, u32),
     ) -> Result<bool, GpuError> {
         crate::gpu::host_access::whole_floats("check", off, bytes)?;
         let h = self.host_ref(buf)?;
         let floats = range(h, "check", off, bytes)?;
-        // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
+        // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer; each
+        // spin pass added SPIN_ADD, one addition at a time as the kernel did.
         Ok(floats.zip(0u64..).all(|(i, k)| {
-            let want = Kernel::transform_host(fill_pattern_f32(seed, k), TRANSFORM_A, TRANSFORM_B);
+            let spun = (0..spins).fold(fill_pattern_f32(seed, k), |x, _| x + SPIN_ADD);
+            let want = Kernel::transform_host(spun, TRANSFORM_A, TRANSFORM_B);
             same_value(want, at(h, i))
         }))
     }

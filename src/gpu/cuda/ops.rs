@@ -231,6 +231,27 @@ impl CudaGpu {
         self.loaded()?.launch_spin_cycles(s, cycles)?;
         self.note_kernel(stream, "spin", 0, issue_us)
     }
+
+    /// The exercises' `spin(cycles, x, n)`.
+    pub(super) fn spin_add(
+        &mut self,
+        stream: StreamId,
+        cycles: u64,
+        (buf, off): (DevBuf, u64),
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        if ![off, bytes].iter().all(|v| v.is_multiple_of(4)) {
+            return Err(GpuError::Invalid(format!(
+                "spin range must be whole f32s (offset {off}, {bytes} bytes)"
+            )));
+        }
+        let s = self.stream(stream)?;
+        let x = self.dev_ptr("spin", buf, off, bytes)?;
+        let issue_us = self.recorder.now_us();
+        self.loaded()?
+            .launch_spin_add(s, cycles, x, bytes / 4, crate::gpu::SPIN_ADD)?;
+        self.note_kernel(stream, "spin", bytes, issue_us)
+    }
 }
 
 /// A 4 KiB H2D copy, a kernel and a D2H copy in the legacy default stream and in each of

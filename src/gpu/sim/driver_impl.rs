@@ -117,6 +117,16 @@ impl Driver for SimGpu {
     fn launch_spin_cycles(&mut self, stream: StreamId, cycles: u64) -> Result<(), GpuError> {
         self.spin_cycles(stream, cycles)
     }
+    fn launch_spin_add(
+        &mut self,
+        stream: StreamId,
+        cycles: u64,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.spin_add(stream, cycles, (buf, off), bytes)
+    }
     fn stream_sync(&mut self, stream: StreamId) -> Result<(), GpuError> {
         self.sync_stream(stream)
     }

@@ -6,7 +6,9 @@
 
 use super::SimGpu;
 use super::contents::{Base, Contents, Piece};
-use crate::gpu::{Expect, GpuError, HostAccess, HostBuf, Mismatch, TRANSFORM_A, TRANSFORM_B};
+use crate::gpu::{
+    Expect, GpuError, HostAccess, HostBuf, Mismatch, SPIN_ADD, TRANSFORM_A, TRANSFORM_B,
+};
 
 impl SimGpu {
     fn host_contents(&self, buf: HostBuf) -> Result<&Contents, GpuError> {
@@ -78,7 +80,7 @@ impl HostAccess for SimGpu {
         buf: HostBuf,
         off: u64,
         bytes: u64,
-        seed: u32,
+        (seed, spins): (u32, u32),
     ) -> Result<bool, GpuError> {
         self.catch_up()?;
         let c = self.host_contents(buf)?;
@@ -87,6 +89,9 @@ impl HostAccess for SimGpu {
         let got = Contents::from_spans(bytes, rebased(c, off, bytes));
         // Float 0 of the pattern is at `off`, as academy.cuh counts from the pointer.
         let mut want = Piece::new(Base::Fill { seed }, 0);
+        for _ in 0..spins {
+            want.push_step(1.0, SPIN_ADD);
+        }
         want.push_step(TRANSFORM_A, TRANSFORM_B);
         let want = Contents::from_spans(bytes, vec![(0, bytes, want)]);
         Ok(got.first_mismatch(&want)?.is_none())

@@ -7,7 +7,7 @@ use super::contents::{Base, SPUN};
 use super::costs;
 use super::effects::{Effect, From, Loc};
 use super::engines::Work;
-use crate::gpu::{DevBuf, GpuError, Kernel, StreamId, TRANSFORM_A, TRANSFORM_B};
+use crate::gpu::{DevBuf, GpuError, Kernel, SPIN_ADD, StreamId, TRANSFORM_A, TRANSFORM_B};
 use crate::report::OpKind;
 
 /// Kernels work on whole `f32`s.
@@ -84,6 +84,34 @@ impl SimGpu {
         self.streams.check(stream)?;
         let duration_us = costs::spin_cycles_us(&self.profile, cycles);
         self.queue_device_work(stream, "spin", 0, duration_us, true)?;
+        Ok(())
+    }
+
+    /// `spin(cycles, x, n)`: the wait, and `x += SPIN_ADD` in place when it ends. The op
+    /// lasts the longer of the two (on a GPU the update runs beside the waiting thread).
+    pub(super) fn spin_add(
+        &mut self,
+        stream: StreamId,
+        cycles: u64,
+        (buf, off): (DevBuf, u64),
+        bytes: u64,
+    ) -> Result<(), GpuError> {
+        self.streams.check(stream)?;
+        whole_floats("spin", &[off], bytes)?;
+        self.dev.get(buf.0)?.check_range("spin", off, bytes)?;
+        let duration_us = costs::spin_cycles_us(&self.profile, cycles).max(costs::kernel_us(
+            &self.profile,
+            Kernel::TRANSFORM,
+            bytes,
+        ));
+        let id = self.queue_device_work(stream, "spin", bytes, duration_us, true)?;
+        let effect = Effect::Transform {
+            to: Loc::Dev(buf, off),
+            bytes,
+            a: 1.0,
+            b: SPIN_ADD,
+        };
+        self.defer(id, effect);
         Ok(())
     }
 

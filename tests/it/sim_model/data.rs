@@ -155,17 +155,32 @@ fn host_writes_and_copies_are_seen_by_reads_copies_and_checks() {
     gpu.launch_transform_into(s, dev, 0, out, 0, n * 4).unwrap();
     gpu.copy_d2h_async(s, b, 0, out, 0, n * 4).unwrap();
     gpu.stream_sync(s).unwrap();
-    assert!(gpu.host_holds_transform_of_fill(b, 0, n * 4, 9).unwrap());
-    assert!(!gpu.host_holds_transform_of_fill(b, 0, n * 4, 8).unwrap());
+    assert!(
+        gpu.host_holds_transform_of_fill(b, 0, n * 4, (9, 0))
+            .unwrap()
+    );
+    assert!(
+        !gpu.host_holds_transform_of_fill(b, 0, n * 4, (8, 0))
+            .unwrap()
+    );
     // A host loop computing the same values passes too: values decide, not how they got there.
     for i in 0..n {
         let v = Kernel::transform_host(fill_pattern_f32(9, i), 2.0, 1.0);
         gpu.host_write_f32(a, i, v).unwrap();
     }
-    assert!(gpu.host_holds_transform_of_fill(a, 0, n * 4, 9).unwrap());
+    assert!(
+        gpu.host_holds_transform_of_fill(a, 0, n * 4, (9, 0))
+            .unwrap()
+    );
     gpu.host_write_f32(a, 700, 0.25).unwrap();
-    assert!(!gpu.host_holds_transform_of_fill(a, 0, n * 4, 9).unwrap());
-    assert!(gpu.host_holds_transform_of_fill(a, 0, 700 * 4, 9).unwrap());
+    assert!(
+        !gpu.host_holds_transform_of_fill(a, 0, n * 4, (9, 0))
+            .unwrap()
+    );
+    assert!(
+        gpu.host_holds_transform_of_fill(a, 0, 700 * 4, (9, 0))
+            .unwrap()
+    );
 }
 
 #[test]

@@ -17,6 +17,7 @@ pub struct Loaded {
     spin: CUfunction,
     transform_into: CUfunction,
     spin_cycles: CUfunction,
+    spin_add: CUfunction,
     /// How the image was made (for `info`).
     pub format: String,
     blocks_cap: u32,
@@ -36,6 +37,7 @@ impl Loaded {
             spin: std::ptr::null_mut(),
             transform_into: std::ptr::null_mut(),
             spin_cycles: std::ptr::null_mut(),
+            spin_add: std::ptr::null_mut(),
             format: image.format.clone(),
             // Enough blocks to fill every SM several times; the grid-stride loop covers the rest.
             blocks_cap: multiprocessors.max(1) * 16,
@@ -44,6 +46,7 @@ impl Loaded {
         loaded.spin = loaded.function(c"spin")?;
         loaded.transform_into = loaded.function(c"transform_into")?;
         loaded.spin_cycles = loaded.function(c"spin_cycles")?;
+        loaded.spin_add = loaded.function(c"spin_add")?;
         Ok(loaded)
     }
 
@@ -118,6 +121,30 @@ impl Loaded {
         // SAFETY: `params` matches `spin_cycles(long long)` and lives until the call returns.
         let f = self.spin_cycles;
         unsafe { self.launch_raw_threads(f, (1, 1), stream, &mut params) }
+    }
+
+    /// `spin_add(cycles, x, n, add)` over `n` f32s at `x` (asynchronous): the grid of the
+    /// element-wise kernels, thread 0 of block 0 waiting the cycles.
+    pub(crate) fn launch_spin_add(
+        &self,
+        stream: CUstream,
+        cycles: u64,
+        x: sys::CUdeviceptr,
+        n: u64,
+        add: f32,
+    ) -> Result<(), GpuError> {
+        let (mut cycles, mut x, mut n_arg, mut add) =
+            (i64::try_from(cycles).unwrap_or(i64::MAX), x, n, add);
+        let mut params: [*mut c_void; 4] = [
+            (&mut cycles as *mut i64).cast(),
+            (&mut x as *mut u64).cast(),
+            (&mut n_arg as *mut u64).cast(),
+            (&mut add as *mut f32).cast(),
+        ];
+        // SAFETY: `params` matches `spin_add(long long, float*, unsigned long long, float)` and
+        // lives until the call returns.
+        let f = self.spin_add;
+        unsafe { self.launch_raw(f, self.blocks(n), stream, &mut params) }
     }
 
     /// # Safety
