@@ -2,7 +2,8 @@
 //! `cuda-academy` works anywhere (the exercises in course order: the order the lessons' front
 //! matter names them in, so that order is stated once, in the lessons); and records the git commit it was built from (`CUDA_ACADEMY_GIT_HASH`, empty outside git),
 //! which `--version` and `info` print for bug reports; and builds the CUPTI injection library
-//! (`crates/cuda-academy-inject`) that `cuda-academy trace` writes out and loads into a program.
+//! (`crates/cuda-academy-inject`) that `cuda-academy trace` writes out and loads into a program;
+//! and embeds the recorded traces `trace --open sample:NAME` opens (deflated).
 
 use std::process::Command;
 use std::{env, fs, path::Path};
@@ -10,6 +11,7 @@ use std::{env, fs, path::Path};
 fn main() {
     git_hash();
     injection_library();
+    sample_traces();
     println!("cargo:rerun-if-changed=lessons");
     let mut files: Vec<String> = fs::read_dir("lessons")
         .map(|dir| {
@@ -234,6 +236,72 @@ fn injection_library() {
     };
     let dest = Path::new(&out_dir).join("libcuda_academy_inject.so.deflate");
     if let Err(err) = fs::write(&dest, packed) {
+        println!("cargo:warning=could not write {}: {err}", dest.display());
+    }
+}
+
+/// The folders whose `*.trace.jsonl` files `trace --open sample:NAME` opens in an installed
+/// binary (NAME: the file name less `.trace.jsonl`): the public programs' traces first.
+const SAMPLE_TRACE_DIRS: &[&str] = &[
+    "tests/fixtures/trace-programs/public/h200",
+    "tests/fixtures/trace-programs/h200",
+];
+
+/// A trace larger than this is left out (with a warning): the binary carries every sample.
+const SAMPLE_TRACE_MAX_BYTES: usize = 4 << 20;
+
+/// `embedded_traces.rs`: (name, folder, deflated bytes) of every sample trace, each stored
+/// deflated in `OUT_DIR` (JSON lines deflate about tenfold).
+fn sample_traces() {
+    let out_dir = env::var("OUT_DIR").unwrap_or_else(|_| ".".into());
+    let mut out = String::from(
+        "/// (name, folder, deflated contents) of every sample trace, in folder then name order.\npub static EMBEDDED_TRACES: &[(&str, &str, &[u8])] = &[\n",
+    );
+    let mut seen = Vec::new();
+    for dir in SAMPLE_TRACE_DIRS {
+        println!("cargo:rerun-if-changed={dir}");
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .filter(|n| n.ends_with(".trace.jsonl"))
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        for file in names {
+            let name = file.trim_end_matches(".trace.jsonl").to_string();
+            let path = format!("{dir}/{file}");
+            println!("cargo:rerun-if-changed={path}");
+            let bytes = match fs::read(&path) {
+                Ok(b) => b,
+                Err(err) => {
+                    println!("cargo:warning=sample trace {path}: {err}");
+                    continue;
+                }
+            };
+            if bytes.len() > SAMPLE_TRACE_MAX_BYTES || seen.contains(&name) {
+                println!(
+                    "cargo:warning=sample trace {path} left out: over {SAMPLE_TRACE_MAX_BYTES} bytes or a second {name}"
+                );
+                continue;
+            }
+            let packed = miniz_oxide::deflate::compress_to_vec(&bytes, 10);
+            let dest = Path::new(&out_dir).join(format!("sample-{name}.trace.deflate"));
+            if let Err(err) = fs::write(&dest, packed) {
+                println!("cargo:warning=could not write {}: {err}", dest.display());
+                continue;
+            }
+            out.push_str(&format!(
+                "    ({name:?}, {dir:?}, include_bytes!({:?})),\n",
+                dest.display().to_string()
+            ));
+            seen.push(name);
+        }
+    }
+    out.push_str("];\n");
+    let dest = Path::new(&out_dir).join("embedded_traces.rs");
+    if let Err(err) = fs::write(&dest, out) {
         println!("cargo:warning=could not write {}: {err}", dest.display());
     }
 }

@@ -3,7 +3,10 @@
 //! `CUDA_INJECTION64_PATH`, and the library streams what the program did to a trace file (JSON
 //! lines). Here: the embedded library and its cache copy (`library`), starting the program and
 //! passing its exit status through (`launch`), and reading a trace file back on any machine
-//! (`file`, then `summary`: per stream, what ran and whether copies overlapped kernels).
+//! (`file`, then `summary`: per stream, what ran and whether copies overlapped kernels), its
+//! records as the experiments' timeline (`timeline`), and the state of `trace`'s full-screen
+//! view (`view`: the timeline, the summary, the findings as marks; `ui::trace_view` draws it),
+//! and the recorded traces the binary carries for `--open sample:NAME` (`samples`).
 //!
 //! The reader is apart from the summary so that the next step can map the same records onto
 //! the exercises' call log and the ordering model.
@@ -11,7 +14,10 @@
 pub mod file;
 pub mod launch;
 pub mod library;
+pub mod samples;
 pub mod summary;
+pub mod timeline;
+pub mod view;
 
 /// The environment variable that tells the injection library where to write (the library's
 /// own `TRACE_FILE_ENV`).

@@ -106,9 +106,17 @@ pub enum Command {
 
 #[derive(Debug, Args)]
 pub struct TraceArgs {
-    /// Summarise this trace file instead of running a program (works without a GPU).
+    /// Show this trace file instead of running a program (works without a GPU); `sample:NAME`
+    /// opens a trace built into cuda-academy (`sample:list` lists them).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["program", "trace_file", "quiet"])]
     pub open: Option<PathBuf>,
+    /// Also write the trace's timeline as a Chrome/Perfetto trace (the format of `run --trace`).
+    #[arg(long, value_name = "FILE")]
+    pub trace_out: Option<PathBuf>,
+    /// Print the text summary instead of opening the timeline view (the default when stdout is
+    /// not a terminal).
+    #[arg(long)]
+    pub no_tui: bool,
     /// Where to write the trace [default: cuda-academy-trace.jsonl in the current folder].
     #[arg(long, value_name = "FILE")]
     pub trace_file: Option<PathBuf>,

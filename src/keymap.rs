@@ -44,6 +44,8 @@ pub enum Ctx {
     Links,
     /// The exercise list (`w`) is open.
     Picker,
+    /// `cuda-academy trace`'s full-screen view of a trace (its own screen, not the tutorial's).
+    Trace,
 }
 
 impl Ctx {
@@ -65,6 +67,7 @@ impl Ctx {
             Ctx::QuitPrompt => "Quit without keeping the text",
             Ctx::Links => "Links of the card",
             Ctx::Picker => "Exercise list",
+            Ctx::Trace => "Trace view",
         }
     }
 
@@ -87,6 +90,7 @@ impl Ctx {
             Ctx::EditorFind => &[Ctx::EditorFind],
             Ctx::EditorDiff => &[Ctx::EditorDiff],
             Ctx::QuitPrompt => &[Ctx::QuitPrompt],
+            Ctx::Trace => &[Ctx::Trace],
             Ctx::Main => &[Ctx::Main],
             Ctx::Always => &[Ctx::Always],
         }

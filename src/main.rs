@@ -53,7 +53,7 @@ fn dispatch(cli: &Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Info(args)) => cli::info::info(args, &backend),
         Some(Command::Calibrate(args)) => cli::calibrate::calibrate(args, &backend),
         Some(Command::Exercise(args)) => cli::exercise::exercise(args, &backend),
-        Some(Command::Trace(args)) => cli::trace::trace(args),
+        Some(Command::Trace(args)) => cli::trace::trace(args, cli.global.color.enabled()),
     }
 }
 

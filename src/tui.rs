@@ -36,6 +36,8 @@ pub use event_loop::{Exit, event_loop, step};
 pub use events::Event;
 pub use screen::{Screen, draw_app};
 pub use shell::{Flow, Shell};
+/// The terminal guard, for full-screen views outside the tutorial (`trace`'s).
+pub use terminal::Terminal;
 
 /// What the tutorial needs from the command line (built by `cli`, so this shell does not depend
 /// on the argument parser).

@@ -19,6 +19,7 @@ pub mod quiz;
 pub mod status;
 pub mod text;
 pub mod too_small;
+pub mod trace_view;
 
 /// Metric labels and values for people, shared with the app: [`crate::metric_text`].
 pub use crate::metric_text as metrics;

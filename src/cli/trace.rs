@@ -1,8 +1,10 @@
 //! `cuda-academy trace [OPTIONS] -- PROGRAM [ARGS…]`: run any CUDA program under the injection
-//! library and say what was recorded; `trace --open FILE [--json]`: summarise a recorded trace
-//! on any machine. The program's stdin, stdout and stderr are its own, and `trace` exits with
-//! the program's exit status; what `trace` itself says goes to stderr after the program ends
-//! (nothing with `--quiet`).
+//! library and say what was recorded; `trace --open FILE [--json]`: show a recorded trace on any
+//! machine (`sample:NAME`: one the binary carries). The program's stdin, stdout and stderr are
+//! its own, and `trace` exits with the program's exit status; what `trace` itself says goes to
+//! stderr after the program ends (nothing with `--quiet`). On a terminal both then open the
+//! timeline view (`view`), unless `--no-tui`; `--trace-out FILE` writes the timeline as the
+//! Chrome/Perfetto trace `run --trace` writes.
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -11,16 +13,20 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use crate::attach::launch::{self, Launch};
-use crate::attach::{file, library, summary};
+use crate::attach::timeline::{self, TraceTimeline};
+use crate::attach::{file, library, samples, summary};
 use crate::cli::TraceArgs;
 use crate::sanitize::clean_line;
+
+mod view;
 
 /// Where the trace goes without `--trace-file`.
 pub const DEFAULT_TRACE_FILE: &str = "cuda-academy-trace.jsonl";
 
-pub fn trace(args: &TraceArgs) -> anyhow::Result<ExitCode> {
+/// `trace`; `color`: whether the view draws in colour (`--color`, `NO_COLOR`).
+pub fn trace(args: &TraceArgs, color: bool) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.open {
-        return open(path, args.json);
+        return open(path, args, color);
     }
     let given = args
         .trace_file
@@ -64,8 +70,12 @@ pub fn trace(args: &TraceArgs) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::from(err.exit_code()));
         }
     };
-    if library.is_some() {
+    let traced = library.is_some() && {
         say.extend(after_run(&trace_file, ended));
+        trace_file.exists()
+    };
+    if traced && (args.trace_out.is_some() || wants_view(args)) {
+        say.extend(show_after_run(&trace_file, args, color));
     }
     if !args.quiet {
         let mut err = std::io::stderr().lock();
@@ -143,20 +153,121 @@ fn describe(s: &summary::Summary, path: &Path) -> Vec<String> {
     out
 }
 
+/// Whether to open the view: stdout and stdin are a terminal and neither `--no-tui` nor
+/// `--json` asks for text.
+fn wants_view(args: &TraceArgs) -> bool {
+    use std::io::IsTerminal as _;
+    !args.no_tui && !args.json && std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
+}
+
+/// A trace read for showing: its summary and its timeline.
+struct Opened {
+    /// What was opened, as the title says it.
+    source: String,
+    summary: summary::Summary,
+    timeline: TraceTimeline,
+}
+
+impl Opened {
+    /// The trace at `path`, or the embedded `sample:NAME` (read twice, a line at a time, so a
+    /// large file costs the memory of its timeline only).
+    fn load(path: &Path) -> anyhow::Result<Opened> {
+        if let Some(name) = path.to_str().and_then(|p| p.strip_prefix(samples::PREFIX)) {
+            let trace = samples::open(name)?;
+            return Ok(Opened {
+                source: format!("{}{name}", samples::PREFIX),
+                summary: summary::summarize(&trace),
+                timeline: timeline::of_trace(&trace),
+            });
+        }
+        Ok(Opened {
+            source: path.display().to_string(),
+            summary: summary::summarize_path(path)?,
+            timeline: timeline::of_path(path)?,
+        })
+    }
+
+    /// `--trace-out`: the Chrome/Perfetto trace, by `run --trace`'s writer.
+    fn write_chrome(&self, out: &Path) -> anyhow::Result<String> {
+        crate::trace::write_chrome_trace(&timeline::report(&self.timeline), out)?;
+        Ok(format!(
+            "Chrome/Perfetto trace written to {} ({} ops; open it at https://ui.perfetto.dev)",
+            out.display(),
+            self.timeline.ops.len()
+        ))
+    }
+}
+
+/// After a live run: `--trace-out`, then the view; what to say afterwards.
+fn show_after_run(trace_file: &Path, args: &TraceArgs, color: bool) -> Vec<String> {
+    let opened = match Opened::load(trace_file) {
+        Ok(o) if o.summary.status == "ok" => o,
+        // Nothing traced: `after_run` has said why.
+        Ok(_) => return Vec::new(),
+        Err(err) => return vec![format!("the trace could not be shown: {err:#}")],
+    };
+    let mut say = Vec::new();
+    if let Some(out) = &args.trace_out {
+        match opened.write_chrome(out) {
+            Ok(line) => say.push(line),
+            Err(err) => say.push(format!("{err:#}")),
+        }
+    }
+    if wants_view(args)
+        && let Err(err) = view::show(opened, color)
+    {
+        say.push(format!("the timeline view failed: {err:#}"));
+    }
+    say
+}
+
 /// `trace --open FILE`.
-fn open(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let s = summary::summarize_path(path)?;
-    if s.status.is_empty() {
+fn open(path: &Path, args: &TraceArgs, color: bool) -> anyhow::Result<ExitCode> {
+    if path.to_str() == Some("sample:list") {
+        return list_samples();
+    }
+    let opened = Opened::load(path)?;
+    if opened.summary.status.is_empty() {
         anyhow::bail!("{} is empty: not a cuda-academy trace", path.display());
     }
+    if let Some(out) = &args.trace_out {
+        let line = opened.write_chrome(out)?;
+        let _ = writeln!(
+            std::io::stderr(),
+            "cuda-academy: trace: {}",
+            clean_line(&line)
+        );
+    }
+    if wants_view(args) {
+        view::show(opened, color)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let s = &opened.summary;
     let mut out = std::io::stdout().lock();
-    if json {
+    if args.json {
         // Written whole, so a closed pipe is an io::Error main keeps quiet about; C1 controls in
         // kernel names escaped, as every `--json` does.
-        let text = crate::sanitize::json(serde_json::to_string_pretty(&s)? + "\n");
+        let text = crate::sanitize::json(serde_json::to_string_pretty(s)? + "\n");
         out.write_all(text.as_bytes())?;
     } else {
-        out.write_all(summary::render(&s).as_bytes())?;
+        out.write_all(summary::render(s).as_bytes())?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `trace --open sample:list`: the traces this build carries, and where each was recorded.
+fn list_samples() -> anyhow::Result<ExitCode> {
+    let mut text = String::new();
+    for name in samples::names() {
+        let folder = samples::folder(name).unwrap_or_default();
+        text.push_str(&format!(
+            "{}{name}  ({folder}/{name}.trace.jsonl)\n",
+            samples::PREFIX
+        ));
+    }
+    if text.is_empty() {
+        text.push_str("this build carries no sample trace\n");
+    }
+    std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
 }

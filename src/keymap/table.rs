@@ -54,7 +54,7 @@ const NUMBER: &[Key] = &[
 
 use Ctx::{
     Always, Cards, Confirm, Editor as Ed, EditorDiff, EditorFind, Help, Lessons, Links, Main,
-    Panel, Params, Picker, Prediction, QuitPrompt, Quiz,
+    Panel, Params, Picker, Prediction, QuitPrompt, Quiz, Trace,
 };
 
 /// Every binding of the app.
@@ -252,4 +252,15 @@ pub const BINDINGS: &[Binding] = &[
     b(Links, &[Char('y')], A::LinkCopy, Some(("y", "copy"))),
     b(Links, &[Code(K::Esc), Char('u')], A::ToggleLinks, Some(("Esc", "close"))),
     b(Links, &[Char('q')], A::Quit, Some(("q", "quit"))),
+    // `cuda-academy trace`'s view (its own screen): the experiment timeline's keys, ↑↓ the findings.
+    b(Trace, &[Char('q'), Code(K::Esc), Ctrl('c')], A::Quit, Some(("q", "quit"))),
+    b(Trace, &[Char('+'), Char('=')], A::ZoomIn, Some(("+-", "zoom"))),
+    b(Trace, &[Char('-')], A::ZoomOut, None),
+    b(Trace, &[Char('<'), Char(','), Code(K::Left), Char('h')], A::PanLeft, Some(("<>", "pan"))),
+    b(Trace, &[Char('>'), Char('.'), Code(K::Right), Char('l')], A::PanRight, None),
+    b(Trace, &[Char('[')], A::SelectPrevOp, Some(("[]", "op"))),
+    b(Trace, &[Char(']')], A::SelectNextOp, None),
+    b(Trace, &[Code(K::Up), Char('k')], A::ScrollUp, None),
+    b(Trace, &[Code(K::Down), Char('j')], A::ScrollDown, Some(("↑↓", "finding"))),
+    b(Trace, &[Char('m')], A::LaneMode, Some(("m", "lanes"))),
 ];

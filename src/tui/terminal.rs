@@ -80,6 +80,17 @@ impl Terminal {
         }
     }
 
+    /// Draw one frame with `draw`: a screen other than the tutorial's (`trace`'s view).
+    pub fn draw_with(&mut self, draw: impl FnOnce(&mut ratatui::Frame)) -> anyhow::Result<()> {
+        match self.inner.as_mut() {
+            Some(inner) => inner
+                .draw(draw)
+                .map(|_| ())
+                .map_err(|e| anyhow::anyhow!("cannot draw to the terminal: {e}")),
+            None => anyhow::bail!("cannot draw: the terminal is closed"),
+        }
+    }
+
     pub fn size(&self) -> io::Result<Size> {
         match &self.inner {
             Some(inner) => inner.size(),
