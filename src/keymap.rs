@@ -44,6 +44,8 @@ pub enum Ctx {
     Links,
     /// The exercise list (`w`) is open.
     Picker,
+    /// The tutor pane is open: typing goes into the question (issue 31).
+    Tutor,
 }
 
 impl Ctx {
@@ -65,6 +67,7 @@ impl Ctx {
             Ctx::QuitPrompt => "Quit without keeping the text",
             Ctx::Links => "Links of the card",
             Ctx::Picker => "Exercise list",
+            Ctx::Tutor => "Tutor pane",
         }
     }
 
@@ -83,6 +86,7 @@ impl Ctx {
             Ctx::Confirm => &[Ctx::Confirm, Ctx::Always],
             Ctx::Links => &[Ctx::Links, Ctx::Always],
             Ctx::Picker => &[Ctx::Picker, Ctx::Always],
+            Ctx::Tutor => &[Ctx::Tutor],
             Ctx::Editor => &[Ctx::Editor],
             Ctx::EditorFind => &[Ctx::EditorFind],
             Ctx::EditorDiff => &[Ctx::EditorDiff],
@@ -150,6 +154,7 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::FindType(_), KeyCode::Char(c)) => Action::FindType(c),
         (Action::PredictionType(_), KeyCode::Char(c)) => Action::PredictionType(c),
         (Action::ParamsType(_), KeyCode::Char(c)) => Action::ParamsType(c),
+        (Action::TutorType(_), KeyCode::Char(c)) => Action::TutorType(c),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())

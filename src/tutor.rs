@@ -12,6 +12,7 @@
 //! | [`prompt`] | the system prompt: Socratic by default, direct on the learner's switch |
 //! | [`grounding`] | what the app knows, in sections, fitted to the model's window ([`Budget`]) |
 //! | [`request`] | the JSON body for `/v1/chat/completions` (SSE) or Ollama's `/api/chat` (NDJSON) |
+//! | [`summary`] | the timeline in words: per stream what ran when, and the overlaps |
 //! | [`stream`] | one line of a streamed answer: a piece, the end, or the server's error |
 //! | [`client`] | the blocking HTTP exchange (ureq): time limits, no proxy for loopback, bounds |
 //! | [`worker`] | the thread the exchange runs on, so the UI never waits; cancel |
@@ -27,6 +28,7 @@ pub mod prompt;
 pub mod request;
 pub mod store;
 pub mod stream;
+pub mod summary;
 pub mod worker;
 
 pub use config::{Protocol, Setup, TutorConfig};
