@@ -30,6 +30,7 @@ pub fn entries(app: &App) -> Vec<FooterKey> {
         .filter(|k| k.action != Action::CodeRight || cut_code())
         // The tutor's key shows once one is configured (issue 31).
         .filter(|k| k.action != Action::TutorOpen || app.tutor.ready())
+        .filter(|k| app.tutor.ready() || !app.tutor.open || k.action == Action::TutorEscape)
         .collect()
 }
 

@@ -52,8 +52,15 @@ pub fn render(app: &App, content: Rect, buf: &mut Buffer) {
     let block = crate::ui::pane_block(theme, true)
         .title(title)
         .title(Line::from(" Esc closes ").right_aligned());
-    let inner = block.inner(outer);
+    let framed = block.inner(outer);
     block.render(outer, buf);
+    // A column of air on each side, as the other panes' text has.
+    let inner = Rect::new(
+        framed.x + 1,
+        framed.y,
+        framed.width.saturating_sub(2),
+        framed.height,
+    );
     if inner.width < 4 || inner.height < 3 {
         return;
     }

@@ -16,9 +16,9 @@ use crate::tutor::Grounding;
 
 /// Priorities: higher stays longer.
 const CODE: u8 = 9;
-const VERDICT: u8 = 9;
+const VERDICT: u8 = 10;
 const ATTEMPTS: u8 = 10;
-const EXERCISE: u8 = 9;
+const EXERCISE: u8 = 8;
 const CARD: u8 = 8;
 const TIMELINE: u8 = 7;
 const QUIZ: u8 = 6;
