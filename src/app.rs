@@ -38,6 +38,7 @@ mod run;
 mod scroll;
 mod scrolling;
 mod stats;
+pub mod tutor;
 
 use std::cell::RefCell;
 
@@ -90,6 +91,8 @@ pub struct App {
     pub runs: RunLedger,
     /// The exercise editor and the exercises passed.
     pub exercises: Exercises,
+    /// The tutor pane (issue 31).
+    pub tutor: tutor::TutorState,
     /// Draw links as OSC 8 hyperlinks (decided once, by `crate::tui::hyperlinks`).
     pub hyperlinks: bool,
     /// How the view measures its text (for scroll bounds and pages); see [`measure`].
@@ -124,6 +127,7 @@ impl App {
             panel,
             runs: RunLedger::default(),
             exercises: Exercises::default(),
+            tutor: tutor::TutorState::default(),
             hyperlinks: false,
             measure,
             cache: RefCell::new(cache::CardCache::default()),
@@ -168,6 +172,7 @@ impl App {
                 Vec::new()
             }
             Msg::LinkReport(text) => self.overlay_update(OverlayAction::LinkReport(text)),
+            Msg::Tutor(msg) => self.on_tutor(msg),
         }
     }
 

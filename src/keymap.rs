@@ -46,6 +46,8 @@ pub enum Ctx {
     Picker,
     /// `cuda-academy trace`'s full-screen view of a trace (its own screen, not the tutorial's).
     Trace,
+    /// The tutor pane is open: typing goes into the question (issue 31).
+    Tutor,
 }
 
 impl Ctx {
@@ -68,6 +70,7 @@ impl Ctx {
             Ctx::Links => "Links of the card",
             Ctx::Picker => "Exercise list",
             Ctx::Trace => "Trace view",
+            Ctx::Tutor => "Tutor pane",
         }
     }
 
@@ -86,6 +89,7 @@ impl Ctx {
             Ctx::Confirm => &[Ctx::Confirm, Ctx::Always],
             Ctx::Links => &[Ctx::Links, Ctx::Always],
             Ctx::Picker => &[Ctx::Picker, Ctx::Always],
+            Ctx::Tutor => &[Ctx::Tutor],
             Ctx::Editor => &[Ctx::Editor],
             Ctx::EditorFind => &[Ctx::EditorFind],
             Ctx::EditorDiff => &[Ctx::EditorDiff],
@@ -154,6 +158,7 @@ fn resolve(action: Action, key: &KeyEvent) -> Action {
         (Action::FindType(_), KeyCode::Char(c)) => Action::FindType(c),
         (Action::PredictionType(_), KeyCode::Char(c)) => Action::PredictionType(c),
         (Action::ParamsType(_), KeyCode::Char(c)) => Action::ParamsType(c),
+        (Action::TutorType(_), KeyCode::Char(c)) => Action::TutorType(c),
         (Action::JumpLesson(_), KeyCode::Char(c)) => c
             .to_digit(10)
             .and_then(|d| u8::try_from(d).ok())

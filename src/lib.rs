@@ -28,6 +28,7 @@ pub mod theme;
 pub mod timeline;
 pub mod trace;
 pub mod tui;
+pub mod tutor;
 pub mod ui;
 pub mod units;
 pub mod utc;

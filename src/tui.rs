@@ -22,6 +22,7 @@ mod screen;
 mod shell;
 mod startup;
 mod terminal;
+mod tutor_shell;
 mod warmup;
 
 use std::sync::mpsc;
@@ -73,6 +74,8 @@ pub fn run(args: &Options) -> anyhow::Result<()> {
     let mut app = App::new(catalog, theme, progress, size);
     app.hyperlinks = args.hyperlinks;
     app.overlays.banners.append(&mut banners);
+    // Read once: no tutor settings, no request ever (issue 31).
+    app.tutor_configure(crate::tutor::config::load());
     let (tx, rx) = mpsc::channel();
     events::spawn_input(tx.clone());
     events::spawn_hangup_watch(tx.clone());

@@ -20,6 +20,7 @@ pub mod status;
 pub mod text;
 pub mod too_small;
 pub mod trace_view;
+pub mod tutor;
 
 /// Metric labels and values for people, shared with the app: [`crate::metric_text`].
 pub use crate::metric_text as metrics;
@@ -53,6 +54,7 @@ impl Widget for &App {
         if self.picker_open() {
             editor::picker::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         }
+        tutor::render(self, panes.card.union(panes.panel).union(panes.quiz), buf);
         if let Some(sidebar) = panes.sidebar {
             lessons::render(self, sidebar, buf);
         } else if self.nav.focus == Focus::Lessons {

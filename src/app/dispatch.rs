@@ -28,6 +28,7 @@ pub(super) enum Route {
     Panel(PanelAction),
     Form(FormAction),
     Editor(EditorAction),
+    Tutor(super::tutor::TutorAction),
     /// Needs more than one sub-state: [`App::perform_app`].
     App(Action),
 }
@@ -40,6 +41,7 @@ pub(super) fn route(action: Action, links_open: bool) -> Route {
         .or_else(|| dialogs(action))
         .or_else(|| editor(action))
         .or_else(|| typing(action))
+        .or_else(|| super::tutor::route(action).map(Route::Tutor))
         .unwrap_or_else(|| match action.timeline() {
             Some(timeline) => Route::Panel(PanelAction::Timeline(timeline)),
             None => Route::App(action),
@@ -248,6 +250,9 @@ impl App {
         if self.quiz.input.is_some() {
             return Ctx::Prediction;
         }
+        if self.tutor.open && self.overlays.dialog.is_none() {
+            return Ctx::Tutor;
+        }
         match self.overlays.dialog {
             Some(Overlay::Help) => Ctx::Help,
             Some(Overlay::Confirm(_)) => Ctx::Confirm,
@@ -290,6 +295,7 @@ impl App {
             Route::Panel(panel) => self.after(|app| app.panel_update(panel)),
             Route::Form(form) => self.after(|app| app.params_update(form)),
             Route::Editor(editor) => self.editor_update(editor),
+            Route::Tutor(tutor) => self.tutor_update(tutor),
             Route::App(action) => self.perform_app(action).unwrap_or_default(),
         }
     }

@@ -138,6 +138,9 @@ fn contexts() -> Vec<(Ctx, App)> {
         ed.quit_prompt = Some("no folder".into());
     }
     out.push((Ctx::QuitPrompt, a));
+    let mut a = app();
+    a.tutor.open = true;
+    out.push((Ctx::Tutor, a));
     out
 }
 

@@ -41,6 +41,8 @@ pub enum Msg {
     Exercise(ExerciseMsg),
     /// What the shell did with a link (opened, copied, or why not), for the links overlay.
     LinkReport(String),
+    /// The tutor's answer streaming in, or a conversation read back (issue 31).
+    Tutor(super::tutor::TutorMsg),
 }
 
 /// A side effect `update` asks the shell to carry out.
@@ -70,4 +72,6 @@ pub enum Cmd {
     OpenUrl(String),
     /// Put this text on the clipboard (OSC 52); reply with [`Msg::LinkReport`].
     CopyText(String),
+    /// Ask the tutor, cancel it, load or save a conversation (issue 31).
+    Tutor(super::tutor::TutorCmd),
 }

@@ -170,6 +170,17 @@ actions! {
     LinkCopy => "copy link", "to the clipboard (OSC 52, if the terminal allows)";
     LinkScrollLeft => "scroll URL", "see the rest of a long URL";
     LinkScrollRight => "scroll URL", "see the rest of a long URL";
+    // The tutor pane (issue 31): its handlers are in src/app/tutor.rs.
+    TutorOpen => "tutor", "ask your local model about this (README: The tutor)";
+    TutorClose => "close tutor", "hide the tutor pane (the conversation stays)";
+    /// Add the character pressed to the question.
+    TutorType(char) => "type", "the question";
+    TutorErase => "erase", "the last character";
+    TutorSend => "ask", "send the question";
+    TutorEscape => "cancel / close", "stop the answer; else close the pane";
+    TutorMode => "direct answers", "switch: hints first, or direct answers";
+    TutorScrollUp => "scroll up", "earlier in the conversation";
+    TutorScrollDown => "scroll down", "later in the conversation";
 }
 
 impl Action {

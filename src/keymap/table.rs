@@ -54,7 +54,7 @@ const NUMBER: &[Key] = &[
 
 use Ctx::{
     Always, Cards, Confirm, Editor as Ed, EditorDiff, EditorFind, Help, Lessons, Links, Main,
-    Panel, Params, Picker, Prediction, QuitPrompt, Quiz, Trace,
+    Panel, Params, Picker, Prediction, QuitPrompt, Quiz, Trace, Tutor,
 };
 
 /// Every binding of the app.
@@ -127,6 +127,8 @@ pub const BINDINGS: &[Binding] = &[
     // After the pane's own keys: the "… more rows" note names it where it is needed.
     b(Main, &[Char('z')], A::ZoomPane, Some(("z", "zoom"))),
     b(Main, &[Char('L')], A::ToggleLessons, Some(("L", "lessons"))),
+    // The tutor (issue 31): its footer entries show only once one is configured (ui/footer).
+    b(Main, &[Char('t'), Code(K::F(2))], A::TutorOpen, Some(("t", "tutor"))),
     // The editor's own actions are F-keys (and Alt-letters, for a terminal that takes the
     // F-keys), so that the Ctrl-letters are the desktop editor's (issue 28). The footer at 80
     // columns: check, hint, solution, leaving, scrolling the verdict.
@@ -145,6 +147,7 @@ pub const BINDINGS: &[Binding] = &[
     b(Ed, &[Code(K::F(9)), Alt('z')], A::EditorToggleZoom, None),
     b(Ed, &[Code(K::F(4)), Alt('e')], A::EditorExternal, Some(("F4", "$EDITOR"))),
     b(Ed, &[Alt('x')], A::EditorReset, None),
+    b(Ed, &[Code(K::F(2)), Alt('a')], A::TutorOpen, Some(("F2", "tutor"))),
     // The editor's timeline: Alt with the panel's keys' neighbours (plain keys type; Alt-[
     // starts a terminal escape sequence, so op selection is on Alt-arrows).
     b(Ed, &[AltCode(K::Left)], A::EditorOpPrev, None),
@@ -263,4 +266,13 @@ pub const BINDINGS: &[Binding] = &[
     b(Trace, &[Code(K::Up), Char('k')], A::ScrollUp, None),
     b(Trace, &[Code(K::Down), Char('j')], A::ScrollDown, Some(("↑↓", "finding"))),
     b(Trace, &[Char('m')], A::LaneMode, Some(("m", "lanes"))),
+    b(Tutor, &[Code(K::Enter)], A::TutorSend, Some(("Enter", "ask"))),
+    b(Tutor, &[Code(K::Esc)], A::TutorEscape, Some(("Esc", "cancel/close"))),
+    b(Tutor, &[Code(K::F(2))], A::TutorClose, None),
+    b(Tutor, &[Ctrl('d')], A::TutorMode, Some(("^D", "direct"))),
+    b(Tutor, &[Code(K::Up), Code(K::PageUp)], A::TutorScrollUp, None),
+    b(Tutor, &[Code(K::Down), Code(K::PageDown)], A::TutorScrollDown, Some(("↑↓", "scroll"))),
+    b(Tutor, &[Code(K::Backspace)], A::TutorErase, None),
+    b(Tutor, &[Ctrl('c')], A::Quit, None),
+    b(Tutor, &[Text], A::TutorType(' '), Some(("text", "question"))),
 ];

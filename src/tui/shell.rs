@@ -23,6 +23,7 @@ pub struct Shell {
     saver: Saver,
     worker: Worker,
     exercises: ExerciseShell,
+    tutor: super::tutor_shell::TutorShell,
     /// What became of the editor's unsaved text on the way out, for stderr once the terminal
     /// is back (a recovery file, or that it is lost).
     exercise_report: Option<String>,
@@ -54,10 +55,12 @@ impl Shell {
             let _ = worker_tx.send(Event::App(Msg::Worker(event)));
         })
         .context("cannot start the experiment worker thread")?;
+        let tutor = super::tutor_shell::TutorShell::start(state_dir.as_ref().ok().cloned(), tx);
         Ok(Shell {
             saver: Saver { dir: state_dir },
             worker,
             exercises,
+            tutor,
             exercise_report: None,
         })
     }
@@ -101,6 +104,7 @@ impl Shell {
                 Cmd::Exercise(cmd) => {
                     cmds.extend(self.exercises.carry_out(app, &mut self.worker, cmd));
                 }
+                Cmd::Tutor(cmd) => cmds.extend(self.tutor.carry_out(app, cmd)),
                 other => cmds.extend(self.carry_out_experiment(app, other)),
             }
         }
@@ -212,7 +216,7 @@ impl Shell {
             }
             Cmd::OpenUrl(url) => app.update(Msg::LinkReport(super::links::open(&url))),
             Cmd::CopyText(text) => app.update(Msg::LinkReport(super::links::copy(&text))),
-            Cmd::SaveProgress | Cmd::Quit | Cmd::Exercise(_) => vec![cmd],
+            Cmd::SaveProgress | Cmd::Quit | Cmd::Exercise(_) | Cmd::Tutor(_) => vec![cmd],
         }
     }
 

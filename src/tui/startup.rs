@@ -18,10 +18,14 @@ pub const STALE_TEMP_AGE: Duration = Duration::from_secs(60);
 /// Returns how many were removed.
 pub fn remove_stale_temps(dir: &std::path::Path) -> usize {
     // Review 2026-12-01 W1: only the state dir itself was cleaned.
-    [dir.to_path_buf(), dir.join("exercises")]
-        .iter()
-        .map(|d| crate::atomic_file::remove_stale_temps(d, STALE_TEMP_AGE))
-        .sum()
+    [
+        dir.to_path_buf(),
+        dir.join("exercises"),
+        dir.join(crate::tutor::store::DIR),
+    ]
+    .iter()
+    .map(|d| crate::atomic_file::remove_stale_temps(d, STALE_TEMP_AGE))
+    .sum()
 }
 
 /// `dir`, unless it can never be created because a file stands where a folder must be (e.g.

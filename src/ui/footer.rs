@@ -28,6 +28,9 @@ pub fn entries(app: &App) -> Vec<FooterKey> {
         .into_iter()
         .filter(|k| k.action != Action::OpenEditor || exercises)
         .filter(|k| k.action != Action::CodeRight || cut_code())
+        // The tutor's key shows once one is configured (issue 31).
+        .filter(|k| k.action != Action::TutorOpen || app.tutor.ready())
+        .filter(|k| app.tutor.ready() || !app.tutor.open || k.action == Action::TutorEscape)
         .collect()
 }
 

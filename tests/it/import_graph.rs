@@ -41,6 +41,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("theme", 3),
     ("ordering", 2),
     ("report", 1),
+    ("tutor", 1),
     ("units", 0),
     ("utc", 0),
     ("meminfo", 0),

@@ -34,4 +34,5 @@ mod sim_search;
 mod timeline_widget;
 mod trace_cli;
 mod trace_export;
+mod tutor;
 mod ui_snapshots;
