@@ -5,10 +5,12 @@
 //! passing its exit status through (`launch`), and reading a trace file back on any machine
 //! (`file`, then `summary`: per stream, what ran and whether copies overlapped kernels).
 //!
-//! The reader is apart from the summary so that the next step can map the same records onto
-//! the exercises' call log and the ordering model.
+//! The reader is apart from the summary so that `judge` maps the same records onto the
+//! exercises' call log and the ordering model: what the checker proves, and why copies did not
+//! overlap kernels.
 
 pub mod file;
+pub mod judge;
 pub mod launch;
 pub mod library;
 pub mod summary;

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 
 use crate::attach::launch::{self, Launch};
-use crate::attach::{file, library, summary};
+use crate::attach::{file, judge, library, summary};
 use crate::cli::TraceArgs;
 use crate::sanitize::clean_line;
 
@@ -101,7 +101,12 @@ fn after_run(trace_file: &Path, ended: launch::Ended) -> Vec<String> {
         ));
     }
     match summary::summarize_path(trace_file) {
-        Ok(s) => out.extend(describe(&s, trace_file)),
+        Ok(s) => {
+            out.extend(describe(&s, trace_file));
+            if s.status == "ok" {
+                out.extend(judged_lines(trace_file));
+            }
+        }
         Err(err) => out.push(format!(
             "the trace {} could not be read back: {err:#}",
             trace_file.display()
@@ -149,14 +154,42 @@ fn open(path: &Path, json: bool) -> anyhow::Result<ExitCode> {
     if s.status.is_empty() {
         anyhow::bail!("{} is empty: not a cuda-academy trace", path.display());
     }
+    let judged = judge::judge_path(path)?;
     let mut out = std::io::stdout().lock();
     if json {
         // Written whole, so a closed pipe is an io::Error main keeps quiet about; C1 controls in
         // kernel names escaped, as every `--json` does.
-        let text = crate::sanitize::json(serde_json::to_string_pretty(&s)? + "\n");
+        let text =
+            crate::sanitize::json(serde_json::to_string_pretty(&judged_json(&s, &judged)?)? + "\n");
         out.write_all(text.as_bytes())?;
     } else {
         out.write_all(summary::render(&s).as_bytes())?;
+        out.write_all(judge::render_judged(&judged).as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The summary with the findings and the overlap report beside its fields (schema 2).
+fn judged_json(s: &summary::Summary, judged: &judge::Judged) -> anyhow::Result<serde_json::Value> {
+    let mut value = serde_json::to_value(s)?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("findings".into(), serde_json::to_value(&judged.findings)?);
+        map.insert(
+            "overlap_report".into(),
+            serde_json::to_value(&judged.overlap_report)?,
+        );
+    }
+    Ok(value)
+}
+
+/// After a live run: the findings and the overlap report, as lines for stderr.
+fn judged_lines(trace_file: &Path) -> Vec<String> {
+    match judge::judge_path(trace_file) {
+        Ok(j) => judge::render_judged(&j)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+        Err(err) => vec![format!("the trace could not be judged: {err:#}")],
+    }
 }
