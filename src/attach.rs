@@ -8,10 +8,12 @@
 //! view (`view`: the timeline, the summary, the findings as marks; `ui::trace_view` draws it),
 //! and the recorded traces the binary carries for `--open sample:NAME` (`samples`).
 //!
-//! The reader is apart from the summary so that the next step can map the same records onto
-//! the exercises' call log and the ordering model.
+//! The reader is apart from the summary so that `judge` maps the same records onto the
+//! exercises' call log and the ordering model: what the checker proves, and why copies did not
+//! overlap kernels.
 
 pub mod file;
+pub mod judge;
 pub mod launch;
 pub mod library;
 pub mod samples;

@@ -64,6 +64,11 @@ pub struct ApiCall {
     /// Allocations and frees: `device`, `managed`, `pinned`, `registered`.
     pub mem: Option<String>,
     pub ptr: Option<u64>,
+    /// Memsets: the element width in bytes and the element count.
+    pub elem: Option<u64>,
+    pub count: Option<u64>,
+    /// 2D memsets: the rows.
+    pub height: Option<u64>,
 }
 
 /// A copy the GPU ran (`CUpti_ActivityMemcpy`).

@@ -10,8 +10,9 @@ use serde::Serialize;
 
 use super::file::{Record, Trace};
 
-/// The version of `trace --open --json`'s layout; bumped when a field changes meaning or goes.
-pub const SCHEMA_VERSION: u32 = 1;
+/// The version of `trace --open --json`'s layout; bumped when a field changes meaning, goes or
+/// is added (2: `findings` and `overlap_report`, from `judge`).
+pub const SCHEMA_VERSION: u32 = 2;
 
 /// `CUpti_ActivityMemcpyKind` values.
 const HTOD: u8 = 1;

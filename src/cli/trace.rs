@@ -14,7 +14,7 @@ use anyhow::Context as _;
 
 use crate::attach::launch::{self, Launch};
 use crate::attach::timeline::{self, TraceTimeline};
-use crate::attach::{file, library, samples, summary};
+use crate::attach::{file, judge, library, samples, summary};
 use crate::cli::TraceArgs;
 use crate::sanitize::clean_line;
 
@@ -111,7 +111,12 @@ fn after_run(trace_file: &Path, ended: launch::Ended) -> Vec<String> {
         ));
     }
     match summary::summarize_path(trace_file) {
-        Ok(s) => out.extend(describe(&s, trace_file)),
+        Ok(s) => {
+            out.extend(describe(&s, trace_file));
+            if s.status == "ok" {
+                out.extend(judged_lines(trace_file));
+            }
+        }
         Err(err) => out.push(format!(
             "the trace {} could not be read back: {err:#}",
             trace_file.display()
@@ -166,6 +171,8 @@ struct Opened {
     source: String,
     summary: summary::Summary,
     timeline: TraceTimeline,
+    /// What the checker proved and why copies did not overlap.
+    judged: judge::Judged,
 }
 
 impl Opened {
@@ -178,12 +185,14 @@ impl Opened {
                 source: format!("{}{name}", samples::PREFIX),
                 summary: summary::summarize(&trace),
                 timeline: timeline::of_trace(&trace),
+                judged: judge::judge_trace(&trace),
             });
         }
         Ok(Opened {
             source: path.display().to_string(),
             summary: summary::summarize_path(path)?,
             timeline: timeline::of_path(path)?,
+            judged: judge::judge_path(path)?,
         })
     }
 
@@ -247,10 +256,13 @@ fn open(path: &Path, args: &TraceArgs, color: bool) -> anyhow::Result<ExitCode> 
     if args.json {
         // Written whole, so a closed pipe is an io::Error main keeps quiet about; C1 controls in
         // kernel names escaped, as every `--json` does.
-        let text = crate::sanitize::json(serde_json::to_string_pretty(s)? + "\n");
+        let text = crate::sanitize::json(
+            serde_json::to_string_pretty(&judged_json(s, &opened.judged)?)? + "\n",
+        );
         out.write_all(text.as_bytes())?;
     } else {
         out.write_all(summary::render(s).as_bytes())?;
+        out.write_all(judge::render_judged(&opened.judged).as_bytes())?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -270,4 +282,29 @@ fn list_samples() -> anyhow::Result<ExitCode> {
     }
     std::io::stdout().lock().write_all(text.as_bytes())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The summary with the findings and the overlap report beside its fields (schema 2).
+fn judged_json(s: &summary::Summary, judged: &judge::Judged) -> anyhow::Result<serde_json::Value> {
+    let mut value = serde_json::to_value(s)?;
+    if let Some(map) = value.as_object_mut() {
+        map.insert("findings".into(), serde_json::to_value(&judged.findings)?);
+        map.insert(
+            "overlap_report".into(),
+            serde_json::to_value(&judged.overlap_report)?,
+        );
+    }
+    Ok(value)
+}
+
+/// After a live run: the findings and the overlap report, as lines for stderr.
+fn judged_lines(trace_file: &Path) -> Vec<String> {
+    match judge::judge_path(trace_file) {
+        Ok(j) => judge::render_judged(&j)
+            .lines()
+            .filter(|l| !l.is_empty())
+            .map(str::to_string)
+            .collect(),
+        Err(err) => vec![format!("the trace could not be judged: {err:#}")],
+    }
 }

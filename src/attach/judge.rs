@@ -1,0 +1,143 @@
+//! What a trace proves about the program (issue 25, "One model judges it"): the trace's driver
+//! calls become the exercises' call log (`import`) and the one hazard checker
+//! (`exercise::hazards`, over the ordering model) judges them, as it judges an exercise; and
+//! why copies did not overlap kernels (`overlap`). Pure: a [`Trace`] in, [`Findings`] out.
+//!
+//! What it cannot see is said, never passed over: host-side races (the library guards no
+//! pages) and the bytes a kernel touches (it records no kernel parameters).
+
+mod import;
+pub mod overlap;
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use super::file::Trace;
+use crate::exercise::hazards::{self, CardRef, HazardKind};
+
+pub use import::{Imported, import};
+
+/// One thing the checker proved from the trace.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    /// The hazard's name (`device-race`, `pageable-async`, ...).
+    pub kind: &'static str,
+    pub warning: bool,
+    /// The driver call (its number among the trace's driver calls, 1-based, and its name).
+    pub call: u32,
+    pub call_name: String,
+    /// The call it conflicts with, for a race.
+    pub other_call: Option<u32>,
+    /// The program's source line: a trace has none.
+    pub source_line: Option<u32>,
+    /// The checker's message; its "line N" means driver call N.
+    pub message: String,
+    pub teaches: CardRef,
+}
+
+/// Everything the trace was judged on.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Findings {
+    pub findings: Vec<Finding>,
+    /// What the trace cannot show, so no finding about it means nothing.
+    pub not_watched: Vec<&'static str>,
+}
+
+/// Host-side races need the program's host accesses: not recorded.
+pub const HOST_RACES_NOT_WATCHED: &str = "read-before-sync and write-while-in-flight (host-side races): not watched (the trace records no host accesses)";
+
+/// Kernel ranges are not recorded.
+pub const KERNELS_NOT_WATCHED: &str = "device races with kernels: not watched (the trace records no kernel parameters, so which bytes a kernel reads or writes is unknown; copies and memsets are judged by their ranges)";
+
+/// Judge `trace`: every hazard the checker proves from its driver calls but leaks (a program
+/// that exits frees all it holds).
+pub fn judge(trace: &Trace) -> Findings {
+    let imported = import(trace);
+    let hazards = hazards::check(&imported.log, &imported.names, true);
+    let findings = hazards
+        .into_iter()
+        .filter(|h| h.kind != HazardKind::Leak)
+        .map(|h| Finding {
+            kind: h.kind.name(),
+            warning: h.kind.is_warning(),
+            call: h.line,
+            call_name: imported.calls.get(&h.line).cloned().unwrap_or_default(),
+            other_call: h.other_line,
+            source_line: None,
+            message: h.message,
+            teaches: h.teaches,
+        })
+        .collect();
+    let mut not_watched = vec![HOST_RACES_NOT_WATCHED];
+    if imported.kernels > 0 {
+        not_watched.push(KERNELS_NOT_WATCHED);
+    }
+    Findings {
+        findings,
+        not_watched,
+    }
+}
+
+/// The findings and the overlap report of one trace, as `--json` adds them to the summary.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Judged {
+    pub findings: Findings,
+    pub overlap_report: overlap::OverlapReport,
+}
+
+/// Judge the trace at `path` (read whole: the checker replays every call).
+pub fn judge_path(path: &std::path::Path) -> anyhow::Result<Judged> {
+    Ok(judge_trace(&super::file::read_path(path)?))
+}
+
+/// Judge a trace already read (an embedded sample).
+pub fn judge_trace(trace: &Trace) -> Judged {
+    Judged {
+        findings: judge(trace),
+        overlap_report: overlap::report(trace),
+    }
+}
+
+/// Both as text, after the summary. Kernel names and messages come from the trace: cleaned.
+pub fn render_judged(j: &Judged) -> String {
+    let text = render(&j.findings) + &overlap::render(&j.overlap_report);
+    text.lines()
+        .map(|l| crate::sanitize::clean_line(l) + "\n")
+        .collect()
+}
+
+/// The findings as text, after the summary.
+pub fn render(f: &Findings) -> String {
+    let mut out = String::from(
+        "\nfindings (no line information: a trace has no source lines; \"line N\" is driver call N)\n",
+    );
+    if f.findings.is_empty() {
+        out.push_str("  none the checker could prove\n");
+    }
+    for x in &f.findings {
+        let other = x
+            .other_call
+            .map(|o| format!(", with call {o}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  {}{}: call {} ({}){other}: {}\n    learn: {} / {}",
+            x.kind,
+            if x.warning { " (warning)" } else { "" },
+            x.call,
+            x.call_name,
+            x.message,
+            x.teaches.lesson,
+            x.teaches.card
+        );
+    }
+    for n in &f.not_watched {
+        let _ = writeln!(out, "  {n}");
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "judge_tests.rs"]
+mod tests;

@@ -1,0 +1,403 @@
+//! A trace's driver calls as the exercises' call log ([`Entry`] rows of `exercise::log`), so
+//! that the one hazard checker and ordering model judge a real program as they judge an
+//! exercise. Real driver calls map onto the same rows of `exercise::calls` (`cuMemAlloc_v2` is
+//! `cudaMalloc`, `cuMemcpyHtoDAsync_v2` is `cudaMemcpyAsync`, ...). A trace has no source
+//! lines: an entry's `line` is the call's number among the trace's driver calls (1-based).
+//!
+//! What the trace cannot say: which bytes a kernel touches (the library records no kernel
+//! parameters), so kernels are logged touching nothing and races with kernels are not watched;
+//! and host accesses (no page guarding), so host-side races are not watched.
+
+use std::collections::HashMap;
+
+use crate::attach::file::{ApiCall, Record, Trace};
+use crate::exercise::calls::CallId;
+use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, Entry, MemKind, Range, RegionId};
+use crate::gpu::{EventId, StreamId};
+use crate::ordering::rules::{self, Way};
+
+/// The log of a trace, with what names its allocations in messages.
+#[derive(Debug, Default)]
+pub struct Imported {
+    pub log: Vec<Entry>,
+    pub names: HashMap<RegionId, String>,
+    /// Per entry's line (the call number): the driver call's name.
+    pub calls: HashMap<u32, String>,
+    /// Kernel launches logged without the memory they touch.
+    pub kernels: u64,
+}
+
+/// One allocation the trace saw, or a host block it inferred from a copy (pageable).
+struct Region {
+    base: u64,
+    bytes: u64,
+    id: RegionId,
+    kind: MemKind,
+}
+
+#[derive(Default)]
+struct Importer {
+    out: Imported,
+    regions: Vec<Region>,
+    streams: HashMap<u64, StreamId>,
+    events: HashMap<u64, EventId>,
+    line: u32,
+}
+
+/// The call log of `trace`'s successful driver calls, in file order.
+pub fn import(trace: &Trace) -> Imported {
+    let mut im = Importer::default();
+    for record in &trace.records {
+        if let Record::Api(call) = record {
+            im.line += 1;
+            if call.ret == 0 {
+                im.call(call);
+            }
+        }
+    }
+    im.out
+}
+
+/// The legacy default stream's handles: null, and `CU_STREAM_LEGACY` (1).
+fn is_legacy(handle: u64) -> bool {
+    handle <= 1
+}
+
+/// `CU_STREAM_PER_THREAD`.
+const PER_THREAD: u64 = 2;
+
+impl Importer {
+    fn push(&mut self, name: &str, call: Call) {
+        self.out.calls.insert(self.line, name.to_string());
+        self.out.log.push(Entry {
+            line: self.line,
+            call,
+        });
+    }
+
+    fn call(&mut self, c: &ApiCall) {
+        let n = c.name.as_str();
+        match n {
+            _ if n.starts_with("cuMemcpy") => self.copy(c),
+            _ if n.starts_with("cuMemset") => self.memset(c),
+            _ if n.starts_with("cuLaunchHostFunc") => {
+                let stream = self.stream(c);
+                let op = DeviceOp::queued(
+                    stream,
+                    DeviceOpKind::HostFunc,
+                    "cudaLaunchHostFunc".into(),
+                    vec![],
+                    vec![],
+                );
+                self.push(n, Call::Device(op));
+            }
+            _ if n.starts_with("cuLaunch") => {
+                let stream = self.stream(c);
+                let kernel = c.kernel.clone().unwrap_or_else(|| "kernel".into());
+                self.out.kernels += 1;
+                let op = DeviceOp::queued(
+                    stream,
+                    DeviceOpKind::Kernel,
+                    format!("{kernel}<<<…>>>"),
+                    vec![],
+                    vec![],
+                );
+                self.push(n, Call::Device(op));
+            }
+            _ if n.starts_with("cuMemAllocAsync") || n.starts_with("cuMemAllocFromPoolAsync") => {
+                if let Some(range) = self.alloc(c, MemKind::Device, CallId::CudaMallocAsync) {
+                    let stream = self.stream(c);
+                    let op = DeviceOp::queued(
+                        stream,
+                        DeviceOpKind::AllocAsync,
+                        "cudaMallocAsync".into(),
+                        vec![],
+                        vec![range],
+                    );
+                    self.push(n, Call::Device(op));
+                }
+            }
+            _ if n.starts_with("cuMemFreeAsync") => {
+                if let Some(r) = self.region_at(c.ptr.unwrap_or(0)) {
+                    let range = Range {
+                        region: r.id,
+                        start: 0,
+                        end: r.bytes,
+                    };
+                    let stream = self.stream(c);
+                    let op = DeviceOp::queued(
+                        stream,
+                        DeviceOpKind::FreeAsync,
+                        "cudaFreeAsync".into(),
+                        vec![],
+                        vec![range],
+                    );
+                    self.push(n, Call::Device(op));
+                }
+            }
+            _ if n.starts_with("cuMemAllocManaged") || n.starts_with("cuMemAlloc") => {
+                self.alloc(c, MemKind::Device, CallId::CudaMalloc);
+            }
+            _ if n.starts_with("cuMemAllocHost") || n.starts_with("cuMemHostAlloc") => {
+                self.alloc(c, MemKind::Pinned, CallId::CudaMallocHost);
+            }
+            _ if n.starts_with("cuMemHostRegister") => self.register(c),
+            _ if n.starts_with("cuMemHostUnregister") => {
+                if let Some(id) = self.region_at(c.ptr.unwrap_or(0)).map(|r| r.id) {
+                    self.push(n, Call::Unregister { region: id });
+                }
+            }
+            _ if n.starts_with("cuMemFreeHost") => self.free(c, "cudaFreeHost"),
+            _ if n.starts_with("cuMemFree") => self.free(c, "cudaFree"),
+            _ if n.starts_with("cuStreamCreate") => {
+                if let Some(handle) = c.stream {
+                    let id = StreamId(self.streams.len() as u32 + 1);
+                    self.streams.insert(handle, id);
+                    let blocking = c.flags.unwrap_or(0) & 1 == 0;
+                    self.push(
+                        n,
+                        Call::StreamCreate {
+                            stream: id,
+                            blocking,
+                            name: format!("stream {}", id.0),
+                        },
+                    );
+                }
+            }
+            _ if n.starts_with("cuStreamDestroy") => {
+                let stream = self.stream(c);
+                if stream != StreamId::LEGACY_DEFAULT {
+                    self.push(n, Call::StreamDestroy { stream });
+                }
+            }
+            _ if n.starts_with("cuStreamSynchronize") => {
+                let stream = self.stream(c);
+                self.push(n, Call::StreamSync { stream });
+            }
+            _ if n.starts_with("cuStreamWaitEvent") => {
+                let stream = self.stream(c);
+                if let Some(event) = c.event.and_then(|e| self.events.get(&e).copied()) {
+                    self.push(n, Call::StreamWaitEvent { stream, event });
+                }
+            }
+            _ if n.starts_with("cuEventCreate") => {
+                if let Some(handle) = c.event {
+                    let id = EventId(self.events.len() as u32 + 1);
+                    self.events.insert(handle, id);
+                    self.push(n, Call::EventCreate { event: id });
+                }
+            }
+            _ if n.starts_with("cuEventRecord") => {
+                let stream = self.stream(c);
+                if let Some(event) = c.event.and_then(|e| self.events.get(&e).copied()) {
+                    self.push(n, Call::EventRecord { event, stream });
+                }
+            }
+            _ if n.starts_with("cuEventSynchronize") => {
+                if let Some(event) = c.event.and_then(|e| self.events.get(&e).copied()) {
+                    self.push(n, Call::EventSync { event });
+                }
+            }
+            _ if n.starts_with("cuEventDestroy") => {
+                if let Some(event) = c.event.and_then(|e| self.events.remove(&e)) {
+                    self.push(n, Call::EventDestroy { event });
+                }
+            }
+            _ if n.starts_with("cuCtxSynchronize") => self.push(n, Call::DeviceSync),
+            _ => {}
+        }
+    }
+
+    /// The stream a call names: created ones by handle, null and `CU_STREAM_LEGACY` the legacy
+    /// default stream, `CU_STREAM_PER_THREAD` the per-thread one (made on first use).
+    fn stream(&mut self, c: &ApiCall) -> StreamId {
+        let handle = c.stream.unwrap_or(0);
+        if is_legacy(handle) {
+            return StreamId::LEGACY_DEFAULT;
+        }
+        if let Some(id) = self.streams.get(&handle) {
+            return *id;
+        }
+        // A stream made before tracing began, or the per-thread one: blocking either way.
+        let id = StreamId(self.streams.len() as u32 + 1);
+        self.streams.insert(handle, id);
+        let call = if handle == PER_THREAD {
+            Call::PerThreadStream { stream: id }
+        } else {
+            Call::StreamCreate {
+                stream: id,
+                blocking: true,
+                name: format!("stream {}", id.0),
+            }
+        };
+        self.out.log.push(Entry {
+            line: self.line,
+            call,
+        });
+        id
+    }
+
+    fn region_at(&self, addr: u64) -> Option<&Region> {
+        self.regions
+            .iter()
+            .rev()
+            .find(|r| r.base <= addr && addr < r.base.saturating_add(r.bytes.max(1)))
+    }
+
+    fn new_region(&mut self, base: u64, bytes: u64, kind: MemKind, call: CallId) -> RegionId {
+        let id = RegionId(self.regions.len() as u32);
+        self.regions.push(Region {
+            base,
+            bytes,
+            id,
+            kind,
+        });
+        let what = match kind {
+            MemKind::Device => "device",
+            MemKind::Pinned => "pinned",
+            MemKind::Pageable => "pageable",
+        };
+        self.out
+            .names
+            .insert(id, format!("{what} memory at {base:#x}"));
+        self.out.log.push(Entry {
+            line: self.line,
+            call: Call::Alloc {
+                region: id,
+                kind,
+                bytes,
+                call,
+            },
+        });
+        id
+    }
+
+    fn alloc(&mut self, c: &ApiCall, kind: MemKind, call: CallId) -> Option<Range> {
+        let (ptr, bytes) = (c.ptr?, c.bytes?);
+        let region = self.new_region(ptr, bytes, kind, call);
+        self.out.calls.insert(self.line, c.name.clone());
+        Some(Range {
+            region,
+            start: 0,
+            end: bytes,
+        })
+    }
+
+    fn register(&mut self, c: &ApiCall) {
+        let (Some(ptr), Some(bytes)) = (c.ptr, c.bytes) else {
+            return;
+        };
+        let id = match self.region_at(ptr) {
+            Some(r) if r.kind == MemKind::Pageable => r.id,
+            _ => self.new_region(ptr, bytes, MemKind::Pageable, CallId::Malloc),
+        };
+        self.push(&c.name, Call::Register { region: id });
+    }
+
+    fn free(&mut self, c: &ApiCall, call: &'static str) {
+        let Some(ptr) = c.ptr else { return };
+        let Some(at) = self.regions.iter().rposition(|r| r.base == ptr) else {
+            return;
+        };
+        let region = self.regions.remove(at).id;
+        self.push(&c.name, Call::Free { region, call });
+    }
+
+    /// The range at `addr` of `bytes`; host memory no allocation holds is `malloc` memory
+    /// (pageable), a block made for it.
+    fn range(&mut self, addr: u64, bytes: u64, host: bool) -> Range {
+        if let Some(r) = self.region_at(addr) {
+            let start = addr - r.base;
+            return Range {
+                region: r.id,
+                start,
+                end: start + bytes,
+            };
+        }
+        let kind = if host {
+            MemKind::Pageable
+        } else {
+            MemKind::Device
+        };
+        let call = if host {
+            CallId::Malloc
+        } else {
+            CallId::CudaMalloc
+        };
+        let region = self.new_region(addr, bytes, kind, call);
+        Range {
+            region,
+            start: 0,
+            end: bytes,
+        }
+    }
+
+    fn is_pageable(&self, range: &Range) -> bool {
+        self.regions
+            .iter()
+            .any(|r| r.id == range.region && r.kind == MemKind::Pageable)
+    }
+
+    fn copy(&mut self, c: &ApiCall) {
+        let (Some(dst), Some(src), Some(bytes)) = (c.dst, c.src, c.bytes) else {
+            return;
+        };
+        let (way, kind) = match c.copy.as_deref() {
+            Some("htod") => (Way::HostToDevice, DeviceOpKind::CopyH2D),
+            Some("dtoh") => (Way::DeviceToHost, DeviceOpKind::CopyD2H),
+            Some("dtod") => (Way::DeviceToDevice, DeviceOpKind::CopyD2D),
+            // Unified-addressing copies: which side is host is known from the allocations.
+            Some("default") => match (self.host_side(src), self.host_side(dst)) {
+                (true, false) => (Way::HostToDevice, DeviceOpKind::CopyH2D),
+                (false, true) => (Way::DeviceToHost, DeviceOpKind::CopyD2H),
+                _ => (Way::DeviceToDevice, DeviceOpKind::CopyD2D),
+            },
+            _ => return,
+        };
+        let src_range = self.range(src, bytes, way == Way::HostToDevice);
+        let dst_range = self.range(dst, bytes, way == Way::DeviceToHost);
+        let sync = !c.name.contains("Async");
+        let host = match way {
+            Way::HostToDevice => Some(src_range),
+            Way::DeviceToHost => Some(dst_range),
+            Way::DeviceToDevice => None,
+        };
+        let pageable = host.is_some_and(|r| self.is_pageable(&r));
+        let stream = self.stream(c);
+        let name = if sync {
+            "cudaMemcpy"
+        } else {
+            "cudaMemcpyAsync"
+        };
+        let mut op = DeviceOp::queued(stream, kind, name.into(), vec![src_range], vec![dst_range]);
+        op.rule = Some(rules::copy(sync, way, pageable));
+        op.pageable_async = !sync && pageable;
+        self.push(&c.name, Call::Device(op));
+    }
+
+    /// Whether `addr` is host memory: in a host allocation, or in none (then `malloc`'s).
+    fn host_side(&self, addr: u64) -> bool {
+        self.region_at(addr)
+            .is_none_or(|r| r.kind != MemKind::Device)
+    }
+
+    fn memset(&mut self, c: &ApiCall) {
+        let Some(dst) = c.dst else { return };
+        let bytes = c.elem.unwrap_or(1) * c.count.unwrap_or(0) * c.height.unwrap_or(1).max(1);
+        let range = self.range(dst, bytes, false);
+        let stream = self.stream(c);
+        let name = if c.name.contains("Async") {
+            "cudaMemsetAsync"
+        } else {
+            "cudaMemset"
+        };
+        let op = DeviceOp::queued(
+            stream,
+            DeviceOpKind::Memset,
+            name.into(),
+            vec![],
+            vec![range],
+        );
+        self.push(&c.name, Call::Device(op));
+    }
+}

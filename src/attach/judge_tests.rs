@@ -1,0 +1,429 @@
+//! The judge on hand-written traces in the library's format: each finding kind and each
+//! no-overlap cause, with the case that must not report it; and the recorded H200 traces, each
+//! with what its program (tests/fixtures/trace-programs/*.cu) truly has.
+
+use super::overlap::{self, SMALL_COPY};
+use super::*;
+use crate::attach::file;
+
+const HEADER: &str = r#"{"t":"header","format_version":1,"tool_version":"0.1.0","pid":1,"status":"ok","detail":"","driver_version":13000,"cupti_version":130001}"#;
+const DEV: u64 = 0x7000_0000;
+const HOST: u64 = 0x5000_0000;
+const PINNED: u64 = 0x6000_0000;
+
+fn trace(lines: &[String]) -> Trace {
+    let mut text = String::from(HEADER);
+    for l in lines {
+        text.push('\n');
+        text.push_str(l);
+    }
+    text.push_str("\n{\"t\":\"end\",\"reason\":\"exit\",\"lost_lines\":0}\n");
+    match file::read(text.as_bytes()) {
+        Ok(t) => t,
+        Err(e) => panic!("hand-written trace does not read: {e:#}"),
+    }
+}
+
+fn api(name: &str, corr: u32, fields: &str) -> String {
+    format!(r#"{{"t":"api","name":"{name}","corr":{corr},"start":1,"end":2,"ret":0{fields}}}"#)
+}
+fn alloc(ptr: u64, bytes: u64) -> String {
+    api(
+        "cuMemAlloc_v2",
+        1,
+        &format!(r#","mem":"device","bytes":{bytes},"ptr":{ptr}"#),
+    )
+}
+fn pinned(ptr: u64, bytes: u64) -> String {
+    api(
+        "cuMemAllocHost_v2",
+        1,
+        &format!(r#","mem":"pinned","bytes":{bytes},"ptr":{ptr}"#),
+    )
+}
+fn stream(handle: u64, id: u32) -> String {
+    api(
+        "cuStreamCreate",
+        1,
+        &format!(r#","flags":1,"stream":{handle},"stream_id":{id}"#),
+    )
+}
+fn copy(name: &str, way: &str, dst: u64, src: u64, bytes: u64, stream: u64, corr: u32) -> String {
+    api(
+        name,
+        corr,
+        &format!(
+            r#","copy":"{way}","dst":{dst},"src":{src},"bytes":{bytes},"stream":{stream},"stream_id":{}"#,
+            stream_id(stream)
+        ),
+    )
+}
+fn memset(dst: u64, bytes: u64, stream: u64) -> String {
+    api(
+        "cuMemsetD8Async",
+        1,
+        &format!(
+            r#","dst":{dst},"value":0,"elem":1,"count":{bytes},"stream":{stream},"stream_id":{}"#,
+            stream_id(stream)
+        ),
+    )
+}
+/// Stream handles 100, 200 are CUPTI ids 13, 14; the null stream is 7.
+fn stream_id(handle: u64) -> u32 {
+    match handle {
+        100 => 13,
+        200 => 14,
+        _ => 7,
+    }
+}
+fn gpu_copy(
+    kind: u8,
+    host_kind: u8,
+    bytes: u64,
+    start: u64,
+    end: u64,
+    stream: u32,
+    corr: u32,
+) -> String {
+    let (src, dst) = if kind == 1 {
+        (host_kind, 3)
+    } else {
+        (3, host_kind)
+    };
+    format!(
+        r#"{{"t":"memcpy","copy_kind":{kind},"src_kind":{src},"dst_kind":{dst},"bytes":{bytes},"start":{start},"end":{end},"device":0,"stream_id":{stream},"corr":{corr}}}"#
+    )
+}
+fn kernel(start: u64, end: u64, stream: u32) -> String {
+    format!(
+        r#"{{"t":"kernel","name":"k","grid":[1,1,1],"block":[1,1,1],"start":{start},"end":{end},"device":0,"stream_id":{stream},"corr":99}}"#
+    )
+}
+fn launch(stream: u64) -> String {
+    api(
+        "cuLaunchKernel",
+        99,
+        &format!(
+            r#","kernel":"k","stream":{stream},"stream_id":{}"#,
+            stream_id(stream)
+        ),
+    )
+}
+
+fn kinds(t: &Trace) -> Vec<&'static str> {
+    judge(t).findings.iter().map(|f| f.kind).collect()
+}
+
+#[test]
+fn two_streams_writing_the_same_bytes_race() {
+    let t = trace(&[
+        alloc(DEV, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        memset(DEV, 4096, 100),
+        memset(DEV + 1024, 16, 200),
+    ]);
+    assert_eq!(kinds(&t), ["device-race"]);
+}
+
+#[test]
+fn disjoint_bytes_or_an_event_between_do_not_race() {
+    let disjoint = trace(&[
+        alloc(DEV, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        memset(DEV, 1024, 100),
+        memset(DEV + 1024, 16, 200),
+    ]);
+    assert_eq!(kinds(&disjoint), Vec::<&str>::new());
+    let ordered = trace(&[
+        alloc(DEV, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        api("cuEventCreate", 1, r#","event":500"#),
+        memset(DEV, 4096, 100),
+        api("cuEventRecord", 1, r#","event":500,"stream":100"#),
+        api("cuStreamWaitEvent", 1, r#","event":500,"stream":200"#),
+        memset(DEV, 16, 200),
+    ]);
+    assert_eq!(kinds(&ordered), Vec::<&str>::new());
+}
+
+#[test]
+fn freeing_pinned_memory_a_copy_still_reads_is_reported() {
+    let t = trace(&[
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        copy("cuMemcpyHtoDAsync_v2", "htod", DEV, PINNED, 4096, 100, 5),
+        api(
+            "cuMemFreeHost",
+            1,
+            &format!(r#","mem":"pinned","ptr":{PINNED}"#),
+        ),
+    ]);
+    assert!(
+        kinds(&t).contains(&"free-while-in-flight"),
+        "{:?}",
+        kinds(&t)
+    );
+    let synced = trace(&[
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        copy("cuMemcpyHtoDAsync_v2", "htod", DEV, PINNED, 4096, 100, 5),
+        api("cuStreamSynchronize", 1, r#","stream":100"#),
+        api(
+            "cuMemFreeHost",
+            1,
+            &format!(r#","mem":"pinned","ptr":{PINNED}"#),
+        ),
+    ]);
+    assert_eq!(kinds(&synced), Vec::<&str>::new());
+}
+
+#[test]
+fn a_use_after_free_async_is_reported() {
+    let t = trace(&[
+        stream(100, 13),
+        api(
+            "cuMemAllocAsync",
+            1,
+            &format!(r#","mem":"device","bytes":4096,"ptr":{DEV},"stream":100"#),
+        ),
+        api(
+            "cuMemFreeAsync",
+            1,
+            &format!(r#","mem":"device","ptr":{DEV},"stream":100"#),
+        ),
+        memset(DEV, 16, 100),
+    ]);
+    assert!(
+        kinds(&t).contains(&"device-race") || kinds(&t).len() == 1,
+        "{:?}",
+        kinds(&t)
+    );
+    let f = judge(&t);
+    assert!(
+        f.findings
+            .iter()
+            .any(|x| x.message.contains("after the `cudaFreeAsync`")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn pageable_async_copies_warn_and_pinned_ones_do_not() {
+    let pageable = trace(&[
+        alloc(DEV, 4096),
+        stream(100, 13),
+        copy("cuMemcpyHtoDAsync_v2", "htod", DEV, HOST, 4096, 100, 5),
+    ]);
+    assert_eq!(kinds(&pageable), ["pageable-async"]);
+    let pinned_copy = trace(&[
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        copy("cuMemcpyHtoDAsync_v2", "htod", DEV, PINNED, 4096, 100, 5),
+    ]);
+    assert_eq!(kinds(&pinned_copy), Vec::<&str>::new());
+}
+
+#[test]
+fn legacy_stream_work_beside_a_busy_blocking_stream_warns() {
+    let blocking = api(
+        "cuStreamCreate",
+        1,
+        r#","flags":0,"stream":100,"stream_id":13"#,
+    );
+    let t = trace(&[
+        alloc(DEV, 8192),
+        blocking,
+        memset(DEV, 16, 100),
+        memset(DEV + 4096, 16, 0),
+    ]);
+    assert_eq!(kinds(&t), ["default-stream"]);
+    // A non-blocking stream is not held up by the legacy stream.
+    let untied = trace(&[
+        alloc(DEV, 8192),
+        stream(100, 13),
+        memset(DEV, 16, 100),
+        memset(DEV + 4096, 16, 0),
+    ]);
+    assert_eq!(kinds(&untied), Vec::<&str>::new());
+}
+
+#[test]
+fn host_races_are_always_listed_as_not_watched_and_kernels_when_launched() {
+    let plain = judge(&trace(&[alloc(DEV, 16)]));
+    assert_eq!(plain.not_watched, [HOST_RACES_NOT_WATCHED]);
+    let with_kernel = judge(&trace(&[alloc(DEV, 16), launch(0)]));
+    assert_eq!(
+        with_kernel.not_watched,
+        [HOST_RACES_NOT_WATCHED, KERNELS_NOT_WATCHED]
+    );
+    assert!(render(&plain).contains("no line information"));
+}
+
+/// The causes the overlap report names for `lines`.
+fn causes(lines: &[String]) -> Vec<&'static str> {
+    overlap::report(&trace(lines))
+        .causes
+        .iter()
+        .map(|c| c.cause)
+        .collect()
+}
+
+const BIG: u64 = 1 << 20;
+
+#[test]
+fn a_copy_beside_a_kernel_has_no_cause_and_no_kernels_means_no_report() {
+    assert_eq!(
+        causes(&[
+            stream(100, 13),
+            stream(200, 14),
+            gpu_copy(1, 4, BIG, 10, 20, 13, 5),
+            kernel(15, 30, 14)
+        ]),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        causes(&[gpu_copy(1, 1, BIG, 10, 20, 13, 5)]),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn each_cause_is_named_by_its_rule() {
+    let two = [stream(100, 13), stream(200, 14)];
+    let with = |extra: &[String]| -> Vec<String> {
+        two.iter().cloned().chain(extra.iter().cloned()).collect()
+    };
+    // Pageable host memory.
+    assert_eq!(
+        causes(&with(&[
+            gpu_copy(1, 1, BIG, 10, 20, 13, 5),
+            kernel(30, 40, 14)
+        ])),
+        ["pageable-memory"]
+    );
+    // The legacy default stream.
+    assert_eq!(
+        causes(&with(&[
+            copy("cuMemcpyHtoDAsync_v2", "htod", DEV, PINNED, BIG, 0, 5),
+            gpu_copy(1, 4, BIG, 10, 20, 7, 5),
+            kernel(30, 40, 14)
+        ])),
+        ["legacy-default-stream"]
+    );
+    // Everything on one stream.
+    assert_eq!(
+        causes(&with(&[
+            gpu_copy(1, 4, BIG, 10, 20, 13, 5),
+            kernel(30, 40, 13)
+        ])),
+        ["one-stream"]
+    );
+    // A synchronous copy (on a created stream's id, so rule 2 does not take it first).
+    assert_eq!(
+        causes(&with(&[
+            api("cuMemcpyHtoD_v2", 5, ""),
+            gpu_copy(1, 4, BIG, 10, 20, 13, 5),
+            kernel(30, 40, 14)
+        ])),
+        ["synchronous-copy"]
+    );
+    // A host wait between the copy and the kernel.
+    let wait =
+        r#"{"t":"sync","sync_type":3,"start":22,"end":25,"corr":8,"stream_id":13,"event_id":0}"#
+            .to_string();
+    assert_eq!(
+        causes(&with(&[
+            gpu_copy(1, 4, BIG, 10, 20, 13, 5),
+            wait.clone(),
+            kernel(30, 40, 14)
+        ])),
+        ["synchronisation"]
+    );
+    // A wait elsewhere is not between them.
+    let late =
+        r#"{"t":"sync","sync_type":3,"start":50,"end":55,"corr":8,"stream_id":13,"event_id":0}"#
+            .to_string();
+    assert_eq!(
+        causes(&with(&[
+            gpu_copy(1, 4, BIG, 10, 20, 13, 5),
+            late,
+            kernel(30, 40, 14)
+        ])),
+        ["dependency"]
+    );
+    // Small copies.
+    assert_eq!(
+        causes(&with(&[
+            gpu_copy(2, 4, SMALL_COPY - 1, 10, 20, 13, 5),
+            kernel(30, 40, 14)
+        ])),
+        ["small-copies"]
+    );
+    assert_eq!(
+        causes(&with(&[
+            gpu_copy(2, 4, SMALL_COPY, 10, 20, 13, 5),
+            kernel(30, 40, 14)
+        ])),
+        ["dependency"]
+    );
+}
+
+#[test]
+fn a_cause_costs_the_time_its_copies_ran_alone() {
+    let r = overlap::report(&trace(&[
+        gpu_copy(1, 1, BIG, 10, 20, 13, 5),
+        gpu_copy(2, 1, BIG, 50, 80, 13, 6),
+        kernel(30, 40, 14),
+    ]));
+    assert_eq!((r.lone_copies, r.lone_ns), (2, 40));
+    assert_eq!((r.causes[0].copies, r.causes[0].cost_ns), (2, 40));
+}
+
+fn recorded(name: &str) -> Trace {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/trace-programs/h200")
+        .join(name);
+    match file::read_path(&path) {
+        Ok(t) => t,
+        Err(e) => panic!("{e:#}"),
+    }
+}
+
+#[test]
+fn recorded_h200_traces_get_the_findings_their_programs_have() {
+    // pageable_async.cu: cudaMemcpyAsync both ways from malloc memory.
+    assert_eq!(
+        kinds(&recorded("pageable_async.trace.jsonl")),
+        ["pageable-async", "pageable-async"]
+    );
+    assert_eq!(causes_of("pageable_async.trace.jsonl"), ["pageable-memory"]);
+    // two_streams.cu: pinned memory, non-blocking streams, an event orders them: clean.
+    assert_eq!(
+        kinds(&recorded("two_streams.trace.jsonl")),
+        Vec::<&str>::new()
+    );
+    // exit_from_thread.cu and nvtx_ranges.cu: one copy and kernel on the null stream, no race.
+    for name in ["exit_from_thread.trace.jsonl", "nvtx_ranges.trace.jsonl"] {
+        assert_eq!(kinds(&recorded(name)), Vec::<&str>::new(), "{name}");
+        assert_eq!(causes_of(name), ["legacy-default-stream"], "{name}");
+    }
+    // killed_self.cu: killed before any CUDA work was recorded.
+    assert_eq!(
+        kinds(&recorded("killed_self.trace.jsonl")),
+        Vec::<&str>::new()
+    );
+}
+
+fn causes_of(name: &str) -> Vec<&'static str> {
+    overlap::report(&recorded(name))
+        .causes
+        .iter()
+        .map(|c| c.cause)
+        .collect()
+}
