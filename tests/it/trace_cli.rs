@@ -210,7 +210,13 @@ fn open_json_is_versioned() {
     let (out, _dir) = run(&["--open", SAMPLE, "--json"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["schema_version"], 1);
+    assert_eq!(v["schema_version"], 2);
+    assert!(v["findings"]["findings"].is_array(), "{v}");
+    assert!(
+        v["findings"]["not_watched"].as_array().is_some_and(|n| !n.is_empty()),
+        "a judged trace lists what it did not watch: {v}"
+    );
+    assert!(v["overlap_report"].is_object(), "{v}");
     assert_eq!(v["status"], "ok");
     assert_eq!(v["complete"], true);
     assert_eq!(v["exit_code"], 0);
