@@ -99,13 +99,20 @@ pub enum TutorMsg {
     },
 }
 
-/// What the pane says when the tutor key is pressed with nothing configured.
-pub const HOW_TO_SET_UP: &str = "\
-No tutor is set up. The tutor asks a model that runs on your own machine, and only it. \
+/// What the pane says when the tutor key is pressed with nothing configured, naming the config
+/// file where this machine would read it (`$XDG_CONFIG_HOME` moves it).
+pub fn how_to_set_up() -> String {
+    let file = crate::tutor::config::config_file()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "~/.config/cuda-academy/config.toml".to_string());
+    format!(
+        "No tutor is set up. The tutor asks a model that runs on your own machine, and only it. \
 With Ollama: run `ollama serve` and `ollama pull qwen2.5-coder:7b`, then start cuda-academy \
 with CUDA_ACADEMY_TUTOR_URL=http://127.0.0.1:11434 and CUDA_ACADEMY_TUTOR_MODEL=qwen2.5-coder:7b, \
-or put url and model under [tutor] in ~/.config/cuda-academy/config.toml. \
-The README's \"The tutor\" says more (llama.cpp's server too).";
+or put url and model under [tutor] in {file}. \
+The README's \"The tutor\" says more (llama.cpp's server too)."
+    )
+}
 
 /// The tutor pane's part of `dispatch::route`: the key's action as the pane's own.
 pub(super) fn route(action: crate::keymap::Action) -> Option<TutorAction> {

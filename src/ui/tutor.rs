@@ -15,7 +15,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Clear, Widget};
 
 use crate::app::App;
-use crate::app::tutor::HOW_TO_SET_UP;
+use crate::app::tutor::how_to_set_up;
 use crate::theme::Theme;
 use crate::tutor::{Role, Setup};
 
@@ -84,7 +84,7 @@ fn body(app: &App, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let mut out = Vec::new();
     let config = match &t.setup {
         Setup::Off => {
-            out.extend(para(HOW_TO_SET_UP, Style::new(), width, ""));
+            out.extend(para(&how_to_set_up(), Style::new(), width, ""));
             return out;
         }
         Setup::Unusable(why) => {
@@ -149,7 +149,11 @@ fn para(text: &str, style: Style, width: u16, lead: &str) -> Vec<Line<'static>> 
             },
             style,
         );
-        let spans = [Span::styled(paragraph.replace('\t', "    "), style)];
+        // Answers, config errors and the config path come from outside: cleaned here, once.
+        let spans = [Span::styled(
+            crate::sanitize::clean_line(&paragraph.replace('\t', "    ")),
+            style,
+        )];
         if paragraph.trim().is_empty() {
             out.push(Line::from(first));
         } else {
