@@ -14,7 +14,7 @@ mod messages;
 
 pub use kinds::{CardRef, Hazard, HazardKind};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::interp::{Halt, Halted};
 use super::log::{Call, DeviceOp, Entry, HostWait, Range, RegionId};
@@ -89,6 +89,7 @@ pub fn check_within(
         stream_vars: HashMap::new(),
         record_lines: HashMap::new(),
         in_flight: Vec::new(),
+        in_flight_by_stream: BTreeMap::new(),
         touching: HashMap::new(),
         freed_async: HashMap::new(),
         out: Vec::new(),
@@ -128,6 +129,12 @@ pub(super) struct Checker<'a> {
     /// the checker keeps no copy of them (review 2026-12-01b: a copy of the barrier drifted).
     record_lines: HashMap<OpRef, u32>,
     in_flight: Vec<InFlight<'a>>,
+    /// Per stream, the indices in `in_flight` of its ops, oldest first: an op is judged only
+    /// against other streams' ops, newest first, down to the first one the model orders before
+    /// it (all older ones on that stream are too). A single stream of 200,000 copies was a scan
+    /// of every op in flight per op: two minutes for one H200 trace (`trace-live.sh`'s
+    /// many_copies, 2026-12-02).
+    in_flight_by_stream: BTreeMap<u32, Vec<usize>>,
     /// Per allocation, how many ops in flight read or write it: a host access of one no op
     /// touches is answered without a scan (60,000 unsynchronised memsets of one buffer and
     /// then millions of reads of another were a scan per read: review 2026-12-01 R1).
@@ -271,6 +278,7 @@ impl<'a> Checker<'a> {
     /// Drop the ops the host now knows have completed from the ops in flight.
     fn land_known_done(&mut self) {
         let (model, touching) = (&self.model, &mut self.touching);
+        let before = self.in_flight.len();
         self.in_flight.retain(|o| {
             let keep = !model.host_knows_done(o.issued.op);
             if !keep {
@@ -282,6 +290,20 @@ impl<'a> Checker<'a> {
             }
             keep
         });
+        if self.in_flight.len() != before {
+            self.index_in_flight();
+        }
+    }
+
+    /// `in_flight_by_stream` anew, after ops left `in_flight`.
+    fn index_in_flight(&mut self) {
+        self.in_flight_by_stream.clear();
+        for (i, o) in self.in_flight.iter().enumerate() {
+            self.in_flight_by_stream
+                .entry(o.issued.op.stream)
+                .or_default()
+                .push(i);
+        }
     }
 }
 

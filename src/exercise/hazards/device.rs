@@ -40,6 +40,10 @@ impl<'a> Checker<'a> {
         for r in regions(&op.reads, &op.writes) {
             *self.touching.entry(r).or_insert(0) += 1;
         }
+        self.in_flight_by_stream
+            .entry(issued.op.stream)
+            .or_default()
+            .push(self.in_flight.len());
         self.in_flight.push(InFlight {
             issued,
             line,
@@ -82,10 +86,20 @@ impl<'a> Checker<'a> {
     pub(super) fn device_races(&mut self, line: u32, op: &DeviceOp, issued: &Issued) {
         let mut found = Vec::new();
         let mut host = Vec::new();
-        for o in &self.in_flight {
-            if issued.is_after(o.issued.op) {
-                continue;
-            }
+        // Ops of `op`'s own stream are ordered before it; on another stream, an op's seq grows
+        // with its index, and the model orders `op` after every op up to some seq of that
+        // stream: newest first, stop at the first one ordered.
+        let unordered = self
+            .in_flight_by_stream
+            .iter()
+            .filter(|&(&stream, _)| stream != issued.op.stream)
+            .flat_map(|(_, ops)| {
+                ops.iter()
+                    .rev()
+                    .filter_map(|&i| self.in_flight.get(i))
+                    .take_while(|o| !issued.is_after(o.issued.op))
+            });
+        for o in unordered {
             // A host function's accesses are the host's: booked at the body's line.
             if let Some(body) = &o.body {
                 host.extend(body.conflicts(

@@ -136,9 +136,13 @@ fn memset_device_copy_and_transform_into_compute_what_the_simulator_describes() 
         "{spin:?}"
     );
     let last = bytes - 4096;
-    assert!(g.host_holds_transform_of_fill(out, 0, last, 5).unwrap());
     assert!(
-        !g.host_holds_transform_of_fill(out, 0, bytes, 5).unwrap(),
+        g.host_holds_transform_of_fill(out, 0, last, (5, 0))
+            .unwrap()
+    );
+    assert!(
+        !g.host_holds_transform_of_fill(out, 0, bytes, (5, 0))
+            .unwrap(),
         "the memset tail"
     );
     assert_eq!(g.host_read_f32(out, n - 1).unwrap(), 0.0);
