@@ -7,13 +7,13 @@
 //! operations, allocations checked against the device's free memory and a host budget, a
 //! wall-clock limit, and a cancellation flag polled as it runs.
 
-mod academy;
+pub(crate) mod academy;
 mod alloc;
 mod args;
 mod arith;
 mod calls;
 mod copies;
-mod errors;
+pub(crate) mod errors;
 mod eval;
 mod events;
 mod functions;
@@ -35,6 +35,8 @@ use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::ordering::{Model, Refused};
 use crate::report::Op;
 
+pub(crate) use args::Args;
+pub(crate) use calls::nvtx;
 pub use errors::CudaError;
 pub use limits::{Halt, Halted, Limits};
 use value::Scope;
@@ -114,7 +116,7 @@ pub(crate) struct Stop {
     pub exited: Option<i64>,
 }
 
-type Res<T> = Result<T, Stop>;
+pub(crate) type Res<T> = Result<T, Stop>;
 
 /// The run stops at `pos` with `message` (a runtime error in the learner's program).
 fn stop(pos: Pos, message: impl Into<String>) -> Stop {
@@ -223,7 +225,7 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
     it.out
 }
 
-struct Interp<'a> {
+pub(crate) struct Interp<'a> {
     gpu: &'a mut dyn Gpu,
     limits: Limits,
     /// The check's cancel flag and deadline.
