@@ -171,6 +171,13 @@ pub enum ExerciseCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Write academy.cuh, the header every exercise includes, to stdout or to --out (a file,
+    /// or a folder to put academy.cuh in), for compiling exercises with nvcc.
+    Header {
+        /// Where to write it (a file, or a folder); stdout when left out.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, Args)]

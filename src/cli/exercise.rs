@@ -1,4 +1,5 @@
-//! `cuda-academy exercise list|show|check`: the hands-on exercises from the command line.
+//! `cuda-academy exercise list|show|check|header`: the hands-on exercises from the command line
+//! (`header` writes the embedded academy.cuh).
 //!
 //! `check ID FILE` exits 0 when the file passes, 1 when it does not (a one-line verdict and each
 //! failing check on stderr), 2 on a usage error (unknown id, unreadable file). With `--json` it
@@ -38,7 +39,27 @@ pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<Ex
             force,
         } => show(id, *solution, *force),
         ExerciseCommand::Check { id, file, json } => check(id, file, *json, backend),
+        ExerciseCommand::Header { out } => header(out.as_deref()),
     }
+}
+
+/// `exercise header [--out PATH]`: the embedded academy.cuh, to stdout or to PATH.
+fn header(out: Option<&Path>) -> anyhow::Result<ExitCode> {
+    use crate::exercise::native::header;
+    match out {
+        None => std::io::stdout()
+            .lock()
+            .write_all(header::ACADEMY_CUH.as_bytes())?,
+        Some(path) => {
+            let written = header::write(path)?;
+            let _ = writeln!(
+                std::io::stderr(),
+                "cuda-academy: wrote {}",
+                clean_line(&written.display().to_string())
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn usage(message: String) -> anyhow::Result<ExitCode> {
