@@ -25,6 +25,8 @@ use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
 use crate::report::{BackendInfo, Op};
 use crate::sanitize::{self, clean_line};
 
+mod native;
+
 /// 2: each metric is an object (`value`, `unit`, `label`, `clock` where known, `n`) as in `run`.
 const SCHEMA_VERSION: u32 = 2;
 const USAGE: u8 = 2;
@@ -38,7 +40,18 @@ pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<Ex
             solution,
             force,
         } => show(id, *solution, *force),
-        ExerciseCommand::Check { id, file, json } => check(id, file, *json, backend),
+        ExerciseCommand::Check {
+            id,
+            file,
+            json,
+            native: false,
+        } => check(id, file, *json, backend),
+        ExerciseCommand::Check {
+            id,
+            file,
+            json,
+            native: true,
+        } => native::check(id, file, *json),
         ExerciseCommand::Header { out } => header(out.as_deref()),
     }
 }

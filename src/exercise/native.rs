@@ -6,4 +6,11 @@
 //! `Outcome` (`outcome`), and which criteria a trace can judge (`judgeable`). Compiling and
 //! running are the CLI's (`cli::exercise::native`).
 
+pub mod grade;
 pub mod header;
+pub mod judgeable;
+pub mod marks;
+pub mod outcome;
+
+#[cfg(test)]
+mod tests;
