@@ -161,7 +161,8 @@ pub enum ExerciseCommand {
         #[arg(long, requires = "solution")]
         force: bool,
     },
-    /// Run FILE as exercise ID and grade it: exit 0 passed, 1 not yet, 2 usage error.
+    /// Run FILE as exercise ID and grade it: exit 0 passed, 1 not yet, 2 usage error (with
+    /// --native: 3 when nvcc, the CUDA driver or the injection library is missing).
     Check {
         id: String,
         /// The program to check; `-` (or /dev/stdin) reads it from standard input (a pipe or a
@@ -170,6 +171,19 @@ pub enum ExerciseCommand {
         /// Print one JSON object instead of text.
         #[arg(long)]
         json: bool,
+        /// Compile FILE with nvcc against academy.cuh, run it traced on this machine's GPU and
+        /// judge the trace with the exercise's criteria (any C++, your own kernels); criteria a
+        /// trace cannot judge are listed as not judged natively. Needs nvcc (on PATH, or in
+        /// $CUDA_HOME/bin or $CUDA_PATH/bin) and a GPU.
+        #[arg(long)]
+        native: bool,
+    },
+    /// Write academy.cuh, the header every exercise includes, to stdout or to --out (a file,
+    /// or a folder to put academy.cuh in), for compiling exercises with nvcc.
+    Header {
+        /// Where to write it (a file, or a folder); stdout when left out.
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
     },
 }
 

@@ -19,6 +19,7 @@ pub mod hazards;
 pub mod interp;
 pub mod log;
 pub mod metrics;
+pub mod native;
 pub mod parse;
 pub mod printf;
 pub mod state;

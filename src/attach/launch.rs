@@ -85,10 +85,27 @@ pub fn environment<'a>(launch: &'a Launch<'a>) -> Vec<(&'static str, &'a std::ff
 
 /// Run the program to its end.
 pub fn run(launch: &Launch<'_>) -> Result<Ended, LaunchError> {
+    run_with(launch, |_| Ok(()))
+}
+
+/// [`run`] with the program's stdout and stderr going to `output` (a check that reports what
+/// the program printed: `exercise check --native`); its stdin stays this process's.
+pub fn run_into(launch: &Launch<'_>, output: &std::fs::File) -> Result<Ended, LaunchError> {
+    run_with(launch, |cmd| {
+        cmd.stdout(output.try_clone()?).stderr(output.try_clone()?);
+        Ok(())
+    })
+}
+
+fn run_with(
+    launch: &Launch<'_>,
+    configure: impl FnOnce(&mut Command) -> std::io::Result<()>,
+) -> Result<Ended, LaunchError> {
     let (program, args) = launch.argv.split_first().ok_or(LaunchError::Empty)?;
     let shown = crate::sanitize::clean_line(&program.to_string_lossy());
     let mut cmd = Command::new(program);
     cmd.args(args).envs(environment(launch));
+    configure(&mut cmd).map_err(|err| LaunchError::Other(shown.clone(), err))?;
     let signals = signal_hook::iterator::Signals::new([SIGINT, SIGQUIT, SIGTERM, SIGHUP]);
     let mut child = cmd.spawn().map_err(|err| match err.kind() {
         std::io::ErrorKind::NotFound => LaunchError::NotFound(shown.clone()),

@@ -1,4 +1,5 @@
-//! `cuda-academy exercise list|show|check`: the hands-on exercises from the command line.
+//! `cuda-academy exercise list|show|check|header`: the hands-on exercises from the command line
+//! (`header` writes the embedded academy.cuh).
 //!
 //! `check ID FILE` exits 0 when the file passes, 1 when it does not (a one-line verdict and each
 //! failing check on stderr), 2 on a usage error (unknown id, unreadable file). With `--json` it
@@ -24,6 +25,8 @@ use crate::exercise::{self, Diagnostic, Exercise, Hazard, catalog, state};
 use crate::report::{BackendInfo, Op};
 use crate::sanitize::{self, clean_line};
 
+mod native;
+
 /// 2: each metric is an object (`value`, `unit`, `label`, `clock` where known, `n`) as in `run`.
 const SCHEMA_VERSION: u32 = 2;
 const USAGE: u8 = 2;
@@ -37,8 +40,39 @@ pub fn exercise(args: &ExerciseArgs, backend: &BackendSpec) -> anyhow::Result<Ex
             solution,
             force,
         } => show(id, *solution, *force),
-        ExerciseCommand::Check { id, file, json } => check(id, file, *json, backend),
+        ExerciseCommand::Check {
+            id,
+            file,
+            json,
+            native: false,
+        } => check(id, file, *json, backend),
+        ExerciseCommand::Check {
+            id,
+            file,
+            json,
+            native: true,
+        } => native::check(id, file, *json),
+        ExerciseCommand::Header { out } => header(out.as_deref()),
     }
+}
+
+/// `exercise header [--out PATH]`: the embedded academy.cuh, to stdout or to PATH.
+fn header(out: Option<&Path>) -> anyhow::Result<ExitCode> {
+    use crate::exercise::native::header;
+    match out {
+        None => std::io::stdout()
+            .lock()
+            .write_all(header::ACADEMY_CUH.as_bytes())?,
+        Some(path) => {
+            let written = header::write(path)?;
+            let _ = writeln!(
+                std::io::stderr(),
+                "cuda-academy: wrote {}",
+                clean_line(&written.display().to_string())
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn usage(message: String) -> anyhow::Result<ExitCode> {

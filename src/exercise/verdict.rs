@@ -213,6 +213,34 @@ pub fn check(
     v
 }
 
+/// Grade one criterion on a run that did not come from the interpreter (a traced native run,
+/// `exercise::native`), with the same graders; `reference` is the reference program's run when
+/// the criterion names one (then also traced natively), or why there is none.
+pub(crate) fn grade_run(
+    c: &Criterion,
+    out: &interp::Outcome,
+    found: &[Hazard],
+    program: &super::ast::Program,
+    reference: Option<Result<&interp::Outcome, String>>,
+) -> CheckResult {
+    static NEVER: AtomicBool = AtomicBool::new(false);
+    let poll = Poll::new(Halt::cancel_only(&NEVER));
+    let reference = reference.map(|r| {
+        r.map(|o| ReferenceRun {
+            metrics: o.metrics.clone(),
+            work: work::of(o, &facts::device_ops(o)),
+        })
+    });
+    let ops = facts::device_ops(out);
+    let run = criteria::Run {
+        out,
+        ops: &ops,
+        hazards: found,
+        program,
+    };
+    grade(c, &run, reference.as_ref(), &poll)
+}
+
 /// What a reference program (an exercise's solution) did in this check: the figures it
 /// reported and its work (`verdict/work.rs`).
 #[derive(Debug, Clone)]

@@ -11,6 +11,7 @@ mod editor;
 mod editor_loop;
 mod event_loop;
 mod exercise;
+mod exercise_native;
 mod experiments_sim;
 mod gpu_backend;
 mod hardening;
