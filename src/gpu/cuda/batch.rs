@@ -11,9 +11,7 @@ use super::error::check;
 use super::memory::check_range;
 use super::symbols;
 use super::timeline::Issued;
-use crate::gpu::{
-    BatchCopy, GpuError, LEGACY_STREAM_REFUSED, SrcAccessOrder, StreamId, total_bytes,
-};
+use crate::gpu::{BatchCopy, GpuError, SrcAccessOrder, StreamId, total_bytes};
 use crate::report::OpKind;
 
 const CALL: &str = "cuMemcpyBatchAsync";
@@ -46,15 +44,9 @@ impl CudaGpu {
             });
         }
         if copies.is_empty() {
-            return Err(GpuError::Invalid("a batched copy needs at least one copy".into()));
-        }
-        // Refused before the driver is asked, with the driver's own answer (the Driver API
-        // reference: "Must not be legacy NULL stream"), so both backends say the same.
-        if stream == StreamId::LEGACY_DEFAULT {
-            return Err(GpuError::Driver {
-                call: CALL.into(),
-                message: LEGACY_STREAM_REFUSED.into(),
-            });
+            return Err(GpuError::Invalid(
+                "a batched copy needs at least one copy".into(),
+            ));
         }
         let s = self.stream(stream)?;
         let mut dsts = Vec::with_capacity(copies.len());
@@ -68,8 +60,7 @@ impl CudaGpu {
             let h = self.host_buf(c.src)?;
             check_range("host", h.bytes, c.src_off, c.bytes)?;
             host_mem.get_or_insert(h.kind);
-            let off =
-                usize::try_from(c.src_off).map_err(|_| GpuError::Invalid("offset".into()))?;
+            let off = usize::try_from(c.src_off).map_err(|_| GpuError::Invalid("offset".into()))?;
             // SAFETY: `off` is inside the allocation (checked above).
             let hptr = unsafe { h.ptr().add(off) };
             // With unified addressing (every 64-bit CUDA platform) a host pointer is a valid
@@ -101,7 +92,9 @@ impl CudaGpu {
         // range lies inside a live allocation owned by `self`, which stays alive and unmoved
         // until `host_free`/`device_free`, both of which synchronise the context first (as for
         // `ops.rs`'s single copies); `attrs` and `attrs_idx` are one valid entry each; `s` is a
-        // live, non-null stream of this context (the legacy stream is refused above).
+        // live stream of this context, or null: the legacy default stream, which the Driver API
+        // reference says the call refuses; the driver is asked anyway, so that its own answer is
+        // what the experiment's check reads.
         let rc = unsafe {
             sys::cuMemcpyBatchAsync_v2(
                 dsts.as_mut_ptr(),

@@ -33,7 +33,9 @@ impl SimGpu {
             });
         }
         if copies.is_empty() {
-            return Err(GpuError::Invalid("a batched copy needs at least one copy".into()));
+            return Err(GpuError::Invalid(
+                "a batched copy needs at least one copy".into(),
+            ));
         }
         let mut kinds = Vec::with_capacity(copies.len());
         for c in copies {
