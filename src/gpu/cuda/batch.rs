@@ -34,7 +34,7 @@ impl CudaGpu {
         copies: &[BatchCopy],
         order: SrcAccessOrder,
     ) -> Result<(), GpuError> {
-        if !symbols::present(c"cuMemcpyBatchAsync_v2") {
+        if !symbols::present(symbols::BATCH_COPY) {
             return Err(GpuError::Driver {
                 call: CALL.into(),
                 message: "the loaded CUDA driver has no cuMemcpyBatchAsync_v2 (batched copies \
