@@ -11,6 +11,7 @@ use crate::gpu::{Gpu, GpuError};
 use crate::report::{Params, Report, SCHEMA_VERSION};
 
 pub mod async_copy;
+pub mod batched_copies;
 pub mod calibrate;
 pub mod context;
 pub mod default_stream;

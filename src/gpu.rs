@@ -16,9 +16,11 @@
 
 use crate::report::{BackendInfo, Op};
 
+mod batch;
 mod driver;
 mod host_access;
 
+pub use batch::{BatchCopy, LEGACY_STREAM_REFUSED, SrcAccessOrder, total_bytes};
 pub use driver::Driver;
 pub use host_access::{Expect, HostAccess, Mismatch, same_value};
 

@@ -6,7 +6,9 @@
 //! the CLI's value parser and completions, `check` (lesson references), the panel's views and
 //! labels, and the parameter form. Adding an experiment is its file plus one line in [`ALL`].
 
-use super::{async_copy, default_stream, pageable_vs_pinned, pinned_alloc, pipeline};
+use super::{
+    async_copy, batched_copies, default_stream, pageable_vs_pinned, pinned_alloc, pipeline,
+};
 // The declaration types live in `spec.rs`, which every experiment file reads; this file is only
 // the list (and the look-ups over it), so the list importing each experiment makes no circle.
 pub use super::spec::{
@@ -15,11 +17,12 @@ pub use super::spec::{
 use crate::report::Report;
 
 /// Every experiment, in lesson order.
-pub const ALL: [&ExperimentSpec; 5] = [
+pub const ALL: [&ExperimentSpec; 6] = [
     &pageable_vs_pinned::SPEC,
     &pinned_alloc::SPEC,
     &async_copy::SPEC,
     &default_stream::SPEC,
+    &batched_copies::SPEC,
     &pipeline::SPEC,
 ];
 

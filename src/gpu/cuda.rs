@@ -19,6 +19,7 @@ use cudarc::driver::sys::{self, CUcontext, CUdevice, CUevent, CUstream};
 use crate::gpu::{DevBuf, DeviceInfo, GpuError, HostBuf, Kernel, StreamId};
 use crate::report::{BackendInfo, BackendKind, OpKind, TimingSource};
 
+mod batch;
 pub mod context;
 pub mod cupti;
 pub mod error;

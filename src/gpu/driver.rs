@@ -5,7 +5,9 @@
 //! real driver call would be. Device ops issued here (copies, kernels, memsets) appear on the
 //! timeline being recorded.
 
-use super::{DevBuf, EventId, GpuError, HostBuf, Kernel, StreamId, StreamKind};
+use super::{
+    BatchCopy, DevBuf, EventId, GpuError, HostBuf, Kernel, SrcAccessOrder, StreamId, StreamKind,
+};
 use crate::report::HostMemKind;
 
 /// The CUDA driver primitives experiments and exercises issue.
@@ -47,6 +49,21 @@ pub trait Driver {
         src_off: u64,
         bytes: u64,
     ) -> Result<(), GpuError>;
+    /// `cuMemcpyBatchAsync` (CUDA 13.0's prototype): every copy of `copies` host-to-device in
+    /// one call on `stream`, each under `order` ([`SrcAccessOrder`]). The batch runs in stream
+    /// order; its copies have no order among themselves. The legacy default stream is refused.
+    /// A backend without the call answers [`GpuError::Invalid`].
+    fn copy_h2d_batch_async(
+        &mut self,
+        stream: StreamId,
+        copies: &[BatchCopy],
+        order: SrcAccessOrder,
+    ) -> Result<(), GpuError> {
+        let _ = (stream, copies, order);
+        Err(GpuError::Invalid(
+            "this backend has no batched copies (cuMemcpyBatchAsync)".into(),
+        ))
+    }
     /// `cuMemcpyDtoHAsync(dst + dst_off, src + src_off, bytes, stream)`.
     fn copy_d2h_async(
         &mut self,

@@ -150,6 +150,20 @@ pub struct Profile {
     #[serde(default)]
     pub copy_engines_per_direction: u32,
 
+    /// Host time of one `cuMemcpyBatchAsync` call whatever its count (the part a batch pays
+    /// once); see [`Profile::batch_per_copy_us`]. probes/batched-copies.cu measures both on the
+    /// GPU (its `sweep` lines' `enqueue_us` against the count). 0 in profiles older than the
+    /// field.
+    #[serde(default)]
+    pub batch_call_us: f64,
+    /// Host time a batched copy call adds per copy in the batch.
+    #[serde(default)]
+    pub batch_per_copy_us: f64,
+    /// Device time before the bytes of each copy of a batch start to flow (the batch's
+    /// counterpart of [`Profile::copy_latency_us`]).
+    #[serde(default)]
+    pub batch_copy_latency_us: f64,
+
     /// Fields `calibrate` measured and fitted on the recorded GPU.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub measured: Vec<String>,

@@ -28,6 +28,7 @@ use crate::gpu::profile::Profile;
 use crate::gpu::{DeviceInfo, Gpu, GpuError, Recording};
 use crate::report::{BackendInfo, BackendKind, HostMemKind, Op, TimingSource};
 
+mod batch;
 mod contents;
 mod costs;
 mod driver_impl;

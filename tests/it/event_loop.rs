@@ -107,7 +107,7 @@ fn the_loop_runs_an_experiment_on_the_worker_and_draws_its_results() {
     // The worker opens the simulator on its own thread; its event names it in the status bar.
     rig.step_until("Simulated: profile h200");
     rig.key('3');
-    rig.step_until("Experiment 1/2: async-copy");
+    rig.step_until("Experiment 1/3: async-copy");
     rig.key('r');
     // The run goes to the worker and its report comes back on the channel (a fast run may end
     // within the batch that started it, so "running" need not be drawn in between).

@@ -168,6 +168,15 @@ impl Driver for CudaGpu {
         self.with(|g| g.copy(OpKind::H2d, stream, dst, dst_off, src, src_off, bytes))
     }
 
+    fn copy_h2d_batch_async(
+        &mut self,
+        stream: StreamId,
+        copies: &[crate::gpu::BatchCopy],
+        order: crate::gpu::SrcAccessOrder,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.copy_batch(stream, copies, order))
+    }
+
     fn copy_d2h_async(
         &mut self,
         stream: StreamId,

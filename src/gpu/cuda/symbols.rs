@@ -68,6 +68,11 @@ pub const BACKEND: &[&CStr] = &[
     c"cuLaunchKernel",
 ];
 
+/// `cuMemcpyBatchAsync`'s CUDA 13.0 prototype (batched copies): not required to open the
+/// backend, since a CUDA 12 driver runs everything else; asked for with [`present`] before each
+/// batched copy, whose error then says which driver it needs.
+pub const BATCH_COPY: &CStr = c"cuMemcpyBatchAsync_v2";
+
 /// The two names of `cuEventElapsedTime`, in the order they are tried: `_v2` (what the CUDA 13
 /// headers call; from CUDA 12.8), then the plain one, which every driver before 13 exports and
 /// which computes the same time (the Driver API reference: `_v2` differs only in not reporting
@@ -217,6 +222,7 @@ mod tests {
             .iter()
             .chain(BACKEND)
             .chain(ELAPSED.iter())
+            .chain([&BATCH_COPY])
             .map(|n| name(n))
             .collect();
         let mut seen = 0;

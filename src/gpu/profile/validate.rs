@@ -148,7 +148,7 @@ impl Profile {
     }
 
     /// Fields that add time.
-    fn costs(&self) -> [(&'static str, f64); 17] {
+    fn costs(&self) -> [(&'static str, f64); 20] {
         [
             ("copy_latency_us", self.copy_latency_us),
             ("pageable_copy_latency_us", self.pageable_copy_latency_us),
@@ -167,6 +167,9 @@ impl Profile {
             ("device_free_us", self.device_free_us),
             ("pinned_alloc_ms_per_gib", self.pinned_alloc_ms_per_gib),
             ("pageable_free_ms_per_gib", self.pageable_free_ms_per_gib),
+            ("batch_call_us", self.batch_call_us),
+            ("batch_per_copy_us", self.batch_per_copy_us),
+            ("batch_copy_latency_us", self.batch_copy_latency_us),
         ]
     }
 }

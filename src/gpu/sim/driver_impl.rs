@@ -2,7 +2,10 @@
 //! stream queue device work (`issue.rs`, `launch.rs`, `events.rs`), allocation is `memory.rs`.
 
 use super::SimGpu;
-use crate::gpu::{DevBuf, Driver, EventId, GpuError, HostBuf, Kernel, StreamId, StreamKind};
+use crate::gpu::{
+    BatchCopy, DevBuf, Driver, EventId, GpuError, HostBuf, Kernel, SrcAccessOrder, StreamId,
+    StreamKind,
+};
 use crate::report::HostMemKind;
 
 impl Driver for SimGpu {
@@ -60,6 +63,14 @@ impl Driver for SimGpu {
         bytes: u64,
     ) -> Result<(), GpuError> {
         self.h2d(stream, dst, dst_off, src, src_off, bytes)
+    }
+    fn copy_h2d_batch_async(
+        &mut self,
+        stream: StreamId,
+        copies: &[BatchCopy],
+        order: SrcAccessOrder,
+    ) -> Result<(), GpuError> {
+        self.h2d_batch(stream, copies, order)
     }
     fn copy_d2h_async(
         &mut self,
