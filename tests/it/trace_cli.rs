@@ -213,7 +213,9 @@ fn open_json_is_versioned() {
     assert_eq!(v["schema_version"], 2);
     assert!(v["findings"]["findings"].is_array(), "{v}");
     assert!(
-        v["findings"]["not_watched"].as_array().is_some_and(|n| !n.is_empty()),
+        v["findings"]["not_watched"]
+            .as_array()
+            .is_some_and(|n| !n.is_empty()),
         "a judged trace lists what it did not watch: {v}"
     );
     assert!(v["overlap_report"].is_object(), "{v}");
