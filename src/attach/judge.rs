@@ -4,9 +4,11 @@
 //! why copies did not overlap kernels (`overlap`). Pure: a [`Trace`] in, [`Findings`] out.
 //!
 //! What it cannot see is said, never passed over: host-side races (the library guards no
-//! pages) and the bytes a kernel touches (it records no kernel parameters).
+//! pages) and the bytes touched by a kernel whose parameters were not recorded; the bytes
+//! other kernels touch are assumed from their pointer parameters, and a finding says so.
 
 mod import;
+pub mod mangled;
 pub mod overlap;
 
 use std::collections::HashMap;
@@ -79,8 +81,9 @@ pub struct Findings {
 /// Host-side races need the program's host accesses: not recorded.
 pub const HOST_RACES_NOT_WATCHED: &str = "read-before-sync and write-while-in-flight (host-side races): not watched (the trace records no host accesses)";
 
-/// Kernel ranges are not recorded.
-pub const KERNELS_NOT_WATCHED: &str = "device races with kernels: not watched (the trace records no kernel parameters, so which bytes a kernel reads or writes is unknown; copies and memsets are judged by their ranges)";
+/// Kernels whose parameters the library could not read (a driver before CUDA 12.4, parameters
+/// passed through `extra`).
+pub const KERNELS_NOT_WATCHED: &str = "device races with kernels whose parameters the trace lacks: not watched (the library could not read their parameters, so which bytes they read or write is unknown; copies, memsets and the other kernels are judged by their ranges)";
 
 /// Judge `trace`: every hazard the checker proves from its driver calls but leaks (a program
 /// that exits frees all it holds).
@@ -98,12 +101,14 @@ pub fn judge(trace: &Trace) -> Findings {
                 end_ns,
                 stream,
                 kind: h.kind.name(),
-                warning: h.kind.is_warning(),
+                // A race that rests on an assumed kernel range may be no race (the kernel may not
+                // reach the bytes): a warning, and its message says what was assumed.
+                warning: h.kind.is_warning() || assumed_in(&imported, h.line, h.other_line),
                 call: h.line,
                 call_name: imported.calls.get(&h.line).cloned().unwrap_or_default(),
                 other_call: h.other_line,
                 source_line: None,
-                message: h.message,
+                message: with_assumed(h.message, &imported, h.line, h.other_line),
                 teaches: h.teaches,
             }
         })
@@ -116,6 +121,24 @@ pub fn judge(trace: &Trace) -> Findings {
         findings,
         not_watched,
     }
+}
+
+/// Whether call `line` or `other` is a kernel whose ranges were assumed.
+fn assumed_in(imported: &Imported, line: u32, other: Option<u32>) -> bool {
+    std::iter::once(line)
+        .chain(other)
+        .any(|l| imported.assumed.contains_key(&l))
+}
+
+/// `message`, with what was assumed about the kernels of calls `line` and `other`.
+fn with_assumed(message: String, imported: &Imported, line: u32, other: Option<u32>) -> String {
+    let mut out = message;
+    for l in std::iter::once(line).chain(other) {
+        if let Some(note) = imported.assumed.get(&l) {
+            let _ = write!(out, " (call {l}: {note})");
+        }
+    }
+    out
 }
 
 /// Where each driver call's work ran: the GPU op with its correlation id, else the call.

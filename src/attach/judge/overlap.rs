@@ -154,10 +154,10 @@ pub fn report(trace: &Trace) -> OverlapReport {
             }
             Record::Sync(s) if s.start != 0 => waits.push((s.start, s.end)),
             Record::Api(a) if a.name.starts_with("cuMemcpy") => {
-                if a.stream.unwrap_or(0) <= 1 {
-                    if let Some(id) = a.stream_id {
-                        legacy.insert(id);
-                    }
+                if a.stream.unwrap_or(0) <= 1
+                    && let Some(id) = a.stream_id
+                {
+                    legacy.insert(id);
                 }
                 if !a.name.contains("Async") {
                     synchronous.insert(a.corr);
