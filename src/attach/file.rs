@@ -61,6 +61,11 @@ pub struct ApiCall {
     pub grid: Option<[u64; 3]>,
     pub block: Option<[u64; 3]>,
     pub shared: Option<u64>,
+    /// Launches: each parameter's value when it is 8 bytes (`null` otherwise); absent when
+    /// the library could not read them (then the kernel's memory is not watched).
+    pub params: Option<Vec<Option<u64>>>,
+    /// The kernel has more parameters than the library records.
+    pub params_cut: bool,
     /// Allocations and frees: `device`, `managed`, `pinned`, `registered`.
     pub mem: Option<String>,
     pub ptr: Option<u64>,
@@ -136,6 +141,8 @@ pub struct Exit {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(tag = "t", rename_all = "snake_case")]
+// Records are read one at a time and most are API calls: boxing the big one buys nothing.
+#[allow(clippy::large_enum_variant)]
 pub enum Record {
     Header(Header),
     Note {

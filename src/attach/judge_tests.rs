@@ -427,3 +427,215 @@ fn causes_of(name: &str) -> Vec<&'static str> {
         .map(|c| c.cause)
         .collect()
 }
+
+fn gpu_memset(bytes: u64, start: u64, end: u64, stream: u32, corr: u32) -> String {
+    format!(
+        r#"{{"t":"memset","bytes":{bytes},"start":{start},"end":{end},"device":0,"stream_id":{stream},"corr":{corr}}}"#
+    )
+}
+
+#[test]
+fn a_finding_is_placed_at_its_calls_gpu_op_and_a_call_without_one_at_the_call() {
+    let memset_on = |stream: u64, bytes: u64, corr: u32| {
+        api(
+            "cuMemsetD8Async",
+            corr,
+            &format!(
+                r#","dst":{DEV},"elem":1,"count":{bytes},"stream":{stream},"stream_id":{}"#,
+                stream_id(stream)
+            ),
+        )
+    };
+    let t = trace(&[
+        alloc(DEV, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        memset_on(100, 4096, 7),
+        memset_on(200, 16, 8),
+        gpu_memset(4096, 300, 400, 13, 7),
+        gpu_memset(16, 500, 600, 14, 8),
+    ]);
+    let f = judge(&t).findings;
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].call, f[0].other_call), (5, Some(4)));
+    assert_eq!(
+        (f[0].start_ns, f[0].end_ns, f[0].stream),
+        (500, 600, Some(14))
+    );
+    let mark = f[0].as_mark();
+    assert_eq!(
+        (mark.kind.as_str(), mark.severity),
+        ("device-race", Severity::Error)
+    );
+    assert_eq!(
+        (mark.start_ns, mark.end_ns, mark.stream),
+        (500, 600, Some(14))
+    );
+    assert!(
+        mark.text
+            .starts_with("call 5 (cuMemsetD8Async), with call 4: "),
+        "{}",
+        mark.text
+    );
+
+    // The free has no GPU op: the finding is at the call itself, on no stream.
+    let free = format!(
+        r#"{{"t":"api","name":"cuMemFreeHost","corr":9,"start":700,"end":750,"ret":0,"mem":"pinned","ptr":{PINNED}}}"#
+    );
+    let t = trace(&[
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        copy("cuMemcpyHtoDAsync_v2", "htod", DEV, PINNED, 4096, 100, 5),
+        gpu_copy(1, 2, 4096, 800, 900, 13, 5),
+        free,
+    ]);
+    let f = judge(&t).findings;
+    let freed = f.iter().find(|x| x.kind == "free-while-in-flight");
+    let Some(freed) = freed else {
+        panic!("no free-while-in-flight in {f:?}")
+    };
+    assert_eq!(freed.call, 5);
+    assert_eq!(
+        (freed.start_ns, freed.end_ns, freed.stream),
+        (700, 750, None)
+    );
+}
+
+#[test]
+fn the_views_cause_lines_carry_each_causes_numbers_and_card() {
+    const BIG: u64 = SMALL_COPY * 4;
+    let r = overlap::report(&trace(&[
+        gpu_copy(1, 1, BIG, 10, 20, 13, 5),
+        gpu_copy(2, 1, BIG, 50, 80, 13, 6),
+        kernel(30, 40, 14),
+    ]));
+    let lines = overlap::view_lines(&r);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert!(
+        lines[0].contains("2 copies ran while no kernel ran"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("pageable-memory: 2 copies, 0.000 ms: the host side is pageable (malloc) memory (learn: async-copy / "),
+        "{lines:?}"
+    );
+    assert!(overlap::view_lines(&overlap::OverlapReport::default()).is_empty());
+}
+
+/// A launch of `kernel` on `stream` with these parameter values (JSON: numbers or null).
+fn launch_with(kernel: &str, stream: u64, params: &str) -> String {
+    api(
+        "cuLaunchKernel",
+        99,
+        &format!(
+            r#","kernel":"{kernel}","stream":{stream},"stream_id":{},"params":[{params}]"#,
+            stream_id(stream)
+        ),
+    )
+}
+
+/// A kernel on stream 100 given `DEV + 256`, then a download of `DEV` on stream 200, with an
+/// event between them when `ordered`.
+fn kernel_then_download(kernel: &str, ordered: bool) -> Trace {
+    let mut lines = vec![
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        api("cuEventCreate", 1, r#","event":500"#),
+        launch_with(kernel, 100, &format!("{},null", DEV + 256)),
+    ];
+    if ordered {
+        lines.push(api("cuEventRecord", 1, r#","event":500,"stream":100"#));
+        lines.push(api("cuStreamWaitEvent", 1, r#","event":500,"stream":200"#));
+    }
+    lines.push(copy(
+        "cuMemcpyDtoHAsync_v2",
+        "dtoh",
+        PINNED,
+        DEV,
+        4096,
+        200,
+        5,
+    ));
+    trace(&lines)
+}
+
+#[test]
+fn a_kernel_writing_what_a_copy_on_another_stream_reads_races_unless_an_event_orders_them() {
+    let f = judge(&kernel_then_download("_Z6kernelPfi", false));
+    let races: Vec<&Finding> = f
+        .findings
+        .iter()
+        .filter(|x| x.kind == "device-race")
+        .collect();
+    assert_eq!(races.len(), 1, "{f:?}");
+    assert!(
+        races[0].message.contains("the kernel's ranges are assumed")
+            && races[0].message.contains("parameter 1 read and written"),
+        "{}",
+        races[0].message
+    );
+    assert!(
+        races[0].warning,
+        "an assumed range makes it a warning: {f:?}"
+    );
+    assert!(!f.not_watched.contains(&KERNELS_NOT_WATCHED), "{f:?}");
+    assert_eq!(
+        kinds(&kernel_then_download("_Z6kernelPfi", true)),
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn a_const_pointer_parameter_is_only_read_and_an_unparsed_name_is_read_write() {
+    // Both read DEV: no race.
+    assert_eq!(
+        kinds(&kernel_then_download("_Z6kernelPKfi", false)),
+        Vec::<&str>::new()
+    );
+    // extern "C": the type is unknown, so assumed written, and the finding says so.
+    let f = judge(&kernel_then_download("kernel_c", false));
+    assert_eq!(f.findings.len(), 1, "{f:?}");
+    assert!(
+        f.findings[0].message.contains("not known from the name"),
+        "{f:?}"
+    );
+    // A const kernel still races with an upload on another stream writing the same bytes.
+    let t = trace(&[
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        launch_with("_Z6kernelPKfi", 100, &format!("{DEV},7")),
+        copy(
+            "cuMemcpyHtoDAsync_v2",
+            "htod",
+            DEV + 4000,
+            PINNED,
+            16,
+            200,
+            5,
+        ),
+    ]);
+    assert_eq!(kinds(&t), ["device-race"]);
+}
+
+#[test]
+fn only_launches_without_parameters_are_not_watched_and_values_outside_allocations_touch_nothing() {
+    let t = trace(&[
+        alloc(DEV, 4096),
+        pinned(PINNED, 4096),
+        stream(100, 13),
+        stream(200, 14),
+        // 5 and a pointer past the allocation: neither is in a known allocation.
+        launch_with("_Z6kernelPfi", 100, &format!("{},5", DEV + 8192)),
+        copy("cuMemcpyDtoHAsync_v2", "dtoh", PINNED, DEV, 4096, 200, 5),
+    ]);
+    let f = judge(&t);
+    assert_eq!(kinds(&t), Vec::<&str>::new());
+    assert!(!f.not_watched.contains(&KERNELS_NOT_WATCHED), "{f:?}");
+    let old = trace(&[alloc(DEV, 4096), stream(100, 13), launch(100)]);
+    assert!(judge(&old).not_watched.contains(&KERNELS_NOT_WATCHED));
+}

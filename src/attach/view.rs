@@ -72,6 +72,11 @@ pub struct TraceView {
     /// Whether a judge looked at the trace ([`Self::with_findings`]): without one, an empty
     /// list says nothing about races.
     pub judged: bool,
+    /// Why copies did not overlap kernels: a line per cause, with its numbers and its card
+    /// ([`Self::with_causes`]).
+    pub causes: Vec<String>,
+    /// What the judge could not see, so that no finding about it means nothing.
+    pub not_watched: Vec<String>,
     /// The timeline's origin, to place marks.
     origin_ns: u64,
 }
@@ -103,6 +108,8 @@ impl TraceView {
             selected_mark: None,
             left_out,
             judged: false,
+            causes: Vec::new(),
+            not_watched: Vec::new(),
             origin_ns,
         }
     }
@@ -117,6 +124,14 @@ impl TraceView {
             .collect();
         self.judged = true;
         self.selected_mark = None;
+        self
+    }
+
+    /// This view with the lines of a why-no-overlap report (one per cause) and what the judge
+    /// could not see.
+    pub fn with_causes(mut self, causes: Vec<String>, not_watched: Vec<String>) -> Self {
+        self.causes = causes;
+        self.not_watched = not_watched;
         self
     }
 

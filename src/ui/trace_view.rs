@@ -2,7 +2,8 @@
 //! shown, how the program ended, whether the trace is complete), the experiments' timeline
 //! widget (a lane per stream, the host lane with the calls it waited in; `m` for the engine
 //! lanes) with each finding's `▲` on its bar, the per-stream summary and the findings list
-//! (the overlap of copies with kernels first), and the keys of the key table's `Trace` context.
+//! (the overlap of copies with kernels first, then each finding, why copies did not overlap
+//! kernels, and what the judge could not see), and the keys of the key table's `Trace` context.
 //! Side by side from [`WIDE`] columns, stacked below. Every outside string is cleaned.
 
 use ratatui::buffer::Buffer;
@@ -65,7 +66,10 @@ pub fn render(view: &TraceView, theme: &Theme, area: Rect, buf: &mut Buffer) {
             .areas(text);
         (a, b)
     } else {
-        let rows = findings_rows(view).saturating_add(2).min(text.height / 2);
+        // The findings are what the learner came for: up to two thirds of the rows.
+        let rows = findings_rows(view)
+            .saturating_add(2)
+            .min(text.height.saturating_mul(2) / 3);
         let [a, b] = Layout::vertical([Constraint::Fill(1), Constraint::Length(rows)]).areas(text);
         (a, b)
     };
@@ -201,10 +205,14 @@ fn overlap_prefixes() -> [String; 2] {
     ["uploads: ".to_string(), "downloads: ".to_string()]
 }
 
-/// Lines the findings pane would like: the overlap lines, the marks, the lines about what the
-/// timeline leaves out.
+/// Lines the findings pane would like: the overlap lines, the marks, the why-no-overlap causes,
+/// what the judge did not watch and the lines about what the timeline leaves out.
 fn findings_rows(view: &TraceView) -> u16 {
-    let n = overlap_lines(&view.summary).len() + view.marks.len().max(1) + view.left_out.len();
+    let n = overlap_lines(&view.summary).len()
+        + view.marks.len().max(1)
+        + view.causes.len()
+        + view.not_watched.len()
+        + view.left_out.len();
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
@@ -256,19 +264,102 @@ fn findings_pane(view: &TraceView, theme: &Theme, area: Rect, buf: &mut Buffer) 
             Span::styled(format!(" {}", clean_line(&mark.text)), theme.text()),
         ]));
     }
-    for note in &view.left_out {
+    for (i, cause) in view.causes.iter().enumerate() {
+        // The first line says how many copies ran alone; each cause after it is a warning.
+        let style = if i == 0 {
+            theme.strong()
+        } else {
+            theme.warning()
+        };
+        lines.push(Line::styled(clean_line(cause), style));
+    }
+    for note in view.not_watched.iter().chain(&view.left_out) {
         lines.push(Line::styled(clean_line(note), theme.muted()));
     }
-    // Keep the selected finding in view: scroll so it is on the last visible row at most.
+    // Keep the selected finding in view: scroll so that its last wrapped row is on the last
+    // visible row at most.
     let inner_rows = usize::from(area.height.saturating_sub(2));
+    let inner_width = usize::from(area.width.saturating_sub(2)).max(1);
     let first_mark = overlap_lines(&view.summary).len();
     let scroll = view
         .selected_mark
-        .map(|i| (first_mark + i + 1).saturating_sub(inner_rows))
+        .map(|i| {
+            let rows: usize = lines
+                .iter()
+                .take(first_mark + i + 1)
+                .map(|l| l.width().max(1).div_ceil(inner_width))
+                .sum();
+            rows.saturating_sub(inner_rows)
+        })
         .unwrap_or(0);
     Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .scroll((u16::try_from(scroll).unwrap_or(0), 0))
         .block(block)
         .render(area, buf);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::attach::timeline::TraceTimeline;
+    use crate::attach::view::Mark;
+    use crate::report::OpKind;
+    use crate::timeline::sample::op;
+
+    fn screen(width: u16, height: u16) -> String {
+        let timeline = TraceTimeline {
+            ops: vec![
+                op(OpKind::H2d, 13, 0.0, 10.0),
+                op(OpKind::Kernel, 14, 20.0, 30.0),
+            ],
+            origin_ns: 1_000,
+            ..Default::default()
+        };
+        let mark = Mark {
+            kind: "device-race".into(),
+            text: "call 5 (cuMemsetD8Async): two streams write".into(),
+            severity: Severity::Error,
+            start_ns: 21_000,
+            end_ns: 29_000,
+            stream: Some(14),
+        };
+        let view = TraceView::new("t", timeline, Summary::default())
+            .with_findings(&[mark])
+            .with_causes(
+                vec![
+                    "why no overlap: 1 copies ran while no kernel ran".into(),
+                    "pageable-memory: 1 copies".into(),
+                ],
+                vec!["host races: not watched".into()],
+            );
+        let area = Rect::new(0, 0, width, height);
+        let mut buf = Buffer::empty(area);
+        render(&view, &Theme::new(false), area, &mut buf);
+        (0..height)
+            .map(|y| {
+                (0..width)
+                    .map(|x| buf[(x, y)].symbol().to_string())
+                    .collect::<String>()
+                    + "\n"
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_findings_pane_lists_the_finding_the_causes_and_what_was_not_watched() {
+        for (w, h) in [(80, 24), (200, 60)] {
+            let s = screen(w, h);
+            for want in [
+                "▲ device-race call 5",
+                "why no overlap: 1 copies",
+                "pageable-memory: 1 copies",
+                "host races: not watched",
+            ] {
+                assert!(s.contains(want), "{w}x{h}: no {want:?} in\n{s}");
+            }
+            // The mark on the kernel's bar, besides the one before the finding's line.
+            assert!(s.matches(MARK).count() >= 2, "{w}x{h}:\n{s}");
+        }
+    }
 }

@@ -19,7 +19,8 @@ use crate::layout::*;
 /// Called by CUPTI with `data` pointing at a `CUpti_CallbackData` for the driver domain.
 pub unsafe extern "C" fn on_api(_user: *mut c_void, domain: u32, cbid: u32, data: *const c_void) {
     let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        if domain != ids::DOMAIN_DRIVER_API || data.is_null() {
+        // The library's own parameter query (`params`) is not the program's call.
+        if domain != ids::DOMAIN_DRIVER_API || data.is_null() || crate::params::querying() {
             return;
         }
         let Some(cupti) = crate::CUPTI.get() else {

@@ -210,6 +210,25 @@ pub fn driver_version() -> Option<i32> {
     (unsafe { f(&mut v) } == 0).then_some(v)
 }
 
+/// `cuFuncGetParamInfo(CUfunction func, size_t paramIndex, size_t *paramOffset, size_t
+/// *paramSize)` (CUDA 12.4 and later).
+pub type FuncGetParamInfo = unsafe extern "C" fn(usize, usize, *mut usize, *mut usize) -> c_int;
+
+/// `cuFuncGetParamInfo` from the libcuda already in the process, looked up once (a driver
+/// older than 12.4 has none: kernels' parameters are then not recorded).
+pub fn func_get_param_info() -> Option<FuncGetParamInfo> {
+    static FOUND: std::sync::OnceLock<Option<FuncGetParamInfo>> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        // SAFETY: RTLD_NOLOAD only returns a handle to a library that is already loaded.
+        let lib = unsafe { dlopen(c"libcuda.so.1".as_ptr(), RTLD_LAZY | RTLD_NOLOAD) };
+        if lib.is_null() {
+            return None;
+        }
+        // SAFETY: the driver header's signature of cuFuncGetParamInfo.
+        unsafe { symbol(lib, c"cuFuncGetParamInfo") }
+    })
+}
+
 /// `InitializeInjectionNvtx2` (`NvtxInitializeInjectionNvtxFunc_t`).
 pub type NvtxEntry = unsafe extern "C" fn(*const c_void) -> c_int;
 

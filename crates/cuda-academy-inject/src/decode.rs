@@ -283,7 +283,7 @@ impl Args<'_> {
         Ok(match shape {
             Shape::Launch => {
                 let a = params!(self, Launch);
-                self.stream(
+                let line = self.stream(
                     dims(
                         line,
                         [a.gridDimX, a.gridDimY, a.gridDimZ],
@@ -292,11 +292,13 @@ impl Args<'_> {
                     )
                     .u64("func", a.f as u64),
                     a.hStream,
-                )
+                );
+                // SAFETY: kernelParams is the launch's, valid for the callback.
+                unsafe { with_params(line, a.f, a.kernelParams) }
             }
             Shape::LaunchCoop => {
                 let a = params!(self, LaunchCoop);
-                self.stream(
+                let line = self.stream(
                     dims(
                         line,
                         [a.gridDimX, a.gridDimY, a.gridDimZ],
@@ -305,11 +307,15 @@ impl Args<'_> {
                     )
                     .u64("func", a.f as u64),
                     a.hStream,
-                )
+                );
+                // SAFETY: kernelParams is the launch's, valid for the callback.
+                unsafe { with_params(line, a.f, a.kernelParams) }
             }
             Shape::LaunchEx => {
                 let a = params!(self, LaunchEx);
                 let line = line.u64("func", a.f as u64);
+                // SAFETY: kernelParams is the launch's, valid for the callback.
+                let line = unsafe { with_params(line, a.f, a.kernelParams) };
                 if a.config.is_null() {
                     return Ok(line);
                 }
@@ -499,6 +505,20 @@ impl Args<'_> {
 }
 
 /// An allocation's memory kind, address (when the call succeeded) and size.
+/// `params` (each 8-byte parameter's value, `null` for others) and `params_cut`, when the
+/// launch's parameters can be read (`params::read`).
+///
+/// # Safety
+/// `kernel_params` is the launch's `kernelParams`, during its callback.
+unsafe fn with_params(line: Line, func: Handle, kernel_params: Handle) -> Line {
+    // SAFETY: the caller's promise.
+    match unsafe { crate::params::read(func, kernel_params) } {
+        Some(p) if p.cut => line.u64_list("params", &p.values).bool("params_cut", true),
+        Some(p) => line.u64_list("params", &p.values),
+        None => line,
+    }
+}
+
 fn alloc(line: Line, mem: &str, ptr: Option<u64>, bytes: usize) -> Line {
     let line = line.str("mem", mem).u64("bytes", bytes as u64);
     match ptr {

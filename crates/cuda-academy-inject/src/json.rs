@@ -64,6 +64,25 @@ impl Line {
         self
     }
 
+    /// A list of numbers, `null` where one is not known (`[1,null,3]`).
+    pub fn u64_list(mut self, key: &str, values: &[Option<u64>]) -> Line {
+        self.key(key);
+        self.text.push('[');
+        for (i, v) in values.iter().enumerate() {
+            if i > 0 {
+                self.text.push(',');
+            }
+            match v {
+                Some(v) => {
+                    let _ = write!(self.text, "{v}");
+                }
+                None => self.text.push_str("null"),
+            }
+        }
+        self.text.push(']');
+        self
+    }
+
     /// The line, `}` and newline added.
     pub fn finish(mut self) -> String {
         self.text.push_str("}\n");

@@ -25,6 +25,7 @@ pub mod decode;
 pub mod ids;
 pub mod json;
 pub mod layout;
+pub mod params;
 pub mod sink;
 
 #[cfg(test)]

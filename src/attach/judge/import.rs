@@ -4,12 +4,17 @@
 //! `cudaMalloc`, `cuMemcpyHtoDAsync_v2` is `cudaMemcpyAsync`, ...). A trace has no source
 //! lines: an entry's `line` is the call's number among the trace's driver calls (1-based).
 //!
-//! What the trace cannot say: which bytes a kernel touches (the library records no kernel
-//! parameters), so kernels are logged touching nothing and races with kernels are not watched;
-//! and host accesses (no page guarding), so host-side races are not watched.
+//! A kernel touches what its pointer parameters point into: a parameter value (the library
+//! records each 8-byte one) inside a known allocation is a range from that pointer to the end
+//! of the allocation (assumed: the trace cannot say how far the kernel goes), read only when
+//! the kernel's mangled name says pointer to const (`mangled`), else read and written. A
+//! launch whose parameters the library could not read is logged touching nothing (counted in
+//! `kernels`: races with it are not watched). Host accesses are not recorded (no page
+//! guarding), so host-side races are not watched.
 
 use std::collections::HashMap;
 
+use super::mangled;
 use crate::attach::file::{ApiCall, Record, Trace};
 use crate::exercise::calls::CallId;
 use crate::exercise::log::{Call, DeviceOp, DeviceOpKind, Entry, MemKind, Range, RegionId};
@@ -23,8 +28,11 @@ pub struct Imported {
     pub names: HashMap<RegionId, String>,
     /// Per entry's line (the call number): the driver call's name.
     pub calls: HashMap<u32, String>,
-    /// Kernel launches logged without the memory they touch.
+    /// Kernel launches logged without the memory they touch (their parameters not read).
     pub kernels: u64,
+    /// Per launch's line whose ranges were assumed from its pointer parameters: what was
+    /// assumed, for the finding to say.
+    pub assumed: HashMap<u32, String>,
 }
 
 /// One allocation the trace saw, or a host block it inferred from a copy (pageable).
@@ -91,19 +99,7 @@ impl Importer {
                 );
                 self.push(n, Call::Device(op));
             }
-            _ if n.starts_with("cuLaunch") => {
-                let stream = self.stream(c);
-                let kernel = c.kernel.clone().unwrap_or_else(|| "kernel".into());
-                self.out.kernels += 1;
-                let op = DeviceOp::queued(
-                    stream,
-                    DeviceOpKind::Kernel,
-                    format!("{kernel}<<<…>>>"),
-                    vec![],
-                    vec![],
-                );
-                self.push(n, Call::Device(op));
-            }
+            _ if n.starts_with("cuLaunch") => self.launch(c),
             _ if n.starts_with("cuMemAllocAsync") || n.starts_with("cuMemAllocFromPoolAsync") => {
                 if let Some(range) = self.alloc(c, MemKind::Device, CallId::CudaMallocAsync) {
                     let stream = self.stream(c);
@@ -379,6 +375,63 @@ impl Importer {
     fn host_side(&self, addr: u64) -> bool {
         self.region_at(addr)
             .is_none_or(|r| r.kind != MemKind::Device)
+    }
+
+    /// A kernel launch, touching what its pointer parameters point into.
+    fn launch(&mut self, c: &ApiCall) {
+        let stream = self.stream(c);
+        let kernel = c.kernel.clone().unwrap_or_else(|| "kernel".into());
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        match &c.params {
+            None => self.out.kernels += 1,
+            Some(values) => {
+                let types = mangled::params(&kernel);
+                let mut said = Vec::new();
+                for (index, value) in values.iter().enumerate() {
+                    let Some(r) = value.and_then(|v| self.region_at(v).map(|r| (v, r))) else {
+                        continue;
+                    };
+                    let (addr, region) = r;
+                    let range = Range {
+                        region: region.id,
+                        start: addr - region.base,
+                        end: region.bytes.max(addr - region.base),
+                    };
+                    let what = match mangled::param(&types, index) {
+                        mangled::Param::ConstPointer => {
+                            reads.push(range);
+                            "read"
+                        }
+                        mangled::Param::Unknown => {
+                            writes.push(range);
+                            "read and written (its type is not known from the name)"
+                        }
+                        _ => {
+                            writes.push(range);
+                            "read and written"
+                        }
+                    };
+                    said.push(format!("parameter {} {what}", index + 1));
+                }
+                if !said.is_empty() {
+                    self.out.assumed.insert(
+                        self.line,
+                        format!(
+                            "the kernel's ranges are assumed: each pointer parameter from its address to the end of its allocation ({})",
+                            said.join(", ")
+                        ),
+                    );
+                }
+            }
+        }
+        let op = DeviceOp::queued(
+            stream,
+            DeviceOpKind::Kernel,
+            format!("{kernel}<<<…>>>"),
+            reads,
+            writes,
+        );
+        self.push(&c.name, Call::Device(op));
     }
 
     fn memset(&mut self, c: &ApiCall) {

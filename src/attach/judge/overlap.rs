@@ -240,6 +240,36 @@ fn waited_between(c: &Op, kernels: &[(u64, u64, u32)], waits: &[(u64, u64)]) -> 
     gap.is_some_and(|(from, to)| waits.iter().any(|&(s, e)| s < to && from < e))
 }
 
+/// The report as the view's lines: one per cause, short (its numbers and card; the
+/// explanation up to its first `:` or `;`), after a line saying how many copies ran alone.
+pub fn view_lines(r: &OverlapReport) -> Vec<String> {
+    if r.causes.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![format!(
+        "why no overlap: {} copies ran while no kernel ran ({:.3} ms)",
+        r.lone_copies,
+        r.lone_ns as f64 / 1e6
+    )];
+    for c in &r.causes {
+        let gist = c
+            .explanation
+            .split([':', ';'])
+            .next()
+            .unwrap_or(c.explanation);
+        out.push(format!(
+            "{}{}: {} copies, {:.3} ms: {gist} (learn: {} / {})",
+            c.cause,
+            if c.certain { "" } else { " (a guess)" },
+            c.copies,
+            c.cost_ns as f64 / 1e6,
+            c.teaches.lesson,
+            c.teaches.card
+        ));
+    }
+    out
+}
+
 /// The report as text.
 pub fn render(r: &OverlapReport) -> String {
     let mut out = String::from("\nwhy no overlap\n");

@@ -20,7 +20,17 @@ const POLL: Duration = Duration::from_millis(200);
 /// Show `opened` until the learner quits; the terminal is as it was afterwards.
 pub(super) fn show(opened: Opened, color: bool) -> anyhow::Result<()> {
     let theme = Theme::new(color).with_truecolor(Theme::truecolor_from_env());
-    let mut view = TraceView::new(opened.source, opened.timeline, opened.summary);
+    let Opened {
+        source,
+        summary,
+        timeline,
+        judged,
+    } = opened;
+    let causes = crate::attach::judge::overlap::view_lines(&judged.overlap_report);
+    let not_watched = judged.findings.not_watched.iter().map(|n| n.to_string());
+    let mut view = TraceView::new(source, timeline, summary)
+        .with_findings(&judged.findings.findings)
+        .with_causes(causes, not_watched.collect());
     let ending = Arc::new(AtomicBool::new(false));
     for signal in [
         signal_hook::consts::SIGTERM,
