@@ -141,8 +141,6 @@ pub struct Exit {
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, Deserialize, PartialEq)]
 #[serde(tag = "t", rename_all = "snake_case")]
-// Records are read one at a time and most are API calls: boxing the big one buys nothing.
-#[allow(clippy::large_enum_variant)]
 pub enum Record {
     Header(Header),
     Note {
