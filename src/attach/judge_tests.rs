@@ -639,3 +639,52 @@ fn only_launches_without_parameters_are_not_watched_and_values_outside_allocatio
     let old = trace(&[alloc(DEV, 4096), stream(100, 13), launch(100)]);
     assert!(judge(&old).not_watched.contains(&KERNELS_NOT_WATCHED));
 }
+
+#[test]
+fn memory_freed_and_allocated_again_at_its_address_is_another_allocation() {
+    let other = 0x7100_0000;
+    let free = |ptr: u64| api("cuMemFree_v2", 1, &format!(r#","ptr":{ptr}"#));
+    let sync = |s: u64| api("cuStreamSynchronize", 1, &format!(r#","stream":{s}"#));
+    // One thread after another (the second one's allocation gets the freed address), while
+    // another allocation is in use on the first stream: a new allocation is none of the others
+    // (ids were once counted from the live ones, so this one took `other`'s).
+    let in_turn = trace(&[
+        stream(100, 13),
+        stream(200, 14),
+        alloc(DEV, 4096),
+        alloc(other, 4096),
+        memset(DEV, 4096, 100),
+        sync(100),
+        free(DEV),
+        memset(other, 4096, 100),
+        alloc(DEV, 4096),
+        memset(DEV, 4096, 200),
+        sync(200),
+        free(DEV),
+    ]);
+    assert_eq!(kinds(&in_turn), Vec::<&str>::new());
+    // Two threads: the first's free returned (its record written) after the second's
+    // allocation already had the memory; the free is the first allocation's.
+    let threads = trace(&[
+        stream(100, 13),
+        stream(200, 14),
+        alloc(DEV, 4096),
+        memset(DEV, 4096, 100),
+        sync(100),
+        alloc(DEV, 4096),
+        free(DEV),
+        memset(DEV, 4096, 200),
+        sync(200),
+        free(DEV),
+    ]);
+    assert_eq!(kinds(&threads), Vec::<&str>::new());
+    // The same address on two streams with no free between is still one allocation: a race.
+    let shared = trace(&[
+        stream(100, 13),
+        stream(200, 14),
+        alloc(DEV, 4096),
+        memset(DEV, 4096, 100),
+        memset(DEV, 4096, 200),
+    ]);
+    assert_eq!(kinds(&shared), ["device-race"]);
+}

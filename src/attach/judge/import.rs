@@ -46,7 +46,15 @@ struct Region {
 #[derive(Default)]
 struct Importer {
     out: Imported,
+    /// The allocations alive now (a free removes one).
     regions: Vec<Region>,
+    /// How many regions were ever made: the next one's id (ids are never reused, so a block
+    /// allocated at a freed one's address is another allocation).
+    made: u32,
+    /// Allocations whose address a later allocation returned before their free's record came
+    /// (threads: the free's record is written when it returns, after the other thread's
+    /// allocation may already have got the memory): the free, when it comes, is theirs.
+    freed_early: HashMap<u64, Vec<RegionId>>,
     streams: HashMap<u64, StreamId>,
     events: HashMap<u64, EventId>,
     line: u32,
@@ -241,7 +249,8 @@ impl Importer {
     }
 
     fn new_region(&mut self, base: u64, bytes: u64, kind: MemKind, call: CallId) -> RegionId {
-        let id = RegionId(self.regions.len() as u32);
+        let id = RegionId(self.made);
+        self.made += 1;
         self.regions.push(Region {
             base,
             bytes,
@@ -270,6 +279,11 @@ impl Importer {
 
     fn alloc(&mut self, c: &ApiCall, kind: MemKind, call: CallId) -> Option<Range> {
         let (ptr, bytes) = (c.ptr?, c.bytes?);
+        // The address is still held: its owner was freed by a record not yet read.
+        while let Some(at) = self.regions.iter().position(|r| r.base == ptr) {
+            let old = self.regions.remove(at);
+            self.freed_early.entry(ptr).or_default().push(old.id);
+        }
         let region = self.new_region(ptr, bytes, kind, call);
         self.out.calls.insert(self.line, c.name.clone());
         Some(Range {
@@ -292,6 +306,13 @@ impl Importer {
 
     fn free(&mut self, c: &ApiCall, call: &'static str) {
         let Some(ptr) = c.ptr else { return };
+        if let Some(early) = self.freed_early.get_mut(&ptr)
+            && !early.is_empty()
+        {
+            let region = early.remove(0);
+            self.push(&c.name, Call::Free { region, call });
+            return;
+        }
         let Some(at) = self.regions.iter().rposition(|r| r.base == ptr) else {
             return;
         };
