@@ -7,13 +7,13 @@
 //! operations, allocations checked against the device's free memory and a host budget, a
 //! wall-clock limit, and a cancellation flag polled as it runs.
 
-pub(crate) mod academy;
+mod academy;
 mod alloc;
 mod args;
 mod arith;
 mod calls;
 mod copies;
-pub(crate) mod errors;
+mod errors;
 mod eval;
 mod events;
 mod functions;
@@ -35,8 +35,6 @@ use crate::gpu::{DevBuf, EventId, Gpu, GpuError, HostBuf, StreamId};
 use crate::ordering::{Model, Refused};
 use crate::report::Op;
 
-pub(crate) use args::Args;
-pub(crate) use calls::nvtx;
 pub use errors::CudaError;
 pub use limits::{Halt, Halted, Limits};
 use value::Scope;
@@ -116,7 +114,7 @@ pub(crate) struct Stop {
     pub exited: Option<i64>,
 }
 
-pub(crate) type Res<T> = Result<T, Stop>;
+type Res<T> = Result<T, Stop>;
 
 /// The run stops at `pos` with `message` (a runtime error in the learner's program).
 fn stop(pos: Pos, message: impl Into<String>) -> Stop {
@@ -225,7 +223,7 @@ pub fn run_within(program: &Program, gpu: &mut dyn Gpu, limits: Limits, halt: Ha
     it.out
 }
 
-pub(crate) struct Interp<'a> {
+struct Interp<'a> {
     gpu: &'a mut dyn Gpu,
     limits: Limits,
     /// The check's cancel flag and deadline.

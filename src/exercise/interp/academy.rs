@@ -1,6 +1,6 @@
 //! The C library's and `academy.cuh`'s helpers: `printf`, `min`/`max`, `dim3`, and the
-//! exercise helpers `report`, `host_work`, `fill_input`, `check_output` and `now_ms`, and
-//! `exit`.
+//! exercise helpers `report`, `host_work`, `fill_input` and `check_output` (`now_ms` is one
+//! line of the dispatch).
 
 use super::OutputCheck;
 use super::args::Args;
@@ -13,7 +13,7 @@ use crate::exercise::{FILL_SEED, printf};
 use crate::gpu::HostBuf;
 
 /// `min(a, b)` (`smaller`) or `max(a, b)`: the argument itself, integer or floating.
-pub(crate) fn min_max(a: &Args, smaller: bool) -> Res<Value> {
+pub(super) fn min_max(a: &Args, smaller: bool) -> Res<Value> {
     let (x, y) = (a.val(0)?, a.val(1)?);
     let (fx, fy) = (a.num(0)?, a.num(1)?);
     let first = if smaller { fx <= fy } else { fx >= fy };
@@ -21,7 +21,7 @@ pub(crate) fn min_max(a: &Args, smaller: bool) -> Res<Value> {
 }
 
 /// `dim3(x[, y[, z]])`: each size at least 1.
-pub(crate) fn dim3(a: &Args) -> Res<Value> {
+pub(super) fn dim3(a: &Args) -> Res<Value> {
     let mut d = [1i64; 3];
     for (i, x) in d.iter_mut().enumerate().take(a.vals.len()) {
         *x = a.int(i)?;
@@ -50,21 +50,8 @@ struct Pattern {
 }
 
 impl Interp<'_> {
-    /// `exit(status)`: the run ends here with `status`; what ran is judged.
-    pub(crate) fn exit(&mut self, a: &Args) -> Res<Value> {
-        Err(super::Stop {
-            exited: Some(a.int(0)?),
-            ..stop(a.pos, "exit")
-        })
-    }
-
-    /// `now_ms()`: the host's clock, in milliseconds.
-    pub(crate) fn now_ms(&mut self) -> Value {
-        Value::Float(self.gpu.host_now_us() / 1000.0)
-    }
-
     /// `printf(format, ...)`: the number of bytes printed.
-    pub(crate) fn printf(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn printf(&mut self, a: &Args) -> Res<Value> {
         // Step cost (issue 21): formatting costs in proportion to the text.
         self.charge(a.pos, limits::text_steps(a.str(0)?.len()))?;
         let rest = a.vals.get(1..).unwrap_or_default();
@@ -75,7 +62,7 @@ impl Interp<'_> {
 
     /// `fprintf(stderr, format, …)` or `fprintf(stdout, …)`: printed as `printf` prints (the
     /// program's output is one text, as a terminal shows both).
-    pub(crate) fn fprintf(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn fprintf(&mut self, a: &Args) -> Res<Value> {
         let stream = a.int(0)?;
         if stream != api::STDOUT && stream != api::STDERR {
             return Err(stop(
@@ -91,7 +78,7 @@ impl Interp<'_> {
     }
 
     /// `report("name", value)`: a metric the checks read.
-    pub(crate) fn report(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn report(&mut self, a: &Args) -> Res<Value> {
         let (name, value) = (a.str(0)?.to_string(), a.num(1)?);
         if name.is_empty()
             || name.len() > 64
@@ -108,7 +95,7 @@ impl Interp<'_> {
     }
 
     /// `host_work(ms)`: the host busy for `ms`, on the host lane.
-    pub(crate) fn host_work(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn host_work(&mut self, a: &Args) -> Res<Value> {
         let ms = a.num(0)?;
         if !(0.0..=10_000.0).contains(&ms) {
             return Err(stop(a.pos, "`host_work` takes 0 to 10000 milliseconds"));
@@ -126,7 +113,7 @@ impl Interp<'_> {
 
     /// `check_output(h + i, n[, spins])`: whether the `n` floats there hold the transform of
     /// the input after `spins` passes of `spin(cycles, x, n)` (none when left out).
-    pub(crate) fn check_output(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn check_output(&mut self, a: &Args) -> Res<Value> {
         let Pattern {
             range, h, off, n, ..
         } = self.pattern_span(a)?;
@@ -162,7 +149,7 @@ impl Interp<'_> {
     }
 
     /// `fill_input(h + i, n)`: the input pattern into `n` floats.
-    pub(crate) fn fill_input(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn fill_input(&mut self, a: &Args) -> Res<Value> {
         let Pattern {
             range,
             h,

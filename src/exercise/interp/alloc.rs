@@ -13,7 +13,7 @@ use crate::report::HostMemKind;
 
 impl Interp<'_> {
     /// `malloc(bytes)`.
-    pub(crate) fn malloc(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn malloc(&mut self, a: &Args) -> Res<Value> {
         let bytes = a.count(0)?;
         let r = self.alloc(
             a,
@@ -32,7 +32,7 @@ impl Interp<'_> {
     /// `cudaHostAlloc(&ptr, bytes, flags)`: flags are an `unsigned int`, and a bit outside
     /// Portable (1), Mapped (2) and WriteCombined (4) is cudaErrorInvalidValue, as the Runtime
     /// API documents (review 2026-12-01b CK17: 0xFFFFFFFF and -1 returned cudaSuccess).
-    pub(crate) fn host_alloc(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn host_alloc(&mut self, a: &Args) -> Res<Value> {
         a.place(0)?;
         a.count(1)?;
         let flags = a.int(2)? as u32;
@@ -53,7 +53,7 @@ impl Interp<'_> {
 
     /// `cudaMalloc(&ptr, bytes)`, `cudaMallocHost(&ptr, bytes)` and `cudaHostAlloc`'s
     /// allocation: the pointer is written to `ptr`, whose name the messages use.
-    pub(crate) fn alloc_into(
+    pub(super) fn alloc_into(
         &mut self,
         a: &Args,
         call: CallId,
@@ -151,7 +151,7 @@ impl Interp<'_> {
     }
 
     /// `free`, `cudaFree` and `cudaFreeHost` (`id` says which).
-    pub(crate) fn free(&mut self, a: &Args, id: CallId) -> Res<Value> {
+    pub(super) fn free(&mut self, a: &Args, id: CallId) -> Res<Value> {
         if matches!(a.val(0)?, Value::Null) {
             return Ok(Value::Int(0));
         }
@@ -212,7 +212,7 @@ impl Interp<'_> {
     }
 
     /// `cudaHostRegister` (`on`) and `cudaHostUnregister`.
-    pub(crate) fn register(&mut self, a: &Args, on: bool) -> Res<Value> {
+    pub(super) fn register(&mut self, a: &Args, on: bool) -> Res<Value> {
         let (r, off) = a.ptr(0)?;
         let name = self.region_name(r);
         let region = self.regions[r].clone();

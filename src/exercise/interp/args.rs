@@ -14,7 +14,7 @@ pub(super) enum NumberOut {
 }
 
 /// A call's evaluated arguments, with the accessors that check them.
-pub(crate) struct Args<'a> {
+pub(super) struct Args<'a> {
     pub name: &'a str,
     pub vals: &'a [Value],
     pub exprs: &'a [Expr],
@@ -158,7 +158,7 @@ impl Args<'_> {
 
     /// Where a number an out-parameter receives goes: a variable or array element
     /// ([`Args::place`]), or a float in host memory (`&ms[i]` of a `malloc`'d buffer).
-    pub(super) fn number_out(&self, i: usize) -> Res<NumberOut> {
+    pub fn number_out(&self, i: usize) -> Res<NumberOut> {
         match self.val(i)? {
             Value::Ptr { region, off, .. } if *off >= 0 => {
                 Ok(NumberOut::Mem(region.0 as usize, *off as u64))

@@ -75,7 +75,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMemcpy` (`sync`) and `cudaMemcpyAsync`.
-    pub(crate) fn memcpy_cuda(&mut self, a: &Args, sync: bool) -> Res<Value> {
+    pub(super) fn memcpy_cuda(&mut self, a: &Args, sync: bool) -> Res<Value> {
         let ((dr, doff), (sr, soff), bytes, kind) = (a.ptr(0)?, a.ptr(1)?, a.count(2)?, a.int(3)?);
         let stream = if sync {
             StreamId::LEGACY_DEFAULT
@@ -179,7 +179,7 @@ impl Interp<'_> {
 
     /// `memcpy` (or `cudaMemcpy` between two host buffers): a host read and a host write.
     /// `is_async` for `cudaMemcpyAsync`, which this subset does not take between host buffers.
-    pub(crate) fn memcpy_host(&mut self, a: &Args, is_async: bool) -> Res<Value> {
+    pub(super) fn memcpy_host(&mut self, a: &Args, is_async: bool) -> Res<Value> {
         if is_async {
             return Err(stop(
                 a.pos,
@@ -216,7 +216,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMemset` (`sync`) and `cudaMemsetAsync`.
-    pub(crate) fn memset(&mut self, a: &Args, sync: bool) -> Res<Value> {
+    pub(super) fn memset(&mut self, a: &Args, sync: bool) -> Res<Value> {
         let ((r, off), byte, bytes) = (a.ptr(0)?, a.int(1)?, a.count(2)?);
         let stream = if sync {
             StreamId::LEGACY_DEFAULT

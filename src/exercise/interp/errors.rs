@@ -47,7 +47,7 @@ pub(super) fn name(code: i64) -> &'static str {
 }
 
 /// `cudaGetErrorName(err)` when `name_of`, else `cudaGetErrorString(err)`.
-pub(crate) fn error_text(a: &Args, name_of: bool) -> Res<Value> {
+pub(super) fn error_text(a: &Args, name_of: bool) -> Res<Value> {
     let code = a.int(0)?;
     let text = if name_of { name(code) } else { text(code) };
     Ok(Value::Str(text.into()))
@@ -105,7 +105,7 @@ impl Interp<'_> {
     }
 
     /// `cudaGetLastError()` (`clear`) or `cudaPeekAtLastError()`: the last error code.
-    pub(crate) fn last_error(&mut self, clear: bool) -> Value {
+    pub(super) fn last_error(&mut self, clear: bool) -> Value {
         let code = self.last_error;
         if clear {
             self.last_error = 0;

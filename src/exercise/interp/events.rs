@@ -13,7 +13,7 @@ use crate::gpu::EventId;
 impl Interp<'_> {
     /// `cudaEventCreate(&event)`, or with `flags` `cudaEventCreateWithFlags(&event, flags)`
     /// (`cudaEventDisableTiming` is bit 2).
-    pub(crate) fn event_create(&mut self, a: &Args, flags: bool) -> Res<Value> {
+    pub(super) fn event_create(&mut self, a: &Args, flags: bool) -> Res<Value> {
         let flags = if flags { a.int(1)? } else { 0 };
         let place = a.place(0)?;
         self.gpu_op(a.pos)?;
@@ -26,7 +26,7 @@ impl Interp<'_> {
     }
 
     /// `cudaEventDestroy(event)`.
-    pub(crate) fn event_destroy(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn event_destroy(&mut self, a: &Args) -> Res<Value> {
         let e = self.event_arg(a, 0)?;
         self.log(Call::EventDestroy { event: e });
         let r = self.gpu.event_destroy(e);
@@ -37,7 +37,7 @@ impl Interp<'_> {
     }
 
     /// `cudaEventRecord(event[, stream])`.
-    pub(crate) fn event_record(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn event_record(&mut self, a: &Args) -> Res<Value> {
         let e = self.event_arg(a, 0)?;
         let s = self.stream_arg(a, 1)?;
         self.gpu_op(a.pos)?;
@@ -53,7 +53,7 @@ impl Interp<'_> {
     }
 
     /// `cudaEventSynchronize(event)`.
-    pub(crate) fn event_synchronize(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn event_synchronize(&mut self, a: &Args) -> Res<Value> {
         let e = self.event_arg(a, 0)?;
         self.log(Call::EventSync { event: e });
         let r = self.gpu.event_sync(e);
@@ -65,7 +65,7 @@ impl Interp<'_> {
 
     /// `cudaEventElapsedTime(&ms, start, end)`: an error code, with `ms` unchanged, for an
     /// event never recorded or not yet complete, as CUDA answers.
-    pub(crate) fn event_elapsed_time(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn event_elapsed_time(&mut self, a: &Args) -> Res<Value> {
         let out = a.number_out(0)?;
         let (start, end) = (self.event_arg(a, 1)?, self.event_arg(a, 2)?);
         for (e, which) in [(start, "start"), (end, "end")] {

@@ -63,7 +63,7 @@ impl Interp<'_> {
     /// `cudaStreamQuery(stream)`: answered from the backend without waiting. A `cudaSuccess`
     /// teaches the host that the stream's work is done only when the program looks at the
     /// answer (a bare `cudaStreamQuery(s);` statement does not: issue 27).
-    pub(crate) fn stream_query(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn stream_query(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         let r = self.gpu.stream_query(s);
         let answer = self.m(a.pos, a.name, r)?;
@@ -77,7 +77,7 @@ impl Interp<'_> {
     }
 
     /// `cudaEventQuery(event)`: as [`Interp::stream_query`], for the event's last record.
-    pub(crate) fn event_query(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn event_query(&mut self, a: &Args) -> Res<Value> {
         let e = self.event_arg(a, 0)?;
         let r = self.gpu.event_query(e);
         let answer = self.m(a.pos, a.name, r)?;
@@ -91,7 +91,7 @@ impl Interp<'_> {
     }
 
     /// `cudaMallocAsync(&ptr, bytes, stream)`.
-    pub(crate) fn malloc_async(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn malloc_async(&mut self, a: &Args) -> Res<Value> {
         let place = a.place(0)?;
         let bytes = a.count(1)?;
         let s = self.stream_arg(a, 2)?;
@@ -149,7 +149,7 @@ impl Interp<'_> {
 
     /// `cudaLaunchHostFunc(stream, fn, data)`: checked, then queued. The call returns at once;
     /// the body runs when the stream reaches it ([`Interp::run_reached_host_funcs`]).
-    pub(crate) fn host_func(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn host_func(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         let program = self.program;
         let f = match a.val(1)? {
@@ -341,7 +341,7 @@ impl Interp<'_> {
     }
 
     /// `cudaFreeAsync(ptr, stream)`.
-    pub(crate) fn free_async(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn free_async(&mut self, a: &Args) -> Res<Value> {
         if matches!(a.val(0)?, Value::Null) {
             return Ok(Value::Int(0));
         }

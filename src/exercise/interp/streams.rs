@@ -12,7 +12,7 @@ use crate::gpu::{StreamId, StreamKind};
 impl Interp<'_> {
     /// `cudaStreamCreate(&stream)`, or with `flags` `cudaStreamCreateWithFlags(&stream, flags)`
     /// (`cudaStreamNonBlocking` is bit 1).
-    pub(crate) fn stream_create(&mut self, a: &Args, flags: bool) -> Res<Value> {
+    pub(super) fn stream_create(&mut self, a: &Args, flags: bool) -> Res<Value> {
         let flags = if flags { a.int(1)? } else { 0 };
         let place = a.place(0)?;
         self.gpu_op(a.pos)?;
@@ -35,7 +35,7 @@ impl Interp<'_> {
     }
 
     /// `cudaStreamDestroy(stream)`: not of a default stream.
-    pub(crate) fn stream_destroy(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn stream_destroy(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         if s == StreamId::LEGACY_DEFAULT || Some(s.0) == self.model.per_thread_stream() {
             return Err(stop(a.pos, "a default stream cannot be destroyed"));
@@ -49,7 +49,7 @@ impl Interp<'_> {
     }
 
     /// `cudaStreamSynchronize(stream)`.
-    pub(crate) fn stream_synchronize(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn stream_synchronize(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         self.log(Call::StreamSync { stream: s });
         let r = self.gpu.stream_sync(s);
@@ -60,7 +60,7 @@ impl Interp<'_> {
     }
 
     /// `cudaDeviceSynchronize()`.
-    pub(crate) fn device_synchronize(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn device_synchronize(&mut self, a: &Args) -> Res<Value> {
         self.log(Call::DeviceSync);
         let r = self.gpu.device_sync();
         self.m(a.pos, a.name, r)?;
@@ -69,7 +69,7 @@ impl Interp<'_> {
     }
 
     /// `cudaStreamWaitEvent(stream, event[, flags])`.
-    pub(crate) fn stream_wait_event(&mut self, a: &Args) -> Res<Value> {
+    pub(super) fn stream_wait_event(&mut self, a: &Args) -> Res<Value> {
         let s = self.stream_arg(a, 0)?;
         let e = self.event_arg(a, 1)?;
         self.gpu_op(a.pos)?;

@@ -12,12 +12,12 @@ use crate::exercise::interp::args::Args;
 use crate::exercise::interp::value::Value;
 
 /// What NVTX 3's push and pop return when no tool is attached (`NVTX_NO_PUSH_POP_TRACKING`).
-pub(crate) const NO_PUSH_POP_TRACKING: Value = Value::Int(-2);
+pub(super) const NO_PUSH_POP_TRACKING: Value = Value::Int(-2);
 
 /// `nvtxRangePushA(const char *message)`, `nvtxMarkA(const char *message)`: the message must
 /// be a string, as the header's prototype says; then nothing happens and the call answers
 /// `answer`.
-pub(crate) fn push_or_mark(a: &Args, answer: Value) -> Res<Value> {
+pub(super) fn push_or_mark(a: &Args, answer: Value) -> Res<Value> {
     a.str(0)?;
     Ok(answer)
 }
