@@ -1,6 +1,6 @@
 //! The C library's and `academy.cuh`'s helpers: `printf`, `min`/`max`, `dim3`, and the
-//! exercise helpers `report`, `host_work`, `fill_input` and `check_output` (`now_ms` is one
-//! line of the dispatch).
+//! exercise helpers `report`, `host_work`, `fill_input`, `check_output` and `now_ms`, and
+//! `exit`.
 
 use super::OutputCheck;
 use super::args::Args;
@@ -50,6 +50,19 @@ struct Pattern {
 }
 
 impl Interp<'_> {
+    /// `exit(status)`: the run ends here with `status`; what ran is judged.
+    pub(super) fn exit(&mut self, a: &Args) -> Res<Value> {
+        Err(super::Stop {
+            exited: Some(a.int(0)?),
+            ..stop(a.pos, "exit")
+        })
+    }
+
+    /// `now_ms()`: the host's clock, in milliseconds.
+    pub(super) fn now_ms(&mut self) -> Value {
+        Value::Float(self.gpu.host_now_us() / 1000.0)
+    }
+
     /// `printf(format, ...)`: the number of bytes printed.
     pub(super) fn printf(&mut self, a: &Args) -> Res<Value> {
         // Step cost (issue 21): formatting costs in proportion to the text.

@@ -1,17 +1,36 @@
 //! A call of the table ([`crate::exercise::calls`]): its row found, its arity checked from the
-//! row's signature, its host time booked, and its handler reached by an exhaustive match over
-//! [`CallId`], so a row without a handler does not compile. NVTX annotations are in `nvtx`.
+//! row's signature, its host time booked, and its handler run: the dispatch is made here from
+//! the table's handler column (`for_each_call`), one arm a row, so a call is its row and the
+//! method it names. NVTX annotations are in `nvtx`.
 
 mod nvtx;
 
 use super::args::Args;
 use super::eval::stop;
 use super::value::Value;
-use super::{Interp, Res};
+use super::{Interp, Res, academy, errors};
 use crate::exercise::ast::{Expr, Pos};
-use crate::exercise::calls::{self, CallId};
+use crate::exercise::calls::{self, CallId, for_each_call};
 use crate::exercise::log::MemKind;
 use crate::report::HostMemKind;
+
+/// What runs a call: given the interpreter and the call's checked arguments, its value.
+type Handler = fn(&mut Interp<'_>, &Args<'_>) -> Res<Value>;
+
+/// The dispatch from the table's rows: `handler(id)` is the row's handler column, typed as a
+/// [`Handler`] here (where its names resolve), with an exhaustive match and no catch-all.
+macro_rules! define_dispatch {
+    ($( $id:ident = $name:literal ( $($param:expr),* ) $family:ident, $ordering:expr, $doc:literal => $handler:expr; )*) => {
+        /// The handler of the call `id`.
+        fn handler(id: CallId) -> Handler {
+            match id {
+                $( CallId::$id => $handler, )*
+            }
+        }
+    };
+}
+
+for_each_call!(define_dispatch);
 
 impl Interp<'_> {
     pub(super) fn call(&mut self, name: &str, exprs: &[Expr], pos: Pos) -> Res<Value> {
@@ -62,7 +81,7 @@ impl Interp<'_> {
         if let Some(why) = row.arity_error(a.vals.len()) {
             return Err(stop(a.pos, why));
         }
-        self.builtin(row.id, a)
+        handler(row.id)(self, a)
     }
 
     /// A call the host spent time in (a wait, a blocking copy, `host_work`) goes on the
@@ -86,62 +105,5 @@ impl Interp<'_> {
             line: Some(self.line),
             label: name.to_string(),
         });
-    }
-
-    /// Each call's handler: one arm a row, no catch-all.
-    fn builtin(&mut self, id: CallId, a: &Args) -> Res<Value> {
-        use CallId as C;
-        match id {
-            C::Malloc => self.malloc(a),
-            C::CudaMalloc => self.alloc_into(a, id, MemKind::Device, HostMemKind::Pinned),
-            C::CudaMallocHost => self.alloc_into(a, id, MemKind::Pinned, HostMemKind::Pinned),
-            C::CudaHostAlloc => self.host_alloc(a),
-            C::Free | C::CudaFree | C::CudaFreeHost => self.free(a, id),
-            C::CudaHostRegister => self.register(a, true),
-            C::CudaHostUnregister => self.register(a, false),
-            C::Memcpy => self.memcpy_host(a, false),
-            C::CudaMemcpy => self.memcpy_cuda(a, true),
-            C::CudaMemcpyAsync => self.memcpy_cuda(a, false),
-            C::CudaMemset => self.memset(a, true),
-            C::CudaMemsetAsync => self.memset(a, false),
-            C::CudaStreamCreate => self.stream_create(a, false),
-            C::CudaStreamCreateWithFlags => self.stream_create(a, true),
-            C::CudaStreamDestroy => self.stream_destroy(a),
-            C::CudaStreamSynchronize => self.stream_synchronize(a),
-            C::CudaStreamWaitEvent => self.stream_wait_event(a),
-            C::CudaDeviceSynchronize => self.device_synchronize(a),
-            C::CudaEventCreate => self.event_create(a, false),
-            C::CudaEventCreateWithFlags => self.event_create(a, true),
-            C::CudaEventDestroy => self.event_destroy(a),
-            C::CudaEventRecord => self.event_record(a),
-            C::CudaEventSynchronize => self.event_synchronize(a),
-            C::CudaEventElapsedTime => self.event_elapsed_time(a),
-            C::CudaStreamQuery => self.stream_query(a),
-            C::CudaEventQuery => self.event_query(a),
-            C::CudaLaunchHostFunc => self.host_func(a),
-            C::CudaMallocAsync => self.malloc_async(a),
-            C::CudaFreeAsync => self.free_async(a),
-            C::CudaGetLastError => Ok(self.last_error(true)),
-            C::CudaPeekAtLastError => Ok(self.last_error(false)),
-            C::CudaGetErrorString => super::errors::error_text(a, false),
-            C::CudaGetErrorName => super::errors::error_text(a, true),
-            C::NvtxRangePushA => nvtx::push_or_mark(a, nvtx::NO_PUSH_POP_TRACKING),
-            C::NvtxMarkA => nvtx::push_or_mark(a, Value::Void),
-            C::NvtxRangePop => Ok(nvtx::NO_PUSH_POP_TRACKING),
-            C::Dim3 => super::academy::dim3(a),
-            C::Printf => self.printf(a),
-            C::Fprintf => self.fprintf(a),
-            C::Exit => Err(super::Stop {
-                exited: Some(a.int(0)?),
-                ..stop(a.pos, "exit")
-            }),
-            C::Min => super::academy::min_max(a, true),
-            C::Max => super::academy::min_max(a, false),
-            C::FillInput => self.fill_input(a),
-            C::CheckOutput => self.check_output(a),
-            C::HostWork => self.host_work(a),
-            C::NowMs => Ok(Value::Float(self.gpu.host_now_us() / 1000.0)),
-            C::Report => self.report(a),
-        }
     }
 }
