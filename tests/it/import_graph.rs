@@ -73,12 +73,12 @@ fn module_of(rel: &str) -> Module {
     }
 }
 
-fn is_test_file(rel: &str) -> bool {
+pub(crate) fn is_test_file(rel: &str) -> bool {
     let name = rel.rsplit('/').next().unwrap_or(rel);
     name == "tests.rs" || name.ends_with("_tests.rs") || rel.contains("/tests/")
 }
 
-fn rust_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+pub(crate) fn rust_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
     entries.sort_by_key(|e| e.path());
     for e in entries {
@@ -97,7 +97,7 @@ fn rust_files(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
 }
 
 /// The code of a file without comments, string literals and its test module.
-fn code_only(text: &str) -> String {
+pub(crate) fn code_only(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
         let line = line.split("//").next().unwrap_or("");

@@ -14,6 +14,7 @@ mod editor_loop;
 mod event_loop;
 mod exercise;
 mod exercise_native;
+mod exhaustive_matches;
 mod experiments_sim;
 mod gpu_backend;
 mod hardening;

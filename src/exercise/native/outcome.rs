@@ -37,9 +37,12 @@ pub fn of_trace(trace: &Trace, output: String, exit_code: i64) -> Native {
     let calls: Vec<&ApiCall> = trace
         .records
         .iter()
-        .filter_map(|r| match r {
-            Record::Api(c) => Some(c),
-            _ => None,
+        .filter_map(|r| {
+            if let Record::Api(c) = r {
+                Some(c)
+            } else {
+                None
+            }
         })
         .collect();
     let call_at = |line: u32| calls.get((line as usize).wrapping_sub(1)).copied();
@@ -143,7 +146,26 @@ fn bases<'a>(
                     }
                 }
             }
-            _ => {}
+            // No host address to learn from these: each named, so a new kind of entry is
+            // decided here (the match is held exhaustive by tests/it/exhaustive_matches.rs).
+            Call::Free { .. }
+            | Call::Unregister { .. }
+            | Call::StreamCreate { .. }
+            | Call::StreamDestroy { .. }
+            | Call::PerThreadStream { .. }
+            | Call::EventCreate { .. }
+            | Call::EventDestroy { .. }
+            | Call::EventRecord { .. }
+            | Call::EventElapsed { .. }
+            | Call::StreamWaitEvent { .. }
+            | Call::StreamSync { .. }
+            | Call::StreamQuery { .. }
+            | Call::EventQuery { .. }
+            | Call::EventSync { .. }
+            | Call::DeviceSync
+            | Call::HostFuncRan { .. }
+            | Call::HostRead { .. }
+            | Call::HostWrite { .. } => {}
         }
     }
     found
@@ -207,15 +229,22 @@ fn with_host_accesses<'a>(
 /// The host buffer the last device-to-host copy wrote, and its size (as the interpreter sets
 /// `output_region`).
 fn output_region(log: &[Entry]) -> Option<(RegionId, u64)> {
-    let region = log.iter().rev().find_map(|e| match &e.call {
-        Call::Device(op) if op.kind == DeviceOpKind::CopyD2H => op.writes.first().map(|r| r.region),
-        _ => None,
+    let region = log.iter().rev().find_map(|e| {
+        let Call::Device(op) = &e.call else {
+            return None;
+        };
+        (op.kind == DeviceOpKind::CopyD2H)
+            .then(|| op.writes.first().map(|r| r.region))
+            .flatten()
     })?;
-    let bytes = log.iter().rev().find_map(|e| match &e.call {
-        Call::Alloc {
+    let bytes = log.iter().rev().find_map(|e| {
+        let Call::Alloc {
             region: r, bytes, ..
-        } if *r == region => Some(*bytes),
-        _ => None,
+        } = &e.call
+        else {
+            return None;
+        };
+        (*r == region).then_some(*bytes)
     })?;
     Some((region, bytes))
 }
@@ -230,7 +259,16 @@ fn origin_ns(trace: &Trace, calls: &[&ApiCall]) -> u64 {
             Record::Memcpy(m) => Some(m.start),
             Record::Memset(m) => Some(m.start),
             Record::Kernel(k) => Some(k.start),
-            _ => None,
+            Record::Header(_)
+            | Record::Note { .. }
+            | Record::Api(_)
+            | Record::Sync(_)
+            | Record::Event { .. }
+            | Record::Marker { .. }
+            | Record::Dropped { .. }
+            | Record::End { .. }
+            | Record::Exit(_)
+            | Record::Unknown => None,
         })
         .filter(|s| *s > 0)
         .min();
@@ -289,7 +327,17 @@ fn timeline<'a>(
             }
             Record::Memset(m) => add(m.corr, m.start, m.end, m.bytes, None),
             Record::Kernel(k) => add(k.corr, k.start, k.end, 0, None),
-            _ => {}
+            // Not GPU work with a span of its own.
+            Record::Header(_)
+            | Record::Note { .. }
+            | Record::Api(_)
+            | Record::Sync(_)
+            | Record::Event { .. }
+            | Record::Marker { .. }
+            | Record::Dropped { .. }
+            | Record::End { .. }
+            | Record::Exit(_)
+            | Record::Unknown => {}
         }
     }
     let mut ops = Vec::new();
