@@ -259,7 +259,7 @@ impl<'a> Checker<'a> {
             Call::EventElapsed { start, end } => self.elapsed(e.line, [start.0, end.0]),
             Call::HostRead { range, what } => self.host_access(e.line, range, what, false),
             Call::HostWrite { range, what } => self.host_access(e.line, range, what, true),
-            Call::Free { region, call } => self.release(e.line, *region, call),
+            Call::Free { region, call } => self.release(e.line, *region, call.name()),
             Call::Unregister { region } => self.release(e.line, *region, "cudaHostUnregister"),
             // Nothing to order or judge (an allocation is the leak check's; an unanswered query
             // teaches the host nothing). Every entry is named: a new one must be placed here.

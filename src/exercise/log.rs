@@ -116,7 +116,8 @@ pub enum Call {
     },
     Free {
         region: RegionId,
-        call: &'static str,
+        /// Which of `free`, `cudaFree` and `cudaFreeHost`.
+        call: CallId,
     },
     Register {
         region: RegionId,

@@ -151,8 +151,8 @@ impl Importer {
                     self.push(n, Call::Unregister { region: id });
                 }
             }
-            _ if n.starts_with("cuMemFreeHost") => self.free(c, "cudaFreeHost"),
-            _ if n.starts_with("cuMemFree") => self.free(c, "cudaFree"),
+            _ if n.starts_with("cuMemFreeHost") => self.free(c, CallId::CudaFreeHost),
+            _ if n.starts_with("cuMemFree") => self.free(c, CallId::CudaFree),
             _ if n.starts_with("cuStreamCreate") => {
                 if let Some(handle) = c.stream {
                     let id = StreamId(self.streams.len() as u32 + 1);
@@ -304,7 +304,7 @@ impl Importer {
         self.push(&c.name, Call::Register { region: id });
     }
 
-    fn free(&mut self, c: &ApiCall, call: &'static str) {
+    fn free(&mut self, c: &ApiCall, call: CallId) {
         let Some(ptr) = c.ptr else { return };
         if let Some(early) = self.freed_early.get_mut(&ptr)
             && !early.is_empty()

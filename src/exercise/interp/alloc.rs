@@ -194,7 +194,7 @@ impl Interp<'_> {
         }
         self.log(Call::Free {
             region: RegionId(r as u32),
-            call: id.name(),
+            call: id,
         });
         let result = match (region.host, region.dev) {
             (Some(h), _) => self.gpu.host_free(h),
