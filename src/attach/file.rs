@@ -66,6 +66,9 @@ pub struct ApiCall {
     pub params: Option<Vec<Option<u64>>>,
     /// The kernel has more parameters than the library records.
     pub params_cut: bool,
+    /// Launches whose parameters the library could not read: what the driver answered
+    /// (`cuFuncGetParamInfo 400, cuKernelGetParamInfo 1`).
+    pub params_error: Option<String>,
     /// Allocations and frees: `device`, `managed`, `pinned`, `registered`.
     pub mem: Option<String>,
     pub ptr: Option<u64>,

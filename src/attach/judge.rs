@@ -76,6 +76,10 @@ pub struct Findings {
     pub findings: Vec<Finding>,
     /// What the trace cannot show, so no finding about it means nothing.
     pub not_watched: Vec<&'static str>,
+    /// Why launches' parameters were not read, in the driver's words (as the trace recorded
+    /// it; shown cleaned).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kernel_params_refused: Option<String>,
 }
 
 /// Host-side races need the program's host accesses: not recorded.
@@ -120,6 +124,7 @@ pub fn judge(trace: &Trace) -> Findings {
     Findings {
         findings,
         not_watched,
+        kernel_params_refused: imported.params_refused.clone(),
     }
 }
 
@@ -239,6 +244,13 @@ pub fn render(f: &Findings) -> String {
     }
     for n in &f.not_watched {
         let _ = writeln!(out, "  {n}");
+    }
+    if let Some(why) = &f.kernel_params_refused {
+        let _ = writeln!(
+            out,
+            "  (the parameters were asked of the driver, which answered: {})",
+            crate::sanitize::clean_line(why)
+        );
     }
     out
 }

@@ -641,6 +641,33 @@ fn only_launches_without_parameters_are_not_watched_and_values_outside_allocatio
 }
 
 #[test]
+fn a_launch_whose_parameters_the_driver_refused_says_what_it_answered() {
+    let refused = api(
+        "cuLaunchKernel",
+        99,
+        &format!(
+            r#","kernel":"k","stream":100,"stream_id":{},"params_error":"cuFuncGetParamInfo 400, cuKernelGetParamInfo \u001b[31m1""#,
+            stream_id(100)
+        ),
+    );
+    let f = judge(&trace(&[alloc(DEV, 4096), stream(100, 13), refused]));
+    assert!(f.not_watched.contains(&KERNELS_NOT_WATCHED), "{f:?}");
+    let text = render(&f);
+    assert!(
+        text.contains("the driver, which answered: cuFuncGetParamInfo 400, cuKernelGetParamInfo"),
+        "{text}"
+    );
+    assert!(
+        !text.contains('\u{1b}'),
+        "the driver's words are cleaned: {text:?}"
+    );
+    // A trace from before the field says nothing of it.
+    let old = judge(&trace(&[alloc(DEV, 4096), stream(100, 13), launch(100)]));
+    assert_eq!(old.kernel_params_refused, None);
+    assert!(!render(&old).contains("answered"));
+}
+
+#[test]
 fn memory_freed_and_allocated_again_at_its_address_is_another_allocation() {
     let other = 0x7100_0000;
     let free = |ptr: u64| api("cuMemFree_v2", 1, &format!(r#","ptr":{ptr}"#));

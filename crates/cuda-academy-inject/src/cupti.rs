@@ -229,6 +229,23 @@ pub fn func_get_param_info() -> Option<FuncGetParamInfo> {
     })
 }
 
+/// `cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramOffset, size_t
+/// *paramSize)` (CUDA 12.4 and later): the same question of a library kernel handle, which a
+/// launch may pass as its `f`.
+pub fn kernel_get_param_info() -> Option<FuncGetParamInfo> {
+    static FOUND: std::sync::OnceLock<Option<FuncGetParamInfo>> = std::sync::OnceLock::new();
+    *FOUND.get_or_init(|| {
+        // SAFETY: RTLD_NOLOAD only returns a handle to a library that is already loaded.
+        let lib = unsafe { dlopen(c"libcuda.so.1".as_ptr(), RTLD_LAZY | RTLD_NOLOAD) };
+        if lib.is_null() {
+            return None;
+        }
+        // SAFETY: the driver header's signature of cuKernelGetParamInfo (FuncGetParamInfo's,
+        // with a CUkernel, also a pointer-sized handle).
+        unsafe { symbol(lib, c"cuKernelGetParamInfo") }
+    })
+}
+
 /// `InitializeInjectionNvtx2` (`NvtxInitializeInjectionNvtxFunc_t`).
 pub type NvtxEntry = unsafe extern "C" fn(*const c_void) -> c_int;
 

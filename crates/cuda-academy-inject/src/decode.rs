@@ -504,21 +504,25 @@ impl Args<'_> {
     }
 }
 
-/// An allocation's memory kind, address (when the call succeeded) and size.
 /// `params` (each 8-byte parameter's value, `null` for others) and `params_cut`, when the
-/// launch's parameters can be read (`params::read`).
+/// launch's parameters can be read (`params::read`); else `params_error`, why not. A launch
+/// without `kernelParams` (parameters through `extra`, or none) gets neither.
 ///
 /// # Safety
 /// `kernel_params` is the launch's `kernelParams`, during its callback.
 unsafe fn with_params(line: Line, func: Handle, kernel_params: Handle) -> Line {
+    if kernel_params == 0 {
+        return line;
+    }
     // SAFETY: the caller's promise.
     match unsafe { crate::params::read(func, kernel_params) } {
-        Some(p) if p.cut => line.u64_list("params", &p.values).bool("params_cut", true),
-        Some(p) => line.u64_list("params", &p.values),
-        None => line,
+        Ok(p) if p.cut => line.u64_list("params", &p.values).bool("params_cut", true),
+        Ok(p) => line.u64_list("params", &p.values),
+        Err(why) => line.str("params_error", &why),
     }
 }
 
+/// An allocation's memory kind, address (when the call succeeded) and size.
 fn alloc(line: Line, mem: &str, ptr: Option<u64>, bytes: usize) -> Line {
     let line = line.str("mem", mem).u64("bytes", bytes as u64);
     match ptr {

@@ -6,6 +6,12 @@
 //! some other 8-byte value: the judge only keeps values inside an allocation); any other size
 //! as `null`. Parameters passed through `extra` (`CU_LAUNCH_PARAM_BUFFER_POINTER`) are not
 //! read: the launch then has no `params`, and its kernel is not watched.
+//!
+//! The launch's `f` may be a `CUfunction` or a `CUkernel` (the driver takes either; CUDA 12's
+//! runtime launches library kernels): when `cuFuncGetParamInfo` refuses the handle,
+//! `cuKernelGetParamInfo` (same shape, CUDA 12.4 and later) is asked. When neither answers,
+//! the launch records why (`params_error`: each query's `CUresult`), so a trace says what the
+//! driver answered rather than only that nothing was read.
 
 use core::ffi::c_void;
 use std::cell::Cell;
@@ -42,31 +48,67 @@ pub struct Params {
 /// when the driver cannot say.
 pub type Query<'a> = dyn FnMut(usize) -> Result<Option<(usize, usize)>, i32> + 'a;
 
-/// The launch's parameters, or `None` when they cannot be read (no `kernelParams`, no
-/// `cuFuncGetParamInfo`, or it failed).
+/// Why a launch's parameters were not read, as the trace line's `params_error` says it.
+pub fn why_not(func: Handle, kernel_params: Handle, errors: &[(&str, i32)]) -> String {
+    if func == 0 {
+        return "no function handle".to_string();
+    }
+    if kernel_params == 0 {
+        return "no kernelParams (extra, or no parameters passed)".to_string();
+    }
+    if errors.is_empty() {
+        return "the driver has neither cuFuncGetParamInfo nor cuKernelGetParamInfo".to_string();
+    }
+    errors
+        .iter()
+        .map(|(name, code)| format!("{name} {code}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The launch's parameters, or why they cannot be read (no `kernelParams`, neither query
+/// in the driver, or each refused: [`why_not`]).
 ///
 /// # Safety
 /// `kernel_params` is the launch's `kernelParams`: NULL, or an array with one pointer per
 /// parameter of `func`, each pointing at that parameter's value.
-pub unsafe fn read(func: Handle, kernel_params: Handle) -> Option<Params> {
+pub unsafe fn read(func: Handle, kernel_params: Handle) -> Result<Params, String> {
     if func == 0 || kernel_params == 0 {
-        return None;
+        return Err(why_not(func, kernel_params, &[]));
     }
-    let info = crate::cupti::func_get_param_info()?;
-    let mut query = |index: usize| {
-        let (mut offset, mut size) = (0usize, 0usize);
-        QUERYING.with(|q| q.set(true));
-        // SAFETY: the header's signature; writes two size_t.
-        let ret = unsafe { info(func, index, &mut offset, &mut size) };
-        QUERYING.with(|q| q.set(false));
-        match ret {
-            0 => Ok(Some((offset, size))),
-            INVALID_VALUE => Ok(None),
-            other => Err(other),
+    let mut errors = Vec::new();
+    let queries = [
+        ("cuFuncGetParamInfo", crate::cupti::func_get_param_info()),
+        (
+            "cuKernelGetParamInfo",
+            crate::cupti::kernel_get_param_info(),
+        ),
+    ];
+    for (name, info) in queries {
+        let Some(info) = info else { continue };
+        let mut refused = None;
+        let mut query = |index: usize| {
+            let (mut offset, mut size) = (0usize, 0usize);
+            QUERYING.with(|q| q.set(true));
+            // SAFETY: the header's signature (both queries have it); writes two size_t.
+            let ret = unsafe { info(func, index, &mut offset, &mut size) };
+            QUERYING.with(|q| q.set(false));
+            match ret {
+                0 => Ok(Some((offset, size))),
+                INVALID_VALUE => Ok(None),
+                other => {
+                    refused = Some(other);
+                    Err(other)
+                }
+            }
+        };
+        // SAFETY: the caller's promise.
+        if let Some(p) = unsafe { read_with(&mut query, kernel_params as *const *const c_void) } {
+            return Ok(p);
         }
-    };
-    // SAFETY: the caller's promise.
-    unsafe { read_with(&mut query, kernel_params as *const *const c_void) }
+        errors.push((name, refused.unwrap_or(0)));
+    }
+    Err(why_not(func, kernel_params, &errors))
 }
 
 /// [`read`] with the driver's answers from `query` (the tests' way in).
@@ -121,6 +163,20 @@ mod tests {
                 cut: false
             })
         );
+    }
+
+    #[test]
+    fn why_not_names_each_refusal() {
+        assert_eq!(
+            why_not(
+                1,
+                2,
+                &[("cuFuncGetParamInfo", 400), ("cuKernelGetParamInfo", 1)]
+            ),
+            "cuFuncGetParamInfo 400, cuKernelGetParamInfo 1"
+        );
+        assert!(why_not(1, 0, &[]).starts_with("no kernelParams"));
+        assert!(why_not(1, 2, &[]).contains("neither"));
     }
 
     #[test]

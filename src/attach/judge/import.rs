@@ -30,6 +30,8 @@ pub struct Imported {
     pub calls: HashMap<u32, String>,
     /// Kernel launches logged without the memory they touch (their parameters not read).
     pub kernels: u64,
+    /// The first such launch's reason, as the library recorded it (`params_error`).
+    pub params_refused: Option<String>,
     /// Per launch's line whose ranges were assumed from its pointer parameters: what was
     /// assumed, for the finding to say.
     pub assumed: HashMap<u32, String>,
@@ -404,7 +406,12 @@ impl Importer {
         let kernel = c.kernel.clone().unwrap_or_else(|| "kernel".into());
         let (mut reads, mut writes) = (Vec::new(), Vec::new());
         match &c.params {
-            None => self.out.kernels += 1,
+            None => {
+                self.out.kernels += 1;
+                if self.out.params_refused.is_none() {
+                    self.out.params_refused = c.params_error.clone();
+                }
+            }
             Some(values) => {
                 let types = mangled::params(&kernel);
                 let mut said = Vec::new();

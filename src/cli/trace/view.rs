@@ -27,7 +27,18 @@ pub(super) fn show(opened: Opened, color: bool) -> anyhow::Result<()> {
         judged,
     } = opened;
     let causes = crate::attach::judge::overlap::view_lines(&judged.overlap_report);
-    let not_watched = judged.findings.not_watched.iter().map(|n| n.to_string());
+    let refused = judged.findings.kernel_params_refused.as_deref().map(|why| {
+        format!(
+            "(the parameters were asked of the driver, which answered: {})",
+            crate::sanitize::clean_line(why)
+        )
+    });
+    let not_watched = judged
+        .findings
+        .not_watched
+        .iter()
+        .map(|n| n.to_string())
+        .chain(refused);
     let mut view = TraceView::new(source, timeline, summary)
         .with_findings(&judged.findings.findings)
         .with_causes(causes, not_watched.collect());
