@@ -7,6 +7,7 @@
 //! pages) and the bytes touched by a kernel whose parameters were not recorded; the bytes
 //! other kernels touch are assumed from their pointer parameters, and a finding says so.
 
+mod driver_calls;
 mod import;
 pub mod mangled;
 pub mod overlap;

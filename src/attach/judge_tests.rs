@@ -715,3 +715,18 @@ fn memory_freed_and_allocated_again_at_its_address_is_another_allocation() {
     ]);
     assert_eq!(kinds(&shared), ["device-race"]);
 }
+
+#[test]
+fn a_pinned_allocation_is_imported_as_pinned_memory() {
+    // `cuMemAllocHost_v2` starts with `cuMemAlloc`: it was once imported as device memory.
+    let im = import(&trace(&[pinned(PINNED, 4096), alloc(DEV, 4096)]));
+    let mut names: Vec<&str> = im.names.values().map(String::as_str).collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            format!("device memory at {DEV:#x}"),
+            format!("pinned memory at {PINNED:#x}")
+        ]
+    );
+}

@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 
+use super::driver_calls::{self, Driver};
 use super::mangled;
 use crate::attach::file::{ApiCall, Record, Trace};
 use crate::exercise::calls::CallId;
@@ -94,124 +95,121 @@ impl Importer {
     }
 
     fn call(&mut self, c: &ApiCall) {
+        let Some(driver) = driver_calls::of(&c.name) else {
+            return;
+        };
         let n = c.name.as_str();
-        match n {
-            _ if n.starts_with("cuMemcpy") => self.copy(c),
-            _ if n.starts_with("cuMemset") => self.memset(c),
-            _ if n.starts_with("cuLaunchHostFunc") => {
-                let stream = self.stream(c);
-                let op = DeviceOp::queued(
-                    stream,
-                    DeviceOpKind::HostFunc,
-                    "cudaLaunchHostFunc".into(),
-                    vec![],
-                    vec![],
-                );
-                self.push(n, Call::Device(op));
-            }
-            _ if n.starts_with("cuLaunch") => self.launch(c),
-            _ if n.starts_with("cuMemAllocAsync") || n.starts_with("cuMemAllocFromPoolAsync") => {
+        match driver {
+            Driver::Copy => self.copy(c),
+            Driver::Memset => self.memset(c),
+            Driver::HostFunc => self.queued(c, DeviceOpKind::HostFunc, "cudaLaunchHostFunc", None),
+            Driver::Launch => self.launch(c),
+            Driver::AllocAsync => {
                 if let Some(range) = self.alloc(c, MemKind::Device, CallId::CudaMallocAsync) {
-                    let stream = self.stream(c);
-                    let op = DeviceOp::queued(
-                        stream,
-                        DeviceOpKind::AllocAsync,
-                        "cudaMallocAsync".into(),
-                        vec![],
-                        vec![range],
-                    );
-                    self.push(n, Call::Device(op));
+                    self.queued(c, DeviceOpKind::AllocAsync, "cudaMallocAsync", Some(range));
                 }
             }
-            _ if n.starts_with("cuMemFreeAsync") => {
+            Driver::FreeAsync => {
                 if let Some(r) = self.region_at(c.ptr.unwrap_or(0)) {
                     let range = Range {
                         region: r.id,
                         start: 0,
                         end: r.bytes,
                     };
-                    let stream = self.stream(c);
-                    let op = DeviceOp::queued(
-                        stream,
-                        DeviceOpKind::FreeAsync,
-                        "cudaFreeAsync".into(),
-                        vec![],
-                        vec![range],
-                    );
-                    self.push(n, Call::Device(op));
+                    self.queued(c, DeviceOpKind::FreeAsync, "cudaFreeAsync", Some(range));
                 }
             }
-            _ if n.starts_with("cuMemAllocManaged") || n.starts_with("cuMemAlloc") => {
+            Driver::AllocDevice => {
                 self.alloc(c, MemKind::Device, CallId::CudaMalloc);
             }
-            _ if n.starts_with("cuMemAllocHost") || n.starts_with("cuMemHostAlloc") => {
+            Driver::AllocPinned => {
                 self.alloc(c, MemKind::Pinned, CallId::CudaMallocHost);
             }
-            _ if n.starts_with("cuMemHostRegister") => self.register(c),
-            _ if n.starts_with("cuMemHostUnregister") => {
+            Driver::Register => self.register(c),
+            Driver::Unregister => {
                 if let Some(id) = self.region_at(c.ptr.unwrap_or(0)).map(|r| r.id) {
                     self.push(n, Call::Unregister { region: id });
                 }
             }
-            _ if n.starts_with("cuMemFreeHost") => self.free(c, CallId::CudaFreeHost),
-            _ if n.starts_with("cuMemFree") => self.free(c, CallId::CudaFree),
-            _ if n.starts_with("cuStreamCreate") => {
-                if let Some(handle) = c.stream {
-                    let id = StreamId(self.streams.len() as u32 + 1);
-                    self.streams.insert(handle, id);
-                    let blocking = c.flags.unwrap_or(0) & 1 == 0;
-                    self.push(
-                        n,
-                        Call::StreamCreate {
-                            stream: id,
-                            blocking,
-                            name: format!("stream {}", id.0),
-                        },
-                    );
-                }
-            }
-            _ if n.starts_with("cuStreamDestroy") => {
+            Driver::FreeHost => self.free(c, CallId::CudaFreeHost),
+            Driver::Free => self.free(c, CallId::CudaFree),
+            Driver::StreamCreate => self.stream_create(c),
+            Driver::StreamDestroy => {
                 let stream = self.stream(c);
                 if stream != StreamId::LEGACY_DEFAULT {
                     self.push(n, Call::StreamDestroy { stream });
                 }
             }
-            _ if n.starts_with("cuStreamSynchronize") => {
+            Driver::StreamSynchronize => {
                 let stream = self.stream(c);
                 self.push(n, Call::StreamSync { stream });
             }
-            _ if n.starts_with("cuStreamWaitEvent") => {
+            Driver::StreamWaitEvent => {
                 let stream = self.stream(c);
-                if let Some(event) = c.event.and_then(|e| self.events.get(&e).copied()) {
+                if let Some(event) = self.event_of(c) {
                     self.push(n, Call::StreamWaitEvent { stream, event });
                 }
             }
-            _ if n.starts_with("cuEventCreate") => {
+            Driver::EventCreate => {
                 if let Some(handle) = c.event {
                     let id = EventId(self.events.len() as u32 + 1);
                     self.events.insert(handle, id);
                     self.push(n, Call::EventCreate { event: id });
                 }
             }
-            _ if n.starts_with("cuEventRecord") => {
+            Driver::EventRecord => {
                 let stream = self.stream(c);
-                if let Some(event) = c.event.and_then(|e| self.events.get(&e).copied()) {
+                if let Some(event) = self.event_of(c) {
                     self.push(n, Call::EventRecord { event, stream });
                 }
             }
-            _ if n.starts_with("cuEventSynchronize") => {
-                if let Some(event) = c.event.and_then(|e| self.events.get(&e).copied()) {
+            Driver::EventSynchronize => {
+                if let Some(event) = self.event_of(c) {
                     self.push(n, Call::EventSync { event });
                 }
             }
-            _ if n.starts_with("cuEventDestroy") => {
+            Driver::EventDestroy => {
                 if let Some(event) = c.event.and_then(|e| self.events.remove(&e)) {
                     self.push(n, Call::EventDestroy { event });
                 }
             }
-            _ if n.starts_with("cuCtxSynchronize") => self.push(n, Call::DeviceSync),
-            _ => {}
+            Driver::CtxSynchronize => self.push(n, Call::DeviceSync),
         }
+    }
+
+    /// A stream-ordered op of `c`'s stream that is no copy, memset or kernel (`label` is the
+    /// runtime call it stands for), writing `range` when it has one.
+    fn queued(&mut self, c: &ApiCall, kind: DeviceOpKind, label: &str, range: Option<Range>) {
+        let stream = self.stream(c);
+        let op = DeviceOp::queued(
+            stream,
+            kind,
+            label.into(),
+            vec![],
+            range.into_iter().collect(),
+        );
+        self.push(&c.name, Call::Device(op));
+    }
+
+    /// The event a call names, if the trace saw it made.
+    fn event_of(&self, c: &ApiCall) -> Option<EventId> {
+        c.event.and_then(|e| self.events.get(&e).copied())
+    }
+
+    /// `cuStreamCreate*`: blocking unless flags has `CU_STREAM_NON_BLOCKING`.
+    fn stream_create(&mut self, c: &ApiCall) {
+        let Some(handle) = c.stream else { return };
+        let id = StreamId(self.streams.len() as u32 + 1);
+        self.streams.insert(handle, id);
+        let blocking = c.flags.unwrap_or(0) & 1 == 0;
+        self.push(
+            &c.name,
+            Call::StreamCreate {
+                stream: id,
+                blocking,
+                name: format!("stream {}", id.0),
+            },
+        );
     }
 
     /// The stream a call names: created ones by handle, null and `CU_STREAM_LEGACY` the legacy
