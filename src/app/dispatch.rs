@@ -208,6 +208,8 @@ mod tests {
         let mut app = crate::app::tests::app();
         for binding in BINDINGS {
             if let Route::App(action) = route(binding.action) {
+                // A line routed to `App` names its own action (a copied line would not).
+                assert_eq!(action, binding.action, "a line routes another action");
                 let handled = app.perform_app(action).is_some();
                 assert!(handled, "{action:?} is bound but reaches nothing");
             }
