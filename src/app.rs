@@ -14,10 +14,10 @@
 //! | [`ParamsForm`] (inside [`Overlay::Params`]) | [`FormAction`] | `params` | `params` |
 //! | [`Exercises`]: the exercise list and editor | [`EditorAction`] | `editor` (and its children) | `editor/update` |
 //!
-//! Keys become [`crate::keymap::Action`]s, and `dispatch` is the one table from an action to the
-//! sub-state action it stands for. Views that follow from state are derived where they are read
-//! (the timeline from a report, the lane mode and a cursor; a card's lines in the `cache`), never
-//! stored beside their source.
+//! Keys become [`crate::keymap::Action`]s, and `dispatch::route`, made from the key table's lines
+//! (each action's first line ends in its route), gives the sub-state action it stands for. Views
+//! that follow from state are derived where they are read (the timeline from a report, the lane
+//! mode and a cursor; a card's lines in the `cache`), never stored beside their source.
 
 mod cache;
 mod dispatch;

@@ -1,13 +1,15 @@
-//! The one key table: `(context, key) -> Action`, with each action's name and description.
+//! The one key table: `(context, key) -> Action`, one line a binding, with each action's name,
+//! description and route (`table.rs`).
 //!
 //! The same table dispatches keys ([`lookup`]), writes the footer ([`footer`]) and the `?` help
-//! overlay ([`help_sections`]), so what the screen says is always what the keys do.
+//! overlay ([`help_sections`]), so what the screen says is always what the keys do; `app` makes
+//! its `route` from the same lines (`bindings!`), so an action cannot lack one.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent};
 
 mod action;
 mod motion;
-pub use action::{Action, Motion};
+pub use action::Motion;
 
 /// Where a key is pressed: the focused pane, an open dialog, or a prompt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,7 +111,7 @@ impl Ctx {
 mod key;
 pub use key::Key;
 
-/// One row of the table: one line of `table.rs`.
+/// One binding of the table: one line of `table.rs`.
 #[derive(Debug, Clone, Copy)]
 pub struct Binding {
     /// Where it applies.
@@ -133,7 +135,8 @@ impl Binding {
 }
 
 mod table;
-pub use table::BINDINGS;
+pub(crate) use table::bindings;
+pub use table::{Action, BINDINGS};
 
 /// The action for `key` in `ctx`: the context's own bindings first, then those of the layers
 /// below it (`Ctx::layers`).

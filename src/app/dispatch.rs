@@ -1,199 +1,20 @@
 //! From a key to the sub-state it is for. The key table (`crate::keymap`) gives an [`Action`] for
-//! the context (dialog, editor, focused pane); [`route`] is the one table from that action to the
-//! sub-state's own action ([`NavAction`], [`QuizAction`], [`OverlayAction`], [`PanelAction`],
-//! [`FormAction`], [`EditorAction`]); what needs several sub-states at once (quitting, scrolling
-//! by a measured page, running) stays an [`Action`] for [`App::perform_app`].
+//! the context (dialog, editor, focused pane); `route`, made from the same table's lines,
+//! gives the sub-state's own action for it; what needs several sub-states at once (quitting,
+//! scrolling by a measured page, running) stays an [`Action`] for [`App::perform_app`].
 //!
-//! To add a key: define it in `actions!` (`keymap/action.rs`) and bind it in `keymap/table.rs`;
-//! if one sub-state carries it out, give that sub-state an action and a line in [`route`]; else
-//! handle it in [`App::perform_app`].
+//! To add a key: one line in `keymap/table.rs` (the action's name, description and route on
+//! its first line) and its handler: the sub-state's action and its arm in that sub-state's
+//! `update`, or an arm in [`App::perform_app`] for a line routed to `App`.
 
 use ratatui::crossterm::event::{KeyEvent, KeyEventKind};
 
-use super::editor::{EditOp, FindOp, PromptAction};
-use super::links::LinkAction;
-use super::nav::NavAction;
 use super::overlay::{Overlay, OverlayAction, OverlayEffect};
-use super::quiz::PredictionKey;
-use super::{App, Cmd, EditorAction, Focus, FormAction, PanelAction, QuizAction, Reset};
+use super::{App, Cmd, Focus};
 use crate::keymap::{self, Action, Ctx};
-use crate::timeline::TimelineAction;
 
-/// Which sub-state an action goes to, as that sub-state's own action.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) enum Route {
-    Nav(NavAction),
-    Quiz(QuizAction),
-    Overlay(OverlayAction),
-    Panel(PanelAction),
-    Form(FormAction),
-    Editor(EditorAction),
-    Tutor(super::tutor::TutorAction),
-    /// Needs more than one sub-state: [`App::perform_app`].
-    App(Action),
-}
-
-/// The one table from a key's action to a sub-state's action, one arm an action, in four parts
-/// by where the key is pressed. `links_open`: the links dialog is on screen (its Up/Down move
-/// among links, not the lesson list).
-pub(super) fn route(action: Action, links_open: bool) -> Route {
-    lesson(action, links_open)
-        .or_else(|| dialogs(action))
-        .or_else(|| editor(action))
-        .or_else(|| typing(action))
-        .or_else(|| super::tutor::route(action).map(Route::Tutor))
-        .unwrap_or_else(|| match action.timeline() {
-            Some(timeline) => Route::Panel(PanelAction::Timeline(timeline)),
-            None => Route::App(action),
-        })
-}
-
-/// The lesson list, the cards and the quiz.
-fn lesson(action: Action, links_open: bool) -> Option<Route> {
-    use Route::{Nav, Overlay as O, Quiz};
-    Some(match action {
-        Action::NextCard => Nav(NavAction::NextCard),
-        Action::PrevCard => Nav(NavAction::PrevCard),
-        Action::FocusNext => Nav(NavAction::CycleFocus { forward: true }),
-        Action::FocusPrev => Nav(NavAction::CycleFocus { forward: false }),
-        Action::ZoomPane => Nav(NavAction::ToggleZoom),
-        Action::ToggleLessons => Nav(NavAction::ToggleLessons),
-        Action::JumpLesson(n) => Nav(NavAction::JumpLesson(usize::from(n).saturating_sub(1))),
-        Action::ListUp if links_open => O(OverlayAction::Link(LinkAction::Select(-1))),
-        Action::ListDown if links_open => O(OverlayAction::Link(LinkAction::Select(1))),
-        Action::ListUp => Nav(NavAction::MoveSelection(-1)),
-        Action::ListDown => Nav(NavAction::MoveSelection(1)),
-        Action::OpenLesson => Nav(NavAction::OpenSelected),
-        Action::Close => Nav(NavAction::Close),
-        Action::OptionUp => Quiz(QuizAction::MoveOption(-1)),
-        Action::OptionDown => Quiz(QuizAction::MoveOption(1)),
-        Action::Answer => Quiz(QuizAction::Answer),
-        Action::NextQuestion => Quiz(QuizAction::MoveQuestion(1)),
-        Action::PrevQuestion => Quiz(QuizAction::MoveQuestion(-1)),
-        Action::PickOption(n) => Quiz(QuizAction::Pick(usize::from(n))),
-        Action::NextToReview => Quiz(QuizAction::NextToReview),
-        _ => return None,
-    })
-}
-
-/// The overlays (help, confirmations, links), the experiment panel and the parameter form.
-fn dialogs(action: Action) -> Option<Route> {
-    use Route::{Form, Overlay as O, Panel};
-    Some(match action {
-        Action::ToggleHelp => O(OverlayAction::ToggleHelp),
-        Action::ConfirmNo => O(OverlayAction::ConfirmNo),
-        Action::ConfirmYes => O(OverlayAction::ConfirmYes),
-        Action::ResetAll => O(OverlayAction::AskReset(Reset::All)),
-        Action::ToggleLinks => O(OverlayAction::ToggleLinks),
-        Action::LinkScrollLeft => O(OverlayAction::Link(LinkAction::Scroll { right: false })),
-        Action::LinkScrollRight => O(OverlayAction::Link(LinkAction::Scroll { right: true })),
-        Action::LinkOpen => O(OverlayAction::Link(LinkAction::Open)),
-        Action::LinkCopy => O(OverlayAction::Link(LinkAction::Copy)),
-        Action::SwitchExperiment => Panel(PanelAction::SwitchExperiment),
-        Action::ToggleView => Panel(PanelAction::ToggleView),
-        Action::LaneMode => Panel(PanelAction::LaneMode),
-        Action::Compare => Panel(PanelAction::Compare),
-        Action::FieldUp => Form(FormAction::Field(-1)),
-        Action::FieldDown => Form(FormAction::Field(1)),
-        Action::ValueLess => Form(FormAction::Value(-1)),
-        Action::ValueMore => Form(FormAction::Value(1)),
-        _ => return None,
-    })
-}
-
-/// The exercise list and the editor's own keys (checks, panes, the verdict, its timeline).
-fn editor(action: Action) -> Option<Route> {
-    use Route::Editor as E;
-    Some(match action {
-        Action::OpenEditor => E(EditorAction::OpenList),
-        Action::PickerUp => E(EditorAction::ListMove(-1)),
-        Action::PickerDown => E(EditorAction::ListMove(1)),
-        Action::PickerOpen => E(EditorAction::ListOpen),
-        Action::PickerReset => E(EditorAction::ListReset),
-        Action::PickerClose => E(EditorAction::ListClose),
-        Action::EditorToggleTimeline => E(EditorAction::ToggleTimeline),
-        Action::EditorToggleZoom => E(EditorAction::ToggleZoom),
-        Action::EditorCheck => E(EditorAction::Check),
-        Action::EditorLeave => E(EditorAction::Leave),
-        Action::EditorExternal => E(EditorAction::External),
-        Action::EditorHint => E(EditorAction::Hint),
-        Action::EditorSolution => E(EditorAction::Solution),
-        Action::EditorReset => E(EditorAction::Reset),
-        Action::VerdictUp => E(verdict(-1, false)),
-        Action::VerdictDown => E(verdict(1, false)),
-        Action::VerdictPageUp => E(verdict(-1, true)),
-        Action::VerdictPageDown => E(verdict(1, true)),
-        Action::EditorOpPrev => E(EditorAction::Timeline(TimelineAction::SelectPrev)),
-        Action::EditorOpNext => E(EditorAction::Timeline(TimelineAction::SelectNext)),
-        Action::EditorZoomIn => E(EditorAction::Timeline(TimelineAction::ZoomIn)),
-        Action::EditorZoomOut => E(EditorAction::Timeline(TimelineAction::ZoomOut)),
-        Action::EditorPanLeft => E(EditorAction::Timeline(TimelineAction::PanLeft)),
-        Action::EditorPanRight => E(EditorAction::Timeline(TimelineAction::PanRight)),
-        _ => return None,
-    })
-}
-
-/// Text: the editor's edits and find bar, its prompts' answers, the prediction field and the
-/// form's typed values.
-fn typing(action: Action) -> Option<Route> {
-    use Route::{Form, Quiz};
-    Some(match action {
-        Action::Move(m) => edit(EditOp::Move(m)),
-        Action::Select(m) => edit(EditOp::Select(m)),
-        Action::EditType(c) => edit(EditOp::Insert(c)),
-        Action::EditNewline => edit(EditOp::Newline),
-        Action::EditIndent => edit(EditOp::Indent),
-        Action::EditDeleteBack => edit(EditOp::DeleteBack),
-        Action::EditDeleteForward => edit(EditOp::DeleteForward),
-        Action::EditDeleteWordBack => edit(EditOp::DeleteWordBack),
-        Action::EditDeleteWordForward => edit(EditOp::DeleteWordForward),
-        Action::EditUndo => edit(EditOp::Undo),
-        Action::EditRedo => edit(EditOp::Redo),
-        Action::EditCut => edit(EditOp::Cut),
-        Action::EditCopy => edit(EditOp::Copy),
-        Action::EditPaste => edit(EditOp::Paste),
-        Action::EditSelectAll => edit(EditOp::SelectAll),
-        Action::EditComment => edit(EditOp::Comment),
-        Action::EditFind => edit(EditOp::Find(FindOp::Open)),
-        Action::FindType(c) => edit(EditOp::Find(FindOp::Type(c))),
-        Action::FindErase => edit(EditOp::Find(FindOp::Erase)),
-        Action::FindNext => edit(EditOp::Find(FindOp::Next)),
-        Action::FindPrev => edit(EditOp::Find(FindOp::Prev)),
-        Action::FindClose => edit(EditOp::Find(FindOp::Close)),
-        Action::ConflictKeep => prompt(PromptAction::Keep),
-        Action::ConflictLoad => prompt(PromptAction::Load),
-        Action::ConflictCompare => prompt(PromptAction::Compare),
-        Action::DiffUp => prompt(PromptAction::DiffScroll(-1)),
-        Action::DiffDown => prompt(PromptAction::DiffScroll(1)),
-        Action::DiffPageUp => prompt(PromptAction::DiffScroll(-DIFF_PAGE)),
-        Action::DiffPageDown => prompt(PromptAction::DiffScroll(DIFF_PAGE)),
-        Action::DiffClose => prompt(PromptAction::DiffClose),
-        Action::QuitYes => prompt(PromptAction::QuitYes),
-        Action::QuitNo => prompt(PromptAction::QuitNo),
-        Action::PredictionType(c) => Quiz(QuizAction::Input(PredictionKey::Type(c))),
-        Action::PredictionErase => Quiz(QuizAction::Input(PredictionKey::Erase)),
-        Action::PredictionSubmit => Quiz(QuizAction::Input(PredictionKey::Submit)),
-        Action::PredictionCancel => Quiz(QuizAction::Input(PredictionKey::Cancel)),
-        Action::ParamsType(c) => Form(FormAction::Type(c)),
-        Action::ParamsErase => Form(FormAction::Erase),
-        _ => return None,
-    })
-}
-
-/// Lines of a page of the "changed outside" diff.
-const DIFF_PAGE: isize = 10;
-
-fn edit(op: EditOp) -> Route {
-    Route::Editor(EditorAction::Edit(op))
-}
-
-fn prompt(answer: PromptAction) -> Route {
-    Route::Editor(EditorAction::Prompt(answer))
-}
-
-fn verdict(steps: i32, page: bool) -> EditorAction {
-    EditorAction::ScrollVerdict { steps, page }
-}
+mod route;
+use route::{Route, route};
 
 impl App {
     /// A key: the table gives the action for where it is pressed ([`App::key_context`]), and
@@ -285,10 +106,10 @@ impl App {
         }
     }
 
-    /// Carry out a named action (what a key is bound to), in the sub-state that
-    /// `dispatch::route` names.
+    /// Carry out a named action (what a key is bound to), in the sub-state that `route`
+    /// names (the key table's line for it).
     pub fn perform(&mut self, action: Action) -> Vec<Cmd> {
-        match route(action, self.overlays.dialog == Some(Overlay::Links)) {
+        match route(action) {
             Route::Nav(nav) => self.nav_update(nav),
             Route::Quiz(quiz) => self.quiz_update(quiz),
             Route::Overlay(overlay) => self.overlay_update(overlay),
@@ -353,6 +174,9 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::app::PanelAction;
+    use crate::app::links::LinkAction;
+    use crate::app::nav::NavAction;
     use crate::keymap::BINDINGS;
     use ratatui::crossterm::event::{KeyCode, KeyModifiers};
 
@@ -383,22 +207,37 @@ mod tests {
         // through would do nothing when its key is pressed.
         let mut app = crate::app::tests::app();
         for binding in BINDINGS {
-            if let Route::App(action) = route(binding.action, false) {
+            if let Route::App(action) = route(binding.action) {
+                // A line routed to `App` names its own action (a copied line would not).
+                assert_eq!(action, binding.action, "a line routes another action");
                 let handled = app.perform_app(action).is_some();
                 assert!(handled, "{action:?} is bound but reaches nothing");
             }
         }
         assert_eq!(
-            route(Action::ListDown, true),
+            route(Action::LinkDown),
             Route::Overlay(OverlayAction::Link(LinkAction::Select(1))),
             "in the links dialog Down moves among links"
         );
-        let list = route(Action::ListDown, false);
+        let list = route(Action::ListDown);
         assert_eq!(list, Route::Nav(NavAction::MoveSelection(1)));
-        let zoom = route(Action::ZoomIn, false);
-        assert!(
-            matches!(zoom, Route::Panel(PanelAction::Timeline(_))),
-            "{zoom:?}"
-        );
+    }
+
+    #[test]
+    fn the_timeline_keys_reach_the_panel_timeline_the_trace_view_reads() {
+        // `Action::timeline` is what the trace view applies; the app's route must agree.
+        let mut timeline_keys = 0;
+        for binding in BINDINGS {
+            if let Some(t) = binding.action.timeline() {
+                assert_eq!(
+                    route(binding.action),
+                    Route::Panel(PanelAction::Timeline(t)),
+                    "{:?}",
+                    binding.action
+                );
+                timeline_keys += 1;
+            }
+        }
+        assert!(timeline_keys >= 6, "only {timeline_keys} timeline keys");
     }
 }

@@ -114,23 +114,6 @@ The README's \"The tutor\" says more (llama.cpp's server too)."
     )
 }
 
-/// The tutor pane's part of `dispatch::route`: the key's action as the pane's own.
-pub(super) fn route(action: crate::keymap::Action) -> Option<TutorAction> {
-    use crate::keymap::Action as A;
-    Some(match action {
-        A::TutorOpen => TutorAction::Open,
-        A::TutorClose => TutorAction::Close,
-        A::TutorType(c) => TutorAction::Type(c),
-        A::TutorErase => TutorAction::Erase,
-        A::TutorSend => TutorAction::Send,
-        A::TutorEscape => TutorAction::Escape,
-        A::TutorMode => TutorAction::ToggleMode,
-        A::TutorScrollUp => TutorAction::Scroll(-3),
-        A::TutorScrollDown => TutorAction::Scroll(3),
-        _ => return None,
-    })
-}
-
 impl TutorState {
     /// A tutor is configured and usable (its key shows in the footer).
     pub fn ready(&self) -> bool {

@@ -156,7 +156,7 @@ fn the_links_overlay_footer_names_every_key_it_takes() {
         let label = binding.label();
         let first = label.split(' ').next().unwrap_or_default();
         let named = keys.iter().any(|k| k.contains(first) || first.contains(k));
-        let pair = matches!(binding.action, Action::ListUp | Action::LinkScrollLeft);
+        let pair = matches!(binding.action, Action::LinkUp | Action::LinkScrollLeft);
         assert!(
             named || pair,
             "{:?} ({}) not in the footer",
