@@ -4,7 +4,7 @@
 //! name a call by, in exhaustive matches), its ordering rule (a link into
 //! [`crate::ordering::rules`]), its one-line doc and its handler (what the interpreter runs: a
 //! row without one does not parse, and there is no other dispatch to keep in step). The table
-//! is an x-macro, [`for_each_call`]: this file makes the rows from it, and the interpreter
+//! is an x-macro, `for_each_call!`: this file makes the rows from it, and the interpreter
 //! makes its dispatch from it, where the handlers' names resolve.
 //!
 //! The parser's list of known calls, the interpreter's arity checks and dispatch, and the
@@ -123,7 +123,7 @@ use Kind::{Count, Event, Format, Func, Int, Num, Out, Ptr, Str, Stream};
 
 /// Makes [`CallId`] and [`TABLE`] from the rows, in the same order, so
 /// `TABLE[id as usize].id == id` (a test holds it). The handler column is left to
-/// [`for_each_call`]'s other reader, the interpreter's dispatch.
+/// `for_each_call!`'s other reader, the interpreter's dispatch.
 macro_rules! define_calls {
     ($( $id:ident = $name:literal ( $($param:expr),* ) $family:ident, $ordering:expr, $doc:literal => $handler:expr; )*) => {
         /// A call of the table, as the interpreter dispatches on it.
@@ -143,7 +143,7 @@ macro_rules! define_calls {
 }
 
 /// The table itself, one line a call: `Id = "name" (params) Family, ordering, "doc" => handler;`,
-/// handed to the macro `$then` (an "x-macro"). Two macros read it: [`define_calls`] here makes
+/// handed to the macro `$then` (an "x-macro"). Two macros read it: `define_calls!` here makes
 /// [`CallId`] and [`TABLE`], and `interp/calls.rs` makes the interpreter's dispatch, one arm a
 /// row, from the handler column. The handler is written here, beside its row, but it is only
 /// tokens until the interpreter expands them in its own scope (`i` is the interpreter, `a` the
