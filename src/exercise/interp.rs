@@ -71,6 +71,11 @@ pub struct Outcome {
     pub exit_code: i64,
     /// The line of the `exit` call that ended the run, when one did.
     pub exit_line: Option<u32>,
+    /// The line of the `return` that left `main`, when one did.
+    pub return_line: Option<u32>,
+    /// The last line the program wrote to `stderr` (`fprintf(stderr, …)`), trimmed and at most
+    /// [`STDERR_LINE_MAX`] bytes: what a failed error check said, for the verdict.
+    pub last_stderr_line: Option<String>,
     /// Each call the host spent at least [`HOST_SPAN_MIN_US`] in (waits, blocking copies,
     /// `host_work`, pinning), as host-lane ops on the timeline's origin, with their lines.
     pub host_calls: Vec<Op>,
@@ -78,6 +83,9 @@ pub struct Outcome {
     /// no length), for the criteria on the work a run did (`verdict/work.rs`).
     pub spins: Vec<(usize, u64)>,
 }
+
+/// The most of a `stderr` line [`Outcome::last_stderr_line`] keeps, in bytes.
+pub const STDERR_LINE_MAX: usize = 200;
 
 /// The shortest call drawn on the host lane, in microseconds: shorter ones (a launch, an
 /// async copy's issue) would be a dot on every call.
@@ -300,7 +308,11 @@ impl Interp<'_> {
                 Call::HostRead { range, .. } => return c.read(range, self.line),
                 Call::HostWrite { range, .. } => return c.write(range, self.line),
                 // A host function's run is logged by the interpreter, never from inside one.
-                Call::Alloc { .. } | Call::Free { .. } | Call::HostFuncRan { .. } => {}
+                // `exit` in a host function ends the process as anywhere else.
+                Call::Alloc { .. }
+                | Call::Free { .. }
+                | Call::HostFuncRan { .. }
+                | Call::Exit { .. } => {}
                 Call::Register { .. }
                 | Call::Unregister { .. }
                 | Call::StreamCreate { .. }
