@@ -300,6 +300,47 @@ fn the_step_budget_holds_a_verifying_loop_over_16_mi_floats_and_says_how_large_i
 }
 
 #[test]
+fn a_verifying_loop_over_two_buffers_logs_a_range_a_buffer_and_fits_the_budget_at_16_mi() {
+    // The loop a learner writes against the input (`transform` is `2 * in + 1`): it alternates
+    // between `h_out` and `h_in` at every element, which once logged an entry an element
+    // (32 Mi entries over 16 Mi floats: the check ran out of memory).
+    let n: u64 = 1 << 16;
+    let src = program(&format!(
+        "    size_t n = {n};\n    float *h_in = (float *)malloc(n * sizeof(float));\n    float *h_out = (float *)malloc(n * sizeof(float));\n    fill_input(h_in, n);\n    for (size_t i = 0; i < n; i++) h_out[i] = h_in[i] * 2.0f + 1.0f;\n    int bad = 0;\n    for (size_t i = 0; i < n; i++) {{\n        if (h_out[i] != h_in[i] * 2.0f + 1.0f) {{\n            bad++;\n        }}\n    }}\n    printf(\"%d\\n\", bad);\n    free(h_in);\n    free(h_out);"
+    ));
+    let out = run(&src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "0\n");
+    let bytes = n * 4;
+    for line in [9, 12] {
+        let ranges: Vec<(bool, u64, u64)> = out
+            .log
+            .iter()
+            .filter(|e| e.line == line)
+            .filter_map(|e| match &e.call {
+                Call::HostRead { range, .. } => Some((false, range.start, range.end)),
+                Call::HostWrite { range, .. } => Some((true, range.start, range.end)),
+                _ => None,
+            })
+            .collect();
+        let want = if line == 9 {
+            vec![(false, 0, bytes), (true, 0, bytes)]
+        } else {
+            vec![(false, 0, bytes), (false, 0, bytes)]
+        };
+        assert_eq!(ranges, want, "line {line}: {} entries", ranges.len());
+    }
+    // The whole run's steps an element, times 16 Mi, within the default budget.
+    let per_element = out.steps.div_ceil(n);
+    let budget = Limits::default().max_steps;
+    assert!(
+        per_element * (16 << 20) <= budget,
+        "{per_element} steps an element: 16 Mi elements need {}, the budget is {budget}",
+        per_element * (16 << 20)
+    );
+}
+
+#[test]
 fn the_host_idioms_of_nvidias_samples_run() {
     let src = "#include \"academy.cuh\"\n#include <assert.h>\n#define USE_PINNED\n#ifndef N_ELEMS\n#define N_ELEMS (1 << 10)\n#endif\nconst int N = N_ELEMS;\nstatic float *h_a;\nstatic int calls;\nint main()\n{\n#ifdef USE_PINNED\n    cudaMallocHost(&h_a, N * sizeof(float));\n#else\n    h_a = (float *)malloc(N * sizeof(float));\n#endif\n#if defined(USE_PINNED) && N_ELEMS > 100\n    int *idx = (int *)malloc(N * sizeof(int));\n#elif 0\n    this does not parse(;\n#endif\n    for (int i = 0; i < N; i++) idx[i] = i * 3 + 16777217;\n    assert(idx[N - 1] == (N - 1) * 3 + 16777217);\n    double d[2] = {1.5, 2.5};\n    double *pd = d;\n    unsigned char flags[2] = {0, 0};\n    unsigned char *pf = flags;\n    pf[1] = 200;\n    printf(\"%d %d %f %d %d\\n\", calls, h_a == NULL, pd[1], flags[1], idx[5]);\n    free(idx);\n    cudaFreeHost(h_a);\n    return 0;\n}\n";
     let out = run(src);
