@@ -301,12 +301,13 @@ fn the_step_budget_holds_a_verifying_loop_over_16_mi_floats_and_says_how_large_i
 
 #[test]
 fn a_verifying_loop_over_two_buffers_logs_a_range_a_buffer_and_fits_the_budget_at_16_mi() {
-    // The loop a learner writes against the input (`transform` is `2 * in + 1`): it alternates
+    // Line 9 fills `h_out` as `transform` would; line 12 is the loop a learner writes against
+    // the input, with the header's constants (`ACADEMY_TRANSFORM_A`, `_B`). It alternates
     // between `h_out` and `h_in` at every element, which once logged an entry an element
     // (32 Mi entries over 16 Mi floats: the check ran out of memory).
     let n: u64 = 1 << 16;
     let src = program(&format!(
-        "    size_t n = {n};\n    float *h_in = (float *)malloc(n * sizeof(float));\n    float *h_out = (float *)malloc(n * sizeof(float));\n    fill_input(h_in, n);\n    for (size_t i = 0; i < n; i++) h_out[i] = h_in[i] * 2.0f + 1.0f;\n    int bad = 0;\n    for (size_t i = 0; i < n; i++) {{\n        if (h_out[i] != h_in[i] * 2.0f + 1.0f) {{\n            bad++;\n        }}\n    }}\n    printf(\"%d\\n\", bad);\n    free(h_in);\n    free(h_out);"
+        "    size_t n = {n};\n    float *h_in = (float *)malloc(n * sizeof(float));\n    float *h_out = (float *)malloc(n * sizeof(float));\n    fill_input(h_in, n);\n    for (size_t i = 0; i < n; i++) h_out[i] = h_in[i] * 2.0f + 1.0f;\n    int bad = 0;\n    for (size_t i = 0; i < n; i++) {{\n        if (h_out[i] != h_in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B) {{\n            bad++;\n        }}\n    }}\n    printf(\"%d\\n\", bad);\n    free(h_in);\n    free(h_out);"
     ));
     let out = run(&src);
     assert!(out.error.is_none(), "{:?}", out.error);
