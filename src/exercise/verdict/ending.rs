@@ -18,18 +18,23 @@ pub(super) const RUNS_TO_THE_END: &str = "runs to the end";
 /// The `runs to the end` check of a run that was not stopped (no `Outcome::error`).
 pub(super) fn ended(out: &Outcome) -> CheckResult {
     let status = out.exit_code;
+    if status == 0 {
+        // Short: it is the first line of every verdict that passed this far.
+        let ended = match out.exit_line {
+            Some(line) => format!("`exit(0)` at line {line}"),
+            None => "exit status 0".to_string(),
+        };
+        return CheckResult {
+            name: RUNS_TO_THE_END.into(),
+            passed: true,
+            detail: format!("{} steps; {ended}", out.steps),
+        };
+    }
     let how = match (out.exit_line, out.return_line) {
         (Some(line), _) => format!("`exit({status})` at line {line}"),
         (None, Some(line)) => format!("`main` returned {status} at line {line}"),
         (None, None) => "`main` ended".to_string(),
     };
-    if status == 0 {
-        return CheckResult {
-            name: RUNS_TO_THE_END.into(),
-            passed: true,
-            detail: format!("{} steps; exit status 0 ({how})", out.steps),
-        };
-    }
     let mut detail = format!("the program exited with status {status} ({how})");
     if let Some(line) = &out.last_stderr_line {
         detail += &format!(": {line}");

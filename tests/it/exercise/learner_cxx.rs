@@ -225,13 +225,13 @@ fn a_check_macro_that_fires_fails_the_run_saying_which_cuda_call_failed_and_the_
     let v = verdict(&(zero.join("\n") + "\n"));
     assert!(v.passed, "{:#?}", v.checks);
     assert!(
-        ending(&v).1.ends_with(&format!("exit status 0 (`exit(0)` at line {})", last_return + 1)),
+        ending(&v).1.ends_with(&format!("steps; `exit(0)` at line {}", last_return + 1)),
         "{:?}",
         ending(&v)
     );
     let v = verdict(solution);
     assert!(
-        ending(&v).1.ends_with(&format!("exit status 0 (`main` returned 0 at line {})", last_return + 1)),
+        ending(&v).1.ends_with(" steps; exit status 0"),
         "{:?}",
         ending(&v)
     );
