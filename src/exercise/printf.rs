@@ -77,7 +77,7 @@ fn c_integer(v: i64, conv: char, spec: &str) -> String {
     }
 }
 
-/// The conversions [`format`] takes, for the message that refuses another.
+/// The conversions [`format()`] takes, for the message that refuses another.
 pub const SUPPORTED: &str = "%d %i %u %x %c %ld %zu %f %e %g %s";
 
 /// The field width in `spec` (the digits before any `.`), 0 when none; [`precision_of`] has
@@ -263,9 +263,7 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
                 _ => return Err(bad()),
             },
             _ => {
-                return Err(format!(
-                    "`%{spec}` is not supported here; use {SUPPORTED}"
-                ));
+                return Err(format!("`%{spec}` is not supported here; use {SUPPORTED}"));
             }
         };
         out += &pad(text, &spec, conv != 's' && conv != 'c');
@@ -297,7 +295,17 @@ mod tests {
         assert!(err.contains("wide") && err.contains("1000"), "{err}");
         // Widths pad as C pads (2.25 is 2.2 at one decimal: it rounds to even in binary).
         assert_eq!(
-            format("%5d|%-5.1f|%05d|%-4s|%3s", &[Value::Int(7), Value::Float(2.25), Value::Int(-42), Value::Str("ab".into()), Value::Str("long".into())]).unwrap(),
+            format(
+                "%5d|%-5.1f|%05d|%-4s|%3s",
+                &[
+                    Value::Int(7),
+                    Value::Float(2.25),
+                    Value::Int(-42),
+                    Value::Str("ab".into()),
+                    Value::Str("long".into())
+                ]
+            )
+            .unwrap(),
             "    7|2.2  |-0042|ab  |long"
         );
     }

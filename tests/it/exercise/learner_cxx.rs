@@ -9,10 +9,10 @@ use std::sync::atomic::AtomicBool;
 
 use cuda_academy::exercise::catalog;
 use cuda_academy::exercise::hazards::{self, HazardKind};
-use cuda_academy::exercise::{self, Verdict};
 use cuda_academy::exercise::interp::Limits;
 use cuda_academy::exercise::log::Call;
 use cuda_academy::exercise::parse::parse;
+use cuda_academy::exercise::{self, Verdict};
 
 use super::{program, run};
 
@@ -170,12 +170,22 @@ fn the_classic_check_macro_runs_and_exits_on_a_failure() {
 /// `src` checked as `fix-the-race` on a fresh simulator.
 fn verdict(src: &str) -> Verdict {
     let ex = catalog::find("fix-the-race").unwrap();
-    exercise::check(ex, src, &mut super::sim(), Limits::default(), &AtomicBool::new(false))
+    exercise::check(
+        ex,
+        src,
+        &mut super::sim(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    )
 }
 
 /// The detail of `v`'s `runs to the end` check and whether it passed.
 fn ending(v: &Verdict) -> (bool, String) {
-    let c = v.checks.iter().find(|c| c.name == "runs to the end").unwrap();
+    let c = v
+        .checks
+        .iter()
+        .find(|c| c.name == "runs to the end")
+        .unwrap();
     (c.passed, c.detail.clone())
 }
 
@@ -184,7 +194,10 @@ fn a_check_macro_that_fires_fails_the_run_saying_which_cuda_call_failed_and_the_
     // fix-the-race's solution with a CHECK around a `cudaFree` of host memory, which fails.
     let solution = catalog::find("fix-the-race").unwrap().solution;
     let mut lines: Vec<String> = solution.lines().map(str::to_string).collect();
-    let main = lines.iter().position(|l| l.starts_with("int main")).unwrap();
+    let main = lines
+        .iter()
+        .position(|l| l.starts_with("int main"))
+        .unwrap();
     lines.insert(main, CHECK.trim_end().to_string());
     let open = main + 2;
     lines.insert(open + 1, "    float *junk = (float *)malloc(64);".into());
@@ -216,7 +229,8 @@ fn a_check_macro_that_fires_fails_the_run_saying_which_cuda_call_failed_and_the_
     assert!(!passed);
     assert!(
         detail.contains("status 3 (`exit(3)` at line")
-            && detail.ends_with("No CUDA call had failed: find why the program chose to stop there"),
+            && detail
+                .ends_with("No CUDA call had failed: find why the program chose to stop there"),
         "{detail}"
     );
     let mut zero: Vec<&str> = solution.lines().collect();
@@ -225,7 +239,9 @@ fn a_check_macro_that_fires_fails_the_run_saying_which_cuda_call_failed_and_the_
     let v = verdict(&(zero.join("\n") + "\n"));
     assert!(v.passed, "{:#?}", v.checks);
     assert!(
-        ending(&v).1.ends_with(&format!("steps; `exit(0)` at line {}", last_return + 1)),
+        ending(&v)
+            .1
+            .ends_with(&format!("steps; `exit(0)` at line {}", last_return + 1)),
         "{:?}",
         ending(&v)
     );
