@@ -48,7 +48,27 @@ pub const CONSTANTS: &[(&str, i64)] = &[
     ("EXIT_FAILURE", 1),
     ("stdout", STDOUT),
     ("stderr", STDERR),
+    // `academy.cuh`'s input seed (its floating constants are `FLOAT_CONSTANTS`).
+    ("ACADEMY_FILL_SEED", super::FILL_SEED as i64),
 ];
+
+/// `academy.cuh`'s floating constants (`#define ACADEMY_TRANSFORM_A 2.0f` …), which a learner's
+/// own verifying loop uses (`h_out[i] != h_in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B`);
+/// the values are the backends' own, so one place states them. `ACADEMY_FILL_SEED` is an
+/// integer: [`constant`] gives it.
+pub const FLOAT_CONSTANTS: &[(&str, f32)] = &[
+    ("ACADEMY_TRANSFORM_A", crate::gpu::TRANSFORM_A),
+    ("ACADEMY_TRANSFORM_B", crate::gpu::TRANSFORM_B),
+    ("ACADEMY_SPIN_ADD", crate::gpu::SPIN_ADD),
+];
+
+/// The value of a named floating constant ([`FLOAT_CONSTANTS`]).
+pub fn float_constant(name: &str) -> Option<f64> {
+    FLOAT_CONSTANTS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| f64::from(*v))
+}
 
 /// `stdout` as `fprintf`'s first argument.
 pub const STDOUT: i64 = 1;

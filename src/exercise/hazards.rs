@@ -261,10 +261,12 @@ impl<'a> Checker<'a> {
             Call::HostWrite { range, what } => self.host_access(e.line, range, what, true),
             Call::Free { region, call } => self.release(e.line, *region, call.name()),
             Call::Unregister { region } => self.release(e.line, *region, "cudaHostUnregister"),
-            // Nothing to order or judge (an allocation is the leak check's; an unanswered query
-            // teaches the host nothing). Every entry is named: a new one must be placed here.
+            // Nothing to order or judge (an allocation and `exit` are the leak check's; an
+            // unanswered query teaches the host nothing). Every entry is named: a new one must
+            // be placed here.
             Call::Alloc { .. }
             | Call::Register { .. }
+            | Call::Exit { .. }
             | Call::StreamQuery { done: false, .. }
             | Call::EventQuery { done: false, .. } => {}
         }
@@ -348,6 +350,8 @@ fn teaches_host(call: &Call) -> bool {
         | Call::EventQuery { done: false, .. }
         | Call::HostFuncRan { .. }
         | Call::HostRead { .. }
-        | Call::HostWrite { .. } => false,
+        | Call::HostWrite { .. }
+        // The process ends: the host waits for nothing (nothing runs after it to be judged).
+        | Call::Exit { .. } => false,
     }
 }

@@ -71,6 +71,11 @@ pub struct Outcome {
     pub exit_code: i64,
     /// The line of the `exit` call that ended the run, when one did.
     pub exit_line: Option<u32>,
+    /// The line of the `return` that left `main`, when one did.
+    pub return_line: Option<u32>,
+    /// The last line the program wrote to `stderr` (`fprintf(stderr, …)`), trimmed and at most
+    /// [`STDERR_LINE_MAX`] bytes: what a failed error check said, for the verdict.
+    pub last_stderr_line: Option<String>,
     /// Each call the host spent at least [`HOST_SPAN_MIN_US`] in (waits, blocking copies,
     /// `host_work`, pinning), as host-lane ops on the timeline's origin, with their lines.
     pub host_calls: Vec<Op>,
@@ -78,6 +83,13 @@ pub struct Outcome {
     /// no length), for the criteria on the work a run did (`verdict/work.rs`).
     pub spins: Vec<(usize, u64)>,
 }
+
+/// How many recent log entries a host access looks back over for one to extend
+/// (`Interp::extend_host_access`): the buffers one loop iteration touches.
+const HOST_MERGE_WINDOW: usize = 4;
+
+/// The most of a `stderr` line [`Outcome::last_stderr_line`] keeps, in bytes.
+pub const STDERR_LINE_MAX: usize = 200;
 
 /// The shortest call drawn on the host lane, in microseconds: shorter ones (a launch, an
 /// async copy's issue) would be a dot on every call.
@@ -270,19 +282,11 @@ struct Interp<'a> {
 }
 
 impl Interp<'_> {
-    /// Log a host read (or, `write`, a write) of `range`: extending the last entry when it is
-    /// the same kind of access from the same line right before it (a loop over `h[i]`), before
+    /// Log a host read (or, `write`, a write) of `range`: extending a recent entry of the
+    /// same kind, buffer and line that ends where it starts (a loop over `h[i]`), before
     /// anything is built, since a loop does this at every element.
     fn log_host(&mut self, write: bool, range: Range, what: &'static str) {
-        if self.collect.is_none()
-            && let Some(last) = self.out.log.last_mut()
-            && last.line == self.line
-            && let Some((r, was_write)) = last.call.host_range_mut()
-            && was_write == write
-            && r.region == range.region
-            && r.end == range.start
-        {
-            r.end = range.end;
+        if self.collect.is_none() && self.extend_host_access(write, &range) {
             return;
         }
         let what = what.to_string();
@@ -293,6 +297,29 @@ impl Interp<'_> {
         });
     }
 
+    /// Extend the entry that `range` continues, looking back over the last
+    /// [`HOST_MERGE_WINDOW`] entries while they are host accesses from this line: a verifying
+    /// loop (`if (h_out[i] != h_in[i] * 2.0f + 1.0f)`) alternates between buffers, and an entry
+    /// an element would be 32 Mi entries over 16 Mi floats (gigabytes of log). Host accesses
+    /// with nothing else between them may merge out of order: the checker compares each with
+    /// the device work in flight, which no host access changes.
+    fn extend_host_access(&mut self, write: bool, range: &Range) -> bool {
+        let line = self.line;
+        for e in self.out.log.iter_mut().rev().take(HOST_MERGE_WINDOW) {
+            if e.line != line {
+                return false;
+            }
+            let Some((r, was_write)) = e.call.host_range_mut() else {
+                return false;
+            };
+            if was_write == write && r.region == range.region && r.end == range.start {
+                r.end = range.end;
+                return true;
+            }
+        }
+        false
+    }
+
     fn log(&mut self, call: Call) {
         // Inside a host function the accesses belong to its stream-ordered op, not to `main`.
         if let Some(c) = &mut self.collect {
@@ -300,7 +327,11 @@ impl Interp<'_> {
                 Call::HostRead { range, .. } => return c.read(range, self.line),
                 Call::HostWrite { range, .. } => return c.write(range, self.line),
                 // A host function's run is logged by the interpreter, never from inside one.
-                Call::Alloc { .. } | Call::Free { .. } | Call::HostFuncRan { .. } => {}
+                // `exit` in a host function ends the process as anywhere else.
+                Call::Alloc { .. }
+                | Call::Free { .. }
+                | Call::HostFuncRan { .. }
+                | Call::Exit { .. } => {}
                 Call::Register { .. }
                 | Call::Unregister { .. }
                 | Call::StreamCreate { .. }
@@ -323,16 +354,9 @@ impl Interp<'_> {
             }
         }
         // Neighbouring element accesses from one line merge into one range (loops over `h[i]`).
-        if let (Some(last), Call::HostRead { range, .. } | Call::HostWrite { range, .. }) =
-            (self.out.log.last_mut(), &call)
-            && last.line == self.line
-            && let (Call::HostRead { range: r, .. }, Call::HostRead { .. })
-            | (Call::HostWrite { range: r, .. }, Call::HostWrite { .. }) =
-                (&mut last.call, &call)
-            && r.region == range.region
-            && r.end == range.start
+        if let Call::HostRead { range, .. } | Call::HostWrite { range, .. } = &call
+            && self.extend_host_access(matches!(call, Call::HostWrite { .. }), range)
         {
-            r.end = range.end;
             return;
         }
         self.out.log.push(Entry {

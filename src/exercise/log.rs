@@ -177,6 +177,12 @@ pub enum Call {
         event: EventId,
     },
     DeviceSync,
+    /// `exit(status)`: the program ended itself here. The operating system and the CUDA driver
+    /// release whatever the process still holds, so nothing held then is a leak (a `main` that
+    /// returns holds its allocations to the end: those are).
+    Exit {
+        status: i64,
+    },
     /// The body of a host function (`cudaLaunchHostFunc`) ran: its stream had reached it. Its
     /// accesses are host accesses, each with the line of the body that made it and whether it
     /// wrote. Logged where the body ran, after its launch.
@@ -224,6 +230,7 @@ impl Call {
             | Call::EventQuery { .. }
             | Call::EventSync { .. }
             | Call::HostFuncRan { .. }
+            | Call::Exit { .. }
             | Call::DeviceSync => None,
         }
     }
@@ -253,6 +260,7 @@ impl Call {
             | Call::EventQuery { .. }
             | Call::EventSync { .. }
             | Call::HostFuncRan { .. }
+            | Call::Exit { .. }
             | Call::DeviceSync => None,
         }
     }

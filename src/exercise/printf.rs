@@ -1,5 +1,6 @@
-//! `printf` for the subset: `%d %i %u %ld %lld %zu %f %.Nf %g %e %s %%`. Output is kept as text
-//! with control characters other than newline and tab replaced, so it is safe to show.
+//! `printf` for the subset: `%d %i %u %x %X %c %ld %lld %zu %f %.Nf %e %g %s %%`, with field
+//! widths (`%5d`, `%-8s`, `%08.3f`) as C pads them. Output is kept as text with control
+//! characters other than newline and tab replaced, so it is safe to show.
 
 use super::interp::Value;
 
@@ -76,6 +77,102 @@ fn c_integer(v: i64, conv: char, spec: &str) -> String {
     }
 }
 
+/// The conversions [`format()`] takes, for the message that refuses another.
+pub const SUPPORTED: &str = "%d %i %u %x %c %ld %zu %f %e %g %s";
+
+/// The field width in `spec` (the digits before any `.`), 0 when none; [`precision_of`] has
+/// already bounded it.
+fn width_of(spec: &str) -> usize {
+    let body = spec.trim_start_matches(['-', '+', ' ', '#', '0']);
+    let digits: String = body.chars().take_while(char::is_ascii_digit).collect();
+    digits.parse().unwrap_or(0)
+}
+
+/// `text` padded to `spec`'s width as C pads it: spaces on the left, on the right with `-`,
+/// zeros after the sign with `0` (numbers only).
+fn pad(text: String, spec: &str, numeric: bool) -> String {
+    let width = width_of(spec);
+    let len = text.chars().count();
+    if len >= width {
+        return text;
+    }
+    let fill = width - len;
+    let flags: String = spec
+        .chars()
+        .take_while(|c| matches!(c, '-' | '+' | ' ' | '#' | '0'))
+        .collect();
+    if flags.contains('-') {
+        return text + &" ".repeat(fill);
+    }
+    if numeric && flags.contains('0') {
+        let (sign, digits) = match text.strip_prefix('-') {
+            Some(rest) => ("-", rest.to_string()),
+            None => ("", text),
+        };
+        return format!("{sign}{}{digits}", "0".repeat(fill));
+    }
+    " ".repeat(fill) + &text
+}
+
+/// `v` as C's `%e` prints it: a sign, one digit, `precision` decimals, and an exponent of at
+/// least two digits with its sign (`1.500000e+00`; Rust writes `1.5e0`).
+fn c_exponent(v: f64, precision: usize) -> String {
+    if !v.is_finite() {
+        return c_special(v);
+    }
+    let rust = format!("{v:.precision$e}");
+    let Some((mantissa, exp)) = rust.split_once('e') else {
+        return rust;
+    };
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exp.unsigned_abs())
+}
+
+/// C's `%g`: `precision` significant digits (6 by default, 0 means 1), as `%e` when the
+/// exponent is below -4 or not below the precision, else as `%f`; trailing zeros dropped.
+fn c_general(v: f64, precision: Option<usize>) -> String {
+    if !v.is_finite() {
+        return c_special(v);
+    }
+    let p = precision.unwrap_or(6).max(1);
+    if v == 0.0 {
+        return if v.is_sign_negative() { "-0" } else { "0" }.to_string();
+    }
+    // The exponent after rounding to `p` digits (9.9999995 rounds to 1.00000e+01).
+    let rounded = format!("{v:.prec$e}", prec = p - 1);
+    let exp: i64 = rounded
+        .split_once('e')
+        .and_then(|(_, e)| e.parse().ok())
+        .unwrap_or(0);
+    let p = p as i64;
+    let trim = |s: String| -> String {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if exp < -4 || exp >= p {
+        let text = c_exponent(v, (p - 1) as usize);
+        match text.split_once('e') {
+            Some((m, e)) => format!("{}e{e}", trim(m.to_string())),
+            None => text,
+        }
+    } else {
+        trim(format!("{v:.prec$}", prec = (p - 1 - exp) as usize))
+    }
+}
+
+/// Infinity and NaN as C prints them.
+fn c_special(v: f64) -> String {
+    match (v.is_nan(), v.is_sign_negative()) {
+        (true, _) => "nan".into(),
+        (false, true) => "-inf".into(),
+        (false, false) => "inf".into(),
+    }
+}
+
 /// Format `fmt` with `args` as C's `printf` would, or say what does not fit the subset.
 pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
     let mut out = String::new();
@@ -116,38 +213,60 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
             format!("`printf` has more `%` conversions than arguments (at `%{spec}`)")
         })?;
         let bad = || format!("`%{spec}` does not match {}", arg.describe());
-        match conv {
-            'd' | 'i' | 'u' => {
-                let v = arg
-                    .as_i64()
-                    .filter(|_| !matches!(arg, Value::Float(_)))
-                    .ok_or_else(bad)?;
-                out += &c_integer(v, conv, &spec);
+        let int = || {
+            arg.as_i64()
+                .filter(|_| !matches!(arg, Value::Float(_)))
+                .ok_or_else(bad)
+        };
+        let text = match conv {
+            'd' | 'i' | 'u' => c_integer(int()?, conv, &spec),
+            // As C reads the argument: an `unsigned int` unless `l`/`z` makes it 64 bits.
+            'x' | 'X' => {
+                let v = int()?;
+                let v = if spec.contains('l') || spec.contains('z') {
+                    v as u64
+                } else {
+                    u64::from(v as u32)
+                };
+                if conv == 'x' {
+                    format!("{v:x}")
+                } else {
+                    format!("{v:X}")
+                }
+            }
+            'c' => {
+                let byte = int()? as u8;
+                let c = char::from(byte);
+                if c.is_control() && c != '\n' && c != '\t' {
+                    '?'.to_string()
+                } else if byte.is_ascii() {
+                    c.to_string()
+                } else {
+                    '?'.to_string()
+                }
             }
             'f' | 'F' => {
-                out += &format!(
-                    "{:.*}",
-                    precision.unwrap_or(6),
-                    arg.as_f64().ok_or_else(bad)?
-                )
+                let v = arg.as_f64().ok_or_else(bad)?;
+                if v.is_finite() {
+                    format!("{:.*}", precision.unwrap_or(6), v)
+                } else {
+                    c_special(v)
+                }
             }
-            'e' => {
-                out += &format!(
-                    "{:.*e}",
-                    precision.unwrap_or(6),
-                    arg.as_f64().ok_or_else(bad)?
-                )
-            }
-            'g' => out += &format!("{}", arg.as_f64().ok_or_else(bad)?),
+            'e' => c_exponent(arg.as_f64().ok_or_else(bad)?, precision.unwrap_or(6)),
+            'g' => c_general(arg.as_f64().ok_or_else(bad)?, precision),
             's' => match arg {
-                Value::Str(s) => out.extend(
-                    s.chars()
-                        .map(|c| if c.is_control() && c != '\n' { '?' } else { c }),
-                ),
+                Value::Str(s) => s
+                    .chars()
+                    .map(|c| if c.is_control() && c != '\n' { '?' } else { c })
+                    .collect(),
                 _ => return Err(bad()),
             },
-            _ => return Err(format!("`%{spec}` is not supported here; use %d %zu %f %s")),
-        }
+            _ => {
+                return Err(format!("`%{spec}` is not supported here; use {SUPPORTED}"));
+            }
+        };
+        out += &pad(text, &spec, conv != 's' && conv != 'c');
     }
     Ok(out)
 }
@@ -174,10 +293,47 @@ mod tests {
         }
         let err = format("%99999999999d", &[Value::Int(1)]).unwrap_err();
         assert!(err.contains("wide") && err.contains("1000"), "{err}");
+        // Widths pad as C pads (2.25 is 2.2 at one decimal: it rounds to even in binary).
         assert_eq!(
-            format("%5d|%-3.1f", &[Value::Int(7), Value::Float(2.25)]).unwrap(),
-            "7|2.2"
+            format(
+                "%5d|%-5.1f|%05d|%-4s|%3s",
+                &[
+                    Value::Int(7),
+                    Value::Float(2.25),
+                    Value::Int(-42),
+                    Value::Str("ab".into()),
+                    Value::Str("long".into())
+                ]
+            )
+            .unwrap(),
+            "    7|2.2  |-0042|ab  |long"
         );
+    }
+
+    /// Issue 27: what a learner prints while verifying, as C prints it.
+    #[test]
+    fn exponents_general_hex_and_chars_print_as_c_prints_them() {
+        let f = |spec: &str, v: Value| format(spec, &[v]).unwrap();
+        assert_eq!(f("%e", Value::Float(1.5)), "1.500000e+00");
+        assert_eq!(f("%.2e", Value::Float(-12345.0)), "-1.23e+04");
+        assert_eq!(f("%e", Value::Float(1e-300)), "1.000000e-300");
+        assert_eq!(f("%g", Value::Float(0.1 + 0.2)), "0.3");
+        assert_eq!(f("%g", Value::Float(1.5)), "1.5");
+        assert_eq!(f("%g", Value::Float(100000.0)), "100000");
+        assert_eq!(f("%g", Value::Float(1000000.0)), "1e+06");
+        assert_eq!(f("%g", Value::Float(0.0001)), "0.0001");
+        assert_eq!(f("%g", Value::Float(0.00001234)), "1.234e-05");
+        assert_eq!(f("%.3g", Value::Float(9.9996)), "10");
+        assert_eq!(f("%g", Value::Float(0.0)), "0");
+        assert_eq!(f("%f", Value::Float(f64::INFINITY)), "inf");
+        assert_eq!(f("%x", Value::Int(255)), "ff");
+        assert_eq!(f("%X", Value::Int(-1)), "FFFFFFFF");
+        assert_eq!(f("%lx", Value::Int(-1)), "ffffffffffffffff");
+        assert_eq!(f("%08x", Value::Int(48879)), "0000beef");
+        assert_eq!(f("%c", Value::Int(65)), "A");
+        assert_eq!(f("%c", Value::Int(7)), "?");
+        let err = format("%p", &[Value::Int(1)]).unwrap_err();
+        assert_eq!(err, format!("`%p` is not supported here; use {SUPPORTED}"));
     }
 
     /// Review 2026-12-01b CK8: `*` never prints the width as the value; it is refused.

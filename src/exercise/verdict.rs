@@ -8,6 +8,7 @@ mod behaviour;
 mod bracket;
 mod criteria;
 mod devmem;
+mod ending;
 mod errcheck;
 mod facts;
 mod passes;
@@ -148,11 +149,8 @@ pub fn check(
         v.hazards.retain(|h| h.kind != HazardKind::Leak);
         return v;
     }
-    v.checks.push(CheckResult {
-        name: "runs to the end".into(),
-        passed: true,
-        detail: format!("{} steps", outcome.steps),
-    });
+    // The exit status: a non-zero one fails here, and the criteria still judge what ran.
+    v.checks.push(ending::ended(&outcome));
     match hazards(&outcome, ex, halt) {
         Ok(found) => v.hazards = found,
         Err(Halted::Cancelled) => return cancelled(v, HAZARDS_CANCELLED.into()),

@@ -1,6 +1,6 @@
-//! The C library's and `academy.cuh`'s helpers: `printf`, `min`/`max`, `dim3`, and the
-//! exercise helpers `report`, `host_work`, `fill_input`, `check_output` and `now_ms`, and
-//! `exit`.
+//! The C library's and `academy.cuh`'s helpers: `printf`, `fprintf`, `exit`, `min`/`max`,
+//! `dim3`, and the exercise helpers `report`, `host_work`, `fill_input`, `check_output` and
+//! `now_ms`.
 
 use super::OutputCheck;
 use super::args::Args;
@@ -50,14 +50,6 @@ struct Pattern {
 }
 
 impl Interp<'_> {
-    /// `exit(status)`: the run ends here with `status`; what ran is judged.
-    pub(super) fn exit(&mut self, a: &Args) -> Res<Value> {
-        Err(super::Stop {
-            exited: Some(a.int(0)?),
-            ..stop(a.pos, "exit")
-        })
-    }
-
     /// `now_ms()`: the host's clock, in milliseconds.
     pub(super) fn now_ms(&mut self) -> Value {
         Value::Float(self.gpu.host_now_us() / 1000.0)
@@ -87,7 +79,33 @@ impl Interp<'_> {
         let rest = a.vals.get(2..).unwrap_or_default();
         let text = printf::format(a.str(1)?, rest).map_err(|m| stop(a.pos, m))?;
         self.print(&text);
+        if stream == api::STDERR {
+            self.note_stderr(&text);
+        }
         Ok(Value::Int(text.len() as i64))
+    }
+
+    /// `exit(status)`: the run ends here and what ran is judged. Logged, so the checker knows
+    /// the process ended with what it still held (the operating system frees it: no leak).
+    pub(super) fn exit(&mut self, a: &Args) -> Res<Value> {
+        let status = a.int(0)?;
+        self.log(Call::Exit { status });
+        Err(super::Stop {
+            exited: Some(status),
+            ..stop(a.pos, "exit")
+        })
+    }
+
+    /// Keep the last non-blank line of `text`, written to `stderr`, for the verdict of a run
+    /// its error check ended (`Outcome::last_stderr_line`).
+    fn note_stderr(&mut self, text: &str) {
+        if let Some(line) = text.lines().rev().map(str::trim).find(|l| !l.is_empty()) {
+            let mut end = line.len().min(super::STDERR_LINE_MAX);
+            while !line.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.out.last_stderr_line = Some(line[..end].to_string());
+        }
     }
 
     /// `report("name", value)`: a metric the checks read.

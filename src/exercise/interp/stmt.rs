@@ -96,6 +96,9 @@ impl Interp<'_> {
                     Some(e) => Some(self.eval(e)?),
                     None => None,
                 };
+                if self.call_depth == 0 && self.collect.is_none() {
+                    self.out.return_line = Some(s.pos.line);
+                }
                 return Ok(Flow::Return);
             }
             StmtKind::Break => return Ok(Flow::Break),

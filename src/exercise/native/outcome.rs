@@ -165,7 +165,8 @@ fn bases<'a>(
             | Call::DeviceSync
             | Call::HostFuncRan { .. }
             | Call::HostRead { .. }
-            | Call::HostWrite { .. } => {}
+            | Call::HostWrite { .. }
+            | Call::Exit { .. } => {}
         }
     }
     found

@@ -77,6 +77,7 @@ impl Cx<'_, '_> {
                 let name = self.text(node);
                 match (api::constant(&name), name.as_str()) {
                     (Some(v), _) => ExprKind::Int(v),
+                    (None, _) if let Some(v) = api::float_constant(&name) => ExprKind::Float(v),
                     (None, "NULL") => ExprKind::Null,
                     (None, "__FILE__") => ExprKind::Str(api::FILE_NAME.into()),
                     _ if self.functions.contains(&name) => ExprKind::Func(name),

@@ -66,7 +66,8 @@ pub(super) fn timed_pairs(out: &Outcome, poll: &Poll) -> Result<Vec<TimedPair>, 
             | Call::DeviceSync
             | Call::HostRead { .. }
             | Call::HostWrite { .. }
-            | Call::HostFuncRan { .. } => {}
+            | Call::HostFuncRan { .. }
+            | Call::Exit { .. } => {}
         }
     }
     Ok(pairs)

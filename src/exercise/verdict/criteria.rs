@@ -9,6 +9,15 @@
 //! (`verdict/errcheck.rs`): whether a call's returned error is tested is in the code, not in
 //! what one run did. Every criterion that reads a `_gbps` figure also fails one faster than the
 //! fastest copy the run's timeline measured.
+//!
+//! Before any criterion, every verdict has `runs to the end` (`verdict/ending.rs`): it fails a
+//! run that stopped early and a program whose exit status is not 0 (`exit(1)` from a `CHECK`
+//! macro, `return 1` from `main`), naming the status, the line and the last `stderr` line, and
+//! saying plainly when a CUDA call had failed before it (the error check fired because that
+//! call failed). A non-zero status fails because in C it is the program saying it failed, and
+//! the native check fails it too. The criteria below are still graded on what ran, so the
+//! verdict of an `exit` stays whole; what the program held when it called `exit` is no leak
+//! (the system frees it), while a `main` that returns holding memory still leaks it.
 
 use serde::Deserialize;
 

@@ -72,7 +72,8 @@ fn peak(out: &Outcome) -> (u64, u32) {
             | Call::DeviceSync
             | Call::HostRead { .. }
             | Call::HostWrite { .. }
-            | Call::HostFuncRan { .. } => {}
+            | Call::HostFuncRan { .. }
+            | Call::Exit { .. } => {}
         }
     }
     (peak, line)

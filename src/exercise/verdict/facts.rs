@@ -167,7 +167,8 @@ pub fn device_ops(out: &Outcome) -> Vec<DevOp<'_>> {
             | Call::DeviceSync
             | Call::HostRead { .. }
             | Call::HostWrite { .. }
-            | Call::HostFuncRan { .. } => {}
+            | Call::HostFuncRan { .. }
+            | Call::Exit { .. } => {}
         }
     }
     ops

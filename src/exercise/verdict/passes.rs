@@ -72,7 +72,8 @@ pub fn passes<'a>(out: &Outcome, ops: &[DevOp<'a>]) -> Vec<Pass<'a>> {
             | Call::EventQuery { .. }
             | Call::HostRead { .. }
             | Call::HostWrite { .. }
-            | Call::HostFuncRan { .. } => false,
+            | Call::HostFuncRan { .. }
+            | Call::Exit { .. } => false,
         })
         .map(|(i, _)| i)
         .collect();

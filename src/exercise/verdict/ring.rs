@@ -77,6 +77,7 @@ pub(super) fn slots_in_flight(out: &Outcome, ops: &[DevOp<'_>]) -> usize {
                 let _ = model.learn_event(event.0);
             }
             Call::HostFuncRan { .. }
+            | Call::Exit { .. }
             | Call::Alloc { .. }
             | Call::Free { .. }
             | Call::Register { .. }

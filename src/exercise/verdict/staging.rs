@@ -45,7 +45,8 @@ pub(super) fn input_stays_pageable(out: &Outcome) -> Result<String, String> {
             | Call::DeviceSync
             | Call::HostRead { .. }
             | Call::HostWrite { .. }
-            | Call::HostFuncRan { .. } => {}
+            | Call::HostFuncRan { .. }
+            | Call::Exit { .. } => {}
         }
     }
     if inputs.is_empty() {
@@ -114,7 +115,8 @@ pub(super) fn pinned_at_most(out: &Outcome, max_bytes: u64) -> Result<String, St
             | Call::DeviceSync
             | Call::HostRead { .. }
             | Call::HostWrite { .. }
-            | Call::HostFuncRan { .. } => continue,
+            | Call::HostFuncRan { .. }
+            | Call::Exit { .. } => continue,
         };
         if locks {
             let bytes = sizes.get(&region).map_or(0, |s| s.0);

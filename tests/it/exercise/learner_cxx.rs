@@ -5,10 +5,14 @@
 //! and the host idioms of NVIDIA's samples (file-scope variables, `#if`/`#ifdef`, typed
 //! pointers, `assert`) run. What stays outside says what to write instead.
 
+use std::sync::atomic::AtomicBool;
+
+use cuda_academy::exercise::catalog;
 use cuda_academy::exercise::hazards::{self, HazardKind};
 use cuda_academy::exercise::interp::Limits;
 use cuda_academy::exercise::log::Call;
 use cuda_academy::exercise::parse::parse;
+use cuda_academy::exercise::{self, Verdict};
 
 use super::{program, run};
 
@@ -106,15 +110,46 @@ fn exit_ends_the_run_with_what_ran_judged_and_its_status_recorded() {
     assert!(out.error.is_none(), "exit is not an error: {:?}", out.error);
     assert_eq!(out.output, "before\n");
     assert_eq!((out.exit_code, out.exit_line), (1, Some(8)));
-    // What ran is judged: the malloc never freed is a leak at its line.
-    let leaks: Vec<u32> = hazards::check(&out.log, &out.region_names, false)
+    assert!(
+        out.log
+            .iter()
+            .any(|e| e.line == 8 && e.call == Call::Exit { status: 1 }),
+        "the exit is in the call log: {:?}",
+        out.log
+    );
+    let ret = "#include \"academy.cuh\"\nint main() { return 7; }\n";
+    assert_eq!(
+        (run(ret).exit_code, run(ret).exit_line, run(ret).return_line),
+        (7, None, Some(2))
+    );
+}
+
+/// The lines of the leaks the checker finds in `src`'s run.
+fn leak_lines(src: &str) -> Vec<u32> {
+    let out = run(src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    hazards::check(&out.log, &out.region_names, false)
         .into_iter()
         .filter(|h| h.kind == HazardKind::Leak)
         .map(|h| h.line)
-        .collect();
-    assert_eq!(leaks, [5]);
-    let ret = "#include \"academy.cuh\"\nint main() { return 7; }\n";
-    assert_eq!((run(ret).exit_code, run(ret).exit_line), (7, None));
+        .collect()
+}
+
+#[test]
+fn what_the_program_holds_when_it_calls_exit_is_no_leak_but_a_return_from_main_leaks_it() {
+    // The operating system and the driver free a process's memory, streams and events when it
+    // exits (the classic `CHECK` macro ends so); `main` returning with them held keeps the
+    // leak report the exercises teach by.
+    let holds = "    float *h = (float *)malloc(64);\n    float *d;\n    cudaMalloc(&d, 64);\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n    float *p;\n    cudaMallocHost(&p, 64);\n    float *r = (float *)malloc(64);\n    cudaHostRegister(r, 64, cudaHostRegisterDefault);\n";
+    let exits = program(&format!("{holds}    exit(EXIT_FAILURE);"));
+    assert_eq!(leak_lines(&exits), Vec::<u32>::new());
+    let exits_zero = program(&format!("{holds}    if (h != NULL) exit(0);"));
+    assert_eq!(leak_lines(&exits_zero), Vec::<u32>::new());
+    let returns = program(holds);
+    assert_eq!(leak_lines(&returns), [5, 7, 9, 11, 12, 13]);
+    // A free of a registered buffer before the exit happened while the program ran: reported.
+    let freed_registered = program(&format!("{holds}    free(r);\n    exit(1);"));
+    assert_eq!(leak_lines(&freed_registered), [14]);
 }
 
 /// The classic CUDA error macro, on one line (`\` continuations are the macro tests').
@@ -130,6 +165,92 @@ fn the_classic_check_macro_runs_and_exits_on_a_failure() {
     assert_eq!(out.output, "exercise.cu:8: invalid argument\n");
     assert_eq!((out.exit_code, out.exit_line), (1, Some(8)));
     assert_eq!(out.cuda_errors.len(), 1, "{:?}", out.cuda_errors);
+}
+
+/// `src` checked as `fix-the-race` on a fresh simulator.
+fn verdict(src: &str) -> Verdict {
+    let ex = catalog::find("fix-the-race").unwrap();
+    exercise::check(
+        ex,
+        src,
+        &mut super::sim(),
+        Limits::default(),
+        &AtomicBool::new(false),
+    )
+}
+
+/// The detail of `v`'s `runs to the end` check and whether it passed.
+fn ending(v: &Verdict) -> (bool, String) {
+    let c = v
+        .checks
+        .iter()
+        .find(|c| c.name == "runs to the end")
+        .unwrap();
+    (c.passed, c.detail.clone())
+}
+
+#[test]
+fn a_check_macro_that_fires_fails_the_run_saying_which_cuda_call_failed_and_the_rest_is_graded() {
+    // fix-the-race's solution with a CHECK around a `cudaFree` of host memory, which fails.
+    let solution = catalog::find("fix-the-race").unwrap().solution;
+    let mut lines: Vec<String> = solution.lines().map(str::to_string).collect();
+    let main = lines
+        .iter()
+        .position(|l| l.starts_with("int main"))
+        .unwrap();
+    lines.insert(main, CHECK.trim_end().to_string());
+    let open = main + 2;
+    lines.insert(open + 1, "    float *junk = (float *)malloc(64);".into());
+    lines.insert(open + 2, "    CHECK(cudaFree(junk));".into());
+    let fired = lines.join("\n") + "\n";
+    let line = open + 3;
+    let v = verdict(&fired);
+    assert!(!v.passed);
+    let (passed, detail) = ending(&v);
+    assert!(!passed);
+    assert!(
+        detail.starts_with(&format!(
+            "the program exited with status 1 (`exit(1)` at line {line}): exercise.cu:{line}: invalid argument. A CUDA call failed before it, and the program's error check ended the run: `cudaFree` on line {line} returned cudaErrorInvalidValue"
+        )),
+        "{detail}"
+    );
+    // Verdict intact: the criteria still judge what ran (nothing did), and what the program
+    // held when it exited is no leak.
+    let output = v.checks.iter().find(|c| c.name.contains("output")).unwrap();
+    assert!(!output.passed, "{:#?}", v.checks);
+    assert!(
+        v.hazards.iter().all(|h| h.kind != HazardKind::Leak),
+        "{:#?}",
+        v.hazards
+    );
+    // A non-zero status with no CUDA error says so; `exit(0)` after the work passes.
+    let chose = solution.replacen("int main()\n{\n", "int main()\n{\n    exit(3);\n", 1);
+    let (passed, detail) = ending(&verdict(&chose));
+    assert!(!passed);
+    assert!(
+        detail.contains("status 3 (`exit(3)` at line")
+            && detail
+                .ends_with("No CUDA call had failed: find why the program chose to stop there"),
+        "{detail}"
+    );
+    let mut zero: Vec<&str> = solution.lines().collect();
+    let last_return = zero.iter().rposition(|l| l.trim() == "return 0;").unwrap();
+    zero[last_return] = "    exit(EXIT_SUCCESS);";
+    let v = verdict(&(zero.join("\n") + "\n"));
+    assert!(v.passed, "{:#?}", v.checks);
+    assert!(
+        ending(&v)
+            .1
+            .ends_with(&format!("steps; `exit(0)` at line {}", last_return + 1)),
+        "{:?}",
+        ending(&v)
+    );
+    let v = verdict(solution);
+    assert!(
+        ending(&v).1.ends_with(" steps; exit status 0"),
+        "{:?}",
+        ending(&v)
+    );
 }
 
 #[test]
@@ -191,6 +312,48 @@ fn the_step_budget_holds_a_verifying_loop_over_16_mi_floats_and_says_how_large_i
         err.message
             .contains("the budget is 100000, room for a loop of about 5000 iterations"),
         "{err:?}"
+    );
+}
+
+#[test]
+fn a_verifying_loop_over_two_buffers_logs_a_range_a_buffer_and_fits_the_budget_at_16_mi() {
+    // Line 9 fills `h_out` as `transform` would; line 12 is the loop a learner writes against
+    // the input, with the header's constants (`ACADEMY_TRANSFORM_A`, `_B`). It alternates
+    // between `h_out` and `h_in` at every element, which once logged an entry an element
+    // (32 Mi entries over 16 Mi floats: the check ran out of memory).
+    let n: u64 = 1 << 16;
+    let src = program(&format!(
+        "    size_t n = {n};\n    float *h_in = (float *)malloc(n * sizeof(float));\n    float *h_out = (float *)malloc(n * sizeof(float));\n    fill_input(h_in, n);\n    for (size_t i = 0; i < n; i++) h_out[i] = h_in[i] * 2.0f + 1.0f;\n    int bad = 0;\n    for (size_t i = 0; i < n; i++) {{\n        if (h_out[i] != h_in[i] * ACADEMY_TRANSFORM_A + ACADEMY_TRANSFORM_B) {{\n            bad++;\n        }}\n    }}\n    printf(\"%d\\n\", bad);\n    free(h_in);\n    free(h_out);"
+    ));
+    let out = run(&src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "0\n");
+    let bytes = n * 4;
+    for line in [9, 12] {
+        let ranges: Vec<(bool, u64, u64)> = out
+            .log
+            .iter()
+            .filter(|e| e.line == line)
+            .filter_map(|e| match &e.call {
+                Call::HostRead { range, .. } => Some((false, range.start, range.end)),
+                Call::HostWrite { range, .. } => Some((true, range.start, range.end)),
+                _ => None,
+            })
+            .collect();
+        let want = if line == 9 {
+            vec![(false, 0, bytes), (true, 0, bytes)]
+        } else {
+            vec![(false, 0, bytes), (false, 0, bytes)]
+        };
+        assert_eq!(ranges, want, "line {line}: {} entries", ranges.len());
+    }
+    // The whole run's steps an element, times 16 Mi, within the default budget.
+    let per_element = out.steps.div_ceil(n);
+    let budget = Limits::default().max_steps;
+    assert!(
+        per_element * (16 << 20) <= budget,
+        "{per_element} steps an element: 16 Mi elements need {}, the budget is {budget}",
+        per_element * (16 << 20)
     );
 }
 

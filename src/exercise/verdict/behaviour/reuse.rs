@@ -108,6 +108,7 @@ impl Walk {
             Call::HostWrite { range, .. } => self.host_write(out, e.line, range, poll)?,
             // A host function's writes are judged by the hazard checker, at the body's lines.
             Call::HostFuncRan { .. }
+            | Call::Exit { .. }
             | Call::Alloc { .. }
             | Call::Free { .. }
             | Call::Register { .. }
