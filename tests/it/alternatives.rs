@@ -49,6 +49,23 @@ fn the_run_reports_every_point_and_every_checksum_is_right() {
     assert!(!r.checks.is_empty());
     assert!(r.checks.iter().all(|c| c.passed), "{:?}", r.checks);
     assert!(!r.timeline.is_empty(), "the timeline has the four ways");
+    // The device's part (to the end of the sync) is the total less the host's checksum.
+    for way in ["explicit", "managed", "prefetch", "mapped"] {
+        let series = |n: &str| {
+            r.series
+                .iter()
+                .find(|s| s.name == format!("{way}_{n}_by_access"))
+                .unwrap_or_else(|| panic!("no {way} {n}"))
+                .points
+                .clone()
+        };
+        for ((_, total), (_, device)) in series("ms").iter().zip(series("device_ms").iter()) {
+            assert!(
+                *device > 0.0 && device < total,
+                "{way}: {device} of {total}"
+            );
+        }
+    }
 }
 
 #[test]
