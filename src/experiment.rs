@@ -10,6 +10,7 @@
 use crate::gpu::{Gpu, GpuError};
 use crate::report::{Params, Report, SCHEMA_VERSION};
 
+pub mod alternatives;
 pub mod async_copy;
 pub mod batched_copies;
 pub mod calibrate;

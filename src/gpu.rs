@@ -19,10 +19,12 @@ use crate::report::{BackendInfo, Op};
 mod batch;
 mod driver;
 mod host_access;
+mod unified;
 
 pub use batch::{BatchCopy, LEGACY_STREAM_REFUSED, SrcAccessOrder, total_bytes};
 pub use driver::Driver;
 pub use host_access::{Expect, HostAccess, Mismatch, same_value};
+pub use unified::{Access, HostView, Operand, Side, UnifiedBuf, UnifiedKind, strided_pattern_sum};
 
 /// A host buffer owned by the backend.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

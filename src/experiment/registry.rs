@@ -7,7 +7,8 @@
 //! labels, and the parameter form. Adding an experiment is its file plus one line in [`ALL`].
 
 use super::{
-    async_copy, batched_copies, default_stream, pageable_vs_pinned, pinned_alloc, pipeline,
+    alternatives, async_copy, batched_copies, default_stream, pageable_vs_pinned, pinned_alloc,
+    pipeline,
 };
 // The declaration types live in `spec.rs`, which every experiment file reads; this file is only
 // the list (and the look-ups over it), so the list importing each experiment makes no circle.
@@ -17,12 +18,13 @@ pub use super::spec::{
 use crate::report::Report;
 
 /// Every experiment, in lesson order.
-pub const ALL: [&ExperimentSpec; 6] = [
+pub const ALL: [&ExperimentSpec; 7] = [
     &pageable_vs_pinned::SPEC,
     &pinned_alloc::SPEC,
     &async_copy::SPEC,
     &default_stream::SPEC,
     &batched_copies::SPEC,
+    &alternatives::SPEC,
     &pipeline::SPEC,
 ];
 

@@ -33,6 +33,7 @@ mod ops;
 pub mod pcie;
 pub mod symbols;
 pub mod timeline;
+mod unified;
 
 use context::DeviceProps;
 use error::{Poison, check};
@@ -47,6 +48,8 @@ pub struct CudaGpu {
     ctx: CUcontext,
     host: HashMap<u32, HostAlloc>,
     dev: HashMap<u32, DevAlloc>,
+    /// Managed and mapped buffers (the `alternatives` experiment).
+    unified: HashMap<u32, unified::UnifiedAlloc>,
     streams: HashMap<u32, CUstream>,
     /// The program's own events (`Driver::event_create`).
     events: HashMap<u32, CUevent>,
@@ -112,6 +115,7 @@ impl CudaGpu {
             ctx,
             host: HashMap::new(),
             dev: HashMap::new(),
+            unified: HashMap::new(),
             streams: HashMap::new(),
             events: HashMap::new(),
             next_id: 1,
@@ -229,6 +233,7 @@ impl Drop for CudaGpu {
         symbols::cleanup(c"cuCtxSynchronize", || unsafe { sys::cuCtxSynchronize() });
         self.host.clear();
         self.dev.clear();
+        self.unified.clear();
         self.warm = None;
         for (_, e) in self.events.drain() {
             // SAFETY: created by `cuEventCreate`, destroyed once.

@@ -6,7 +6,8 @@
 //! timeline being recorded.
 
 use super::{
-    BatchCopy, DevBuf, EventId, GpuError, HostBuf, Kernel, SrcAccessOrder, StreamId, StreamKind,
+    Access, BatchCopy, DevBuf, EventId, GpuError, HostBuf, Kernel, Operand, Side, SrcAccessOrder,
+    StreamId, StreamKind, UnifiedBuf, UnifiedKind,
 };
 use crate::report::HostMemKind;
 
@@ -35,6 +36,45 @@ pub trait Driver {
     /// `cuMemFreeAsync(buf, stream)`: the memory goes back to the pool when the work queued on
     /// `stream` before it has finished; the host does not wait.
     fn device_free_async(&mut self, stream: StreamId, buf: DevBuf) -> Result<(), GpuError>;
+
+    /// `cuMemAllocManaged` (`CU_MEM_ATTACH_GLOBAL`) or `cuMemHostAlloc` with
+    /// `CU_MEMHOSTALLOC_DEVICEMAP` (see [`UnifiedKind`]). Contents are unspecified until
+    /// written. A backend without them answers [`GpuError::Invalid`].
+    fn unified_alloc(&mut self, bytes: u64, kind: UnifiedKind) -> Result<UnifiedBuf, GpuError> {
+        let _ = (bytes, kind);
+        Err(no_unified())
+    }
+    /// `cuMemFree` of managed memory, `cuMemFreeHost` of mapped memory (each synchronises
+    /// with the device first, as the driver does).
+    fn unified_free(&mut self, buf: UnifiedBuf) -> Result<(), GpuError> {
+        let _ = buf;
+        Err(no_unified())
+    }
+    /// `cuMemPrefetchAsync` (CUDA 13's `_v2`, with a `CUmemLocation`): migrate every page of a
+    /// managed buffer to `to` in stream order. Mapped memory is refused.
+    fn prefetch_async(
+        &mut self,
+        stream: StreamId,
+        buf: UnifiedBuf,
+        to: Side,
+    ) -> Result<(), GpuError> {
+        let _ = (stream, buf, to);
+        Err(no_unified())
+    }
+    /// `kernels/strided.cu`: `dst[i] = src[i] * TRANSFORM_A + TRANSFORM_B` for every
+    /// `access.stride`-th of the first `bytes / 4` floats, `access.passes` times over, in
+    /// `stream`; either side may be device memory or a unified buffer.
+    fn launch_strided(
+        &mut self,
+        stream: StreamId,
+        src: Operand,
+        dst: Operand,
+        bytes: u64,
+        access: Access,
+    ) -> Result<(), GpuError> {
+        let _ = (stream, src, dst, bytes, access);
+        Err(no_unified())
+    }
 
     fn stream_create(&mut self, kind: StreamKind) -> Result<StreamId, GpuError>;
     fn stream_destroy(&mut self, stream: StreamId) -> Result<(), GpuError>;
@@ -161,4 +201,9 @@ pub trait Driver {
     /// `cuStreamWaitEvent(stream, ev, 0)`: work issued to `stream` from now on waits for the
     /// event's last record (no wait for an event never recorded).
     fn stream_wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError>;
+}
+
+/// What a backend without managed or mapped memory answers.
+pub(super) fn no_unified() -> GpuError {
+    GpuError::Invalid("this backend has no managed or mapped memory".into())
 }

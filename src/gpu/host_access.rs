@@ -5,7 +5,7 @@
 //! of each buffer's contents (which fill, then which copies and kernels) and answers exactly
 //! from it, without storing data (see `gpu::sim::contents`).
 
-use super::{GpuError, HostBuf, Kernel};
+use super::{GpuError, HostBuf, HostView, Kernel, UnifiedBuf};
 
 /// What a destination should hold, float for float, given a source.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -91,6 +91,25 @@ pub trait HostAccess {
         bytes: u64,
         expect: Expect,
     ) -> Result<Option<Mismatch>, GpuError>;
+    /// Fill a unified buffer's `f32`s with [`super::fill_pattern_f32`] of `seed` from the host
+    /// (its managed pages are then on the host).
+    fn unified_fill(&mut self, buf: UnifiedBuf, seed: u32) -> Result<(), GpuError> {
+        let _ = (buf, seed);
+        Err(super::driver::no_unified())
+    }
+    /// The host's checksum of a result: the sum, in `f64`, of every `stride`-th of the first
+    /// `bytes / 4` floats of `view`. Unlike the other host accesses this one is timed work (the
+    /// `alternatives` experiment times from the first call to it): the simulator spends its
+    /// modelled host time, and managed pages on the device fault back to the host.
+    fn host_sum_strided(
+        &mut self,
+        view: HostView,
+        bytes: u64,
+        stride: u64,
+    ) -> Result<f64, GpuError> {
+        let _ = (view, bytes, stride);
+        Err(super::driver::no_unified())
+    }
 }
 
 /// A host range the float helpers take: whole `f32`s only (`what` names the helper).

@@ -164,6 +164,38 @@ pub struct Profile {
     #[serde(default)]
     pub batch_copy_latency_us: f64,
 
+    /// The alternatives to copying (issue 30; `sim/unified.rs` is the model). All six were fitted
+    /// together to probes/alternatives-h200.txt's twelve points (the least worst relative error
+    /// over them, `scripts/fit-alternatives.py`); 0 in profiles older than the fields, and the
+    /// simulator then refuses managed and mapped memory. Host time per float of the host's
+    /// checksum of a result (a CPU-bound loop, the same for every kind of memory).
+    #[serde(default)]
+    pub host_sum_ns_per_float: f64,
+    /// Bandwidth of a managed page migration, whether `cuMemPrefetchAsync` or a fault asks for
+    /// it, either way.
+    #[serde(default)]
+    pub managed_migrate_gbps: f64,
+    /// Bytes one page fault migrates (the UVM driver's 64 KiB basic block: a fault on any byte
+    /// of one moves all of it).
+    #[serde(default)]
+    pub managed_fault_bytes: u64,
+    /// Device time a GPU page fault costs beyond its migration (the fault's trip to the driver
+    /// on the host and back).
+    #[serde(default)]
+    pub managed_gpu_fault_us: f64,
+    /// Host time a CPU page fault on managed memory costs beyond its migration.
+    #[serde(default)]
+    pub managed_host_fault_us: f64,
+    /// Bandwidth per direction of a kernel's coalesced reads and writes of mapped host memory
+    /// (both directions at once: a kernel reading and writing mapped memory uses both).
+    #[serde(default)]
+    pub mapped_gbps: f64,
+    /// Device time of one scattered access to mapped memory (a float alone in its 128-byte
+    /// line: a round trip of its own across the link), as many overlapping as the kernel's
+    /// threads issue.
+    #[serde(default)]
+    pub mapped_scattered_access_ns: f64,
+
     /// Fields `calibrate` measured and fitted on the recorded GPU.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub measured: Vec<String>,

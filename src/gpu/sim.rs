@@ -44,6 +44,7 @@ mod memory;
 mod pool;
 mod query;
 mod scheduler;
+mod unified;
 
 use contents::Contents;
 use engines::Device;
@@ -72,6 +73,8 @@ pub struct SimGpu {
     events: Events,
     host: Pool<HostEntry>,
     dev: Pool<Contents>,
+    /// Managed and mapped buffers (`sim/unified.rs`).
+    unified: Pool<unified::UnifiedEntry>,
     recording: bool,
     /// The learner's line issuing ops now ([`Recording::set_source_line`]).
     source_line: Option<u32>,
@@ -109,6 +112,7 @@ impl SimGpu {
             .with_copy_queues(profile.copy_engines_per_direction),
             host: Pool::per_buffer("host", profile.host_total_bytes),
             dev: Pool::new("device", profile.device_total_bytes),
+            unified: Pool::per_buffer("managed or mapped", profile.host_total_bytes),
             profile,
             info,
             clock: HostClock::default(),

@@ -2,6 +2,8 @@
 //! linked on its own). `tests/worker_panic.rs` stays apart because it installs the process-wide
 //! panic hook, which would see the panics other tests provoke on purpose.
 
+mod alternatives;
+mod alternatives_gpu;
 mod batched_copies;
 mod batched_copies_gpu;
 mod cli;

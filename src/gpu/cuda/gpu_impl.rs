@@ -9,8 +9,8 @@ use super::error::check;
 use super::memory::{DevAlloc, HostAlloc};
 use super::{CudaGpu, context, ops};
 use crate::gpu::{
-    DevBuf, DeviceInfo, Driver, EventId, Gpu, GpuError, HostBuf, Kernel, Recording, StreamId,
-    StreamKind,
+    Access, DevBuf, DeviceInfo, Driver, EventId, Gpu, GpuError, HostBuf, Kernel, Operand,
+    Recording, Side, StreamId, StreamKind, UnifiedBuf, UnifiedKind,
 };
 use crate::report::{HostMemKind, Op, OpKind, TimingSource};
 
@@ -286,6 +286,34 @@ impl Driver for CudaGpu {
 
     fn stream_wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
         self.with(|g| g.wait_event(stream, ev))
+    }
+
+    fn unified_alloc(&mut self, bytes: u64, kind: UnifiedKind) -> Result<UnifiedBuf, GpuError> {
+        self.with(|g| g.unified_new(bytes, kind))
+    }
+
+    fn unified_free(&mut self, buf: UnifiedBuf) -> Result<(), GpuError> {
+        self.with(|g| g.unified_drop(buf))
+    }
+
+    fn prefetch_async(
+        &mut self,
+        stream: StreamId,
+        buf: UnifiedBuf,
+        to: Side,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.prefetch(stream, buf, to))
+    }
+
+    fn launch_strided(
+        &mut self,
+        stream: StreamId,
+        src: Operand,
+        dst: Operand,
+        bytes: u64,
+        access: Access,
+    ) -> Result<(), GpuError> {
+        self.with(|g| g.strided(stream, (src, dst), bytes, access))
     }
 }
 

@@ -7,8 +7,8 @@
 use super::CudaGpu;
 use super::memory::{HostAlloc, check_range};
 use crate::gpu::{
-    Expect, GpuError, HostAccess, HostBuf, Kernel, Mismatch, SPIN_ADD, TRANSFORM_A, TRANSFORM_B,
-    fill_pattern_f32, same_value,
+    Expect, GpuError, HostAccess, HostBuf, HostView, Kernel, Mismatch, SPIN_ADD, TRANSFORM_A,
+    TRANSFORM_B, UnifiedBuf, fill_pattern_f32, same_value,
 };
 
 impl CudaGpu {
@@ -143,5 +143,18 @@ impl HostAccess for CudaGpu {
                 got: Some(g),
                 note: None,
             }))
+    }
+
+    fn unified_fill(&mut self, buf: UnifiedBuf, seed: u32) -> Result<(), GpuError> {
+        self.fill_unified(buf, seed)
+    }
+
+    fn host_sum_strided(
+        &mut self,
+        view: HostView,
+        bytes: u64,
+        stride: u64,
+    ) -> Result<f64, GpuError> {
+        self.sum_strided(view, bytes, stride)
     }
 }

@@ -15,6 +15,7 @@ const TRANSFORM_SRC: &str = include_str!("../../../kernels/transform.cu");
 const SPIN_SRC: &str = include_str!("../../../kernels/spin.cu");
 const TRANSFORM_INTO_SRC: &str = include_str!("../../../kernels/transform_into.cu");
 const SPIN_CYCLES_SRC: &str = include_str!("../../../kernels/spin_cycles.cu");
+const STRIDED_SRC: &str = include_str!("../../../kernels/strided.cu");
 
 /// A compiled module image and how it was made.
 #[derive(Debug, Clone)]
@@ -71,7 +72,14 @@ fn compile(cc: (u32, u32)) -> Result<Image, String> {
 }
 
 fn compile_with(arch_opt: &str, cubin: bool) -> Result<Vec<u8>, String> {
-    let src = [TRANSFORM_SRC, SPIN_SRC, TRANSFORM_INTO_SRC, SPIN_CYCLES_SRC].join("\n");
+    let src = [
+        TRANSFORM_SRC,
+        SPIN_SRC,
+        TRANSFORM_INTO_SRC,
+        SPIN_CYCLES_SRC,
+        STRIDED_SRC,
+    ]
+    .join("\n");
     let src = CString::new(src).map_err(|_| "kernel source contains NUL".to_string())?;
     let prog = nvrtc::create_program(&src, Some(c"cuda_academy.cu"))
         .map_err(|e| format!("nvrtcCreateProgram: {e:?}"))?;

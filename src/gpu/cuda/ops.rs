@@ -125,20 +125,26 @@ impl CudaGpu {
 
 impl CudaGpu {
     /// A device range's address, after checking it lies inside its buffer.
-    fn dev_ptr(&self, what: &str, buf: DevBuf, off: u64, bytes: u64) -> Result<u64, GpuError> {
+    pub(super) fn dev_ptr(
+        &self,
+        what: &str,
+        buf: DevBuf,
+        off: u64,
+        bytes: u64,
+    ) -> Result<u64, GpuError> {
         let d = self.dev_buf(buf)?;
         check_range(what, d.bytes, off, bytes)?;
         Ok(d.ptr + off)
     }
 
-    fn loaded(&self) -> Result<&Loaded, GpuError> {
+    pub(super) fn loaded(&self) -> Result<&Loaded, GpuError> {
         self.kernels
             .as_ref()
             .map_err(|reason| GpuError::KernelsUnavailable(reason.clone()))
     }
 
     /// Note a kernel just launched in `stream` on the timeline being recorded.
-    fn note_kernel(
+    pub(super) fn note_kernel(
         &mut self,
         stream: StreamId,
         label: &'static str,

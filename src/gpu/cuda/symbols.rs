@@ -73,6 +73,15 @@ pub const BACKEND: &[&CStr] = &[
 /// batched copy, whose error then says which driver it needs.
 pub const BATCH_COPY: &CStr = c"cuMemcpyBatchAsync_v2";
 
+/// Managed and mapped memory (the `alternatives` experiment): not required to open the backend;
+/// asked for with [`require`] before the first managed or mapped allocation. `cuMemFree_v2` and
+/// `cuMemFreeHost` free them, as for the other kinds.
+pub const UNIFIED: &[&CStr] = &[
+    c"cuMemAllocManaged",
+    c"cuMemPrefetchAsync_v2",
+    c"cuMemHostGetDevicePointer_v2",
+];
+
 /// The two names of `cuEventElapsedTime`, in the order they are tried: `_v2` (what the CUDA 13
 /// headers call; from CUDA 12.8), then the plain one, which every driver before 13 exports and
 /// which computes the same time (the Driver API reference: `_v2` differs only in not reporting
@@ -223,6 +232,7 @@ mod tests {
             .chain(BACKEND)
             .chain(ELAPSED.iter())
             .chain([&BATCH_COPY])
+            .chain(UNIFIED)
             .map(|n| name(n))
             .collect();
         let mut seen = 0;

@@ -148,7 +148,7 @@ impl Profile {
     }
 
     /// Fields that add time.
-    fn costs(&self) -> [(&'static str, f64); 20] {
+    fn costs(&self) -> [(&'static str, f64); 26] {
         [
             ("copy_latency_us", self.copy_latency_us),
             ("pageable_copy_latency_us", self.pageable_copy_latency_us),
@@ -170,6 +170,15 @@ impl Profile {
             ("batch_call_us", self.batch_call_us),
             ("batch_per_copy_us", self.batch_per_copy_us),
             ("batch_copy_latency_us", self.batch_copy_latency_us),
+            ("host_sum_ns_per_float", self.host_sum_ns_per_float),
+            ("managed_migrate_gbps", self.managed_migrate_gbps),
+            ("managed_gpu_fault_us", self.managed_gpu_fault_us),
+            ("managed_host_fault_us", self.managed_host_fault_us),
+            ("mapped_gbps", self.mapped_gbps),
+            (
+                "mapped_scattered_access_ns",
+                self.mapped_scattered_access_ns,
+            ),
         ]
     }
 }

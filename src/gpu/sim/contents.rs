@@ -13,6 +13,7 @@ use crate::gpu::GpuError;
 
 mod compare;
 mod piece;
+mod strided;
 
 pub(super) use piece::{Base, Piece};
 

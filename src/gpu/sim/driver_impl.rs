@@ -3,8 +3,8 @@
 
 use super::SimGpu;
 use crate::gpu::{
-    BatchCopy, DevBuf, Driver, EventId, GpuError, HostBuf, Kernel, SrcAccessOrder, StreamId,
-    StreamKind,
+    Access, BatchCopy, DevBuf, Driver, EventId, GpuError, HostBuf, Kernel, Operand, Side,
+    SrcAccessOrder, StreamId, StreamKind, UnifiedBuf, UnifiedKind,
 };
 use crate::report::HostMemKind;
 
@@ -161,5 +161,29 @@ impl Driver for SimGpu {
     }
     fn stream_wait_event(&mut self, stream: StreamId, ev: EventId) -> Result<(), GpuError> {
         self.wait_event(stream, ev)
+    }
+    fn unified_alloc(&mut self, bytes: u64, kind: UnifiedKind) -> Result<UnifiedBuf, GpuError> {
+        self.alloc_unified(bytes, kind)
+    }
+    fn unified_free(&mut self, buf: UnifiedBuf) -> Result<(), GpuError> {
+        self.free_unified(buf)
+    }
+    fn prefetch_async(
+        &mut self,
+        stream: StreamId,
+        buf: UnifiedBuf,
+        to: Side,
+    ) -> Result<(), GpuError> {
+        self.prefetch_unified(stream, buf, to)
+    }
+    fn launch_strided(
+        &mut self,
+        stream: StreamId,
+        src: Operand,
+        dst: Operand,
+        bytes: u64,
+        access: Access,
+    ) -> Result<(), GpuError> {
+        self.strided_kernel(stream, (src, dst), bytes, access)
     }
 }

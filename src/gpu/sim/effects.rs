@@ -11,13 +11,14 @@
 use super::SimGpu;
 use super::contents::{Base, Contents};
 use super::engines::OpId;
-use crate::gpu::{DevBuf, GpuError, HostBuf};
+use crate::gpu::{DevBuf, GpuError, HostBuf, UnifiedBuf};
 
 /// A place in a buffer.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Loc {
     Host(HostBuf, u64),
     Dev(DevBuf, u64),
+    Unified(UnifiedBuf, u64),
 }
 
 /// Where a copy's bytes come from.
@@ -51,6 +52,14 @@ pub(super) enum Effect {
     },
     /// `cudaFreeAsync`: the buffer goes when the free's marker ends.
     FreeDevice(DevBuf),
+    /// `dst[i] = src[i] * a + b` for every `stride`-th float of the first `bytes / 4`.
+    Strided {
+        to: Loc,
+        from: Loc,
+        bytes: u64,
+        stride: u64,
+        consts: (f32, f32),
+    },
     /// `dst = src * a + b`.
     TransformInto {
         to: Loc,
@@ -100,6 +109,7 @@ impl SimGpu {
         Ok(match loc {
             Loc::Host(b, off) => (&self.host.get(b.0)?.contents, off),
             Loc::Dev(b, off) => (self.dev.get(b.0)?, off),
+            Loc::Unified(b, off) => (&self.unified.get(b.0)?.contents, off),
         })
     }
 
@@ -107,6 +117,7 @@ impl SimGpu {
         Ok(match loc {
             Loc::Host(b, off) => (&mut self.host.get_mut(b.0)?.contents, off),
             Loc::Dev(b, off) => (self.dev.get_mut(b.0)?, off),
+            Loc::Unified(b, off) => (&mut self.unified.get_mut(b.0)?.contents, off),
         })
     }
 
@@ -132,6 +143,17 @@ impl SimGpu {
                 let len = self.dev.get(buf.0)?.len();
                 self.dev.remove(buf.0, len)?;
                 self.info.free_mem = self.dev.total - self.dev.used;
+            }
+            Effect::Strided {
+                to,
+                from,
+                bytes,
+                stride,
+                consts,
+            } => {
+                let src = self.snapshot(from, bytes)?;
+                let (dst, _) = self.contents_at_mut(to)?;
+                dst.transform_strided_from(&src, bytes, stride, consts);
             }
             Effect::TransformInto {
                 to,

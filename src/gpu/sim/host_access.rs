@@ -7,7 +7,8 @@
 use super::SimGpu;
 use super::contents::{Base, Contents, Piece};
 use crate::gpu::{
-    Expect, GpuError, HostAccess, HostBuf, Mismatch, SPIN_ADD, TRANSFORM_A, TRANSFORM_B,
+    Expect, GpuError, HostAccess, HostBuf, HostView, Mismatch, SPIN_ADD, TRANSFORM_A, TRANSFORM_B,
+    UnifiedBuf,
 };
 
 impl SimGpu {
@@ -114,6 +115,19 @@ impl HostAccess for SimGpu {
         }
         let got = Contents::from_spans(bytes, rebased(to, 0, bytes));
         got.first_mismatch(&want)
+    }
+
+    fn unified_fill(&mut self, buf: UnifiedBuf, seed: u32) -> Result<(), GpuError> {
+        self.fill_unified(buf, seed)
+    }
+
+    fn host_sum_strided(
+        &mut self,
+        view: HostView,
+        bytes: u64,
+        stride: u64,
+    ) -> Result<f64, GpuError> {
+        self.sum_strided(view, bytes, stride)
     }
 }
 

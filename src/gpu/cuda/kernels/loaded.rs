@@ -7,7 +7,7 @@ use cudarc::driver::sys::{self, CUfunction, CUmodule, CUstream};
 
 use super::Image;
 use crate::gpu::cuda::error::check;
-use crate::gpu::{GpuError, Kernel};
+use crate::gpu::{Access, GpuError, Kernel};
 
 /// The loaded module of one context.
 #[derive(Debug)]
@@ -18,6 +18,7 @@ pub struct Loaded {
     transform_into: CUfunction,
     spin_cycles: CUfunction,
     spin_add: CUfunction,
+    strided: CUfunction,
     /// How the image was made (for `info`).
     pub format: String,
     blocks_cap: u32,
@@ -38,6 +39,7 @@ impl Loaded {
             transform_into: std::ptr::null_mut(),
             spin_cycles: std::ptr::null_mut(),
             spin_add: std::ptr::null_mut(),
+            strided: std::ptr::null_mut(),
             format: image.format.clone(),
             // Enough blocks to fill every SM several times; the grid-stride loop covers the rest.
             blocks_cap: multiprocessors.max(1) * 16,
@@ -47,6 +49,7 @@ impl Loaded {
         loaded.transform_into = loaded.function(c"transform_into")?;
         loaded.spin_cycles = loaded.function(c"spin_cycles")?;
         loaded.spin_add = loaded.function(c"spin_add")?;
+        loaded.strided = loaded.function(c"strided")?;
         Ok(loaded)
     }
 
@@ -145,6 +148,34 @@ impl Loaded {
         // lives until the call returns.
         let f = self.spin_add;
         unsafe { self.launch_raw(f, self.blocks(n), stream, &mut params) }
+    }
+
+    /// `strided(in, out, n, stride, passes, a, b)` (`kernels/strided.cu`, asynchronous): enough
+    /// blocks for the floats it touches.
+    pub(crate) fn launch_strided(
+        &self,
+        stream: CUstream,
+        (src, dst): (sys::CUdeviceptr, sys::CUdeviceptr),
+        (n, access): (u64, Access),
+        (a, b): (f32, f32),
+    ) -> Result<(), GpuError> {
+        let (mut src, mut dst, mut n_arg, mut a, mut b) = (src, dst, n, a, b);
+        let mut stride = access.stride.max(1);
+        let mut passes = i32::try_from(access.passes).unwrap_or(i32::MAX);
+        let mut params: [*mut c_void; 7] = [
+            (&mut src as *mut u64).cast(),
+            (&mut dst as *mut u64).cast(),
+            (&mut n_arg as *mut u64).cast(),
+            (&mut stride as *mut u64).cast(),
+            (&mut passes as *mut i32).cast(),
+            (&mut a as *mut f32).cast(),
+            (&mut b as *mut f32).cast(),
+        ];
+        let blocks = self.blocks(n.div_ceil(stride));
+        // SAFETY: `params` matches `strided(const float*, float*, unsigned long long, unsigned
+        // long long, int, float, float)` and lives until the call returns.
+        let f = self.strided;
+        unsafe { self.launch_raw(f, blocks, stream, &mut params) }
     }
 
     /// # Safety

@@ -108,7 +108,24 @@ impl Piece {
         Ok(x.to_le_bytes()[(pos - word) as usize])
     }
 
-    fn apply_chain(&self, mut x: f32) -> f32 {
+    /// The float whose first byte is `pos` (a multiple of 4), this piece starting at `start`,
+    /// computed from its base float at once rather than byte by byte.
+    pub(in crate::gpu::sim) fn float_at(&self, start: u64, pos: u64) -> Result<f32, GpuError> {
+        let k = self.origin + (pos - start);
+        let base = match self.base {
+            Base::Fill { seed } if k.is_multiple_of(4) => fill_pattern_f32(seed, k / 4),
+            _ => {
+                let mut raw = [0u8; 4];
+                for (i, b) in raw.iter_mut().enumerate() {
+                    *b = self.byte_at(start, pos + i as u64)?;
+                }
+                return Ok(f32::from_le_bytes(raw));
+            }
+        };
+        Ok(self.apply_chain(base))
+    }
+
+    pub(in crate::gpu::sim) fn apply_chain(&self, mut x: f32) -> f32 {
         for s in &self.chain {
             for _ in 0..s.times {
                 x = Kernel::transform_host(x, s.a, s.b);
