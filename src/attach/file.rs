@@ -61,7 +61,7 @@ pub struct ApiCall {
     pub grid: Option<[u64; 3]>,
     pub block: Option<[u64; 3]>,
     pub shared: Option<u64>,
-    /// Launches: each parameter's value when it is 8 bytes (`null` otherwise); absent when
+    /// Launches: each parameter's value when it is 8 or 4 bytes (`null` otherwise); absent when
     /// the library could not read them (then the kernel's memory is not watched).
     pub params: Option<Vec<Option<u64>>>,
     /// The kernel has more parameters than the library records.

@@ -589,6 +589,47 @@ fn a_kernel_writing_what_a_copy_on_another_stream_reads_races_unless_an_event_or
 }
 
 #[test]
+fn a_kernel_given_a_chunk_and_its_count_touches_only_that_chunk() {
+    // The two-streams pattern: a kernel on stream 100 over the first half (512 floats), a
+    // download of the second half on stream 200. With the count, no race; without one (a
+    // count that does not fit, or none), the range runs to the allocation's end and races.
+    let with = |count: &str| {
+        trace(&[
+            alloc(DEV, 4096),
+            pinned(PINNED, 4096),
+            stream(100, 13),
+            stream(200, 14),
+            launch_with("_Z4spinxPfm", 100, &format!("1000000,{DEV},{count}")),
+            copy(
+                "cuMemcpyDtoHAsync_v2",
+                "dtoh",
+                PINNED,
+                DEV + 2048,
+                2048,
+                200,
+                5,
+            ),
+        ])
+    };
+    assert_eq!(kinds(&with("512")), Vec::<&str>::new());
+    let f = judge(&with("512"));
+    assert!(f.findings.is_empty(), "{f:?}");
+    // 513 floats reach into the second half.
+    assert_eq!(kinds(&with("513")), ["device-race"]);
+    let f = judge(&with("513"));
+    assert!(
+        f.findings[0]
+            .message
+            .contains("2052 bytes: parameter 3 elements"),
+        "{}",
+        f.findings[0].message
+    );
+    // A count larger than the allocation is not a count of these elements: to the end.
+    assert_eq!(kinds(&with("4096")), ["device-race"]);
+    assert_eq!(kinds(&with("null")), ["device-race"]);
+}
+
+#[test]
 fn a_const_pointer_parameter_is_only_read_and_an_unparsed_name_is_read_write() {
     // Both read DEV: no race.
     assert_eq!(
@@ -608,7 +649,8 @@ fn a_const_pointer_parameter_is_only_read_and_an_unparsed_name_is_read_write() {
         pinned(PINNED, 4096),
         stream(100, 13),
         stream(200, 14),
-        launch_with("_Z6kernelPKfi", 100, &format!("{DEV},7")),
+        // 1024 floats: the whole allocation, so the upload's bytes are the kernel's.
+        launch_with("_Z6kernelPKfi", 100, &format!("{DEV},1024")),
         copy(
             "cuMemcpyHtoDAsync_v2",
             "htod",

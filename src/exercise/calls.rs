@@ -147,7 +147,7 @@ macro_rules! define_calls {
 /// [`CallId`] and [`TABLE`], and `interp/calls.rs` makes the interpreter's dispatch, one arm a
 /// row, from the handler column. The handler is written here, beside its row, but it is only
 /// tokens until the interpreter expands them in its own scope (`i` is the interpreter, `a` the
-/// call's checked [`Args`](super::interp)), so this table depends on nothing of the interpreter
+/// call's checked `Args`), so this table depends on nothing of the interpreter
 /// and a row without a handler does not parse.
 macro_rules! for_each_call {
     ($then:ident) => {

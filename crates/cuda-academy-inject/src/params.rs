@@ -2,9 +2,9 @@
 //! judge can tell which allocations a kernel touches: the driver gives each parameter's offset
 //! and size (`cuFuncGetParamInfo`, CUDA 12.4 and later; an index past the last answers
 //! `CUDA_ERROR_INVALID_VALUE`), and `kernelParams[i]` points at parameter `i`'s value (valid
-//! for the call's duration). A parameter of 8 bytes is recorded as its value (a pointer, or
-//! some other 8-byte value: the judge only keeps values inside an allocation); any other size
-//! as `null`. Parameters passed through `extra` (`CU_LAUNCH_PARAM_BUFFER_POINTER`) are not
+//! for the call's duration). A parameter of 8 or 4 bytes is recorded as its value (a pointer,
+//! a count, or some other value, zero-extended: the judge keeps values inside an allocation as
+//! pointers and reads an integer parameter as a count); any other size as `null`. Parameters passed through `extra` (`CU_LAUNCH_PARAM_BUFFER_POINTER`) are not
 //! read: the launch then has no `params`, and its kernel is not watched.
 //!
 //! The launch's `f` may be a `CUfunction` or a `CUkernel` (the driver takes either; CUDA 12's
@@ -122,14 +122,20 @@ pub unsafe fn read_with(query: &mut Query, kernel_params: *const *const c_void) 
         let Some((_offset, size)) = query(index).ok()? else {
             return Some(Params { values, cut: false });
         };
-        let value = if size == 8 {
-            // SAFETY: the caller's promise: entry `index` exists and points at 8 bytes.
+        let value = if size == 8 || size == 4 {
+            // SAFETY: the caller's promise: entry `index` exists and points at `size` bytes.
             let at = unsafe { kernel_params.add(index).read_unaligned() };
             if at.is_null() {
                 return None;
             }
-            // SAFETY: as above.
-            Some(unsafe { at.cast::<u64>().read_unaligned() })
+            // SAFETY: as above; `size` bytes are readable there.
+            Some(unsafe {
+                if size == 8 {
+                    at.cast::<u64>().read_unaligned()
+                } else {
+                    u64::from(at.cast::<u32>().read_unaligned())
+                }
+            })
         } else {
             None
         };
@@ -145,21 +151,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn eight_byte_parameters_are_read_and_others_are_null_up_to_the_last() {
-        let (a, n, b): (u64, i32, u64) = (0x7000_0000, 5, 0x7100_0000);
-        let ptrs: [*const c_void; 3] = [
+    fn eight_and_four_byte_parameters_are_read_and_others_are_null_up_to_the_last() {
+        let (a, n, b, h): (u64, i32, u64, u16) = (0x7000_0000, 5, 0x7100_0000, 9);
+        let ptrs: [*const c_void; 4] = [
             (&raw const a).cast(),
             (&raw const n).cast(),
             (&raw const b).cast(),
+            (&raw const h).cast(),
         ];
-        let layout = [(0, 8), (8, 4), (16, 8)];
+        let layout = [(0, 8), (8, 4), (16, 8), (24, 2)];
         let mut query = |i: usize| Ok(layout.get(i).copied());
-        // SAFETY: three entries, each pointing at its parameter's size.
+        // SAFETY: four entries, each pointing at its parameter's size.
         let p = unsafe { read_with(&mut query, ptrs.as_ptr()) };
         assert_eq!(
             p,
             Some(Params {
-                values: vec![Some(0x7000_0000), None, Some(0x7100_0000)],
+                values: vec![Some(0x7000_0000), Some(5), Some(0x7100_0000), None],
                 cut: false
             })
         );

@@ -5,8 +5,10 @@
 //! lines: an entry's `line` is the call's number among the trace's driver calls (1-based).
 //!
 //! A kernel touches what its pointer parameters point into: a parameter value (the library
-//! records each 8-byte one) inside a known allocation is a range from that pointer to the end
-//! of the allocation (assumed: the trace cannot say how far the kernel goes), read only when
+//! records each 8- and 4-byte one) inside a known allocation is a range from that pointer, as
+//! many elements (the pointee's size from the mangled name) as the kernel's last integer
+//! parameter says, the `(T *p, …, size_t n)` idiom, when that fits in the allocation, else to
+//! its end (assumed either way: the trace cannot say how far the kernel goes), read only when
 //! the kernel's mangled name says pointer to const (`mangled`), else read and written. A
 //! launch whose parameters the library could not read is logged touching nothing (counted in
 //! `kernels`: races with it are not watched). Host accesses are not recorded (no page
@@ -75,6 +77,17 @@ pub fn import(trace: &Trace) -> Imported {
         }
     }
     im.out
+}
+
+/// The kernel's count, by the usual `(T *p, ..., size_t n)` idiom: the value of its last
+/// integer parameter whose value the trace holds, with that parameter's index.
+fn last_count(shapes: &[mangled::Shape], values: &[Option<u64>]) -> Option<(u64, usize)> {
+    shapes.iter().enumerate().rev().find_map(|(i, s)| {
+        s.integer
+            .then(|| values.get(i).copied().flatten())
+            .flatten()
+            .map(|v| (v, i))
+    })
 }
 
 /// The legacy default stream's handles: null, and `CU_STREAM_LEGACY` (1).
@@ -411,19 +424,36 @@ impl Importer {
                 }
             }
             Some(values) => {
-                let types = mangled::params(&kernel);
+                let shapes = mangled::shapes(&kernel);
+                let count = last_count(&shapes, values);
                 let mut said = Vec::new();
                 for (index, value) in values.iter().enumerate() {
                     let Some(r) = value.and_then(|v| self.region_at(v).map(|r| (v, r))) else {
                         continue;
                     };
                     let (addr, region) = r;
+                    let start = addr - region.base;
+                    let to_end = region.bytes.saturating_sub(start);
+                    let shape = shapes.get(index);
+                    // `T *p` with a count `n`: the kernel touches `n` elements from `p`, when
+                    // that fits in the allocation; else, to the allocation's end.
+                    let counted = shape
+                        .and_then(|s| s.elem_bytes)
+                        .zip(count)
+                        .map(|(elem, (n, at))| (n.saturating_mul(elem), at))
+                        .filter(|(bytes, _)| *bytes > 0 && *bytes <= to_end);
                     let range = Range {
                         region: region.id,
-                        start: addr - region.base,
-                        end: region.bytes.max(addr - region.base),
+                        start,
+                        end: start + counted.map_or(to_end, |(bytes, _)| bytes),
                     };
-                    let what = match mangled::param(&types, index) {
+                    let extent = match counted {
+                        Some((bytes, at)) => {
+                            format!("{bytes} bytes: parameter {} elements", at + 1)
+                        }
+                        None => "to the end of its allocation".to_string(),
+                    };
+                    let what = match shape.map_or(mangled::Param::Unknown, |s| s.param) {
                         mangled::Param::ConstPointer => {
                             reads.push(range);
                             "read"
@@ -432,19 +462,19 @@ impl Importer {
                             writes.push(range);
                             "read and written (its type is not known from the name)"
                         }
-                        _ => {
+                        mangled::Param::Pointer | mangled::Param::Value => {
                             writes.push(range);
                             "read and written"
                         }
                     };
-                    said.push(format!("parameter {} {what}", index + 1));
+                    said.push(format!("parameter {} {what}, {extent}", index + 1));
                 }
                 if !said.is_empty() {
                     self.out.assumed.insert(
                         self.line,
                         format!(
-                            "the kernel's ranges are assumed: each pointer parameter from its address to the end of its allocation ({})",
-                            said.join(", ")
+                            "the kernel's ranges are assumed: each pointer parameter from its address, as many elements as the kernel's last integer parameter, or to the end of its allocation ({})",
+                            said.join("; ")
                         ),
                     );
                 }

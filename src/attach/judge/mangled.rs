@@ -21,7 +21,9 @@ pub enum Param {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Ty {
-    Builtin,
+    /// A builtin type, by its one-letter code (`f` float, `m` unsigned long, ...; `D` for the
+    /// two-letter ones).
+    Builtin(u8),
     Named,
     Const(Box<Ty>),
     /// `volatile` or `restrict`: no bearing on reads and writes.
@@ -32,6 +34,23 @@ enum Ty {
 /// Per parameter, what `mangled` says; an empty list for a name that is not a mangled
 /// function (the caller then knows nothing).
 pub fn params(mangled: &str) -> Vec<Param> {
+    shapes(mangled).into_iter().map(|s| s.param).collect()
+}
+
+/// What a parameter's type says of the memory a kernel touches through it, beyond
+/// [`Param`]: for a pointer, the size of what it points to; for a value, whether it is an
+/// integer (a count, perhaps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Shape {
+    pub param: Param,
+    /// A pointer to a builtin type: its size in bytes.
+    pub elem_bytes: Option<u64>,
+    /// Passed by value and an integer type.
+    pub integer: bool,
+}
+
+/// Per parameter, its [`Shape`] (as [`params`], with sizes).
+pub fn shapes(mangled: &str) -> Vec<Shape> {
     let mut p = Parser {
         s: mangled.as_bytes(),
         at: 0,
@@ -43,19 +62,57 @@ pub fn params(mangled: &str) -> Vec<Param> {
     }
     let mut out = Vec::new();
     while p.at < p.s.len() {
-        match p.ty() {
-            Some(t) => out.push(classify(&t)),
-            None => {
-                out.push(Param::Unknown);
-                break;
-            }
-        }
+        let Some(t) = p.ty() else {
+            out.push(Shape {
+                param: Param::Unknown,
+                elem_bytes: None,
+                integer: false,
+            });
+            break;
+        };
+        let (elem_bytes, integer) = match strip(&t) {
+            Ty::Pointer(inner) => (builtin_bytes(unqualified(inner)), false),
+            Ty::Builtin(c) => (None, is_integer(*c)),
+            _ => (None, false),
+        };
+        out.push(Shape {
+            param: classify(&t),
+            elem_bytes,
+            integer,
+        });
     }
-    // `v` alone is an empty parameter list.
     if &p.s[p.name_end..] == b"v" {
         out.clear();
     }
     out
+}
+
+/// `t` less every `const`/`volatile`/`restrict`.
+fn unqualified(t: &Ty) -> &Ty {
+    match t {
+        Ty::Qualified(inner) | Ty::Const(inner) => unqualified(inner),
+        other => other,
+    }
+}
+
+/// The size of a builtin type (Itanium ABI codes, LP64).
+fn builtin_bytes(t: &Ty) -> Option<u64> {
+    let Ty::Builtin(c) = t else { return None };
+    match c {
+        b'b' | b'c' | b'a' | b'h' => Some(1),
+        b's' | b't' => Some(2),
+        b'w' | b'i' | b'j' | b'f' => Some(4),
+        b'l' | b'm' | b'x' | b'y' | b'd' => Some(8),
+        b'n' | b'o' | b'g' => Some(16),
+        _ => None,
+    }
+}
+
+fn is_integer(c: u8) -> bool {
+    matches!(
+        c,
+        b'c' | b'a' | b'h' | b's' | b't' | b'i' | b'j' | b'l' | b'm' | b'x' | b'y'
+    )
 }
 
 /// The parameter at `index` (past the parsed ones: unknown).
@@ -153,12 +210,12 @@ impl Parser<'_> {
         let t = match c {
             b'v' | b'w' | b'b' | b'c' | b'a' | b'h' | b's' | b't' | b'i' | b'j' | b'l' | b'm'
             | b'x' | b'y' | b'n' | b'o' | b'f' | b'd' | b'e' | b'g' | b'z' => {
-                return Some(Ty::Builtin);
+                return Some(Ty::Builtin(c));
             }
             // `Dh` (half), `Df`, `Dn`, ...: builtins of two letters.
             b'D' => {
                 self.at += 1;
-                return (self.at <= self.s.len()).then_some(Ty::Builtin);
+                return (self.at <= self.s.len()).then_some(Ty::Builtin(b'D'));
             }
             b'P' => Ty::Pointer(Box::new(self.ty()?)),
             b'K' => Ty::Const(Box::new(self.ty()?)),
@@ -228,6 +285,30 @@ mod tests {
             params("_ZN2ns6kernelEPKfS1_Pf"),
             [ConstPointer, ConstPointer, Pointer]
         );
+    }
+
+    #[test]
+    fn shapes_give_pointee_sizes_and_integer_values() {
+        let s = shapes("_Z4spinxPfm");
+        assert_eq!(
+            s.iter()
+                .map(|s| (s.elem_bytes, s.integer))
+                .collect::<Vec<_>>(),
+            [(None, true), (Some(4), false), (None, true)]
+        );
+        let s = shapes("_Z4copyPVKdrPdf");
+        assert_eq!(
+            s.iter()
+                .map(|s| (s.param, s.elem_bytes, s.integer))
+                .collect::<Vec<_>>(),
+            [
+                (ConstPointer, Some(8), false),
+                (Pointer, Some(8), false),
+                (Value, None, false)
+            ]
+        );
+        // A struct pointer has no known element size.
+        assert_eq!(shapes("_Z1kP6float4")[0].elem_bytes, None);
     }
 
     #[test]

@@ -37,8 +37,11 @@ pub struct Ending {
 /// The host accesses a trace has: only the header's helpers'.
 pub const HOST_ACCESSES: &str = "host accesses other than check_output's and fill_input's (your own `h[i]` reads and writes): not watched, so read-before-sync and write-while-in-flight are found only for those two helpers";
 
-/// Kernels' bytes are not recorded.
-pub const KERNEL_BYTES: &str = "device races with kernels: not watched (a trace records no kernel arguments, so which bytes a kernel touches is unknown)";
+/// Kernels whose parameters the trace lacks: their bytes are unknown.
+pub const KERNEL_BYTES: &str = "device races with kernels whose parameters the trace lacks: not watched (which bytes such a kernel touches is unknown)";
+
+/// Kernels whose ranges come from their parameters: what was assumed.
+pub const KERNEL_RANGES_ASSUMED: &str = "kernels' ranges are assumed from their parameters: each pointer from its address for as many elements as the kernel's last integer parameter (the header's `n`), or to the end of its allocation";
 
 /// Grade `run` against `ex`. `source` is the learner's file (parsed only for `checks-errors`);
 /// `reference(id)` is the traced run of the solution a criterion compares with (`None`: this
@@ -58,12 +61,11 @@ pub fn grade<'a>(
     v.timeline = out.timeline.clone();
     v.output = out.output.clone();
     nv.not_watched.push(HOST_ACCESSES.into());
-    if out
-        .log
-        .iter()
-        .any(|e| matches!(&e.call, crate::exercise::log::Call::Device(op) if op.kind == crate::exercise::log::DeviceOpKind::Kernel))
-    {
+    if run.kernels_unwatched > 0 {
         nv.not_watched.push(KERNEL_BYTES.into());
+    }
+    if run.kernels_assumed > 0 {
+        nv.not_watched.push(KERNEL_RANGES_ASSUMED.into());
     }
     if run.bad_marks > 0 {
         nv.not_watched.push(format!(

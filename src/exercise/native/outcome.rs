@@ -29,6 +29,10 @@ pub struct Native {
     /// Helper calls whose pointer is in no allocation the trace saw (a stack or global array):
     /// their host access is not logged.
     pub unplaced: usize,
+    /// Kernel launches whose parameters the trace lacks: they touch nothing in the log.
+    pub kernels_unwatched: u64,
+    /// Launches whose ranges were assumed from their parameters.
+    pub kernels_assumed: usize,
 }
 
 /// `trace` as an outcome; `output` is what the program printed, `exit_code` how it ended.
@@ -50,6 +54,8 @@ pub fn of_trace(trace: &Trace, output: String, exit_code: i64) -> Native {
     let (found, bad_marks) = marks::of_trace(trace);
     let mut native = Native {
         bad_marks,
+        kernels_unwatched: imported.kernels,
+        kernels_assumed: imported.assumed.len(),
         ..Native::default()
     };
     let out = &mut native.outcome;
