@@ -160,6 +160,12 @@ macro_rules! for_each_call {
         Exit = "exit" (p("status", Int)) Helpers, OrderRule::Host, "end the program there (`EXIT_FAILURE`, or any status): what ran is judged" => |i, a| i.exit(a);
         Min = "min" (p("a", Num), p("b", Num)) Helpers, OrderRule::Host, "the smaller of two numbers" => |_, a| academy::min_max(a, true);
         Max = "max" (p("a", Num), p("b", Num)) Helpers, OrderRule::Host, "the larger of two numbers" => |_, a| academy::min_max(a, false);
+        Fabs = "fabs" (p("x", Num)) Helpers, OrderRule::Host, "the absolute value of a double (also `fabsf`, `std::abs`, `std::fabs`)" => |_, a| academy::math(a, f64::abs);
+        Fabsf = "fabsf" (p("x", Num)) Helpers, OrderRule::Host, "the absolute value of a float" => |_, a| academy::math(a, f64::abs);
+        Abs = "abs" (p("x", Num)) Helpers, OrderRule::Host, "the absolute value of an int (or of a float, as `std::abs`)" => |_, a| academy::abs(a);
+        Sqrt = "sqrt" (p("x", Num)) Helpers, OrderRule::Host, "the square root (also `sqrtf`, `std::sqrt`)" => |_, a| academy::math(a, f64::sqrt);
+        Sqrtf = "sqrtf" (p("x", Num)) Helpers, OrderRule::Host, "the square root of a float" => |_, a| academy::math(a, f64::sqrt);
+        Fflush = "fflush" (p("stream", Int)) Helpers, OrderRule::Host, "flush `stdout` or `stderr`: 0 (the output is one text here)" => |_, _| Ok(Value::Int(0));
         CudaMalloc = "cudaMalloc" (p("ptr", Out), p("bytes", Count)) Memory, OrderRule::Host, "allocate device memory" => |i, a| i.alloc_into(a, CallId::CudaMalloc, MemKind::Device, HostMemKind::Pinned);
         CudaFree = "cudaFree" (p("ptr", Ptr)) Memory, OrderRule::Rule(&rules::FREE_IN_FLIGHT), "release device memory" => |i, a| i.free(a, CallId::CudaFree);
         CudaMallocHost = "cudaMallocHost" (p("ptr", Out), p("bytes", Count)) Memory, OrderRule::Host, "allocate pinned host memory" => |i, a| i.alloc_into(a, CallId::CudaMallocHost, MemKind::Pinned, HostMemKind::Pinned);

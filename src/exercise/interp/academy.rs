@@ -20,6 +20,21 @@ pub(super) fn min_max(a: &Args, smaller: bool) -> Res<Value> {
     Ok(if first { x.clone() } else { y.clone() })
 }
 
+/// `fabs(x)`, `sqrt(x)` and their `f` twins: `f` of the number, as a floating value (a float's
+/// result is computed in double here: the exercises compare with tolerances).
+pub(super) fn math(a: &Args, f: fn(f64) -> f64) -> Res<Value> {
+    Ok(Value::Float(f(a.num(0)?)))
+}
+
+/// `abs(x)`: an integer's absolute value stays an integer; a floating one (`std::abs` of a
+/// float) stays floating.
+pub(super) fn abs(a: &Args) -> Res<Value> {
+    Ok(match a.val(0)? {
+        Value::Int(i) => Value::Int(i.wrapping_abs()),
+        _ => Value::Float(a.num(0)?.abs()),
+    })
+}
+
 /// `dim3(x[, y[, z]])`: each size at least 1.
 pub(super) fn dim3(a: &Args) -> Res<Value> {
     let mut d = [1i64; 3];

@@ -191,8 +191,11 @@ impl Cx<'_, '_> {
     fn call(&mut self, node: Node, depth: usize) -> Option<ExprKind> {
         let function = node.child_by_field_name("function")?;
         let name = self.text(function);
-        // `std::min` and `std::max` are the subset's `min` and `max`.
-        let std_minmax = matches!(name.as_str(), "std::min" | "std::max");
+        // `std::min`, `std::max`, `std::abs`, `std::fabs` and `std::sqrt` are the subset's.
+        let std_minmax = matches!(
+            name.as_str(),
+            "std::min" | "std::max" | "std::abs" | "std::fabs" | "std::sqrt"
+        );
         let name = if std_minmax {
             name["std::".len()..].to_string()
         } else {

@@ -400,3 +400,14 @@ fn what_stays_outside_says_what_to_write_instead() {
     let err = run(&fprintf_file).error.unwrap();
     assert!(err.message.contains("`stderr` or `stdout`"), "{err:?}");
 }
+
+#[test]
+fn a_verifying_loop_with_a_tolerance_uses_the_c_library_math() {
+    let src = with_helpers(
+        "",
+        "    float *h = (float *)malloc(4 * sizeof(float));\n    for (int i = 0; i < 4; i++) h[i] = i * 0.5f - 1.0f;\n    int bad = 0;\n    for (int i = 0; i < 4; i++) {\n        if (fabsf(h[i] - (i * 0.5f - 1.0f)) > 1e-6f) bad++;\n        if (std::abs(h[i]) > 1.0f) bad++;\n    }\n    fflush(stdout);\n    printf(\"%d %g %d %g %g\\n\", bad, fabs(-2.5), abs(-3), sqrtf(16.0f), std::sqrt(2.25));\n    free(h);",
+    );
+    let out = run(&src);
+    assert!(out.error.is_none(), "{:?}", out.error);
+    assert_eq!(out.output, "0 2.5 3 4 1.5\n");
+}
