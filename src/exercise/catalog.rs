@@ -88,36 +88,7 @@ pub fn load(
             .map_or(format!("exercises/{id}/exercise.toml"), |s| at(s.start));
         vec![format!("{place}: {}", e.message().trim())]
     })?;
-    let mut problems = Vec::new();
-    let version = *file.format_version.get_ref();
-    if version != FORMAT_VERSION {
-        problems.push(format!(
-            "{}: format_version {version} is not the one this cuda-academy reads \
-             ({FORMAT_VERSION}); {}",
-            at(file.format_version.span().start),
-            if version > FORMAT_VERSION {
-                "upgrade cuda-academy"
-            } else {
-                "write the file in the current format"
-            }
-        ));
-    }
-    if file.id != id {
-        problems.push(format!(
-            "exercises/{id}/exercise.toml: id {:?} differs from the folder name",
-            file.id
-        ));
-    }
-    if file.hints.is_empty() || file.hints.iter().any(|h| h.trim().is_empty()) {
-        problems.push(format!(
-            "exercises/{id}/exercise.toml: needs at least one hint, none empty"
-        ));
-    }
-    if file.criteria.is_empty() {
-        problems.push(format!(
-            "exercises/{id}/exercise.toml: needs at least one criterion"
-        ));
-    }
+    let mut problems = header_problems(id, &file, &at);
     let mut reference_solutions = Vec::new();
     for c in &file.criteria {
         if let Err(e) = c.validate() {
@@ -152,6 +123,43 @@ pub fn load(
         solution,
         reference_solutions,
     })
+}
+
+/// What is wrong with an exercise file's fields other than its criteria: its format version,
+/// its id against its folder, its hints and that it has criteria at all. `at` turns a byte
+/// offset of the file into its `file:line`.
+fn header_problems(id: &str, file: &ExerciseFile, at: &dyn Fn(usize) -> String) -> Vec<String> {
+    let mut problems = Vec::new();
+    let version = *file.format_version.get_ref();
+    if version != FORMAT_VERSION {
+        problems.push(format!(
+            "{}: format_version {version} is not the one this cuda-academy reads \
+             ({FORMAT_VERSION}); {}",
+            at(file.format_version.span().start),
+            if version > FORMAT_VERSION {
+                "upgrade cuda-academy"
+            } else {
+                "write the file in the current format"
+            }
+        ));
+    }
+    if file.id != id {
+        problems.push(format!(
+            "exercises/{id}/exercise.toml: id {:?} differs from the folder name",
+            file.id
+        ));
+    }
+    if file.hints.is_empty() || file.hints.iter().any(|h| h.trim().is_empty()) {
+        problems.push(format!(
+            "exercises/{id}/exercise.toml: needs at least one hint, none empty"
+        ));
+    }
+    if file.criteria.is_empty() {
+        problems.push(format!(
+            "exercises/{id}/exercise.toml: needs at least one criterion"
+        ));
+    }
+    problems
 }
 
 /// Every exercise that loaded, in course order.

@@ -117,21 +117,8 @@ impl Importer {
             Driver::Memset => self.memset(c),
             Driver::HostFunc => self.queued(c, DeviceOpKind::HostFunc, "cudaLaunchHostFunc", None),
             Driver::Launch => self.launch(c),
-            Driver::AllocAsync => {
-                if let Some(range) = self.alloc(c, MemKind::Device, CallId::CudaMallocAsync) {
-                    self.queued(c, DeviceOpKind::AllocAsync, "cudaMallocAsync", Some(range));
-                }
-            }
-            Driver::FreeAsync => {
-                if let Some(r) = self.region_at(c.ptr.unwrap_or(0)) {
-                    let range = Range {
-                        region: r.id,
-                        start: 0,
-                        end: r.bytes,
-                    };
-                    self.queued(c, DeviceOpKind::FreeAsync, "cudaFreeAsync", Some(range));
-                }
-            }
+            Driver::AllocAsync => self.alloc_async(c),
+            Driver::FreeAsync => self.free_async(c),
             Driver::AllocDevice => {
                 self.alloc(c, MemKind::Device, CallId::CudaMalloc);
             }
@@ -163,13 +150,7 @@ impl Importer {
                     self.push(n, Call::StreamWaitEvent { stream, event });
                 }
             }
-            Driver::EventCreate => {
-                if let Some(handle) = c.event {
-                    let id = EventId(self.events.len() as u32 + 1);
-                    self.events.insert(handle, id);
-                    self.push(n, Call::EventCreate { event: id });
-                }
-            }
+            Driver::EventCreate => self.event_create(c),
             Driver::EventRecord => {
                 let stream = self.stream(c);
                 if let Some(event) = self.event_of(c) {
@@ -202,6 +183,34 @@ impl Importer {
             range.into_iter().collect(),
         );
         self.push(&c.name, Call::Device(op));
+    }
+
+    /// `cuMemAllocAsync`: an allocation, and the stream-ordered op that makes it.
+    fn alloc_async(&mut self, c: &ApiCall) {
+        if let Some(range) = self.alloc(c, MemKind::Device, CallId::CudaMallocAsync) {
+            self.queued(c, DeviceOpKind::AllocAsync, "cudaMallocAsync", Some(range));
+        }
+    }
+
+    /// `cuMemFreeAsync`: the stream-ordered op that writes (ends) the whole allocation.
+    fn free_async(&mut self, c: &ApiCall) {
+        if let Some(r) = self.region_at(c.ptr.unwrap_or(0)) {
+            let range = Range {
+                region: r.id,
+                start: 0,
+                end: r.bytes,
+            };
+            self.queued(c, DeviceOpKind::FreeAsync, "cudaFreeAsync", Some(range));
+        }
+    }
+
+    /// `cuEventCreate`: the event's handle gets the next id.
+    fn event_create(&mut self, c: &ApiCall) {
+        if let Some(handle) = c.event {
+            let id = EventId(self.events.len() as u32 + 1);
+            self.events.insert(handle, id);
+            self.push(&c.name, Call::EventCreate { event: id });
+        }
     }
 
     /// The event a call names, if the trace saw it made.

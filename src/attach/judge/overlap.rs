@@ -131,13 +131,27 @@ struct Op {
     corr: u32,
 }
 
-/// The report of `trace`.
-pub fn report(trace: &Trace) -> OverlapReport {
-    let mut copies = Vec::new();
-    let mut kernels = Vec::new();
-    let mut waits = Vec::new();
-    let mut legacy = HashSet::new();
-    let mut synchronous = HashSet::new();
+/// What the report reads of a trace: its timed copies, kernels (start, end, stream) and
+/// host waits, the streams that touched the legacy default stream, and the synchronous copies'
+/// correlation ids.
+#[derive(Default)]
+struct Gathered {
+    copies: Vec<Op>,
+    kernels: Vec<(u64, u64, u32)>,
+    waits: Vec<(u64, u64)>,
+    legacy: HashSet<u32>,
+    synchronous: HashSet<u32>,
+}
+
+fn gather(trace: &Trace) -> Gathered {
+    let mut g = Gathered::default();
+    let Gathered {
+        copies,
+        kernels,
+        waits,
+        legacy,
+        synchronous,
+    } = &mut g;
     for r in &trace.records {
         match r {
             Record::Memcpy(m) if m.start != 0 && m.end > m.start => copies.push(Op {
@@ -168,6 +182,18 @@ pub fn report(trace: &Trace) -> OverlapReport {
             _ => {}
         }
     }
+    g
+}
+
+/// The report of `trace`.
+pub fn report(trace: &Trace) -> OverlapReport {
+    let Gathered {
+        copies,
+        kernels,
+        waits,
+        legacy,
+        synchronous,
+    } = gather(trace);
     let mut out = OverlapReport::default();
     if kernels.is_empty() {
         return out;
