@@ -161,17 +161,18 @@ impl Tools {
     }
 
     /// Compile `source` as `dir/<name>.cu` and run it traced.
-    fn build_and_trace(
+    /// `source` compiled with nvcc into `dir/name`: the binary, or the compiler's log.
+    fn compile(
         &self,
         dir: &Path,
         name: &str,
         source: &str,
         include: Option<&Path>,
-    ) -> Result<Built, Unavailable> {
-        let io = |e: std::io::Error| Unavailable(format!("cannot use the build folder: {e}"));
+    ) -> Result<Result<std::path::PathBuf, String>, Unavailable> {
         let src = dir.join(format!("{name}.cu"));
         let bin = dir.join(name);
-        std::fs::write(&src, source).map_err(io)?;
+        std::fs::write(&src, source)
+            .map_err(|e| Unavailable(format!("cannot use the build folder: {e}")))?;
         let mut cmd = Command::new(&self.nvcc);
         cmd.args(NVCC_FLAGS).arg("-I").arg(dir);
         if let Some(inc) = include {
@@ -187,8 +188,23 @@ impl Tools {
         if !out.status.success() {
             let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
             log.push_str(&String::from_utf8_lossy(&out.stdout));
-            return Ok(Built::CompileFailed(log));
+            return Ok(Err(log));
         }
+        Ok(Ok(bin))
+    }
+
+    fn build_and_trace(
+        &self,
+        dir: &Path,
+        name: &str,
+        source: &str,
+        include: Option<&Path>,
+    ) -> Result<Built, Unavailable> {
+        let io = |e: std::io::Error| Unavailable(format!("cannot use the build folder: {e}"));
+        let bin = match self.compile(dir, name, source, include)? {
+            Ok(bin) => bin,
+            Err(log) => return Ok(Built::CompileFailed(log)),
+        };
         let trace_file = dir.join(format!("{name}.trace.jsonl"));
         std::fs::File::create(&trace_file).map_err(io)?;
         let printed = dir.join(format!("{name}.out"));
@@ -208,22 +224,7 @@ impl Tools {
             .open(&trace_file)
             .and_then(|mut f| f.write_all(file::exit_line(ended).as_bytes()));
         let trace = file::read_path(&trace_file).map_err(|e| Unavailable(format!("{e:#}")))?;
-        match trace.header.as_ref().map(|h| h.status.as_str()) {
-            Some("ok") => {}
-            Some(status) => {
-                let detail = trace.header.as_ref().map_or("", |h| h.detail.as_str());
-                return Err(Unavailable(format!(
-                    "the run could not be traced ({status}): {detail}"
-                )));
-            }
-            None => {
-                return Err(Unavailable(
-                    "the program ran but left no trace (it never started CUDA, or CUPTI could \
-                     not load)"
-                        .into(),
-                ));
-            }
-        }
+        traced(&trace)?;
         let output = crate::bounded_read::read_text(
             &printed,
             crate::bounded_read::Cap {
@@ -370,4 +371,21 @@ fn print(
         );
     }
     Ok(ExitCode::FAILURE)
+}
+
+/// Whether the trace's header says tracing started; else why the run is not judged.
+fn traced(trace: &file::Trace) -> Result<(), Unavailable> {
+    match trace.header.as_ref().map(|h| h.status.as_str()) {
+        Some("ok") => Ok(()),
+        Some(status) => {
+            let detail = trace.header.as_ref().map_or("", |h| h.detail.as_str());
+            Err(Unavailable(format!(
+                "the run could not be traced ({status}): {detail}"
+            )))
+        }
+        None => Err(Unavailable(
+            "the program ran but left no trace (it never started CUDA, or CUPTI could not load)"
+                .into(),
+        )),
+    }
 }
