@@ -212,63 +212,74 @@ pub fn format(fmt: &str, args: &[Value]) -> Result<String, String> {
         let arg = args.next().ok_or_else(|| {
             format!("`printf` has more `%` conversions than arguments (at `%{spec}`)")
         })?;
-        let bad = || format!("`%{spec}` does not match {}", arg.describe());
-        let int = || {
-            arg.as_i64()
-                .filter(|_| !matches!(arg, Value::Float(_)))
-                .ok_or_else(bad)
-        };
-        let text = match conv {
-            'd' | 'i' | 'u' => c_integer(int()?, conv, &spec),
-            // As C reads the argument: an `unsigned int` unless `l`/`z` makes it 64 bits.
-            'x' | 'X' => {
-                let v = int()?;
-                let v = if spec.contains('l') || spec.contains('z') {
-                    v as u64
-                } else {
-                    u64::from(v as u32)
-                };
-                if conv == 'x' {
-                    format!("{v:x}")
-                } else {
-                    format!("{v:X}")
-                }
-            }
-            'c' => {
-                let byte = int()? as u8;
-                let c = char::from(byte);
-                if c.is_control() && c != '\n' && c != '\t' {
-                    '?'.to_string()
-                } else if byte.is_ascii() {
-                    c.to_string()
-                } else {
-                    '?'.to_string()
-                }
-            }
-            'f' | 'F' => {
-                let v = arg.as_f64().ok_or_else(bad)?;
-                if v.is_finite() {
-                    format!("{:.*}", precision.unwrap_or(6), v)
-                } else {
-                    c_special(v)
-                }
-            }
-            'e' => c_exponent(arg.as_f64().ok_or_else(bad)?, precision.unwrap_or(6)),
-            'g' => c_general(arg.as_f64().ok_or_else(bad)?, precision),
-            's' => match arg {
-                Value::Str(s) => s
-                    .chars()
-                    .map(|c| if c.is_control() && c != '\n' { '?' } else { c })
-                    .collect(),
-                _ => return Err(bad()),
-            },
-            _ => {
-                return Err(format!("`%{spec}` is not supported here; use {SUPPORTED}"));
-            }
-        };
+        let text = convert(conv, &spec, precision, arg)?;
         out += &pad(text, &spec, conv != 's' && conv != 'c');
     }
     Ok(out)
+}
+
+/// One conversion (`conv`, the last letter of `spec`, with its `precision`) of `arg`, before
+/// padding to the field width.
+fn convert(
+    conv: char,
+    spec: &str,
+    precision: Option<usize>,
+    arg: &Value,
+) -> Result<String, String> {
+    let bad = || format!("`%{spec}` does not match {}", arg.describe());
+    let int = || {
+        arg.as_i64()
+            .filter(|_| !matches!(arg, Value::Float(_)))
+            .ok_or_else(bad)
+    };
+    Ok(match conv {
+        'd' | 'i' | 'u' => c_integer(int()?, conv, &spec),
+        // As C reads the argument: an `unsigned int` unless `l`/`z` makes it 64 bits.
+        'x' | 'X' => {
+            let v = int()?;
+            let v = if spec.contains('l') || spec.contains('z') {
+                v as u64
+            } else {
+                u64::from(v as u32)
+            };
+            if conv == 'x' {
+                format!("{v:x}")
+            } else {
+                format!("{v:X}")
+            }
+        }
+        'c' => {
+            let byte = int()? as u8;
+            let c = char::from(byte);
+            if c.is_control() && c != '\n' && c != '\t' {
+                '?'.to_string()
+            } else if byte.is_ascii() {
+                c.to_string()
+            } else {
+                '?'.to_string()
+            }
+        }
+        'f' | 'F' => {
+            let v = arg.as_f64().ok_or_else(bad)?;
+            if v.is_finite() {
+                format!("{:.*}", precision.unwrap_or(6), v)
+            } else {
+                c_special(v)
+            }
+        }
+        'e' => c_exponent(arg.as_f64().ok_or_else(bad)?, precision.unwrap_or(6)),
+        'g' => c_general(arg.as_f64().ok_or_else(bad)?, precision),
+        's' => match arg {
+            Value::Str(s) => s
+                .chars()
+                .map(|c| if c.is_control() && c != '\n' { '?' } else { c })
+                .collect(),
+            _ => return Err(bad()),
+        },
+        _ => {
+            return Err(format!("`%{spec}` is not supported here; use {SUPPORTED}"));
+        }
+    })
 }
 
 #[cfg(test)]
