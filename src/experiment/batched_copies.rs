@@ -195,10 +195,9 @@ pub fn run(
     if report.backend.kind == crate::report::BackendKind::Simulated {
         report.notes.push(
             "The built-in h200 profile's batch costs (batch_call_us, batch_per_copy_us, \
-             batch_copy_latency_us) are placeholders carried over from the single copy's fields, \
-             not measurements, until probes/batched-copies.cu runs on the H200; the simulator \
-             also queues a batch's copies one after another (the driver may run them in any \
-             order)."
+             batch_copy_latency_us) come from probes/batched-copies.cu on the H200 (4 KiB \
+             copies); the simulator queues a batch's copies one after another once the call \
+             returns (the driver may run them in any order)."
                 .into(),
         );
     }

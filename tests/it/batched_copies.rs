@@ -224,9 +224,18 @@ fn where_the_host_bounds_single_copies_the_batch_is_faster() {
         metric(&fast, "small_copies_speedup")
     );
     // And where each copy costs the device more than a call costs the host, batching gains
-    // nothing in the model: the engine is the bound either way.
+    // nothing in the model: the engine is the bound either way, and the batch's copies start
+    // only once its call returns (as on the H200: probes/batched-copies-h200.txt, 4096 x 4 KiB
+    // ended 310 us after a 3211 us call), so it loses at most that call's time.
     p.copy_latency_us = 10.0;
     p.batch_copy_latency_us = 10.0;
-    let slow = run(&mut sim_with(p));
-    assert!((metric(&slow, "small_copies_speedup") - 1.0).abs() < 0.01);
+    let slow = run(&mut sim_with(p.clone()));
+    let speedup = metric(&slow, "small_copies_speedup");
+    let engine_us = 4096.0 * (10.0 + 4096.0 / (p.pinned_h2d_gbps * 1e3));
+    let call_us = p.batch_call_us + 4096.0 * p.batch_per_copy_us;
+    let floor = engine_us / (engine_us + call_us);
+    assert!(
+        speedup <= 1.0 && speedup >= floor * 0.99,
+        "{speedup}, floor {floor}"
+    );
 }

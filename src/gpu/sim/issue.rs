@@ -115,8 +115,25 @@ impl SimGpu {
         host_mem: Option<HostMemKind>,
         work: Work,
     ) -> Result<super::engines::OpId, GpuError> {
+        let pacing = Pacing::from_profile(&self.profile);
+        self.issue_paced(stream, kind, label, bytes, host_mem, work, pacing)
+    }
+
+    /// [`Self::issue`] with the front end's costs given (a batch's later copies skip the per-op
+    /// fetch: `batch.rs`).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn issue_paced(
+        &mut self,
+        stream: StreamId,
+        kind: OpKind,
+        label: &'static str,
+        bytes: u64,
+        host_mem: Option<HostMemKind>,
+        work: Work,
+        pacing: Pacing,
+    ) -> Result<super::engines::OpId, GpuError> {
         let issued = self.streams.model.issue(stream.0).map_err(refused)?;
-        self.issue_as(&issued, kind, label, bytes, host_mem, work)
+        self.queue_issued(&issued, kind, label, bytes, host_mem, work, pacing)
     }
 
     /// Queue on the device the op the ordering model has just issued (its direct dependencies
@@ -129,6 +146,21 @@ impl SimGpu {
         bytes: u64,
         host_mem: Option<HostMemKind>,
         work: Work,
+    ) -> Result<super::engines::OpId, GpuError> {
+        let pacing = Pacing::from_profile(&self.profile);
+        self.queue_issued(issued, kind, label, bytes, host_mem, work, pacing)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn queue_issued(
+        &mut self,
+        issued: &Issued,
+        kind: OpKind,
+        label: &'static str,
+        bytes: u64,
+        host_mem: Option<HostMemKind>,
+        work: Work,
+        pacing: Pacing,
     ) -> Result<super::engines::OpId, GpuError> {
         self.device.advance_to(self.clock.now())?;
         self.apply_finished();
@@ -144,7 +176,7 @@ impl SimGpu {
             deps,
             // Markers take no time and have no lane: they stay off the timeline.
             record: self.recording && !matches!(work, Work::Marker { .. }),
-            pacing: Pacing::from_profile(&self.profile),
+            pacing,
             line: self.source_line,
         });
         self.streams.issued(issued, id);
