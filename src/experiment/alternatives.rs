@@ -334,26 +334,38 @@ pub fn run(
             .cloned()
             .unwrap_or_else(|| format!("{checked} checksums, 12 points")),
     });
+    timeline(&mut s, stream, bytes, ctx, &mut report)?;
+    s.finish()?;
+    Ok(report)
+}
+
+/// The report's timeline: each way once, reading every float once, with every way's buffers
+/// made first so that it shows the four runs and no allocation.
+fn timeline(
+    s: &mut Session,
+    stream: StreamId,
+    bytes: u64,
+    ctx: &RunContext,
+    report: &mut Report,
+) -> Result<(), ExperimentError> {
     ctx.step("timeline: each way once, reading every float once")?;
-    // Every way's buffers first, so the timeline shows the four runs and no allocation.
     let all = Way::ALL
         .into_iter()
-        .map(|way| alloc(&mut s, way, bytes).map(|b| (way, b)))
+        .map(|way| alloc(s, way, bytes).map(|b| (way, b)))
         .collect::<Result<Vec<_>, _>>()?;
     s.begin()?;
     for (way, b) in &all {
         let (way, b) = (*way, *b);
-        fill(&mut *s, &b)?;
+        fill(&mut **s, &b)?;
         s.call(stream, way.key(), |g| {
             run_once(g, (way, &b), stream, (bytes, ACCESSES[0].2)).map(|_| ())
         })?;
     }
     report.timeline = s.end()?;
     for (_, b) in all {
-        free(&mut s, b)?;
+        free(s, b)?;
     }
-    s.finish()?;
-    Ok(report)
+    Ok(())
 }
 
 /// Managed memory with faults over managed memory with prefetch, reading once.

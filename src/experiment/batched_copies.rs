@@ -207,49 +207,7 @@ pub fn run(
     s.host_fill(host, 41)?;
     let dev = s.device(size * most)?;
     let b = Bufs { stream, host, dev };
-    let points = sizes.len() * COUNTS.len();
-    let mut step = 0;
-    for &bytes in &sizes {
-        let mut series: Vec<(Method, Curve, Curve)> = Vec::new();
-        for method in [Method::Singles, Method::Batch] {
-            let (mut rate, mut call) = (Vec::new(), Vec::new());
-            for &count in &COUNTS {
-                step += 1;
-                ctx.step(&format!(
-                    "{} x {} {} ({step}/{})",
-                    count,
-                    format_bytes(bytes),
-                    method.key(),
-                    points * 2
-                ))?;
-                let copies = b.copies(bytes, count);
-                let Some(p) = time_point(&mut s, &b, method, &copies, reps)? else {
-                    continue;
-                };
-                rate.push((count as f64, gbps(bytes * count, p.end_to_end.median)));
-                call.push((count as f64, p.enqueue.median / count as f64));
-                if bytes == sizes[0] && count == most {
-                    small_point_metrics(&mut report, method, &p, bytes * count, count);
-                }
-            }
-            series.push((method, rate, call));
-        }
-        for (method, rate, call) in series {
-            let name = format!("{}_{}", method.key(), bytes);
-            report.series.push(Series {
-                name: format!("{name}_gbps_by_count"),
-                x_unit: "copies".into(),
-                y_unit: GBPS.into(),
-                points: rate,
-            });
-            report.series.push(Series {
-                name: format!("{name}_call_us_per_copy_by_count"),
-                x_unit: "copies".into(),
-                y_unit: US.into(),
-                points: call,
-            });
-        }
-    }
+    sweep(&mut s, &b, &sizes, reps, ctx, &mut report)?;
     speedup(&mut report);
     ctx.step("check the batch's bytes")?;
     report
@@ -275,6 +233,63 @@ pub fn run(
         .insert("copy_sizes".into(), sizes.len().to_string());
     s.finish()?;
     Ok(report)
+}
+
+/// Every size x count x method point: the throughput and call-cost series, and the smallest
+/// copies' metrics at the largest count.
+fn sweep(
+    s: &mut Session,
+    b: &Bufs,
+    sizes: &[u64],
+    reps: u32,
+    ctx: &RunContext,
+    report: &mut Report,
+) -> Result<(), ExperimentError> {
+    let most = COUNTS[COUNTS.len() - 1];
+    let points = sizes.len() * COUNTS.len();
+    let mut step = 0;
+    for &bytes in sizes {
+        let mut series: Vec<(Method, Curve, Curve)> = Vec::new();
+        for method in [Method::Singles, Method::Batch] {
+            let (mut rate, mut call) = (Vec::new(), Vec::new());
+            for &count in &COUNTS {
+                step += 1;
+                ctx.step(&format!(
+                    "{} x {} {} ({step}/{})",
+                    count,
+                    format_bytes(bytes),
+                    method.key(),
+                    points * 2
+                ))?;
+                let copies = b.copies(bytes, count);
+                let Some(p) = time_point(s, b, method, &copies, reps)? else {
+                    continue;
+                };
+                rate.push((count as f64, gbps(bytes * count, p.end_to_end.median)));
+                call.push((count as f64, p.enqueue.median / count as f64));
+                if bytes == sizes[0] && count == most {
+                    small_point_metrics(report, method, &p, bytes * count, count);
+                }
+            }
+            series.push((method, rate, call));
+        }
+        for (method, rate, call) in series {
+            let name = format!("{}_{}", method.key(), bytes);
+            report.series.push(Series {
+                name: format!("{name}_gbps_by_count"),
+                x_unit: "copies".into(),
+                y_unit: GBPS.into(),
+                points: rate,
+            });
+            report.series.push(Series {
+                name: format!("{name}_call_us_per_copy_by_count"),
+                x_unit: "copies".into(),
+                y_unit: US.into(),
+                points: call,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The metrics of the smallest copies at the largest count, where per-call cost matters most.

@@ -49,37 +49,13 @@ impl CudaGpu {
             ));
         }
         let s = self.stream(stream)?;
-        let mut dsts = Vec::with_capacity(copies.len());
-        let mut srcs = Vec::with_capacity(copies.len());
-        let mut sizes = Vec::with_capacity(copies.len());
-        let mut host_mem = None;
-        for c in copies {
-            let d = self.dev_buf(c.dst)?;
-            check_range("device", d.bytes, c.dst_off, c.bytes)?;
-            dsts.push(d.ptr + c.dst_off);
-            let h = self.host_buf(c.src)?;
-            check_range("host", h.bytes, c.src_off, c.bytes)?;
-            host_mem.get_or_insert(h.kind);
-            let off = usize::try_from(c.src_off).map_err(|_| GpuError::Invalid("offset".into()))?;
-            // SAFETY: `off` is inside the allocation (checked above).
-            let hptr = unsafe { h.ptr().add(off) };
-            // With unified addressing (every 64-bit CUDA platform) a host pointer is a valid
-            // `CUdeviceptr` source for the driver's pointer-to-pointer copies.
-            srcs.push(hptr as sys::CUdeviceptr);
-            sizes.push(usize::try_from(c.bytes).map_err(|_| GpuError::Invalid("size".into()))?);
-        }
-        let mut attrs = sys::CUmemcpyAttributes {
-            srcAccessOrder: driver_order(order),
-            srcLocHint: sys::CUmemLocation {
-                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST,
-                id: 0,
-            },
-            dstLocHint: sys::CUmemLocation {
-                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
-                id: self.device,
-            },
-            flags: 0,
-        };
+        let BatchArrays {
+            mut dsts,
+            mut srcs,
+            mut sizes,
+            host_mem,
+        } = self.batch_arrays(copies)?;
+        let mut attrs = self.batch_attrs(order);
         // One set of attributes for every copy: it applies from copy 0 on.
         let mut attrs_idx: usize = 0;
         let issue_us = if self.recorder.recording() {
@@ -122,5 +98,62 @@ impl CudaGpu {
             self.record(s, op)?;
         }
         Ok(())
+    }
+}
+
+/// The three arrays `cuMemcpyBatchAsync` takes, checked against the allocations, and the host
+/// memory kind of the first source.
+struct BatchArrays {
+    dsts: Vec<sys::CUdeviceptr>,
+    srcs: Vec<sys::CUdeviceptr>,
+    sizes: Vec<usize>,
+    host_mem: Option<crate::report::HostMemKind>,
+}
+
+impl CudaGpu {
+    /// Each copy's device destination, host source and size, each range checked inside its
+    /// allocation.
+    fn batch_arrays(&mut self, copies: &[BatchCopy]) -> Result<BatchArrays, GpuError> {
+        let mut dsts = Vec::with_capacity(copies.len());
+        let mut srcs = Vec::with_capacity(copies.len());
+        let mut sizes = Vec::with_capacity(copies.len());
+        let mut host_mem = None;
+        for c in copies {
+            let d = self.dev_buf(c.dst)?;
+            check_range("device", d.bytes, c.dst_off, c.bytes)?;
+            dsts.push(d.ptr + c.dst_off);
+            let h = self.host_buf(c.src)?;
+            check_range("host", h.bytes, c.src_off, c.bytes)?;
+            host_mem.get_or_insert(h.kind);
+            let off = usize::try_from(c.src_off).map_err(|_| GpuError::Invalid("offset".into()))?;
+            // SAFETY: `off` is inside the allocation (checked above).
+            let hptr = unsafe { h.ptr().add(off) };
+            // With unified addressing (every 64-bit CUDA platform) a host pointer is a valid
+            // `CUdeviceptr` source for the driver's pointer-to-pointer copies.
+            srcs.push(hptr as sys::CUdeviceptr);
+            sizes.push(usize::try_from(c.bytes).map_err(|_| GpuError::Invalid("size".into()))?);
+        }
+        Ok(BatchArrays {
+            dsts,
+            srcs,
+            sizes,
+            host_mem,
+        })
+    }
+
+    /// The attributes every copy of the batch shares: `order`, from host to this device.
+    fn batch_attrs(&self, order: SrcAccessOrder) -> sys::CUmemcpyAttributes {
+        sys::CUmemcpyAttributes {
+            srcAccessOrder: driver_order(order),
+            srcLocHint: sys::CUmemLocation {
+                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_HOST,
+                id: 0,
+            },
+            dstLocHint: sys::CUmemLocation {
+                type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                id: self.device,
+            },
+            flags: 0,
+        }
     }
 }

@@ -37,24 +37,7 @@ impl SimGpu {
                 "a batched copy needs at least one copy".into(),
             ));
         }
-        let mut kinds = Vec::with_capacity(copies.len());
-        for c in copies {
-            let host = self.host.get(c.src.0)?;
-            host.contents
-                .check_range("batched H2D source", c.src_off, c.bytes)?;
-            if host.kind == HostMemKind::Pageable {
-                return Err(GpuError::Invalid(
-                    "the simulator does not model batched copies from pageable memory yet \
-                     (what the driver does is owed to probes/batched-copies.cu on the H200); \
-                     use pinned memory (cudaMallocHost) or the GPU backend"
-                        .into(),
-                ));
-            }
-            kinds.push(host.kind);
-            self.dev
-                .get(c.dst.0)?
-                .check_range("batched H2D destination", c.dst_off, c.bytes)?;
-        }
+        let kinds = self.batch_sources(copies)?;
         let p = &self.profile;
         let call_us = p.batch_call_us + p.batch_per_copy_us * copies.len() as f64;
         for c in copies {
@@ -107,5 +90,31 @@ impl SimGpu {
         }
         self.apply_finished();
         Ok(())
+    }
+}
+
+impl SimGpu {
+    /// Each copy's source memory kind, every range checked inside its allocation; a pageable
+    /// source is refused (not modelled).
+    fn batch_sources(&self, copies: &[BatchCopy]) -> Result<Vec<HostMemKind>, GpuError> {
+        let mut kinds = Vec::with_capacity(copies.len());
+        for c in copies {
+            let host = self.host.get(c.src.0)?;
+            host.contents
+                .check_range("batched H2D source", c.src_off, c.bytes)?;
+            if host.kind == HostMemKind::Pageable {
+                return Err(GpuError::Invalid(
+                    "the simulator does not model batched copies from pageable memory yet \
+                     (what the driver does is owed to probes/batched-copies.cu on the H200); \
+                     use pinned memory (cudaMallocHost) or the GPU backend"
+                        .into(),
+                ));
+            }
+            kinds.push(host.kind);
+            self.dev
+                .get(c.dst.0)?
+                .check_range("batched H2D destination", c.dst_off, c.bytes)?;
+        }
+        Ok(kinds)
     }
 }
