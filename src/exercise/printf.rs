@@ -233,7 +233,7 @@ fn convert(
             .ok_or_else(bad)
     };
     Ok(match conv {
-        'd' | 'i' | 'u' => c_integer(int()?, conv, &spec),
+        'd' | 'i' | 'u' => c_integer(int()?, conv, spec),
         // As C reads the argument: an `unsigned int` unless `l`/`z` makes it 64 bits.
         'x' | 'X' => {
             let v = int()?;
